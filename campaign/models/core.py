@@ -1,0 +1,311 @@
+"""The campaign as every ruleset sees it: powers, seats, map, phases, orders, rolls, log."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from rules.engine import Ruleset, ruleset_for
+
+
+class Campaign(models.Model):
+    class DiceMode(models.TextChoices):
+        SEEDED = "seeded", _("Seeded dice (verifiable)")
+        SCRIPTED = "scripted", _("GM-entered dice")
+
+    name = models.CharField(max_length=120)
+    ruleset = models.CharField(max_length=40)
+    scenario = models.CharField(max_length=60)
+    setup = models.JSONField(default=dict, blank=True, help_text=_("Scenario constants."))
+    options = models.JSONField(default=dict, blank=True, help_text=_("Rule options."))
+    dice_mode = models.CharField(max_length=10, choices=DiceMode, default=DiceMode.SEEDED)
+    turn = models.PositiveIntegerField(default=1)
+    phase = models.OneToOneField(
+        "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    version = models.PositiveIntegerField(default=1, help_text=_("Bumped on every change."))
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("campaign:detail", args=[self.pk])
+
+    @property
+    def rules(self) -> Ruleset:
+        return ruleset_for(self.ruleset)
+
+    @property
+    def rule_options(self) -> dict:
+        return self.rules.options_with_defaults(self.options)
+
+    @property
+    def turn_label(self) -> str:
+        return self.rules.turn_label(self.turn, self.setup)
+
+    def bump_version(self) -> None:
+        """Mark the state as changed (cache keys, ETags) inside the caller's transaction."""
+        Campaign.objects.filter(pk=self.pk).update(version=F("version") + 1)
+        self.version += 1
+
+
+class Power(models.Model):
+    """A major power, nation or faction of one campaign."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="powers")
+    key = models.SlugField(max_length=40)
+    name = models.CharField(max_length=60)
+    color = models.CharField(max_length=7, default="#888888")
+    sort = models.PositiveSmallIntegerField(default=0)
+    treasury = models.IntegerField(default=0)
+    political_points = models.IntegerField(default=0)
+
+    class Meta:
+        ordering = ["sort", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="power_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Seat(models.Model):
+    """Who takes part: the GM, a power's player, or an observer."""
+
+    class Role(models.TextChoices):
+        GM = "gm", _("Game master")
+        PLAYER = "player", _("Player")
+        OBSERVER = "observer", _("Observer")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="seats",
+    )
+    role = models.CharField(max_length=10, choices=Role, default=Role.PLAYER)
+    power = models.ForeignKey(
+        Power, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+    )
+    invite_token = models.CharField(max_length=43, unique=True, default=secrets.token_urlsafe)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["role", "power__sort"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "user"],
+                condition=Q(user__isnull=False),
+                name="one_seat_per_user",
+            ),
+            models.UniqueConstraint(
+                fields=["campaign", "power"],
+                condition=Q(power__isnull=False),
+                name="one_seat_per_power",
+            ),
+            models.CheckConstraint(
+                condition=Q(role="player", power__isnull=False)
+                | (~Q(role="player") & Q(power__isnull=True)),
+                name="player_seat_has_power",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.user.get_username() if self.user_id else _("(open)")
+        return f"{who}: {self.power or self.get_role_display()}"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == self.Role.GM
+
+
+class Area(models.Model):
+    """A map space: province, minor country, territory, sea zone or space."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="areas")
+    key = models.SlugField(max_length=60)
+    name = models.CharField(max_length=80)
+    kind = models.CharField(max_length=20)
+    home_power = models.ForeignKey(
+        Power, null=True, blank=True, on_delete=models.SET_NULL, related_name="home_areas"
+    )
+    controller = models.ForeignKey(
+        Power, null=True, blank=True, on_delete=models.SET_NULL, related_name="controlled_areas"
+    )
+    ceded = models.BooleanField(default=False)
+    capital = models.CharField(max_length=80, blank=True)
+    manpower = models.PositiveSmallIntegerField(default=0)
+    x = models.FloatField(default=0)
+    y = models.FloatField(default=0)
+
+    class Meta:
+        ordering = ["name"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="area_key_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Adjacency(models.Model):
+    class Kind(models.TextChoices):
+        LAND = "land", _("Land")
+        PASS = "pass", _("Mountain pass")
+        STRAIT = "strait", _("Strait")
+        SEA = "sea", _("Sea")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="adjacencies")
+    a = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.LAND)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["a", "b", "kind"], name="adjacency_unique"),
+        ]
+
+
+class PowerRelation(models.Model):
+    """War or alliance between two powers (stored once, lower id first)."""
+
+    class Kind(models.TextChoices):
+        WAR = "war", _("At war")
+        ALLIANCE = "alliance", _("Allied")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="relations")
+    a = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="+")
+    b = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=10, choices=Kind)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["a", "b"], name="one_relation_per_pair"),
+            models.CheckConstraint(condition=Q(a__lt=F("b")), name="relation_pair_ordered"),
+        ]
+
+
+class Phase(models.Model):
+    """One phase of one turn, open for orders until it is resolved."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Open")
+        RESOLVED = "resolved", _("Resolved")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="phases")
+    turn = models.PositiveIntegerField()
+    position = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=40)
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    deadline = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    seed = models.CharField(max_length=64, blank=True)
+    seed_hash = models.CharField(max_length=64, blank=True)
+
+    class Meta:
+        ordering = ["turn", "position"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "turn", "position"], name="phase_position_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.campaign.rules.phase(self.key).name} ({self.campaign.turn_label})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+    @property
+    def dice_context(self) -> str:
+        return f"{self.campaign_id}/{self.turn}/{self.position}/{self.key}"
+
+
+class Order(models.Model):
+    """A power's orders for a phase: a draft until marked ready, editable while open."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="orders")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="orders")
+    power = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="orders")
+    payload = models.JSONField(default=dict)
+    ready = models.BooleanField(default=False)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "power"], name="one_order_per_power"),
+        ]
+
+
+class RollRecord(models.Model):
+    """A die roll as made: purpose, faces, labelled modifiers, total, outcome."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="rolls")
+    index = models.PositiveIntegerField(help_text=_("Index of the first die in the phase."))
+    rule = models.CharField(max_length=20)
+    purpose = models.CharField(max_length=200)
+    power = models.ForeignKey(Power, null=True, on_delete=models.SET_NULL, related_name="+")
+    area = models.ForeignKey(Area, null=True, on_delete=models.SET_NULL, related_name="+")
+    faces = models.JSONField(default=list)
+    modifiers = models.JSONField(default=list, help_text=_("[label, value] pairs."))
+    total = models.IntegerField()
+    outcome = models.CharField(max_length=300)
+    explanation = models.TextField()
+
+    class Meta:
+        ordering = ["phase", "index"]
+
+
+class Event(models.Model):
+    """A line of the campaign log."""
+
+    class Kind(models.TextChoices):
+        ROLL = "roll", _("Roll")
+        RULE = "rule", _("Rule")
+        ORDER = "order", _("Orders")
+        GM = "gm", _("GM edit")
+        PHASE = "phase", _("Phase")
+        SEAT = "seat", _("Seat")
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="events")
+    turn = models.PositiveIntegerField()
+    kind = models.CharField(max_length=10, choices=Kind)
+    rule = models.CharField(max_length=20, blank=True)
+    text = models.TextField()
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    power = models.ForeignKey(
+        Power, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    roll = models.OneToOneField(RollRecord, null=True, blank=True, on_delete=models.SET_NULL)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["campaign", "-id"])]

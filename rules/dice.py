@@ -1,0 +1,113 @@
+"""Dice: one protocol, a seeded (verifiable) and a scripted (GM-entered) implementation.
+
+Seeded dice derive face number n of a phase from HMAC-SHA256(seed, "<context>/<n>"),
+where the context names the campaign, turn and phase. The seed is secret while the
+phase is open (only its SHA-256 is published) and revealed afterwards, so anyone can
+recompute every roll. Faces are drawn without modulo bias: the first byte of the
+digest below 252 (a multiple of 6) gives ``byte % 6 + 1``; otherwise the next byte is
+tried, then the digest of "<context>/<n>/<retry>".
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+class Dice(Protocol):
+    """Anything that rolls six-sided dice and remembers what it rolled."""
+
+    rolls: list[DieRoll]
+
+    def d6(self, purpose: str) -> int: ...
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One die face as it was rolled, with what it was rolled for."""
+
+    index: int
+    purpose: str
+    face: int
+
+
+class DiceExhausted(Exception):
+    """Scripted dice were asked for more faces than were entered."""
+
+
+def new_seed() -> str:
+    """A fresh secret phase seed (hex)."""
+    return secrets.token_hex(32)
+
+
+def seed_hash(seed: str) -> str:
+    """The SHA-256 published while the phase is open."""
+    return hashlib.sha256(seed.encode()).hexdigest()
+
+
+def seeded_face(seed: str, context: str, index: int) -> int:
+    """Face ``index`` (0-based) of the phase identified by ``context``."""
+    retry = 0
+    while True:
+        message = f"{context}/{index}" if retry == 0 else f"{context}/{index}/{retry}"
+        digest = hmac.new(seed.encode(), message.encode(), hashlib.sha256).digest()
+        for byte in digest:
+            if byte < 252:
+                return byte % 6 + 1
+        retry += 1
+
+
+@dataclass
+class SeededDice:
+    """Fair, reproducible dice from a secret seed and the phase's context."""
+
+    seed: str
+    context: str
+    rolls: list[DieRoll] = field(default_factory=list)
+
+    def d6(self, purpose: str) -> int:
+        face = seeded_face(self.seed, self.context, len(self.rolls))
+        self.rolls.append(DieRoll(len(self.rolls), purpose, face))
+        return face
+
+
+@dataclass
+class ScriptedDice:
+    """Faces given in advance: GM-entered dice, and every test."""
+
+    faces: list[int]
+    rolls: list[DieRoll] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        bad = [f for f in self.faces if not 1 <= f <= 6]
+        if bad:
+            raise ValueError(f"a die face is 1 to 6, not {bad[0]}")
+        self.faces = list(self.faces)
+
+    def d6(self, purpose: str) -> int:
+        if len(self.rolls) >= len(self.faces):
+            raise DiceExhausted(
+                f"{len(self.faces)} face(s) were entered; roll {len(self.rolls) + 1} "
+                f"({purpose}) needs another"
+            )
+        face = self.faces[len(self.rolls)]
+        self.rolls.append(DieRoll(len(self.rolls), purpose, face))
+        return face
+
+    @property
+    def unused(self) -> int:
+        return len(self.faces) - len(self.rolls)
+
+
+def parse_faces(text: str) -> list[int]:
+    """Parse GM-entered faces ("4 5, 3") into a list; ValueError with a clear message."""
+    tokens = text.replace(",", " ").split()
+    faces = []
+    for token in tokens:
+        if not token.isdigit() or not 1 <= int(token) <= 6:
+            raise ValueError(f"“{token}” is not a die face (1 to 6)")
+        faces.append(int(token))
+    return faces

@@ -1,0 +1,107 @@
+"""Rulesets described as data, and the registry the campaign app looks them up in.
+
+A ruleset says which phases a turn has and in which order, who gives orders in each,
+which form takes those orders and which service resolves the phase, and which rule
+options (the "Decisions" of its rules page) a campaign can switch. Forms and services
+are named by dotted path so that this module stays free of Django.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+RULESET_MODULES = ("rules.empires_in_arms.ruleset",)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A campaign option: one decided ambiguity of the rules, with its default first."""
+
+    key: str
+    label: str
+    choices: tuple[tuple[Any, str], ...]
+    decision: int | None = None
+    help: str = ""
+
+    @property
+    def default(self) -> Any:
+        return self.choices[0][0]
+
+    def choice_label(self, value: Any) -> str:
+        return dict(self.choices).get(value, str(value))
+
+
+@dataclass(frozen=True)
+class PhaseSpec:
+    """One phase of a turn: what it resolves, under which rules, with whose orders."""
+
+    key: str
+    name: str
+    rules: tuple[str, ...]
+    does: str
+    service: str
+    order_form: str | None = None
+    orders_from: str = "all"  # "all" seated powers, or "none"
+
+    @property
+    def takes_orders(self) -> bool:
+        return self.order_form is not None and self.orders_from != "none"
+
+    def form_class(self) -> type:
+        return load(self.order_form)
+
+    def resolver(self) -> Callable[..., Any]:
+        return load(self.service)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """A game: its phases, the order they come in each turn, and its options."""
+
+    key: str
+    name: str
+    phases: tuple[PhaseSpec, ...]
+    options: tuple[OptionSpec, ...]
+    sequence: Callable[[int, dict], list[str]]
+    turn_label: Callable[[int, dict], str]
+    procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    def phase(self, key: str) -> PhaseSpec:
+        for spec in self.phases:
+            if spec.key == key:
+                return spec
+        raise KeyError(f"{self.key} has no phase {key!r}")
+
+    def turn_phases(self, turn: int, setup: dict) -> list[PhaseSpec]:
+        return [self.phase(key) for key in self.sequence(turn, setup)]
+
+    def options_with_defaults(self, options: dict | None) -> dict:
+        values = {spec.key: spec.default for spec in self.options}
+        values.update({k: v for k, v in (options or {}).items() if k in values})
+        return values
+
+
+def load(dotted: str) -> Any:
+    """Import ``package.module.Name``."""
+    module, _, name = dotted.rpartition(".")
+    return getattr(import_module(module), name)
+
+
+_registry: dict[str, Ruleset] = {}
+
+
+def registry() -> dict[str, Ruleset]:
+    """Every known ruleset by key."""
+    if not _registry:
+        for module in RULESET_MODULES:
+            ruleset = import_module(module).RULESET
+            _registry[ruleset.key] = ruleset
+    return _registry
+
+
+def ruleset_for(key: str) -> Ruleset:
+    """The ruleset with this key; KeyError when there is none."""
+    return registry()[key]
