@@ -1,8 +1,11 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from courier.health import healthz
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("django.contrib.auth.urls")),
+    path("healthz", healthz, name="healthz"),
     path("", include("campaign.urls")),
 ]

@@ -67,6 +67,9 @@ class Ruleset:
     options: tuple[OptionSpec, ...]
     sequence: Callable[[int, dict], list[str]]
     turn_label: Callable[[int, dict], str]
+    world_loader: str  # dotted path: load_world(campaign) -> the state forms and pages read
+    edit_forms: str  # dotted path: {edit key: GM edit form class}
+    standing_form: str = ""  # dotted path: a player's standing orders form, if any
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def phase(self, key: str) -> PhaseSpec:
@@ -77,6 +80,9 @@ class Ruleset:
 
     def turn_phases(self, turn: int, setup: dict) -> list[PhaseSpec]:
         return [self.phase(key) for key in self.sequence(turn, setup)]
+
+    def load_world(self, campaign: Any) -> Any:
+        return load(self.world_loader)(campaign)
 
     def options_with_defaults(self, options: dict | None) -> dict:
         values = {spec.key: spec.default for spec in self.options}

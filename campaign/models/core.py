@@ -180,6 +180,9 @@ class Adjacency(models.Model):
             models.UniqueConstraint(fields=["a", "b", "kind"], name="adjacency_unique"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.a} – {self.b} ({self.kind})"
+
 
 class PowerRelation(models.Model):
     """War or alliance between two powers (stored once, lower id first)."""
@@ -198,6 +201,9 @@ class PowerRelation(models.Model):
             models.UniqueConstraint(fields=["a", "b"], name="one_relation_per_pair"),
             models.CheckConstraint(condition=Q(a__lt=F("b")), name="relation_pair_ordered"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.a} – {self.b}: {self.get_kind_display()}"
 
 
 class Phase(models.Model):
@@ -259,6 +265,9 @@ class Order(models.Model):
             models.UniqueConstraint(fields=["phase", "power"], name="one_order_per_power"),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.power} orders ({'ready' if self.ready else 'draft'})"
+
 
 class RollRecord(models.Model):
     """A die roll as made: purpose, faces, labelled modifiers, total, outcome."""
@@ -278,6 +287,9 @@ class RollRecord(models.Model):
 
     class Meta:
         ordering = ["phase", "index"]
+
+    def __str__(self) -> str:
+        return f"{self.rule} {self.purpose}: {self.explanation}"
 
 
 class Event(models.Model):
@@ -309,3 +321,6 @@ class Event(models.Model):
     class Meta:
         ordering = ["-id"]
         indexes = [models.Index(fields=["campaign", "-id"])]
+
+    def __str__(self) -> str:
+        return self.text

@@ -24,6 +24,9 @@ class EiaPowerStatus(models.Model):
     )
     militia_due = models.PositiveIntegerField(default=0, help_text=_("EIA-12 militia factors."))
 
+    def __str__(self) -> str:
+        return f"{self.power}: {self.zone}"
+
 
 class EiaArea(models.Model):
     area = models.OneToOneField(
@@ -31,6 +34,9 @@ class EiaArea(models.Model):
     )
     guerrilla_value = models.PositiveSmallIntegerField(null=True, blank=True)
     islamic = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return str(self.area)
 
 
 class NationalModifier(models.Model):
@@ -45,6 +51,9 @@ class NationalModifier(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["area", "power"], name="nm_cell_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"NM({self.power}, {self.area}) = {self.value:+d}"
 
 
 class Corps(models.Model):
@@ -68,6 +77,9 @@ class Corps(models.Model):
         verbose_name_plural = "corps"
         ordering = ["power__sort", "name"]
 
+    def __str__(self) -> str:
+        return f"{self.power} corps {self.name} in {self.area}"
+
 
 class Revolt(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="revolts")
@@ -89,6 +101,9 @@ class Revolt(models.Model):
             ),
         ]
 
+    def __str__(self) -> str:
+        return f"{self.sponsor} revolt in {self.area} ({self.number})"
+
 
 class GuerrillaStack(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="guerrillas")
@@ -99,6 +114,9 @@ class GuerrillaStack(models.Model):
     revolt = models.BooleanField(default=True, help_text=_("Revolt guerrillas; else Spanish."))
     besieged = models.BooleanField(default=False)
 
+    def __str__(self) -> str:
+        return f"{self.factors} {self.nationality} guerrilla factor(s) in {self.area}"
+
 
 class Depot(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="depots")
@@ -106,6 +124,9 @@ class Depot(models.Model):
     area = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="depots")
     port_city = models.BooleanField(default=False)
     garrison = models.PositiveSmallIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.power} depot in {self.area}"
 
 
 class LetDown(models.Model):
@@ -120,3 +141,6 @@ class LetDown(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["power", "area"], name="letdown_unique"),
         ]
+
+    def __str__(self) -> str:
+        return f"{self.power} let down {self.count} revolt(s) in {self.area}"

@@ -206,18 +206,122 @@ OPTIONS = (
 )
 
 PROCEDURES = {
-    "EIA-1": ("Revolt attempt", "d6 + NM + PSM − let-downs; modified 6 or more: revolt."),
-    "EIA-2": ("Revolt strength", "d6 ± both sides' NM and PSM, −1 controller corps; 2..5."),
-    "EIA-3": ("Revolt guerrillas", "One factor per point the d6 is under the revolt number."),
-    "EIA-4": ("Anti-guerrilla operation", "d6 (+1 two corps) higher than the guerrilla value."),
-    "EIA-5": ("Aid to a revolt", "Spend $1–6; d6 ≤ amount: revolt number +1."),
-    "EIA-6": ("What changes a revolt number", "Only EIA-4 and EIA-5."),
-    "EIA-7": ("Ending a revolt", "Allies, lapse, cession, neutral minor, number ≤ 1, 3 months."),
-    "EIA-8": ("Successful revolt", "Capital held a month and revolt number 6 or more."),
-    "EIA-9": ("Revolt guerrillas' limits", "Never leave the area of origin; one area a step."),
-    "EIA-10": ("Spanish guerrillas", "Field-combat loss, and a d6 per occupied province."),
-    "EIA-11": ("Guerrilla depot attack", "More than 6 factors; modified 5–6 destroys depots."),
-    "EIA-12": ("Spanish guerrilla removal", "No enemy in Spain: removed, militia per 3."),
+    "EIA-1": (
+        "Revolt attempt",
+        "(political phase, revolt step). A power may make at most 3 attempts per revolt "
+        "step. Each attempt costs 1 PP whatever the result. Target: a minor country or "
+        "ceded province controlled by another MP and not already in revolt. Roll d6 + "
+        "NM(sponsor, target) + PSM(sponsor) − L, where L is the number of earlier revolts "
+        "in that minor that this sponsor let down (minors only). Modified ≥ 6: the revolt "
+        "breaks out. *Example (seed):* Great Britain in French-held Palatinate: 4 + 1 (GB "
+        "NM) + 1 (GB Dominant) = 6 → success.",
+    ),
+    "EIA-2": (
+        "Revolt strength",
+        "(immediately after a success). Roll d6 + NM(sponsor) + PSM(sponsor) − "
+        "NM(controller) − PSM(controller) − 1 if the controller has a corps in the "
+        "target. The result, clamped to 2..5, is the revolt number. *Examples (seed):* "
+        "Palatinate: 5 + 1 + 1 − 0 − 1 (France Dominant) = 6 → 5. Andalusia (Spain "
+        "sponsor, former Spanish home province so +3; Spain Neutral 0; France controller, "
+        "NM 0 for a ceded province, Dominant −1, French corps present −1): net +1, roll 3 "
+        '→ 4. (The seed\'s example writes "−2" for France in the Dominant zone; by the '
+        "table Dominant is +1, so the net +1 it states holds only with a French corps in "
+        "Andalusia, which is how the case is coded.)",
+    ),
+    "EIA-3": (
+        "Revolt guerrillas",
+        "For each revolt, roll d6: one guerrilla factor is created for every point the "
+        "roll is under the revolt number (revolt number 5, roll 2 → 3 factors; roll ≥ "
+        "revolt number → none). No enemy force needs to be present. The area's total "
+        "guerrilla factors never exceed 5 × its manpower (manpower 0 counts as 1); excess "
+        "is not created.",
+    ),
+    "EIA-4": (
+        "Anti-guerrilla operation",
+        "(in the operating power's guerrilla step). Allowed for a power (or minor) in "
+        "each province / minor where it has at least one eligible corps and there are "
+        "guerrillas, or the area is in revolt (an operation in a revolting area is "
+        "allowed even with no guerrillas). A corps is eligible if it took part in no land "
+        "combat in this power's land combat step and is neither besieged nor besieging. "
+        "Roll d6, +1 if 2 or more eligible corps. Ottoman operations inside Ottoman home "
+        "provinces and conquered minors instead get +1 per eligible Ottoman or "
+        "Ottoman-controlled-minor corps, at most +3. Success if the modified roll is "
+        "higher than the area's guerrilla value (the revolt number, or the printed value "
+        "of a Spanish province): all unbesieged guerrilla factors in the area are "
+        "eliminated, and in a revolting area the revolt number drops by 1. In a revolting "
+        "area a modified 6 or more drops it by 1 more; a modified 1 or less raises it by "
+        "1 unless the controller pays $(d6) at once. Several powers with corps in one "
+        "area may each operate in their own guerrilla step.",
+    ),
+    "EIA-5": (
+        "Aid to a revolt",
+        "(economic phase, expenditure). The sponsor spends $1 to $6 on one revolt and "
+        "rolls d6: roll ≤ amount spent → revolt number +1. The money is spent either way.",
+    ),
+    "EIA-6": (
+        "What changes a revolt number",
+        "EIA-4 (down, or up on the bad roll) and EIA-5 (up). Nothing else.",
+    ),
+    "EIA-7": (
+        "Ending a revolt",
+        "All its guerrilla factors are removed when: - the sponsor and the controller "
+        "become allies (sponsor let it down: L+1); - the sponsor ends it voluntarily in a "
+        "peace step (let down: L+1); - the area is ceded to the sponsor; - the minor "
+        "becomes neutral: the guerrilla factors become infantry (Islamic infantry where "
+        "appropriate) factors of the minor instead of being removed; - the revolt number "
+        "falls to 1 or below; - no guerrilla factors have been in the area for three "
+        "months in a row: the revolt ends in the political phase of the fourth month.",
+    ),
+    "EIA-8": (
+        "Successful revolt",
+        "(conquest step). Guerrilla factors have occupied the area's capital, unbesieged, "
+        "for one month, and the revolt number is 6 or more. - Sponsor not at war with the "
+        "controller: a minor becomes an allied minor of the sponsor; a ceded province "
+        "reverts to the sponsor's home nation. Every other power's garrison is "
+        "repatriated and their corps moved to the nearest friendly territory (the GM "
+        "places them). Guerrilla factors become infantry (or Islamic infantry) factors of "
+        "the minor, or of the sponsor for a province. - Sponsor at war with the "
+        "controller: the area is conquered. A former home province of the sponsor gets "
+        "regular infantry factors equal to the guerrilla factors, which are removed. A "
+        "minor: the sponsor chooses (a) client state with infantry equal to the guerrilla "
+        "factors, or (b) a conquered minor, guerrillas removed.",
+    ),
+    "EIA-9": (
+        "Revolt guerrillas' limits",
+        "They never leave their minor or province of origin; they move at most one "
+        "adjacent area per land movement step, whatever the terrain; they treat every "
+        "force not of the sponsor or its allies as enemy; they may besiege a city with "
+        "the sponsor's (or allies') corps, or alone at −2 on the siege table; morale 1.0; "
+        "they may be ignored for movement by enemy forces and can only be attacked when "
+        "besieged in a city.",
+    ),
+    "EIA-10": (
+        "Spanish guerrillas",
+        "(Spain's guerrilla step). - When Spain loses a field combat involving a Spanish "
+        "corps inside an unceded Spanish home province, one Spanish guerrilla factor is "
+        "created in that area. - For every unceded Spanish province holding an unbesieged "
+        "enemy corps and/or garrison, and for every ceded former Spanish province holding "
+        "an unbesieged corps or garrison of its controller or of a power at war with "
+        "Spain, roll d6: one Spanish guerrilla factor per point the roll is under the "
+        "province's printed guerrilla value. Those in ceded provinces move only between "
+        "former Spanish provinces and fight powers at war with Spain and the province's "
+        "controller. - Spanish guerrillas stay when their province is ceded or conquered.",
+    ),
+    "EIA-11": (
+        "Guerrilla depot attack",
+        "In a province with more than 6 guerrilla factors that start no other battle, the "
+        "owner may attack the enemy depots (not port-city depots) there: d6 −1 per enemy "
+        "corps in the province, −1 if a depot garrison of 10 factors (not in a corps) is "
+        "present, +1 if 10 or more guerrilla factors. 5–6 (modified): all those depots "
+        "are destroyed; their garrisons retreat into a city up to its capacity or join a "
+        "corps in the area, the rest are eliminated. 1–4: no effect.",
+    ),
+    "EIA-12": (
+        "Spanish guerrilla removal",
+        "If, in a Spanish guerrilla step, no enemy factor is inside any unceded Spanish "
+        "home province, every Spanish guerrilla factor is removed, and Spain receives one "
+        "militia factor per 3 removed (rounded down) in its next reinforcement phase.",
+    ),
 }
 
 DEFAULT_POLITICAL_MONTHS = (1, 4, 7, 10)
@@ -255,5 +359,8 @@ RULESET = Ruleset(
     options=OPTIONS,
     sequence=sequence,
     turn_label=turn_label,
+    world_loader=f"{PACKAGE}.services.load_world",
+    edit_forms=f"{PACKAGE}.gm_forms.EDIT_FORMS",
+    standing_form=f"{PACKAGE}.forms.StandingOrderForm",
     procedures=PROCEDURES,
 )

@@ -1,0 +1,70 @@
+"""The admin: every piece of campaign state is editable here too (scenarios are sample data)."""
+
+from django.contrib import admin
+
+from campaign import models
+
+
+class PowerInline(admin.TabularInline):
+    model = models.Power
+    extra = 0
+    fields = ["key", "name", "color", "sort", "treasury", "political_points"]
+
+
+class SeatInline(admin.TabularInline):
+    model = models.Seat
+    extra = 0
+    fields = ["role", "power", "user", "invite_token"]
+    readonly_fields = ["invite_token"]
+
+
+@admin.register(models.Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ["name", "ruleset", "scenario", "turn", "dice_mode", "created_at"]
+    list_filter = ["ruleset"]
+    search_fields = ["name"]
+    inlines = [PowerInline, SeatInline]
+    readonly_fields = ["phase", "version"]
+
+
+@admin.register(models.Area)
+class AreaAdmin(admin.ModelAdmin):
+    list_display = ["name", "campaign", "kind", "controller", "home_power", "ceded", "manpower"]
+    list_filter = ["campaign", "kind", "ceded"]
+    search_fields = ["name", "key"]
+
+
+@admin.register(models.Phase)
+class PhaseAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "turn", "position", "key", "status", "deadline", "resolved_at"]
+    list_filter = ["campaign", "status"]
+    readonly_fields = ["seed", "seed_hash"]
+
+
+@admin.register(models.Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "turn", "kind", "rule", "text", "actor", "created_at"]
+    list_filter = ["campaign", "kind"]
+    search_fields = ["text"]
+
+
+@admin.register(models.RollRecord)
+class RollRecordAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "phase", "index", "rule", "purpose", "faces", "total", "outcome"]
+    list_filter = ["campaign", "rule"]
+
+
+for model in (
+    models.Order,
+    models.PowerRelation,
+    models.Adjacency,
+    models.EiaPowerStatus,
+    models.EiaArea,
+    models.NationalModifier,
+    models.Corps,
+    models.Revolt,
+    models.GuerrillaStack,
+    models.Depot,
+    models.LetDown,
+):
+    admin.site.register(model)

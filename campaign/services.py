@@ -1,0 +1,330 @@
+"""Campaign services: opening and resolving phases, orders, seats, options.
+
+Every change goes through here inside one transaction that first locks the campaign
+row, so two GMs pressing "resolve" at once resolve the phase exactly once and an
+error half-way leaves the campaign as it was. Ruleset-specific state is read and
+written by each ruleset's own phase services (rules/<ruleset>/services.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.http import Http404
+from django.utils import timezone
+
+from campaign.models import Campaign, Event, Order, Phase, Seat
+from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_hash
+
+
+class ServiceError(Exception):
+    """A refusal whose message a player or GM can read."""
+
+
+class PhaseClosed(ServiceError):
+    """Orders for a phase that is no longer open."""
+
+
+class PhaseAlreadyResolved(ServiceError):
+    """A resolve request for a phase that another request already resolved."""
+
+
+class DiceError(ServiceError):
+    """GM-entered dice that are missing or malformed."""
+
+
+@dataclass(frozen=True)
+class PhaseContext:
+    """What a ruleset's phase service gets: the locked campaign, the phase and the orders."""
+
+    campaign: Campaign
+    phase: Phase
+    orders: dict[str, dict]
+    dice: SeededDice | ScriptedDice
+    actor: object
+
+
+def log(
+    campaign: Campaign,
+    kind: str,
+    text: str,
+    *,
+    actor=None,
+    power=None,
+    rule: str = "",
+    phase: Phase | None = None,
+) -> Event:
+    """Write one line to the campaign log."""
+    return Event.objects.create(
+        campaign=campaign,
+        phase_id=phase.pk if phase is not None else campaign.phase_id,
+        turn=campaign.turn,
+        kind=kind,
+        rule=rule,
+        text=text,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+        power=power,
+    )
+
+
+def locked_campaign(campaign_id: int) -> Campaign:
+    """The campaign row, locked until the end of the current transaction."""
+    try:
+        return Campaign.objects.select_for_update().get(pk=campaign_id)
+    except Campaign.DoesNotExist:
+        raise ServiceError("This campaign does not exist.") from None
+
+
+def seat_for(user, campaign_id: int) -> Seat:
+    """The user's seat in the campaign; 404 for anyone without one."""
+    if not getattr(user, "is_authenticated", False):
+        raise Http404("No such campaign.")
+    seat = (
+        Seat.objects.select_related("campaign", "power", "campaign__phase")
+        .filter(campaign_id=campaign_id, user=user)
+        .first()
+    )
+    if seat is None:
+        raise Http404("No such campaign.")
+    return seat
+
+
+# -- phases -------------------------------------------------------------------------
+
+
+def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
+    spec = campaign.rules.turn_phases(turn, campaign.setup)[position]
+    seed = new_seed()
+    phase = Phase.objects.create(
+        campaign=campaign,
+        turn=turn,
+        position=position,
+        key=spec.key,
+        seed=seed,
+        seed_hash=seed_hash(seed),
+    )
+    campaign.turn = turn
+    campaign.phase = phase
+    campaign.save(update_fields=["turn", "phase"])
+    log(
+        campaign,
+        Event.Kind.PHASE,
+        f"{campaign.turn_label}: {spec.name} is open. {spec.does}",
+        actor=actor,
+        rule=spec.rules[0],
+        phase=phase,
+    )
+    return phase
+
+
+def start_campaign(campaign: Campaign, *, actor) -> Phase:
+    """Open the first phase of turn 1."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign.pk)
+        if campaign.phase_id is not None:
+            raise ServiceError("This campaign has already started.")
+        phase = _open_phase(campaign, campaign.turn, 0, actor)
+        campaign.bump_version()
+        return phase
+
+
+def _next_position(campaign: Campaign, phase: Phase) -> tuple[int, int]:
+    count = len(campaign.rules.turn_phases(phase.turn, campaign.setup))
+    if phase.position + 1 < count:
+        return phase.turn, phase.position + 1
+    return phase.turn + 1, 0
+
+
+def _dice_for(campaign: Campaign, phase: Phase, faces: list[int] | None):
+    if campaign.dice_mode == Campaign.DiceMode.SCRIPTED:
+        if faces is None:
+            raise DiceError("This campaign uses GM-entered dice: enter the faces to roll.")
+        try:
+            return ScriptedDice(list(faces))
+        except ValueError as error:
+            raise DiceError(str(error)) from None
+    return SeededDice(phase.seed, phase.dice_context)
+
+
+def resolve_open_phase(
+    *, campaign_id: int, expected_phase_id: int, actor, faces: list[int] | None = None
+) -> Phase:
+    """Resolve the open phase once and open the next; returns the newly opened phase.
+
+    A second request for the same phase waits on the campaign lock, then finds the
+    phase already moved on and raises PhaseAlreadyResolved. Any error rolls back all.
+    """
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        if campaign.phase_id != expected_phase_id:
+            raise PhaseAlreadyResolved("This phase has already been resolved.")
+        phase = Phase.objects.select_for_update().get(pk=expected_phase_id)
+        dice = _dice_for(campaign, phase, faces)
+        orders = _orders_for(campaign, phase)
+        spec = campaign.rules.phase(phase.key)
+        try:
+            spec.resolver()(PhaseContext(campaign, phase, orders, dice, actor))
+        except DiceExhausted as error:
+            raise DiceError(f"Not enough dice entered: {error}.") from None
+        if isinstance(dice, ScriptedDice) and dice.unused:
+            raise DiceError(
+                f"{len(dice.faces)} faces were entered but the phase rolled "
+                f"{len(dice.rolls)}: enter exactly the dice it needs."
+            )
+        phase.status = Phase.Status.RESOLVED
+        phase.resolved_at = timezone.now()
+        phase.resolved_by = actor if getattr(actor, "is_authenticated", False) else None
+        phase.save(update_fields=["status", "resolved_at", "resolved_by"])
+        log(
+            campaign,
+            Event.Kind.PHASE,
+            f"{spec.name} resolved.",
+            actor=actor,
+            phase=phase,
+            rule=spec.rules[0],
+        )
+        turn, position = _next_position(campaign, phase)
+        opened = _open_phase(campaign, turn, position, actor)
+        campaign.bump_version()
+        return opened
+
+
+def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
+    orders = {}
+    for order in phase.orders.select_related("power"):
+        orders[order.power.key] = order.payload
+        if not order.ready:
+            log(
+                campaign,
+                Event.Kind.ORDER,
+                f"{order.power.name}'s orders were saved but not marked ready; "
+                "they are used as saved.",
+                power=order.power,
+                phase=phase,
+            )
+    return orders
+
+
+# -- orders -------------------------------------------------------------------------
+
+
+def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, actor) -> Order:
+    """Save a power's orders for the open phase (a draft, or ready)."""
+    if seat.power_id is None:
+        raise ServiceError("Only a power's player gives orders.")
+    with transaction.atomic():
+        campaign = locked_campaign(seat.campaign_id)
+        if campaign.phase_id != phase_id:
+            raise PhaseClosed("This phase is closed: your orders were not saved.")
+        spec = campaign.rules.phase(campaign.phase.key)
+        if not spec.takes_orders:
+            raise PhaseClosed("This phase takes no orders.")
+        order, _ = Order.objects.update_or_create(
+            phase_id=phase_id,
+            power_id=seat.power_id,
+            defaults={
+                "campaign": campaign,
+                "payload": payload,
+                "ready": ready,
+                "submitted_by": actor,
+            },
+        )
+        state = "ready" if ready else "saved as a draft"
+        log(
+            campaign,
+            Event.Kind.ORDER,
+            f"{seat.power.name} {state} its orders for {spec.name}.",
+            actor=actor,
+            power=seat.power,
+            rule=spec.rules[0],
+        )
+        campaign.bump_version()
+        return order
+
+
+# -- seats and options --------------------------------------------------------------
+
+
+def claim_seat(*, token: str, user) -> Seat:
+    """Take the seat an invitation link names."""
+    with transaction.atomic():
+        seat = (
+            Seat.objects.select_for_update()
+            .select_related("power")
+            .filter(invite_token=token)
+            .first()
+        )
+        if seat is None:
+            raise ServiceError("This invitation link is not valid.")
+        if seat.user_id == user.pk:
+            return seat
+        if seat.user_id is not None:
+            raise ServiceError("This seat has already been taken.")
+        if Seat.objects.filter(campaign_id=seat.campaign_id, user=user).exists():
+            raise ServiceError("You already have a seat in this campaign.")
+        seat.user = user
+        seat.save(update_fields=["user"])
+        campaign = locked_campaign(seat.campaign_id)
+        log(
+            campaign,
+            Event.Kind.SEAT,
+            f"{user.get_username()} takes the seat of {seat.power or seat.get_role_display()}.",
+            actor=user,
+            power=seat.power,
+        )
+        campaign.bump_version()
+        return seat
+
+
+def assign_seat(*, seat: Seat, user, actor) -> Seat:
+    """The GM seats a user (or empties the seat when user is None)."""
+    with transaction.atomic():
+        campaign = locked_campaign(seat.campaign_id)
+        seat = Seat.objects.select_for_update().select_related("power").get(pk=seat.pk)
+        if seat.is_gm:
+            raise ServiceError("The GM seat is not reassigned here.")
+        seat.user = user
+        try:
+            with transaction.atomic():
+                seat.save(update_fields=["user"])
+        except IntegrityError:
+            raise ServiceError(f"{user.get_username()} already has a seat here.") from None
+        who = user.get_username() if user else "nobody"
+        log(
+            campaign,
+            Event.Kind.SEAT,
+            f"GM {actor.get_username()} seats {who} as {seat.power or seat.get_role_display()}.",
+            actor=actor,
+            power=seat.power,
+        )
+        campaign.bump_version()
+        return seat
+
+
+def set_options(*, campaign_id: int, options: dict, dice_mode: str, actor) -> None:
+    """Change rule options and dice mode; each change is logged."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        rules = campaign.rules
+        specs = {spec.key: spec for spec in rules.options}
+        unknown = set(options) - set(specs)
+        if unknown:
+            raise ServiceError(f"Unknown option: {', '.join(sorted(unknown))}.")
+        if dice_mode not in Campaign.DiceMode.values:
+            raise ServiceError("Unknown dice mode.")
+        current = campaign.rule_options
+        changes = []
+        for key, value in options.items():
+            if value not in dict(specs[key].choices):
+                raise ServiceError(f"“{value}” is not a choice for {specs[key].label}.")
+            if current[key] != value:
+                changes.append(f"{specs[key].label}: {specs[key].choice_label(value)}")
+        if dice_mode != campaign.dice_mode:
+            changes.append(f"dice: {Campaign.DiceMode(dice_mode).label}")
+        campaign.options = {**campaign.options, **options}
+        campaign.dice_mode = dice_mode
+        campaign.save(update_fields=["options", "dice_mode"])
+        for change in changes:
+            log(campaign, Event.Kind.GM, f"GM {actor.get_username()} sets {change}.", actor=actor)
+        campaign.bump_version()

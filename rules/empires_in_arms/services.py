@@ -1,0 +1,494 @@
+"""Empires in Arms phase services: the only code that reads and writes EIA state.
+
+Each service loads the whole World in a fixed number of queries, hands it to a pure
+phase resolver (phases.py), then writes back only what changed (bulk updates, creates
+and deletes, the same number of queries for 10 areas or 400) with every roll and log
+line. They run inside the caller's transaction, after it has locked the campaign.
+"""
+
+from __future__ import annotations
+
+import copy
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import reduce
+
+from django.db import transaction
+from django.db.models import Q
+
+from campaign.models import (
+    Adjacency,
+    Area,
+    Campaign,
+    Corps,
+    Depot,
+    EiaPowerStatus,
+    Event,
+    GuerrillaStack,
+    LetDown,
+    NationalModifier,
+    Phase,
+    Power,
+    PowerRelation,
+    Revolt,
+    RollRecord,
+)
+from campaign.services import PhaseContext, ServiceError, locked_campaign
+from rules.empires_in_arms import phases, state
+from rules.empires_in_arms.edits import EDITS, EditError
+
+GM = "GM"  # the rule of a log line written for a GM edit
+
+
+@dataclass
+class Loaded:
+    """A World with the database ids behind its keys, and a copy to diff against."""
+
+    world: state.World
+    before: state.World
+    power_ids: dict[str, int]
+    area_ids: dict[str, int]
+
+    def power_key(self, pk: int | None) -> str | None:
+        return self._power_keys.get(pk)
+
+    def __post_init__(self) -> None:
+        self._power_keys = {pk: key for key, pk in self.power_ids.items()}
+        self._area_keys = {pk: key for key, pk in self.area_ids.items()}
+
+    def area_key(self, pk: int | None) -> str | None:
+        return self._area_keys.get(pk)
+
+
+def load_state(campaign: Campaign) -> Loaded:
+    """Read every piece of EIA state of the campaign (ten queries, whatever its size)."""
+    powers = list(Power.objects.filter(campaign=campaign).select_related("eia"))
+    areas = list(Area.objects.filter(campaign=campaign).select_related("eia"))
+    power_ids = {p.key: p.pk for p in powers}
+    area_ids = {a.key: a.pk for a in areas}
+    pkey = {p.pk: p.key for p in powers}
+    akey = {a.pk: a.key for a in areas}
+    world = state.World(
+        powers={p.key: _power(p) for p in powers},
+        areas={a.key: _area(a, pkey) for a in areas},
+        options=campaign.rule_options,
+    )
+    for a_id, b_id in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
+        world.adjacency.setdefault(akey[a_id], set()).add(akey[b_id])
+        world.adjacency.setdefault(akey[b_id], set()).add(akey[a_id])
+    world.national_modifiers = {
+        (akey[a], pkey[p]): v
+        for a, p, v in NationalModifier.objects.filter(campaign=campaign).values_list(
+            "area_id", "power_id", "value"
+        )
+    }
+    world.corps = [
+        state.Corps(
+            c.pk,
+            pkey[c.power_id],
+            akey[c.area_id],
+            c.name,
+            akey.get(c.minor_id),
+            c.fought,
+            c.besieged,
+            c.besieging,
+        )
+        for c in Corps.objects.filter(campaign=campaign).order_by("pk")
+    ]
+    world.revolts = [
+        state.Revolt(
+            r.pk,
+            pkey[r.sponsor_id],
+            akey[r.area_id],
+            r.number,
+            r.months_without_guerrillas,
+            r.capital_held_months,
+            r.active,
+            r.end_reason,
+            r.conquest_choice,
+        )
+        for r in Revolt.objects.filter(campaign=campaign, active=True).order_by("pk")
+    ]
+    world.guerrillas = [
+        state.Guerrilla(
+            g.pk,
+            akey[g.area_id],
+            pkey[g.nationality_id],
+            g.factors,
+            akey[g.origin_id],
+            g.revolt,
+            g.besieged,
+        )
+        for g in GuerrillaStack.objects.filter(campaign=campaign).order_by("pk")
+    ]
+    world.depots = [
+        state.Depot(d.pk, pkey[d.power_id], akey[d.area_id], d.port_city, d.garrison)
+        for d in Depot.objects.filter(campaign=campaign).order_by("pk")
+    ]
+    for a, b, kind in PowerRelation.objects.filter(campaign=campaign).values_list(
+        "a_id", "b_id", "kind"
+    ):
+        pair = frozenset((pkey[a], pkey[b]))
+        (world.wars if kind == PowerRelation.Kind.WAR else world.alliances).add(pair)
+    world.let_downs = {
+        (pkey[p], akey[a]): n
+        for p, a, n in LetDown.objects.filter(campaign=campaign).values_list(
+            "power_id", "area_id", "count"
+        )
+    }
+    return Loaded(world, copy.deepcopy(world), power_ids, area_ids)
+
+
+def load_world(campaign: Campaign) -> state.World:
+    """The campaign's EIA state, for pages and forms."""
+    return load_state(campaign).world
+
+
+def _power(p: Power) -> state.Power:
+    eia = getattr(p, "eia", None)
+    return state.Power(
+        p.key,
+        p.name,
+        zone=eia.zone if eia else "Neutral",
+        political_points=p.political_points,
+        treasury=p.treasury,
+        pays_bad_roll=eia.pays_bad_roll if eia else True,
+    )
+
+
+def _area(a: Area, pkey: dict[int, str]) -> state.Area:
+    eia = getattr(a, "eia", None)
+    return state.Area(
+        a.key,
+        a.name,
+        a.kind,
+        controller=pkey.get(a.controller_id),
+        home_power=pkey.get(a.home_power_id),
+        ceded=a.ceded,
+        manpower=a.manpower,
+        guerrilla_value=eia.guerrilla_value if eia else None,
+        islamic=eia.islamic if eia else False,
+        capital=a.capital,
+    )
+
+
+# -- writing back -------------------------------------------------------------------
+
+
+def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> None:
+    """Write what changed in the World, then its log lines and rolls."""
+    world, before = loaded.world, loaded.before
+    _persist_powers(loaded)
+    changed_areas = [
+        Area(
+            pk=loaded.area_ids[k],
+            controller_id=loaded.power_ids.get(a.controller),
+            home_power_id=loaded.power_ids.get(a.home_power),
+            ceded=a.ceded,
+        )
+        for k, a in world.areas.items()
+        if a != before.areas[k]
+    ]
+    if changed_areas:
+        Area.objects.bulk_update(changed_areas, ["controller", "home_power", "ceded"])
+    p, a = loaded.power_ids, loaded.area_ids
+    _sync(
+        Corps,
+        before.corps,
+        world.corps,
+        ["area", "fought", "besieged", "besieging"],
+        lambda c, pk: Corps(
+            pk=pk,
+            campaign=campaign,
+            power_id=p[c.power],
+            area_id=a[c.area],
+            minor_id=a.get(c.minor),
+            name=c.name,
+            fought=c.fought,
+            besieged=c.besieged,
+            besieging=c.besieging,
+        ),
+    )
+    _sync(
+        GuerrillaStack,
+        before.guerrillas,
+        [g for g in world.guerrillas if g.factors > 0],
+        ["area", "factors", "besieged"],
+        lambda g, pk: GuerrillaStack(
+            pk=pk,
+            campaign=campaign,
+            area_id=a[g.area],
+            origin_id=a[g.origin],
+            nationality_id=p[g.nationality],
+            factors=g.factors,
+            revolt=g.revolt,
+            besieged=g.besieged,
+        ),
+    )
+    _sync(
+        Depot,
+        before.depots,
+        world.depots,
+        ["garrison"],
+        lambda d, pk: Depot(
+            pk=pk,
+            campaign=campaign,
+            power_id=p[d.power],
+            area_id=a[d.area],
+            port_city=d.port_city,
+            garrison=d.garrison,
+        ),
+    )
+    _persist_revolts(loaded, campaign)
+    _persist_relations(loaded, campaign)
+    _persist_let_downs(loaded, campaign)
+    write_log(loaded, campaign, phase, actor)
+
+
+def _persist_powers(loaded: Loaded) -> None:
+    changed = [
+        (loaded.power_ids[k], p)
+        for k, p in loaded.world.powers.items()
+        if p != loaded.before.powers[k]
+        or loaded.world.militia_due.get(k, 0) != loaded.before.militia_due.get(k, 0)
+    ]
+    if not changed:
+        return
+    Power.objects.bulk_update(
+        [
+            Power(pk=pk, treasury=p.treasury, political_points=p.political_points)
+            for pk, p in changed
+        ],
+        ["treasury", "political_points"],
+    )
+    EiaPowerStatus.objects.bulk_update(
+        [
+            EiaPowerStatus(
+                power_id=pk,
+                zone=p.zone,
+                pays_bad_roll=p.pays_bad_roll,
+                militia_due=loaded.world.militia_due.get(p.key, 0),
+            )
+            for pk, p in changed
+        ],
+        ["zone", "pays_bad_roll", "militia_due"],
+    )
+
+
+def _sync(
+    model,
+    before: list,
+    after: list,
+    fields: list[str],
+    to_row: Callable[[object, int | None], object],
+) -> None:
+    """Write the difference between two lists of state dataclasses that carry ids."""
+    old = {item.id: item for item in before}
+    kept = {item.id for item in after if item.id is not None}
+    removed = [pk for pk in old if pk not in kept]
+    if removed:
+        model.objects.filter(pk__in=removed).delete()
+    changed = [to_row(i, i.id) for i in after if i.id is not None and i != old.get(i.id)]
+    if changed:
+        model.objects.bulk_update(changed, fields)
+    created = [to_row(i, None) for i in after if i.id is None]
+    if created:
+        model.objects.bulk_create(created)
+
+
+def _persist_revolts(loaded: Loaded, campaign: Campaign) -> None:
+    p, a = loaded.power_ids, loaded.area_ids
+
+    def row(r: state.Revolt, pk: int | None) -> Revolt:
+        return Revolt(
+            pk=pk,
+            campaign=campaign,
+            sponsor_id=p[r.sponsor],
+            area_id=a[r.area],
+            number=r.number,
+            months_without_guerrillas=r.months_without_guerrillas,
+            capital_held_months=r.capital_held_months,
+            active=r.active,
+            end_reason=r.end_reason,
+            conquest_choice=r.conquest_choice,
+            started_turn=campaign.turn,
+            ended_turn=None if r.active else campaign.turn,
+        )
+
+    # Ended revolts are written before new ones, so a new revolt in the same area
+    # never meets the one-active-revolt-per-area constraint.
+    fields = [
+        "number",
+        "months_without_guerrillas",
+        "capital_held_months",
+        "active",
+        "end_reason",
+        "conquest_choice",
+        "ended_turn",
+    ]
+    old = {r.id: r for r in loaded.before.revolts}
+    changed = [row(r, r.id) for r in loaded.world.revolts if r.id is not None and r != old[r.id]]
+    if changed:
+        Revolt.objects.bulk_update(changed, fields)
+    created = [row(r, None) for r in loaded.world.revolts if r.id is None]
+    if created:
+        Revolt.objects.bulk_create(created)
+
+
+def _persist_relations(loaded: Loaded, campaign: Campaign) -> None:
+    def rows(world: state.World) -> set[tuple[int, int, str]]:
+        out = set()
+        for kind, pairs in (
+            (PowerRelation.Kind.WAR, world.wars),
+            (PowerRelation.Kind.ALLIANCE, world.alliances),
+        ):
+            for pair in pairs:
+                x, y = sorted(loaded.power_ids[k] for k in pair)
+                out.add((x, y, kind))
+        return out
+
+    old, new = rows(loaded.before), rows(loaded.world)
+    if old == new:
+        return
+    gone = [Q(a_id=x, b_id=y) for x, y, _ in old - new]
+    if gone:
+        PowerRelation.objects.filter(reduce(operator.or_, gone), campaign=campaign).delete()
+    PowerRelation.objects.bulk_create(
+        [PowerRelation(campaign=campaign, a_id=x, b_id=y, kind=k) for x, y, k in new - old]
+    )
+
+
+def _persist_let_downs(loaded: Loaded, campaign: Campaign) -> None:
+    changed = {
+        k: n for k, n in loaded.world.let_downs.items() if loaded.before.let_downs.get(k) != n
+    }
+    if not changed:
+        return
+    LetDown.objects.bulk_create(
+        [
+            LetDown(
+                campaign=campaign, power_id=loaded.power_ids[p], area_id=loaded.area_ids[a], count=n
+            )
+            for (p, a), n in changed.items()
+        ],
+        update_conflicts=True,
+        unique_fields=["power", "area"],
+        update_fields=["count"],
+    )
+
+
+def write_log(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> None:
+    """Every LogLine of the World as an Event, and every roll as a RollRecord."""
+    lines = loaded.world.log
+    if not lines:
+        return
+    power_ids, area_ids = loaded.power_ids, loaded.area_ids
+    rolls, index = [], 0
+    for line in lines:
+        if line.roll is None:
+            continue
+        report = line.roll
+        faces = [report.roll.face, *report.extra_faces]
+        rolls.append(
+            RollRecord(
+                campaign=campaign,
+                phase=phase,
+                index=index,
+                rule=report.rule,
+                purpose=report.purpose,
+                power_id=power_ids.get(line.power),
+                area_id=area_ids.get(line.area),
+                faces=faces,
+                modifiers=[[m.label, m.value] for m in report.roll.modifiers],
+                total=report.roll.total,
+                outcome=report.outcome,
+                explanation=report.text,
+            )
+        )
+        index += len(faces)
+    created = iter(RollRecord.objects.bulk_create(rolls)) if phase is not None else iter(())
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    Event.objects.bulk_create(
+        [
+            Event(
+                campaign=campaign,
+                phase=phase,
+                turn=campaign.turn,
+                kind=_event_kind(line),
+                rule="" if line.rule == GM else line.rule,
+                text=line.text,
+                actor=user,
+                power_id=power_ids.get(line.power),
+                roll=next(created) if line.roll is not None and phase is not None else None,
+            )
+            for line in lines
+        ]
+    )
+
+
+def _event_kind(line: state.LogLine) -> str:
+    if line.rule == GM:
+        return Event.Kind.GM
+    return Event.Kind.ROLL if line.roll else Event.Kind.RULE
+
+
+# -- phase services -----------------------------------------------------------------
+
+
+def _phase_service(resolver: Callable[..., None]) -> Callable[[PhaseContext], None]:
+    def service(context: PhaseContext) -> None:
+        loaded = load_state(context.campaign)
+        resolver(loaded.world, context.orders, context.dice)
+        persist(loaded, context.campaign, context.phase, context.actor)
+
+    service.__doc__ = f"Load, resolve with {resolver.__name__}, persist."
+    return service
+
+
+resolve_peace = _phase_service(phases.resolve_peace)
+resolve_revolt_step = _phase_service(phases.resolve_revolt_step)
+resolve_land = _phase_service(phases.resolve_land)
+resolve_conquest = _phase_service(phases.resolve_conquest)
+resolve_economic = _phase_service(phases.resolve_economic)
+
+
+# -- GM edits and standing orders ---------------------------------------------------
+
+
+def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
+    """Apply one GM edit, run the immediate EIA-7 endings, log it with who made it."""
+    if edit not in EDITS:
+        raise ServiceError(f"Unknown edit “{edit}”.")
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        loaded = load_state(campaign)
+        try:
+            text = EDITS[edit](loaded.world, **fields)
+        except EditError as error:
+            raise ServiceError(str(error)) from None
+        loaded.world.log.insert(0, state.LogLine(GM, f"GM {actor.get_username()}: {text}."))
+        phases.immediate_checks(loaded.world)
+        persist(loaded, campaign, campaign.phase if campaign.phase_id else None, actor)
+        campaign.bump_version()
+        return text
+
+
+def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
+    """A player's standing order: pay $d6 to stop a bad-roll rise (Decision 5)."""
+    with transaction.atomic():
+        campaign = locked_campaign(seat.campaign_id)
+        EiaPowerStatus.objects.filter(power_id=seat.power_id).update(pays_bad_roll=pays_bad_roll)
+        pays = "will pay" if pays_bad_roll else "will not pay"
+        Event.objects.create(
+            campaign=campaign,
+            phase_id=campaign.phase_id,
+            turn=campaign.turn,
+            kind=Event.Kind.ORDER,
+            rule="EIA-4",
+            actor=actor,
+            power_id=seat.power_id,
+            text=f"Standing order: {seat.power.name} {pays} $d6 to stop a revolt number "
+            "rising on a bad anti-guerrilla roll.",
+        )
+        campaign.bump_version()

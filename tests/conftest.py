@@ -1,0 +1,41 @@
+"""Test-suite settings: hypothesis profiles, and no silent skips where CI forbids them.
+
+COURIER_NO_SKIPS=1 (set by .ci/run) turns every skipped test into a failure of the run,
+so an optional test (the browser walk, the PostgreSQL races) cannot quietly not run.
+"""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile(
+    "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+NO_SKIPS = os.environ.get("COURIER_NO_SKIPS") == "1"
+_skipped: list[str] = []
+
+
+def pytest_runtest_logreport(report):
+    if NO_SKIPS and report.skipped:
+        _skipped.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if _skipped:
+        print(f"\n{len(_skipped)} test(s) skipped while COURIER_NO_SKIPS=1:")
+        for nodeid in _skipped:
+            print(f"  {nodeid}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def on_postgresql(settings):
+    """Skip (or, under COURIER_NO_SKIPS, fail) a test that needs real PostgreSQL."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("needs PostgreSQL (set DATABASE_URL)")

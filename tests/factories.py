@@ -1,0 +1,225 @@
+"""Campaigns for tests, built directly (no scenario file), of any size.
+
+make_eia_campaign(areas=N) always holds the same cast, whatever N: the seven powers,
+French-held Palatinate (manpower 2) in a British-sponsored revolt with 3 guerrilla
+factors and a French corps, French-held ceded Andalusia, unceded Old Castile with a
+French corps, and N − 3 filler minors, alternately French- and Austrian-held.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from django.contrib.auth import get_user_model
+
+from campaign.models import (
+    Adjacency,
+    Area,
+    Campaign,
+    Corps,
+    EiaArea,
+    EiaPowerStatus,
+    GuerrillaStack,
+    NationalModifier,
+    Power,
+    PowerRelation,
+    Revolt,
+    Seat,
+)
+from campaign.services import start_campaign
+
+POWERS = (
+    ("france", "France", "#2b50aa", "Dominant"),
+    ("great_britain", "Great Britain", "#c8102e", "Dominant"),
+    ("spain", "Spain", "#f1bf00", "Neutral"),
+    ("austria", "Austria", "#f5f5f5", "Neutral"),
+    ("prussia", "Prussia", "#3b3b3b", "Neutral"),
+    ("russia", "Russia", "#1b7f3b", "Instability"),
+    ("turkey", "Turkey", "#7a3db8", "Neutral"),
+)
+PASSWORD = "test-pass-123"
+
+
+def make_eia_campaign(
+    *, areas: int = 10, dice_mode: str = "seeded", start: bool = True, options: dict | None = None
+) -> Campaign:
+    """An EIA campaign with ``areas`` areas (at least 3), seats for every power, a GM seat
+    and an observer seat (all without users), opened at its first phase."""
+    campaign = Campaign.objects.create(
+        name=f"Test campaign ({areas} areas)",
+        ruleset="empires_in_arms",
+        scenario="test",
+        setup={"start_year": 1805, "start_month": 1, "political_months": [1, 4, 7, 10]},
+        options=options or {},
+        dice_mode=dice_mode,
+    )
+    powers = Power.objects.bulk_create(
+        [
+            Power(
+                campaign=campaign, key=k, name=n, color=c, sort=i, treasury=20, political_points=10
+            )
+            for i, (k, n, c, _) in enumerate(POWERS)
+        ]
+    )
+    EiaPowerStatus.objects.bulk_create(
+        [EiaPowerStatus(power=p, zone=z) for p, (*_, z) in zip(powers, POWERS, strict=True)]
+    )
+    by_key = {p.key: p for p in powers}
+    rows = [
+        Area(
+            campaign=campaign,
+            key="palatinate",
+            name="Palatinate",
+            kind="minor",
+            controller=by_key["france"],
+            manpower=2,
+            capital="Mannheim",
+            x=420,
+            y=260,
+        ),
+        Area(
+            campaign=campaign,
+            key="andalusia",
+            name="Andalusia",
+            kind="province",
+            home_power=by_key["spain"],
+            controller=by_key["france"],
+            ceded=True,
+            manpower=3,
+            capital="Seville",
+            x=160,
+            y=560,
+        ),
+        Area(
+            campaign=campaign,
+            key="old-castile",
+            name="Old Castile",
+            kind="province",
+            home_power=by_key["spain"],
+            controller=by_key["spain"],
+            manpower=3,
+            capital="Burgos",
+            x=170,
+            y=470,
+        ),
+    ]
+    for i in range(areas - 3):
+        holder = by_key["france"] if i % 2 == 0 else by_key["austria"]
+        rows.append(
+            Area(
+                campaign=campaign,
+                key=f"minor-{i}",
+                name=f"Minor {i:03d}",
+                kind="minor",
+                controller=holder,
+                manpower=1 + i % 3,
+                capital=f"Town {i}",
+                x=40 + (i * 37) % 900,
+                y=40 + (i * 53) % 600,
+            )
+        )
+    area_rows = Area.objects.bulk_create(rows)
+    EiaArea.objects.bulk_create(
+        [EiaArea(area=a, guerrilla_value=3 if a.home_power_id else None) for a in area_rows]
+    )
+    Adjacency.objects.bulk_create(
+        [Adjacency(campaign=campaign, a=x, b=y) for x, y in pairwise(area_rows)]
+    )
+    NationalModifier.objects.bulk_create(
+        [
+            NationalModifier(campaign=campaign, area=a, power=by_key["great_britain"], value=1)
+            for a in area_rows
+            if a.kind == "minor"
+        ]
+    )
+    palatinate, _, old_castile = area_rows[:3]
+    Corps.objects.bulk_create(
+        [
+            Corps(campaign=campaign, power=by_key["france"], area=palatinate, name="I"),
+            Corps(campaign=campaign, power=by_key["france"], area=old_castile, name="II"),
+        ]
+    )
+    Revolt.objects.create(
+        campaign=campaign,
+        sponsor=by_key["great_britain"],
+        area=palatinate,
+        number=4,
+        started_turn=1,
+    )
+    GuerrillaStack.objects.create(
+        campaign=campaign,
+        area=palatinate,
+        origin=palatinate,
+        nationality=by_key["great_britain"],
+        factors=3,
+    )
+    PowerRelation.objects.create(
+        campaign=campaign, a=by_key["france"], b=by_key["great_britain"], kind="war"
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(campaign=campaign, role=Seat.Role.GM),
+            Seat(campaign=campaign, role=Seat.Role.OBSERVER),
+        ]
+        + [Seat(campaign=campaign, role=Seat.Role.PLAYER, power=p) for p in powers]
+    )
+    if start:
+        start_campaign(campaign, actor=None)
+        campaign.refresh_from_db()
+    return campaign
+
+
+def seat_users(campaign: Campaign) -> dict:
+    """Users for every role: gm, observer, player (France), other_player (Great Britain),
+    outsider (no seat). Passwords are PASSWORD."""
+    User = get_user_model()
+    suffix = campaign.pk
+
+    def user(name: str):
+        return User.objects.create_user(f"{name}-{suffix}", password=PASSWORD)
+
+    users = {name: user(name) for name in ("gm", "observer", "player", "other_player", "outsider")}
+    seats = campaign.seats.select_related("power")
+    for seat in seats:
+        if seat.role == Seat.Role.GM:
+            seat.user = users["gm"]
+        elif seat.role == Seat.Role.OBSERVER:
+            seat.user = users["observer"]
+        elif seat.power.key == "france":
+            seat.user = users["player"]
+        elif seat.power.key == "great_britain":
+            seat.user = users["other_player"]
+        else:
+            continue
+        seat.save(update_fields=["user"])
+    campaign.created_by = users["gm"]
+    campaign.save(update_fields=["created_by"])
+    return users
+
+
+def snapshot(campaign: Campaign) -> dict:
+    """Every row of the campaign's state, to assert that a refused request changed nothing."""
+    from campaign.models import Depot, Event, LetDown, Order, Phase, RollRecord
+
+    campaign.refresh_from_db()
+    tables = {
+        "campaign": Campaign.objects.filter(pk=campaign.pk),
+        "powers": Power.objects.filter(campaign=campaign),
+        "power_status": EiaPowerStatus.objects.filter(power__campaign=campaign),
+        "seats": Seat.objects.filter(campaign=campaign),
+        "areas": Area.objects.filter(campaign=campaign),
+        "relations": PowerRelation.objects.filter(campaign=campaign),
+        "phases": Phase.objects.filter(campaign=campaign),
+        "orders": Order.objects.filter(campaign=campaign),
+        "rolls": RollRecord.objects.filter(campaign=campaign),
+        "events": Event.objects.filter(campaign=campaign),
+        "corps": Corps.objects.filter(campaign=campaign),
+        "revolts": Revolt.objects.filter(campaign=campaign),
+        "guerrillas": GuerrillaStack.objects.filter(campaign=campaign),
+        "depots": Depot.objects.filter(campaign=campaign),
+        "let_downs": LetDown.objects.filter(campaign=campaign),
+    }
+    return {
+        name: sorted((tuple(sorted(row.items())) for row in rows.values()), key=repr)
+        for name, rows in tables.items()
+    }
