@@ -1,0 +1,51 @@
+"""manage.py demo: demo accounts and one seated demo campaign per ruleset (idempotent)."""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from campaign.models import Campaign, Seat
+from campaign.scenarios import available_scenarios, create_campaign
+
+PASSWORD = "courier-demo"
+GM_USERNAME = "gm"
+
+
+class Command(BaseCommand):
+    help = (
+        f"Create the demo accounts ({GM_USERNAME} and one per power, password {PASSWORD}) and "
+        "a demo campaign of each ruleset's first shipped scenario, with every seat taken. "
+        "Running it again changes nothing."
+    )
+
+    @transaction.atomic
+    def handle(self, *args, **options):
+        gm = self._user(GM_USERNAME)
+        lines = []
+        rulesets = set()
+        for info in available_scenarios():
+            if info.ruleset in rulesets:
+                continue
+            rulesets.add(info.ruleset)
+            name = f"Demo — {info.name}"
+            campaign = Campaign.objects.filter(scenario=info.key, name=name).first()
+            if campaign is None:
+                campaign = create_campaign(scenario_key=info.key, name=name, gm=gm)
+            seats = list(
+                campaign.seats.filter(role=Seat.Role.PLAYER).select_related("power", "user")
+            )
+            for seat in seats:
+                seat.user = seat.user or self._user(seat.power.key)
+            Seat.objects.bulk_update(seats, ["user"])
+            lines.append(f"{campaign.name}: {campaign.get_absolute_url()}")
+            lines += [f"  {s.user.get_username()} plays {s.power.name}" for s in seats]
+            lines.append(f"  {GM_USERNAME} is the game master")
+        self.stdout.write(f"Demo accounts, password “{PASSWORD}”:")
+        self.stdout.write("\n".join(lines))
+
+    def _user(self, username: str):
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if created:
+            user.set_password(PASSWORD)
+            user.save(update_fields=["password"])
+        return user

@@ -1,0 +1,109 @@
+"""The Empires in Arms section of a scenario file (see campaign/scenarios.py for the rest)::
+
+    "empires_in_arms": {
+      "confidence"?: {"<part>": "…"},                  # sourced or sample, per part
+      "zones"?: {"<power>": "Fiasco" | "Instability" | "Neutral" | "Dominant"},
+      "guerrilla_values"?: {"<province>": n},          # printed Spanish guerrilla values
+      "islamic"?: ["<minor>", …],
+      "national_modifiers"?: {
+        "chart": {"<minor>": {"<power>": nm}},          # the Minor Country Chart
+        "sourced"?: [["<minor>", "<power>"], …]         # cells taken from a source
+      },
+      "corps"?: [{"power": "<power>", "area": "<area>", "name"?: "…"}]
+    }
+
+A power without a zone starts Neutral; a missing chart cell counts as 0.
+"""
+
+from __future__ import annotations
+
+from campaign.models import Corps, EiaArea, EiaPowerStatus, NationalModifier
+from rules.empires_in_arms.state import MINOR, ZONE_MODIFIERS
+
+SECTION = "empires_in_arms"
+
+
+def validate(data: dict) -> list[str]:
+    """Problems in the section: unknown powers, areas or zones, chart cells off the chart."""
+    section = data.get(SECTION, {})
+    powers = {p["key"] for p in data["powers"]}
+    kinds = {a["key"]: a["kind"] for a in data["areas"]}
+    problems = []
+
+    def check(where: str, power: str | None = None, area: str | None = None) -> None:
+        if power is not None and power not in powers:
+            problems.append(f"{SECTION}.{where}: unknown power {power!r}")
+        if area is not None and area not in kinds:
+            problems.append(f"{SECTION}.{where}: unknown area {area!r}")
+
+    for power, zone in section.get("zones", {}).items():
+        check("zones", power=power)
+        if zone not in ZONE_MODIFIERS:
+            problems.append(
+                f"{SECTION}.zones: {zone!r} for {power!r} is not one of {', '.join(ZONE_MODIFIERS)}"
+            )
+    for area, value in section.get("guerrilla_values", {}).items():
+        check("guerrilla_values", area=area)
+        if not isinstance(value, int) or value < 0:
+            problems.append(f"{SECTION}.guerrilla_values: {area!r} needs a whole number ≥ 0")
+    for area in section.get("islamic", []):
+        check("islamic", area=area)
+    chart = section.get("national_modifiers", {}).get("chart", {})
+    for minor, row in chart.items():
+        if kinds.get(minor) != MINOR:
+            problems.append(f"{SECTION}.national_modifiers: {minor!r} is not a minor country")
+        for power, value in row.items():
+            check(f"national_modifiers.{minor}", power=power)
+            if not isinstance(value, int):
+                problems.append(f"{SECTION}.national_modifiers: NM({power}, {minor}) not a number")
+    for minor, power in section.get("national_modifiers", {}).get("sourced", []):
+        if power not in chart.get(minor, {}):
+            problems.append(f"{SECTION}.national_modifiers: sourced cell {minor}/{power} missing")
+    for corps in section.get("corps", []):
+        check("corps", power=corps.get("power"), area=corps.get("area"))
+    return problems
+
+
+def load_extras(campaign, data: dict, powers_by_key: dict, areas_by_key: dict) -> None:
+    """Create the EIA state of a new campaign: each power's political status, each area's
+    EIA fields, the Minor Country Chart and the starting corps (bulk, a query each)."""
+    section = data.get(SECTION, {})
+    zones = section.get("zones", {})
+    values = section.get("guerrilla_values", {})
+    islamic = set(section.get("islamic", []))
+    chart = section.get("national_modifiers", {}).get("chart", {})
+    EiaPowerStatus.objects.bulk_create(
+        [
+            EiaPowerStatus(power=power, zone=zones.get(key, EiaPowerStatus.Zone.NEUTRAL))
+            for key, power in powers_by_key.items()
+        ]
+    )
+    EiaArea.objects.bulk_create(
+        [
+            EiaArea(area=area, guerrilla_value=values.get(key), islamic=key in islamic)
+            for key, area in areas_by_key.items()
+        ]
+    )
+    NationalModifier.objects.bulk_create(
+        [
+            NationalModifier(
+                campaign=campaign,
+                area=areas_by_key[minor],
+                power=powers_by_key[power],
+                value=value,
+            )
+            for minor, row in chart.items()
+            for power, value in row.items()
+        ]
+    )
+    Corps.objects.bulk_create(
+        [
+            Corps(
+                campaign=campaign,
+                power=powers_by_key[c["power"]],
+                area=areas_by_key[c["area"]],
+                name=c.get("name", ""),
+            )
+            for c in section.get("corps", [])
+        ]
+    )
