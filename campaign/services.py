@@ -230,11 +230,11 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
                 "submitted_by": actor,
             },
         )
-        state = "ready" if ready else "saved as a draft"
+        state = "marked its orders ready" if ready else "saved its orders as a draft"
         log(
             campaign,
             Event.Kind.ORDER,
-            f"{seat.power.name} {state} its orders for {spec.name}.",
+            f"{seat.power.name} {state} for {spec.name}.",
             actor=actor,
             power=seat.power,
             rule=spec.rules[0],

@@ -73,6 +73,7 @@ def load_state(campaign: Campaign) -> Loaded:
         powers={p.key: _power(p) for p in powers},
         areas={a.key: _area(a, pkey) for a in areas},
         options=campaign.rule_options,
+        militia_due={p.key: p.eia.militia_due for p in powers if hasattr(p, "eia")},
     )
     for a_id, b_id in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
         world.adjacency.setdefault(akey[a_id], set()).add(akey[b_id])

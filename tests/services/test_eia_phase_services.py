@@ -10,12 +10,22 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import services
-from campaign.models import Event, LetDown, Order, Phase, Power, Revolt, RollRecord
+from campaign.models import (
+    EiaPowerStatus,
+    Event,
+    GuerrillaStack,
+    LetDown,
+    Order,
+    Phase,
+    Power,
+    Revolt,
+    RollRecord,
+)
 from rules.dice import DieRoll
 from rules.empires_in_arms import services as eia_services
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
-PHASE_QUERY_BOUND = 40
+PHASE_QUERY_BOUND = 30
 
 
 @dataclass
@@ -272,3 +282,37 @@ def test_advance_twice_at_once_resolves_once(on_postgresql):
     assert sorted(outcomes) == ["already resolved", "resolved"]
     assert Phase.objects.filter(campaign=campaign, status=Phase.Status.RESOLVED).count() == 1
     assert Phase.objects.filter(campaign=campaign, status=Phase.Status.OPEN).count() == 1
+
+
+@pytest.mark.django_db
+def test_eia12_militia_owed_to_spain_accumulates_and_survives_other_edits():
+    campaign = make_eia_campaign(start=False)
+    campaign.setup = {"start_year": 1805, "start_month": 2, "political_months": []}
+    campaign.save()
+    services.start_campaign(campaign, actor=None)
+    users = seat_users(campaign)
+    spain = Power.objects.get(campaign=campaign, key="spain")
+    EiaPowerStatus.objects.filter(power=spain).update(militia_due=2)
+    castile = campaign.areas.get(key="old-castile")
+    GuerrillaStack.objects.create(
+        campaign=campaign,
+        area=castile,
+        origin=castile,
+        nationality=spain,
+        factors=7,
+        revolt=False,
+    )
+    resolve(campaign)  # land: no enemy of Spain in Spain, so Spain's guerrillas go home
+    assert not GuerrillaStack.objects.filter(campaign=campaign, nationality=spain).exists()
+    assert EiaPowerStatus.objects.get(power=spain).militia_due == 2 + 7 // 3
+    eia_services.gm_edit(
+        campaign_id=campaign.pk,
+        actor=users["gm"],
+        edit="power",
+        power="spain",
+        zone="Neutral",
+        political_points=3,
+        treasury=9,
+        pays_bad_roll=True,
+    )
+    assert EiaPowerStatus.objects.get(power=spain).militia_due == 4

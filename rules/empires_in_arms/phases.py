@@ -1,0 +1,422 @@
+"""The Empires in Arms phase resolvers: the procedures applied to the whole World, in order.
+
+Each resolver takes the World, the orders given ({power key: payload}) and the phase's
+dice. It re-checks every order against the current state (the GM may have edited it
+since the order was given), skips with a log line what is no longer legal, changes the
+World in place and logs every roll as the GM would write it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.dice import Dice
+from rules.empires_in_arms.legal import (
+    aidable_revolts,
+    depot_attack_areas,
+    eligible_corps,
+    is_enemy_of_guerrillas,
+    operation_areas,
+    own_revolts,
+    revolt_targets,
+)
+from rules.empires_in_arms.procedures import (
+    MONTHS_WITHOUT_GUERRILLAS,
+    RevoltEnd,
+    RevoltSuccess,
+    aid_revolt,
+    anti_guerrilla_operation,
+    depot_attack,
+    guerrilla_move,
+    option,
+    plural,
+    revolt_attempt,
+    revolt_ending,
+    revolt_guerrillas,
+    revolt_stacks,
+    revolt_strength,
+    spanish_guerrilla_areas,
+    spanish_guerrilla_removal,
+    spanish_guerrillas,
+    successful_revolt,
+    three_months_ending,
+    voluntary_lapse,
+)
+from rules.empires_in_arms.state import SPAIN, Guerrilla, Infantry, Revolt, World
+from rules.modifiers import RollReport
+
+Orders = Mapping[str, Mapping[str, Any]]
+
+
+# -- peace step -------------------------------------------------------------------------
+
+
+def resolve_peace(world: World, orders: Orders, dice: Dice) -> None:
+    """EIA-7 in the peace step: voluntary lapses, then revolts three months without
+    guerrillas end (in the political phase of the fourth month)."""
+    for power in world.land_order():
+        for key in _order(orders, power, "lapse"):
+            _lapse(world, power, key)
+    for revolt in _active(world):
+        ending = three_months_ending(revolt, world.areas[revolt.area])
+        if ending:
+            _end_revolt(world, revolt, ending)
+
+
+def _lapse(world: World, power: str, key: str) -> None:
+    revolt = world.active_revolt(key)
+    if revolt is None or revolt.sponsor != power:
+        text = f"{world.powers[power].name} has no revolt in {_name(world, key)} to let lapse"
+        world.say("EIA-7", f"{text}: order skipped", power=power, area=key)
+        return
+    _end_revolt(world, revolt, voluntary_lapse(world.areas[key], world.powers[power]))
+
+
+# -- revolt step ------------------------------------------------------------------------
+
+
+def resolve_revolt_step(world: World, orders: Orders, dice: Dice) -> None:
+    """EIA-1 and EIA-2: each power's revolt attempts, in land-phase order; then EIA-3 for
+    every active revolt if revolt guerrillas appear at the end of the political phase."""
+    for power in world.land_order():
+        earlier: list[str] = []
+        for key in _order(orders, power, "targets"):
+            _attempt(world, power, key, earlier, dice)
+    if option(world.options, "revolt_guerrillas_when") == "political_end":
+        for revolt in _active(world):
+            _revolt_guerrillas(world, revolt, dice)
+
+
+def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: Dice) -> None:
+    power = world.powers[power_key]
+    if key not in revolt_targets(world, power_key):
+        text = f"{power.name}: {_name(world, key)} is not a legal revolt target now"
+        world.say("EIA-1", f"{text}; attempt skipped, no PP spent", power=power_key, area=key)
+        return
+    area = world.areas[key]
+    let_downs = world.let_downs.get((power_key, key), 0)
+    nm = world.national_modifier(power_key, key)
+    attempt = revolt_attempt(power, area, nm, let_downs, earlier, dice, world.options)
+    if attempt.report is None:
+        world.say("EIA-1", f"{attempt.refused}: attempt refused", power=power_key, area=key)
+        return
+    earlier.append(key)
+    spent = f" ({power.name} PP {power.political_points} → {attempt.political_points})"
+    _say_roll(world, attempt.report, spent)
+    power.political_points = attempt.political_points
+    if attempt.broke_out:
+        controller = world.powers[area.controller]
+        present = any(c.power == controller.key for c in world.corps_in(key))
+        controller_nm = world.national_modifier(controller.key, key)
+        strength = revolt_strength(power, controller, area, nm, controller_nm, present, dice)
+        _say_roll(world, strength.report)
+        world.revolts.append(Revolt(None, power_key, key, strength.number))
+
+
+# -- land phase: the guerrilla steps ----------------------------------------------------
+
+
+def resolve_land(world: World, orders: Orders, dice: Dice) -> None:
+    """Each power's guerrilla step, in land-phase order: guerrilla moves (EIA-9), revolt
+    guerrillas of its revolts (EIA-3), Spanish guerrillas (EIA-10, Spain), operations
+    (EIA-4), depot attacks (EIA-11), Spanish guerrilla removal (EIA-12, Spain)."""
+    in_step = option(world.options, "revolt_guerrillas_when") == "guerrilla_step"
+    for power in world.land_order():
+        moved: set[Any] = set()
+        for move in _order(orders, power, "moves"):
+            _move(world, power, move, moved)
+        if in_step:
+            for revolt in own_revolts(world, power):
+                _revolt_guerrillas(world, revolt, dice)
+        if power == SPAIN:
+            _spanish_guerrillas(world, dice)
+        for key in _order(orders, power, "operations"):
+            _operate(world, power, key, dice)
+        for key in _order(orders, power, "depot_attacks"):
+            _attack_depots(world, power, key, dice)
+        if power == SPAIN:
+            _spanish_removal(world)
+
+
+def _move(world: World, power: str, move: Mapping[str, Any], moved: set[Any]) -> None:
+    stack_id = move.get("stack")
+    stack = next(
+        (g for g in world.guerrillas if g.id == stack_id and g.nationality == power),
+        None,
+    )
+    if stack_id is None or stack is None or stack_id in moved:
+        why = "has already moved this step" if stack_id in moved else "is not one of its stacks"
+        text = f"{world.powers[power].name}: guerrilla stack {stack_id} {why}"
+        world.say("EIA-9", f"{text}; move skipped", power=power)
+        return
+    outcome = guerrilla_move(world, stack, move.get("to", ""))
+    world.say("EIA-9", outcome.text, power=power, area=stack.area)
+    if outcome.allowed:
+        stack.area = move["to"]
+        moved.add(stack_id)
+        _merge(world, stack)
+
+
+def _merge(world: World, stack: Guerrilla) -> None:
+    """A stack that moved joins a like stack (same nationality, origin, kind) already there."""
+    other = _like_stack(world, stack.area, stack.nationality, stack.origin, stack.revolt, stack)
+    if other is not None:
+        other.factors += stack.factors
+        _remove(world, [stack])
+
+
+def _like_stack(
+    world: World,
+    area: str,
+    nationality: str,
+    origin: str,
+    revolt: bool,
+    besides: Guerrilla | None = None,
+) -> Guerrilla | None:
+    return next(
+        (
+            g
+            for g in world.guerrillas
+            if g is not besides
+            and (g.area, g.nationality, g.origin, g.revolt) == (area, nationality, origin, revolt)
+            and not g.besieged
+        ),
+        None,
+    )
+
+
+def _add_guerrillas(world: World, area: str, nationality: str, factors: int, revolt: bool) -> None:
+    if factors <= 0:
+        return
+    stack = _like_stack(world, area, nationality, area, revolt)
+    if stack is not None:
+        stack.factors += factors
+    else:
+        world.guerrillas.append(Guerrilla(None, area, nationality, factors, area, revolt))
+
+
+def _revolt_guerrillas(world: World, revolt: Revolt, dice: Dice) -> None:
+    area = world.areas[revolt.area]
+    creation = revolt_guerrillas(revolt, area, world.guerrilla_factors(area.key), dice)
+    _say_roll(world, creation.report)
+    _add_guerrillas(world, area.key, revolt.sponsor, creation.created, revolt=True)
+
+
+def _spanish_guerrillas(world: World, dice: Dice) -> None:
+    for key in spanish_guerrilla_areas(world):
+        creation = spanish_guerrillas(world.areas[key], world.guerrilla_factors(key), dice)
+        _say_roll(world, creation.report)
+        _add_guerrillas(world, key, SPAIN, creation.created, revolt=False)
+
+
+def _operate(world: World, power_key: str, key: str, dice: Dice) -> None:
+    power = world.powers[power_key]
+    if key not in operation_areas(world, power_key):
+        text = f"{power.name}: no anti-guerrilla operation possible in {_name(world, key)} now"
+        world.say("EIA-4", f"{text}; order skipped", power=power_key, area=key)
+        return
+    area, revolt = world.areas[key], world.active_revolt(key)
+    targets = [
+        g
+        for g in world.guerrillas
+        if g.area == key and is_enemy_of_guerrillas(world, g.nationality, power_key)
+    ]
+    controller = world.powers.get(area.controller) if area.controller else None
+    corps = len(eligible_corps(world, power_key, key))
+    operation = anti_guerrilla_operation(
+        power, area, revolt, corps, targets, controller, dice, world.options
+    )
+    _say_roll(world, operation.report)
+    if operation.payment is not None:
+        _say_roll(world, operation.payment)
+    _remove(world, operation.eliminated)
+    if controller is not None and operation.controller_treasury is not None:
+        controller.treasury = operation.controller_treasury
+    if revolt is not None and operation.revolt_number is not None:
+        revolt.number = operation.revolt_number
+        _end_if_over(world, revolt)
+
+
+def _attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
+    power = world.powers[power_key]
+    if key not in depot_attack_areas(world, power_key):
+        text = f"{power.name}: no guerrilla depot attack possible in {_name(world, key)} now"
+        world.say("EIA-11", f"{text}; order skipped", power=power_key, area=key)
+        return
+
+    def enemy(other: str) -> bool:
+        return is_enemy_of_guerrillas(world, power_key, other)
+
+    depots = [d for d in world.depots if d.area == key and enemy(d.power)]
+    corps = sum(1 for c in world.corps_in(key) if enemy(c.power))
+    own = [g for g in world.guerrillas if g.area == key and g.nationality == power_key]
+    factors = sum(g.factors for g in own)
+    attack = depot_attack(power, world.areas[key], factors, corps, depots, dice, world.options)
+    _say_roll(world, attack.report)
+    world.depots = [d for d in world.depots if not any(d is x for x in attack.destroyed)]
+    for depot in attack.destroyed:
+        if depot.garrison:
+            world.say(
+                "EIA-11",
+                f"GM: {world.powers[depot.power].name}'s depot garrison of "
+                f"{plural(depot.garrison, 'factor')} in {world.areas[key].name} retreats into "
+                "a city (up to its capacity) or joins a corps there; the rest are eliminated",
+                power=depot.power,
+                area=key,
+            )
+
+
+def _spanish_removal(world: World) -> None:
+    removal = spanish_guerrilla_removal(world)
+    if removal is None:
+        return
+    _remove(world, removal.removed)
+    world.militia_due[SPAIN] = world.militia_due.get(SPAIN, 0) + removal.militia
+    world.say("EIA-12", removal.text, power=SPAIN)
+
+
+# -- conquest step ----------------------------------------------------------------------
+
+
+def resolve_conquest(world: World, orders: Orders, dice: Dice) -> None:
+    """EIA-8 for every active revolt (the sponsor's client / conquered choice from its
+    orders, default "conquered"); then each surviving revolt counts a month with or
+    without guerrillas (EIA-7)."""
+    for revolt in _active(world):
+        choices = (orders.get(revolt.sponsor) or {}).get("choices") or {}
+        success = successful_revolt(world, revolt, choices.get(revolt.area, "conquered"))
+        if success is not None:
+            _succeed(world, revolt, success)
+    for revolt in _active(world):
+        _count_month(world, revolt)
+
+
+def _succeed(world: World, revolt: Revolt, success: RevoltSuccess) -> None:
+    area = world.areas[revolt.area]
+    area.controller, area.ceded, area.home_power = (
+        success.controller,
+        success.ceded,
+        success.home_power,
+    )
+    if success.infantry is not None:
+        world.new_infantry.append(success.infantry)
+    _remove(world, revolt_stacks(world, revolt))
+    revolt.active = False
+    revolt.end_reason = f"successful: {success.reason}"
+    revolt.conquest_choice = success.choice
+    sponsor = world.powers[revolt.sponsor].name
+    world.say(
+        "EIA-8",
+        f"{sponsor}'s revolt in {area.name} succeeds: {success.reason}",
+        power=revolt.sponsor,
+        area=area.key,
+    )
+    if success.gm_note:
+        world.say("EIA-8", success.gm_note, power=revolt.sponsor, area=area.key)
+
+
+def _count_month(world: World, revolt: Revolt) -> None:
+    if world.guerrilla_factors(revolt.area):
+        revolt.months_without_guerrillas = 0
+        return
+    revolt.months_without_guerrillas += 1
+    months = revolt.months_without_guerrillas
+    text = f"No guerrillas in {world.areas[revolt.area].name} this month ({months} in a row)"
+    if months >= MONTHS_WITHOUT_GUERRILLAS:
+        text += ": the revolt ends in the next political phase"
+    world.say("EIA-7", text, power=revolt.sponsor, area=revolt.area)
+
+
+# -- economic phase ---------------------------------------------------------------------
+
+
+def resolve_economic(world: World, orders: Orders, dice: Dice) -> None:
+    """EIA-5: each power's aid to revolts, $1 to $6 each, in land-phase order."""
+    for power in world.land_order():
+        for key, amount in dict(_order(orders, power, "aid")).items():
+            _aid(world, power, key, amount, dice)
+
+
+def _aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> None:
+    power = world.powers[power_key]
+    revolt = world.active_revolt(key)
+    if revolt is None or not any(revolt is r for r in aidable_revolts(world, power_key)):
+        text = f"{power.name} may not aid a revolt in {_name(world, key)} now"
+        world.say("EIA-5", f"{text}; order skipped", power=power_key, area=key)
+        return
+    aid = aid_revolt(power, revolt, world.areas[key], amount, dice)
+    if aid.report is None:
+        world.say("EIA-5", f"{aid.refused}; aid skipped", power=power_key, area=key)
+        return
+    _say_roll(world, aid.report, f" (treasury ${power.treasury} → ${aid.treasury})")
+    power.treasury = aid.treasury
+    revolt.number = aid.revolt_number
+
+
+# -- EIA-7: ending revolts --------------------------------------------------------------
+
+
+def immediate_checks(world: World) -> None:
+    """EIA-7 endings that apply at once after any change of state: sponsor and controller
+    allied, area ceded to the sponsor, minor gone neutral, revolt number 1 or less."""
+    for revolt in _active(world):
+        _end_if_over(world, revolt)
+
+
+def _end_if_over(world: World, revolt: Revolt) -> None:
+    ending = revolt_ending(world, revolt)
+    if ending is not None:
+        _end_revolt(world, revolt, ending)
+
+
+def _end_revolt(world: World, revolt: Revolt, ending: RevoltEnd) -> None:
+    """EIA-7: end the revolt and remove its guerrillas (or make them the neutral minor's
+    infantry); count a let-down where the sponsor let it down."""
+    area, sponsor = world.areas[revolt.area], world.powers[revolt.sponsor]
+    stacks = revolt_stacks(world, revolt)
+    factors = sum(g.factors for g in stacks)
+    _remove(world, stacks)
+    revolt.active = False
+    revolt.end_reason = ending.reason
+    text = f"{sponsor.name}'s revolt in {area.name} ends: {ending.reason}"
+    if ending.let_down:
+        key = (revolt.sponsor, revolt.area)
+        world.let_downs[key] = world.let_downs.get(key, 0) + 1
+        text += f"; {sponsor.name} let it down ({world.let_downs[key]} in {area.name} so far)"
+    if ending.to_infantry and factors:
+        kind = "Islamic infantry" if area.islamic else "infantry"
+        world.new_infantry.append(Infantry(area.key, area.key, factors, islamic=area.islamic))
+        text += f"; {plural(factors, 'guerrilla factor')} become {kind} of {area.name}"
+    elif factors:
+        text += f"; {plural(factors, 'guerrilla factor')} removed"
+    world.say("EIA-7", text, power=revolt.sponsor, area=revolt.area)
+
+
+# -- helpers ----------------------------------------------------------------------------
+
+
+def _order(orders: Orders, power: str, key: str) -> Any:
+    return (orders.get(power) or {}).get(key) or ()
+
+
+def _active(world: World) -> list[Revolt]:
+    return [r for r in world.revolts if r.active]
+
+
+def _name(world: World, key: str) -> str:
+    return world.areas[key].name if key in world.areas else key
+
+
+def _remove(world: World, stacks: Sequence[Guerrilla]) -> None:
+    world.guerrillas = [g for g in world.guerrillas if not any(g is s for s in stacks)]
+
+
+def _say_roll(world: World, report: RollReport, suffix: str = "") -> None:
+    world.say(
+        report.rule,
+        f"{report.purpose}: {report.text}{suffix}",
+        power=report.power,
+        area=report.area,
+        roll=report,
+    )

@@ -1,0 +1,689 @@
+"""The Empires in Arms revolt and guerrilla procedures EIA-1..EIA-12, one pure function each.
+
+Each function reads plain values or the dataclasses of ``state`` without changing them,
+rolls what it needs on ``dice`` and returns a frozen outcome: the RollReport(s) the log
+shows and the values that result. The phase resolvers (``phases``) apply them. Options
+are read from an ``options`` mapping (``World.options``); a missing key is the default,
+the option's first choice in ``ruleset.OPTIONS``.
+
+EIA-6 is a constraint, not a procedure: only an anti-guerrilla operation (EIA-4: down,
+or up on a bad roll) and aid to a revolt (EIA-5: up) change a revolt number. EIA-2 sets
+the first number; no other outcome here carries a revolt number, and the resolvers
+assign ``Revolt.number`` from EIA-4 and EIA-5 outcomes only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules.dice import Dice
+from rules.empires_in_arms.legal import AID_RANGE, MAX_ATTEMPTS, guerrilla_destinations
+from rules.empires_in_arms.ruleset import OPTIONS
+from rules.empires_in_arms.state import (
+    MINOR,
+    OTTOMAN,
+    PROVINCE,
+    SPAIN,
+    Area,
+    Depot,
+    Guerrilla,
+    Infantry,
+    Power,
+    Revolt,
+    World,
+)
+from rules.modifiers import ModifiedRoll, Modifier, RollReport, clamp
+
+DEFAULTS = {spec.key: spec.default for spec in OPTIONS}
+REVOLT_SUCCESS = 6  # EIA-1: a modified 6 or more
+INITIAL_NUMBER = (2, 5)  # EIA-2 clamp
+OTTOMAN_MAXIMUM = 3
+DEPOT_SUCCESS = 5  # EIA-11: a modified 5-6
+DEPOT_GARRISON = 10
+MANY_GUERRILLAS = 10
+MONTHS_WITHOUT_GUERRILLAS = 3
+SUCCESS_NUMBER = 6  # EIA-8
+MILITIA_PER = 3  # EIA-12
+
+
+def option(options: Mapping[str, Any] | None, key: str) -> Any:
+    """A campaign option: the campaign's choice, else the default (first) choice."""
+    return (options or {}).get(key, DEFAULTS[key])
+
+
+def plural(count: int, noun: str) -> str:
+    """ "1 guerrilla factor", "3 guerrilla factors" ("corps" stays "corps")."""
+    return f"{count} {noun}" if count == 1 or noun.endswith("corps") else f"{count} {noun}s"
+
+
+def _zone(power: Power, sign: int = 1) -> Modifier:
+    return Modifier(f"{power.name} {power.zone}", sign * power.status_modifier)
+
+
+# -- EIA-1 ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RevoltAttempt:
+    report: RollReport | None  # None when the attempt was refused
+    broke_out: bool
+    political_points: int  # the sponsor's PP afterwards
+    refused: str = ""
+
+
+def revolt_attempt(
+    sponsor: Power,
+    area: Area,
+    national_modifier: int,
+    let_downs: int,
+    earlier_targets: Sequence[str],
+    dice: Dice,
+    options: Mapping[str, Any] | None = None,
+) -> RevoltAttempt:
+    """EIA-1: one revolt attempt: d6 + NM + PSM − let-downs (minors); 6 or more breaks out.
+
+    ``earlier_targets`` are the areas of the sponsor's attempts earlier in this revolt step
+    (the three-attempt limit counts them per step or per target, Decision 7). The attempt
+    costs 1 PP whatever the result; a refused attempt rolls nothing and costs nothing.
+    """
+    refused = _attempt_refusal(sponsor, area, earlier_targets, options)
+    if refused:
+        return RevoltAttempt(None, False, sponsor.political_points, refused)
+    modifiers = (Modifier(f"{sponsor.name} national modifier", national_modifier), _zone(sponsor))
+    if area.kind == MINOR:
+        modifiers += (Modifier(f"let down {plural(let_downs, 'earlier revolt')}", -let_downs),)
+    purpose = f"{sponsor.name} incites a revolt in {area.name}"
+    roll = ModifiedRoll(dice.d6(purpose), modifiers)
+    broke_out = roll.total >= REVOLT_SUCCESS
+    report = RollReport(
+        "EIA-1",
+        purpose,
+        roll,
+        f"≥ {REVOLT_SUCCESS}" if broke_out else f"< {REVOLT_SUCCESS}",
+        "the revolt breaks out" if broke_out else "no revolt",
+        power=sponsor.key,
+        area=area.key,
+    )
+    return RevoltAttempt(report, broke_out, sponsor.political_points - 1)
+
+
+def _attempt_refusal(
+    sponsor: Power, area: Area, earlier: Sequence[str], options: Mapping[str, Any] | None
+) -> str:
+    if option(options, "attempt_limit") == "per_target":
+        if list(earlier).count(area.key) >= MAX_ATTEMPTS:
+            return f"{sponsor.name} has made its {MAX_ATTEMPTS} attempts on {area.name} this step"
+    elif len(earlier) >= MAX_ATTEMPTS:
+        return f"{sponsor.name} has made its {MAX_ATTEMPTS} attempts this revolt step"
+    minimum = option(options, "attempt_pp_minimum")
+    if sponsor.political_points < minimum:
+        return f"{sponsor.name} has {sponsor.political_points} PP; an attempt needs {minimum}"
+    return ""
+
+
+# -- EIA-2 ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RevoltStrength:
+    report: RollReport
+    number: int
+
+
+def revolt_strength(
+    sponsor: Power,
+    controller: Power,
+    area: Area,
+    sponsor_modifier: int,
+    controller_modifier: int,
+    controller_corps_present: bool,
+    dice: Dice,
+) -> RevoltStrength:
+    """EIA-2: the new revolt's number: d6 + sponsor's NM and PSM − controller's NM and PSM
+    − 1 if the controller has a corps in the area, clamped to 2..5."""
+    modifiers = (
+        Modifier(f"{sponsor.name} national modifier", sponsor_modifier),
+        _zone(sponsor),
+        Modifier(f"{controller.name} national modifier", -controller_modifier),
+        _zone(controller, -1),
+        Modifier(f"{controller.name} corps present", -1 if controller_corps_present else 0),
+    )
+    purpose = f"Strength of the {sponsor.name} revolt in {area.name}"
+    roll = ModifiedRoll(dice.d6(purpose), modifiers)
+    low, high = INITIAL_NUMBER
+    number = clamp(roll.total, low, high)
+    comparison = "" if number == roll.total else (f"> {high}" if number == high else f"< {low}")
+    outcome = f"revolt number {number}"
+    if comparison:
+        outcome += f" (a new revolt's number is {low} to {high})"
+    report = RollReport("EIA-2", purpose, roll, comparison, outcome, sponsor.key, area.key)
+    return RevoltStrength(report, number)
+
+
+# -- EIA-3 and EIA-10: guerrilla factors under a value ------------------------------------
+
+
+@dataclass(frozen=True)
+class GuerrillaCreation:
+    report: RollReport
+    created: int
+
+
+def revolt_guerrillas(
+    revolt: Revolt, area: Area, existing_factors: int, dice: Dice
+) -> GuerrillaCreation:
+    """EIA-3: one guerrilla factor per point the d6 is under the revolt number, never more
+    than the area's 5 × manpower cap (``existing_factors``: all, besieged included)."""
+    purpose = f"Revolt guerrillas in {area.name} (revolt number {revolt.number})"
+    value = revolt.number
+    return _guerrillas_under("EIA-3", purpose, revolt.sponsor, area, value, existing_factors, dice)
+
+
+def _guerrillas_under(
+    rule: str, purpose: str, power: str, area: Area, value: int, existing: int, dice: Dice
+) -> GuerrillaCreation:
+    roll = ModifiedRoll(dice.d6(purpose))
+    wanted = max(0, value - roll.face)
+    room = max(0, area.guerrilla_cap - existing)
+    created = min(wanted, room)
+    if not wanted:
+        outcome = "no guerrilla factors"
+    elif created == wanted:
+        outcome = f"{plural(created, 'guerrilla factor')} in {area.name}"
+    else:
+        outcome = (
+            f"{plural(wanted, 'guerrilla factor')}, of which {created} fit under the cap of "
+            f"{area.guerrilla_cap} in {area.name} ({existing} already there)"
+        )
+    comparison = f"< {value}" if wanted else f"≥ {value}"
+    report = RollReport(rule, purpose, roll, comparison, outcome, power, area.key)
+    return GuerrillaCreation(report, created)
+
+
+# -- EIA-4 ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Operation:
+    report: RollReport
+    payment: RollReport | None  # the $d6 die, rolled only if the controller pays
+    success: bool
+    eliminated: tuple[Guerrilla, ...]
+    revolt_number: int | None  # None outside a revolt
+    controller_treasury: int | None  # after a payment die; None if none was rolled
+
+
+def anti_guerrilla_operation(
+    power: Power,
+    area: Area,
+    revolt: Revolt | None,
+    eligible_corps: int,
+    guerrillas: Sequence[Guerrilla],
+    controller: Power | None,
+    dice: Dice,
+    options: Mapping[str, Any] | None = None,
+) -> Operation:
+    """EIA-4: d6 (+1 for 2 or more eligible corps, or the Ottoman bonus) higher than the
+    guerrilla value eliminates the ``guerrillas`` (the enemy stacks in the area) that are
+    not besieged and lowers a revolt number by 1; a modified 6 lowers it by 1 more; a bad
+    roll raises it unless the controller pays $d6 (a second die, logged).
+    """
+    value = guerrilla_value(area, revolt, options)
+    purpose = f"{power.name} anti-guerrilla operation in {area.name}"
+    roll = ModifiedRoll(
+        dice.d6(purpose), _operation_modifiers(power, area, eligible_corps, options)
+    )
+    success = roll.total > value
+    eliminated = _eliminated(guerrillas, options) if success else ()
+    parts = [_elimination_text(guerrillas, eliminated) if success else "no effect"]
+    number, payment, treasury = None, None, None
+    if revolt is not None:
+        number, changes = _lowered(power, area, revolt.number, roll, success, options)
+        if changes:
+            parts.append(f"revolt number {revolt.number} → {number} ({', '.join(changes)})")
+        elif success:
+            parts.append("only the controller's operations lower the revolt number")
+        if _bad_roll(roll.total, options):
+            text, payment, treasury, number = _bad_roll_rise(controller, number, dice, options)
+            parts.append(text)
+    comparison = f"> {value}" if success else f"≤ {value}"
+    report = RollReport("EIA-4", purpose, roll, comparison, "; ".join(parts), power.key, area.key)
+    return Operation(report, payment, success, eliminated, number, treasury)
+
+
+def guerrilla_value(area: Area, revolt: Revolt | None, options: Mapping[str, Any] | None) -> int:
+    """EIA-4: the revolt number, or the printed value of a Spanish province (Decision 12)."""
+    printed = area.guerrilla_value
+    if revolt is None:
+        return printed or 0
+    if printed is not None and option(options, "spanish_revolt_value") == "printed":
+        return printed
+    return revolt.number
+
+
+def _operation_modifiers(
+    power: Power, area: Area, eligible_corps: int, options: Mapping[str, Any] | None
+) -> tuple[Modifier, ...]:
+    two_corps = Modifier("2 or more eligible corps", 1 if eligible_corps >= 2 else 0)
+    if not _ottoman_ground(power, area):
+        return (two_corps,)
+    ottoman = Modifier(
+        f"Ottoman: {plural(eligible_corps, 'eligible corps')}",
+        min(eligible_corps, OTTOMAN_MAXIMUM),
+    )
+    return (ottoman,) if option(options, "ottoman_bonus") == "replaces" else (two_corps, ottoman)
+
+
+def _ottoman_ground(power: Power, area: Area) -> bool:
+    """Ottoman home provinces and the minors the Ottomans control (conquered minors)."""
+    if power.key != OTTOMAN:
+        return False
+    if area.kind == PROVINCE:
+        return area.home_power == OTTOMAN
+    return area.controller == OTTOMAN
+
+
+def _eliminated(
+    guerrillas: Sequence[Guerrilla], options: Mapping[str, Any] | None
+) -> tuple[Guerrilla, ...]:
+    besieged_too = option(options, "besieged_guerrillas") == "eliminated"
+    return tuple(g for g in guerrillas if besieged_too or not g.besieged)
+
+
+def _elimination_text(guerrillas: Sequence[Guerrilla], eliminated: Sequence[Guerrilla]) -> str:
+    gone = sum(g.factors for g in eliminated)
+    kept = sum(g.factors for g in guerrillas) - gone
+    text = f"{plural(gone, 'guerrilla factor')} eliminated" if gone else "no guerrillas to hit"
+    return text + (f", {kept} besieged survive" if kept else "")
+
+
+def _lowered(
+    power: Power,
+    area: Area,
+    number: int,
+    roll: ModifiedRoll,
+    success: bool,
+    options: Mapping[str, Any] | None,
+) -> tuple[int, list[str]]:
+    if option(options, "operation_lowers") == "controller_only" and power.key != area.controller:
+        return number, []
+    changes = ["−1 for the success"] if success else []
+    if (
+        roll.total >= 6
+        and option(options, "six_extra_reduction")
+        and (success or not option(options, "six_extra_needs_success"))
+    ):
+        changes.append("−1 more for a modified 6")
+    return number - len(changes), changes
+
+
+def _bad_roll(total: int, options: Mapping[str, Any] | None) -> bool:
+    """Decision 2: a modified 1 or less (default), or a modified 6 or more (literal 4.3.5)."""
+    return total <= 1 if option(options, "bad_roll") == "modified_1" else total >= 6
+
+
+def _bad_roll_rise(
+    controller: Power | None, number: int, dice: Dice, options: Mapping[str, Any] | None
+) -> tuple[str, RollReport | None, int | None, int]:
+    """(text, payment report, controller's treasury after the payment die, revolt number)."""
+    refusal = _no_payment(controller, options)
+    if refusal or controller is None:
+        return (
+            f"a bad roll, {refusal}: revolt number {number} → {number + 1}",
+            None,
+            None,
+            number + 1,
+        )
+    purpose = f"{controller.name} pays $d6 against the rise"
+    roll = ModifiedRoll(dice.d6(purpose))
+    outcome, left, after = _payment(controller, roll.face, number, options)
+    sign = "≤" if roll.face <= controller.treasury else ">"
+    comparison = f"{sign} ${controller.treasury}"
+    payment = RollReport("EIA-4", purpose, roll, comparison, outcome, controller.key)
+    return (
+        f"a bad roll: {controller.name} pays $d6 or the revolt number rises",
+        payment,
+        left,
+        after,
+    )
+
+
+def _payment(
+    controller: Power, cost: int, number: int, options: Mapping[str, Any] | None
+) -> tuple[str, int, int]:
+    """Decision 15: (outcome, treasury afterwards, revolt number afterwards)."""
+    name, treasury = controller.name, controller.treasury
+    if cost <= treasury:
+        return f"{name} pays ${cost}; revolt number stays {number}", treasury - cost, number
+    if option(options, "unaffordable_payment") == "pays_all":
+        return (
+            f"{name} pays its whole treasury, ${treasury}; revolt number stays {number}",
+            0,
+            number,
+        )
+    rise = f"revolt number {number} → {number + 1}"
+    return f"{name} cannot pay ${cost} (treasury ${treasury}): {rise}", treasury, number + 1
+
+
+def _no_payment(controller: Power | None, options: Mapping[str, Any] | None) -> str:
+    if controller is None:
+        return "no controller to pay"
+    if option(options, "bad_roll_payment") == "never":
+        return f"{controller.name} never pays (campaign option)"
+    if not controller.pays_bad_roll:
+        return f"{controller.name} does not pay (standing order)"
+    return ""
+
+
+# -- EIA-5 ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Aid:
+    report: RollReport | None  # None when refused
+    revolt_number: int
+    treasury: int  # the aiding power's treasury afterwards
+    refused: str = ""
+
+
+def aid_revolt(power: Power, revolt: Revolt, area: Area, amount: int, dice: Dice) -> Aid:
+    """EIA-5: spend $1 to $6 on a revolt; d6 ≤ amount raises its number by 1. The money is
+    spent whatever the result; a power that cannot afford it is refused."""
+    low, high = AID_RANGE
+    if not isinstance(amount, int) or not low <= amount <= high:
+        return Aid(None, revolt.number, power.treasury, f"aid is ${low} to ${high}, not {amount}")
+    if amount > power.treasury:
+        refused = f"{power.name} cannot afford ${amount} (treasury ${power.treasury})"
+        return Aid(None, revolt.number, power.treasury, refused)
+    purpose = f"{power.name} aids the revolt in {area.name} with ${amount}"
+    roll = ModifiedRoll(dice.d6(purpose))
+    helped = roll.face <= amount
+    number = revolt.number + (1 if helped else 0)
+    outcome = f"revolt number {revolt.number} → {number}" if helped else "no effect"
+    comparison = f"≤ ${amount}" if helped else f"> ${amount}"
+    report = RollReport("EIA-5", purpose, roll, comparison, outcome, power.key, area.key)
+    return Aid(report, number, power.treasury - amount)
+
+
+# -- EIA-7 ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RevoltEnd:
+    reason: str
+    let_down: bool = False  # the sponsor let it down (counted for minors)
+    to_infantry: bool = False  # its guerrillas become infantry of the (neutral) minor
+
+
+def revolt_stacks(world: World, revolt: Revolt) -> list[Guerrilla]:
+    """EIA-7 / EIA-8: the guerrilla stacks a revolt raised (its sponsor's, from its area)."""
+    return [
+        g
+        for g in world.guerrillas
+        if g.revolt and g.origin == revolt.area and g.nationality == revolt.sponsor
+    ]
+
+
+def voluntary_lapse(area: Area, sponsor: Power) -> RevoltEnd:
+    """EIA-7: in a peace step the sponsor lets its revolt lapse, and so lets it down."""
+    return RevoltEnd(f"{sponsor.name} lets it lapse", let_down=area.kind == MINOR)
+
+
+def three_months_ending(revolt: Revolt, area: Area) -> RevoltEnd | None:
+    """EIA-7: no guerrilla factors in the area for three months in a row: the revolt ends
+    in the political phase of the fourth month."""
+    if revolt.months_without_guerrillas < MONTHS_WITHOUT_GUERRILLAS:
+        return None
+    return RevoltEnd(f"no guerrillas in {area.name} for {revolt.months_without_guerrillas} months")
+
+
+def revolt_ending(world: World, revolt: Revolt) -> RevoltEnd | None:
+    """EIA-7: the endings that apply at once: sponsor and controller allied (a let-down),
+    area ceded to or held by the sponsor, minor gone neutral (guerrillas become its
+    infantry), revolt number 1 or less. None while the revolt goes on."""
+    area = world.areas[revolt.area]
+    sponsor = world.powers[revolt.sponsor]
+    if world.allied(revolt.sponsor, area.controller):
+        allies = f"{sponsor.name} and {world.powers[area.controller].name} are allies"
+        return RevoltEnd(allies, let_down=area.kind == MINOR)
+    if area.controller == revolt.sponsor:
+        return RevoltEnd(f"{area.name} is now {sponsor.name}'s")
+    if area.controller is None and area.kind == MINOR:
+        return RevoltEnd(f"{area.name} is neutral", to_infantry=True)
+    if revolt.number <= 1:
+        return RevoltEnd(f"put down (revolt number {revolt.number})")
+    return None
+
+
+# -- EIA-8 ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RevoltSuccess:
+    controller: str
+    ceded: bool
+    home_power: str | None
+    infantry: Infantry | None
+    choice: str  # "client" or "conquered" for a minor taken at war, else ""
+    reason: str
+    gm_note: str = ""
+
+
+def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltSuccess | None:
+    """EIA-8: guerrillas held the capital unbesieged for a month and the number is 6 or
+    more: the sponsor gains the area (at peace: allied minor or home province again; at
+    war: conquest, a minor as ``choice`` "client" or "conquered"). None otherwise."""
+    if revolt.capital_held_months < 1 or revolt.number < SUCCESS_NUMBER:
+        return None
+    area = world.areas[revolt.area]
+    sponsor = world.powers[revolt.sponsor]
+    factors = sum(g.factors for g in revolt_stacks(world, revolt))
+    if not world.at_war(revolt.sponsor, area.controller):
+        return _success_at_peace(world, area, sponsor, factors)
+    if area.kind == PROVINCE:
+        return _province_conquered(area, sponsor, factors)
+    return _minor_conquered(area, sponsor, factors, choice)
+
+
+def _infantry_kind(area: Area) -> str:
+    return "Islamic infantry" if area.islamic else "infantry"
+
+
+def _success_at_peace(world: World, area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
+    if area.kind == MINOR:
+        owner, home, becomes = area.key, area.home_power, f"an allied minor of {sponsor.name}"
+    else:
+        owner, home, becomes = sponsor.key, sponsor.key, f"a home province of {sponsor.name}"
+    owner_name = area.name if owner == area.key else sponsor.name
+    infantry = Infantry(owner, area.key, factors, islamic=area.islamic) if factors else None
+    text = (
+        f"{area.name} becomes {becomes}; {plural(factors, 'guerrilla factor')} become "
+        f"{_infantry_kind(area)} of {owner_name}"
+    )
+    note = _repatriation(world, area, sponsor)
+    return RevoltSuccess(sponsor.key, False, home, infantry, "", text, note)
+
+
+def _repatriation(world: World, area: Area, sponsor: Power) -> str:
+    garrisons = {area.controller} | {d.power for d in world.depots if d.area == area.key}
+    corps = {c.power for c in world.corps_in(area.key)}
+    note = f"GM: repatriate garrisons of {_names(world, garrisons, sponsor)} from {area.name}"
+    movers = _names(world, corps, sponsor)
+    return note + (f"; move corps of {movers} to nearest friendly territory" if movers else "")
+
+
+def _names(world: World, keys: set[str | None], sponsor: Power) -> str:
+    names = sorted(world.powers[k].name for k in keys if k in world.powers and k != sponsor.key)
+    return ", ".join(names)
+
+
+def _province_conquered(area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
+    if area.home_power != sponsor.key:
+        text = f"{sponsor.name} conquers {area.name}; {plural(factors, 'guerrilla factor')} removed"
+        return RevoltSuccess(sponsor.key, area.ceded, area.home_power, None, "", text)
+    infantry = Infantry(sponsor.key, area.key, factors, regular=True) if factors else None
+    text = (
+        f"{sponsor.name} conquers {area.name}, its former home province; "
+        f"{plural(factors, 'guerrilla factor')} become regular infantry"
+    )
+    return RevoltSuccess(sponsor.key, False, sponsor.key, infantry, "", text)
+
+
+def _minor_conquered(area: Area, sponsor: Power, factors: int, choice: str) -> RevoltSuccess:
+    if choice == "client":
+        infantry = Infantry(area.key, area.key, factors, islamic=area.islamic) if factors else None
+        text = (
+            f"{area.name} becomes a client state of {sponsor.name} with "
+            f"{plural(factors, _infantry_kind(area) + ' factor')}"
+        )
+        return RevoltSuccess(sponsor.key, False, None, infantry, "client", text)
+    text = (
+        f"{area.name} becomes a conquered minor of {sponsor.name}; "
+        f"{plural(factors, 'guerrilla factor')} removed"
+    )
+    return RevoltSuccess(sponsor.key, False, None, None, "conquered", text)
+
+
+# -- EIA-9 ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GuerrillaMove:
+    allowed: bool
+    text: str
+
+
+def guerrilla_move(world: World, stack: Guerrilla, destination: str) -> GuerrillaMove:
+    """EIA-9: a guerrilla stack moves at most one adjacent area per land movement step;
+    revolt guerrillas never leave their area of origin, besieged ones stay, Spanish ones
+    keep within the former Spanish provinces (EIA-10)."""
+    here = world.areas[stack.area].name
+    there = world.areas[destination].name if destination in world.areas else destination
+    who = f"{plural(stack.factors, 'guerrilla factor')} of {world.powers[stack.nationality].name}"
+    if destination in guerrilla_destinations(world, stack):
+        return GuerrillaMove(True, f"{who} move from {here} to {there}")
+    if stack.revolt:
+        why = f"revolt guerrillas never leave {world.areas[stack.origin].name}"
+    elif stack.besieged:
+        why = "they are besieged"
+    else:
+        why = f"{there} is not an adjacent area they may enter"
+    return GuerrillaMove(False, f"{who} stay in {here}: {why}")
+
+
+# -- EIA-10 -----------------------------------------------------------------------------
+
+
+def spanish_guerrilla_areas(world: World) -> list[str]:
+    """EIA-10: the Spanish provinces where Spain rolls in its guerrilla step: unceded ones
+    holding an unbesieged corps or garrison of a power at war with Spain, ceded former
+    Spanish ones holding one of their controller or of a power at war with Spain."""
+    due = [key for key, area in world.areas.items() if _spanish_roll_due(world, area)]
+    return sorted(due, key=lambda key: world.areas[key].name)
+
+
+def _spanish_roll_due(world: World, area: Area) -> bool:
+    if area.kind != PROVINCE or area.home_power != SPAIN or area.guerrilla_value is None:
+        return False
+    occupiers = {c.power for c in world.corps_in(area.key) if not c.besieged}
+    occupiers |= {d.power for d in world.depots if d.area == area.key and d.garrison > 0}
+    return any(
+        world.at_war(power, SPAIN) or (area.ceded and power == area.controller)
+        for power in occupiers
+    )
+
+
+def spanish_guerrillas(area: Area, existing_factors: int, dice: Dice) -> GuerrillaCreation:
+    """EIA-10: one Spanish guerrilla factor per point the d6 is under the province's printed
+    guerrilla value (within the 5 × manpower cap). A lost field combat's factor is entered
+    by the GM, since land combat is not automated."""
+    value = area.guerrilla_value or 0
+    purpose = f"Spanish guerrillas in {area.name} (guerrilla value {value})"
+    return _guerrillas_under("EIA-10", purpose, SPAIN, area, value, existing_factors, dice)
+
+
+# -- EIA-11 -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DepotAttack:
+    report: RollReport
+    destroyed: tuple[Depot, ...]
+
+
+def depot_attack(
+    power: Power,
+    area: Area,
+    guerrilla_factors: int,
+    enemy_corps: int,
+    depots: Sequence[Depot],
+    dice: Dice,
+    options: Mapping[str, Any] | None = None,
+) -> DepotAttack:
+    """EIA-11: ``power``'s guerrillas (more than six) attack the enemy ``depots`` in
+    ``area`` (port-city depots are immune): d6 −1 per enemy corps, −1 for a depot garrison
+    of 10 factors (Decision 13), +1 for 10 or more guerrilla factors; 5–6 destroys them."""
+    targets = tuple(d for d in depots if not d.port_city)
+    garrisoned = any(_big_garrison(d.garrison, options) for d in targets)
+    modifiers = (
+        Modifier(f"{plural(enemy_corps, 'enemy corps')}", -enemy_corps),
+        Modifier(f"depot garrison of {DEPOT_GARRISON} factors", -1 if garrisoned else 0),
+        Modifier(
+            f"{MANY_GUERRILLAS} or more guerrilla factors",
+            1 if guerrilla_factors >= MANY_GUERRILLAS else 0,
+        ),
+    )
+    purpose = f"{power.name}'s guerrillas attack the depots in {area.name}"
+    roll = ModifiedRoll(dice.d6(purpose), modifiers)
+    hit = roll.total >= DEPOT_SUCCESS
+    destroyed = targets if hit else ()
+    outcome = f"{plural(len(destroyed), 'depot')} destroyed" if hit else "no effect"
+    comparison = f"≥ {DEPOT_SUCCESS}" if hit else f"< {DEPOT_SUCCESS}"
+    report = RollReport("EIA-11", purpose, roll, comparison, outcome, power.key, area.key)
+    return DepotAttack(report, destroyed)
+
+
+def _big_garrison(garrison: int, options: Mapping[str, Any] | None) -> bool:
+    if option(options, "depot_garrison_threshold") == "exactly":
+        return garrison == DEPOT_GARRISON
+    return garrison >= DEPOT_GARRISON
+
+
+# -- EIA-12 -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SpanishRemoval:
+    removed: tuple[Guerrilla, ...]
+    factors: int
+    militia: int
+    text: str
+
+
+def spanish_guerrilla_removal(world: World) -> SpanishRemoval | None:
+    """EIA-12: with no enemy factor inside any unceded Spanish home province, every Spanish
+    guerrilla factor is removed and Spain gets 1 militia factor per 3 (rounded down) in its
+    next reinforcement phase. None when an enemy is there or there is nothing to remove."""
+    stacks = tuple(g for g in world.guerrillas if g.nationality == SPAIN and not g.revolt)
+    factors = sum(g.factors for g in stacks)
+    if not factors or _enemy_in_spain(world):
+        return None
+    militia = factors // MILITIA_PER
+    text = (
+        f"No enemy in Spain: {plural(factors, 'Spanish guerrilla factor')} removed; Spain "
+        f"receives {plural(militia, 'militia factor')} in its next reinforcement phase"
+    )
+    return SpanishRemoval(stacks, factors, militia, text)
+
+
+def _enemy_in_spain(world: World) -> bool:
+    spain = {
+        key
+        for key, area in world.areas.items()
+        if area.kind == PROVINCE and area.home_power == SPAIN and not area.ceded
+    }
+    forces = [(c.area, c.power) for c in world.corps]
+    forces += [(d.area, d.power) for d in world.depots if d.garrison > 0]
+    return any(area in spain and world.at_war(power, SPAIN) for area, power in forces)

@@ -1,0 +1,430 @@
+"""The phase resolvers: orders re-checked, procedures applied in order, the World changed."""
+
+from __future__ import annotations
+
+from rules.dice import ScriptedDice
+from rules.empires_in_arms.phases import (
+    immediate_checks,
+    resolve_conquest,
+    resolve_economic,
+    resolve_land,
+    resolve_peace,
+    resolve_revolt_step,
+)
+from rules.empires_in_arms.state import Corps, Depot, Guerrilla, Infantry, Revolt
+
+
+def texts(world, rule=None) -> list[str]:
+    return [line.text for line in world.log if rule is None or line.rule == rule]
+
+
+def gb_revolt(world, number=3, area="palatinate", sponsor="great_britain", factors=0, **fields):
+    revolt = Revolt(7, sponsor, area, number, **fields)
+    world.revolts.append(revolt)
+    if factors:
+        world.guerrillas.append(Guerrilla(11, area, sponsor, factors, area))
+    return revolt
+
+
+# -- peace step -------------------------------------------------------------------------
+
+
+def test_peace_voluntary_lapse_ends_the_revolt_and_counts_a_let_down(world):
+    revolt = gb_revolt(world, factors=3)
+    spanish = Guerrilla(12, "castile", "spain", 2, "castile", revolt=False)
+    world.guerrillas.append(spanish)
+    resolve_peace(world, {"great_britain": {"lapse": ["palatinate"]}}, ScriptedDice([]))
+    assert not revolt.active and revolt.end_reason == "Great Britain lets it lapse"
+    assert world.let_downs[("great_britain", "palatinate")] == 1
+    assert world.guerrillas == [spanish]
+    assert texts(world) == [
+        "Great Britain's revolt in Palatinate ends: Great Britain lets it lapse; "
+        "Great Britain let it down (1 in Palatinate so far); 3 guerrilla factors removed"
+    ]
+
+
+def test_peace_lapse_of_another_powers_revolt_is_skipped(world):
+    revolt = gb_revolt(world)
+    resolve_peace(world, {"austria": {"lapse": ["palatinate"]}}, ScriptedDice([]))
+    assert revolt.active
+    assert texts(world) == ["Austria has no revolt in Palatinate to let lapse: order skipped"]
+
+
+def test_peace_three_months_without_guerrillas_end_the_revolt(world):
+    ended = gb_revolt(world, months_without_guerrillas=3)
+    going = gb_revolt(world, area="hesse", months_without_guerrillas=2)
+    resolve_peace(world, {}, ScriptedDice([]))
+    assert not ended.active and going.active
+    assert ("great_britain", "palatinate") not in world.let_downs
+    assert texts(world, "EIA-7") == [
+        "Great Britain's revolt in Palatinate ends: no guerrillas in Palatinate for 3 months"
+    ]
+
+
+# -- revolt step ------------------------------------------------------------------------
+
+
+def test_revolt_step_success_rolls_the_strength_and_starts_the_revolt(world):
+    world.powers["great_britain"].zone = "Dominant"
+    world.powers["france"].zone = "Dominant"
+    dice = ScriptedDice([4, 5])
+    resolve_revolt_step(world, {"great_britain": {"targets": ["palatinate"]}}, dice)
+    assert world.revolts == [Revolt(None, "great_britain", "palatinate", 5)]
+    assert world.powers["great_britain"].political_points == 9
+    assert texts(world) == [
+        "Great Britain incites a revolt in Palatinate: 4 +1 Great Britain national modifier "
+        "+1 Great Britain Dominant = 6 ≥ 6: the revolt breaks out (Great Britain PP 10 → 9)",
+        "Strength of the Great Britain revolt in Palatinate: 5 +1 Great Britain national "
+        "modifier +1 Great Britain Dominant -1 France Dominant = 6 > 5: revolt number 5 "
+        "(a new revolt's number is 2 to 5)",
+    ]
+    assert [line.roll.rule for line in world.log] == ["EIA-1", "EIA-2"]
+
+
+def test_revolt_step_controller_corps_lowers_the_strength(world):
+    world.corps.append(Corps(1, "france", "palatinate"))
+    dice = ScriptedDice([6, 3])
+    resolve_revolt_step(world, {"great_britain": {"targets": ["palatinate"]}}, dice)
+    assert world.revolts[0].number == 3  # 3 + 1 GB NM − 1 French corps
+
+
+def test_revolt_step_a_target_taken_earlier_this_step_is_skipped_without_cost(world):
+    world.national_modifiers[("palatinate", "russia")] = 1
+    dice = ScriptedDice([6, 3])
+    orders = {"great_britain": {"targets": ["palatinate"]}, "russia": {"targets": ["palatinate"]}}
+    resolve_revolt_step(world, orders, dice)
+    assert [r.sponsor for r in world.revolts] == ["russia"]  # Russia goes first
+    assert world.powers["great_britain"].political_points == 10
+    assert texts(world)[-1] == (
+        "Great Britain: Palatinate is not a legal revolt target now; attempt skipped, no PP spent"
+    )
+
+
+def test_revolt_step_fourth_attempt_refused(world):
+    world.areas["castile"].controller = "france"
+    world.areas["castile"].ceded = True
+    targets = ["hesse", "wallachia", "andalusia", "castile"]
+    dice = ScriptedDice([1, 1, 1])
+    resolve_revolt_step(world, {"great_britain": {"targets": targets}}, dice)
+    assert world.powers["great_britain"].political_points == 7
+    assert texts(world)[-1] == (
+        "Great Britain has made its 3 attempts this revolt step: attempt refused"
+    )
+
+
+def test_revolt_step_guerrillas_at_the_end_of_the_political_phase_option(world):
+    world.options["revolt_guerrillas_when"] = "political_end"
+    old = gb_revolt(world, area="hesse", number=4)
+    dice = ScriptedDice([6, 3, 1, 2])  # attempt, strength, old revolt's guerrillas, new one's
+    resolve_revolt_step(world, {"great_britain": {"targets": ["palatinate"]}}, dice)
+    assert world.revolts[-1].number == 4
+    assert [(g.area, g.factors) for g in world.guerrillas] == [("hesse", 3), ("palatinate", 2)]
+    assert old.active and dice.unused == 0
+
+
+def test_revolt_step_no_guerrillas_by_default(world):
+    gb_revolt(world, area="hesse")
+    resolve_revolt_step(world, {}, ScriptedDice([]))
+    assert world.guerrillas == [] and world.log == []
+
+
+# -- land phase -------------------------------------------------------------------------
+
+
+def test_land_revolt_guerrillas_in_the_sponsors_step_merge_into_its_stack(world):
+    revolt = gb_revolt(world, number=5, factors=2)
+    resolve_land(world, {}, ScriptedDice([3]))
+    assert [g.factors for g in world.guerrillas] == [4]
+    assert texts(world) == [
+        "Revolt guerrillas in Palatinate (revolt number 5): 3 = 3 < 5: "
+        "2 guerrilla factors in Palatinate"
+    ]
+    assert world.log[0].power == "great_britain" and revolt.active
+
+
+def test_land_no_revolt_guerrillas_under_the_political_end_option(world):
+    world.options["revolt_guerrillas_when"] = "political_end"
+    gb_revolt(world, number=5)
+    resolve_land(world, {}, ScriptedDice([]))
+    assert world.guerrillas == []
+
+
+def test_land_powers_act_in_land_phase_order_with_frances_slot(world):
+    world.options["france_slot"] = 3
+    gb_revolt(world, number=5)
+    gb_revolt(world, area="hesse", sponsor="france", number=5)
+    gb_revolt(world, area="wallachia", sponsor="russia", number=5)
+    resolve_land(world, {}, ScriptedDice([4, 4, 4]))
+    assert [line.power for line in world.log] == ["russia", "france", "great_britain"]
+
+
+def test_land_operation_puts_a_revolt_down(world):
+    revolt = gb_revolt(world, number=2, factors=3)
+    world.corps.append(Corps(1, "france", "palatinate"))
+    dice = ScriptedDice([5])  # France (slot 1) operates before GB's guerrilla step
+    resolve_land(world, {"france": {"operations": ["palatinate"]}}, dice)
+    assert not revolt.active and revolt.end_reason == "put down (revolt number 1)"
+    assert world.guerrillas == []
+    assert texts(world, "EIA-7") == [
+        "Great Britain's revolt in Palatinate ends: put down (revolt number 1)"
+    ]
+
+
+def test_land_operation_bad_roll_payment_comes_out_of_the_controllers_treasury(world):
+    revolt = gb_revolt(world, number=3, factors=1)
+    world.corps.append(Corps(1, "austria", "palatinate"))
+    dice = ScriptedDice([1, 4, 6])  # Austria's operation, France's $d6, GB's guerrillas
+    resolve_land(world, {"austria": {"operations": ["palatinate"]}}, dice)
+    assert world.powers["france"].treasury == 16
+    assert world.powers["austria"].treasury == 20
+    assert revolt.number == 3
+    assert texts(world, "EIA-4")[-1] == (
+        "France pays $d6 against the rise: 4 = 4 ≤ $20: France pays $4; revolt number stays 3"
+    )
+
+
+def test_land_operation_no_longer_possible_is_skipped(world):
+    gb_revolt(world, number=3)
+    world.corps.append(Corps(1, "france", "palatinate", fought=True))
+    resolve_land(world, {"france": {"operations": ["palatinate"]}}, ScriptedDice([6]))
+    assert texts(world, "EIA-4") == [
+        "France: no anti-guerrilla operation possible in Palatinate now; order skipped"
+    ]
+
+
+def test_land_operation_spares_the_operating_powers_allies(world):
+    world.corps.append(Corps(1, "france", "andalusia"))
+    world.alliances.add(frozenset(("france", "austria")))
+    friendly = Guerrilla(5, "andalusia", "austria", 2, "andalusia", revolt=False)
+    hostile = Guerrilla(6, "andalusia", "spain", 2, "andalusia", revolt=False)
+    world.guerrillas += [friendly, hostile]
+    resolve_land(world, {"france": {"operations": ["andalusia"]}}, ScriptedDice([6, 6]))
+    assert world.guerrillas == [friendly]
+
+
+def test_land_spanish_guerrillas_are_rolled_in_spains_step(world):
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "granada"))
+    world.corps.append(Corps(2, "france", "andalusia"))
+    resolve_land(world, {}, ScriptedDice([3, 1]))  # Andalusia, then Granada (by name)
+    assert [(g.area, g.factors, g.revolt) for g in world.guerrillas] == [
+        ("andalusia", 1, False),
+        ("granada", 4, False),
+    ]
+    assert world.militia_due == {}
+
+
+def test_land_spanish_guerrilla_removal_gives_militia(world):
+    world.guerrillas.append(Guerrilla(3, "castile", "spain", 7, "castile", revolt=False))
+    world.militia_due["spain"] = 1
+    resolve_land(world, {}, ScriptedDice([]))
+    assert world.guerrillas == []
+    assert world.militia_due["spain"] == 3
+    assert texts(world, "EIA-12") == [
+        "No enemy in Spain: 7 Spanish guerrilla factors removed; "
+        "Spain receives 2 militia factors in its next reinforcement phase"
+    ]
+
+
+def test_land_depot_attack_destroys_depots_and_tells_the_gm_about_garrisons(world):
+    world.guerrillas.append(Guerrilla(3, "andalusia", "spain", 8, "andalusia", revolt=False))
+    depot = Depot(4, "france", "andalusia", garrison=4)
+    port = Depot(5, "france", "andalusia", port_city=True)
+    world.depots += [depot, port]
+    world.corps.append(Corps(1, "austria", "castile", besieged=True))  # enemy: no EIA-12
+    world.wars.add(frozenset(("spain", "austria")))
+    dice = ScriptedDice([6, 5])  # EIA-10 in Andalusia (French garrison), then the attack
+    resolve_land(world, {"spain": {"depot_attacks": ["andalusia"]}}, dice)
+    assert world.depots == [port]
+    assert texts(world, "EIA-11") == [
+        "Spain's guerrillas attack the depots in Andalusia: 5 = 5 ≥ 5: 1 depot destroyed",
+        "GM: France's depot garrison of 4 factors in Andalusia retreats into a city "
+        "(up to its capacity) or joins a corps there; the rest are eliminated",
+    ]
+
+
+def test_land_depot_attack_with_too_few_guerrillas_is_skipped(world):
+    world.guerrillas.append(Guerrilla(3, "andalusia", "spain", 6, "andalusia", revolt=False))
+    world.depots.append(Depot(4, "france", "andalusia"))
+    world.wars.add(frozenset(("spain", "austria")))
+    world.corps.append(Corps(1, "austria", "castile", besieged=True))
+    resolve_land(world, {"spain": {"depot_attacks": ["andalusia"]}}, ScriptedDice([]))
+    assert len(world.depots) == 1
+    assert texts(world, "EIA-11") == [
+        "Spain: no guerrilla depot attack possible in Andalusia now; order skipped"
+    ]
+
+
+def test_land_guerrilla_move_merges_with_a_like_stack(world):
+    moving = Guerrilla(3, "castile", "spain", 2, "castile", revolt=False)
+    staying = Guerrilla(4, "granada", "spain", 1, "castile", revolt=False)
+    world.guerrillas += [moving, staying]
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "castile", besieged=True))  # no EIA-10 roll, no removal
+    orders = {"spain": {"moves": [{"stack": 3, "to": "granada"}, {"stack": 3, "to": "castile"}]}}
+    resolve_land(world, orders, ScriptedDice([]))
+    assert world.guerrillas == [Guerrilla(4, "granada", "spain", 3, "castile", revolt=False)]
+    assert texts(world, "EIA-9") == [
+        "2 guerrilla factors of Spain move from Castile to Granada",
+        "Spain: guerrilla stack 3 has already moved this step; move skipped",
+    ]
+
+
+def test_land_illegal_moves_are_skipped(world):
+    gb_revolt(world, number=2, factors=2)
+    orders = {"great_britain": {"moves": [{"stack": 11, "to": "hesse"}, {"stack": 99}]}}
+    resolve_land(world, orders, ScriptedDice([6]))
+    assert world.guerrillas[0].area == "palatinate"
+    assert texts(world, "EIA-9") == [
+        "2 guerrilla factors of Great Britain stay in Palatinate: "
+        "revolt guerrillas never leave Palatinate",
+        "Great Britain: guerrilla stack 99 is not one of its stacks; move skipped",
+    ]
+
+
+# -- conquest step ----------------------------------------------------------------------
+
+
+def test_conquest_at_peace_the_minor_becomes_an_allied_minor(world):
+    revolt = gb_revolt(world, number=6, factors=4, capital_held_months=1)
+    dice = ScriptedDice([])
+    resolve_conquest(world, {}, dice)
+    assert not revolt.active and dice.rolls == []
+    assert world.areas["palatinate"].controller == "great_britain"
+    assert world.new_infantry == [Infantry("palatinate", "palatinate", 4)]
+    assert world.guerrillas == []
+    assert texts(world, "EIA-8") == [
+        "Great Britain's revolt in Palatinate succeeds: Palatinate becomes an allied minor of "
+        "Great Britain; 4 guerrilla factors become infantry of Palatinate",
+        "GM: repatriate garrisons of France from Palatinate",
+    ]
+
+
+def test_conquest_at_war_the_sponsors_choice_comes_from_its_orders(world):
+    world.wars.add(frozenset(("great_britain", "france")))
+    revolt = gb_revolt(world, number=7, factors=4, capital_held_months=2)
+    orders = {"great_britain": {"choices": {"palatinate": "client"}}}
+    resolve_conquest(world, orders, ScriptedDice([]))
+    assert revolt.conquest_choice == "client"
+    assert world.new_infantry == [Infantry("palatinate", "palatinate", 4)]
+
+
+def test_conquest_at_war_without_a_choice_the_minor_is_conquered(world):
+    world.wars.add(frozenset(("great_britain", "france")))
+    revolt = gb_revolt(world, number=6, factors=4, capital_held_months=1)
+    resolve_conquest(world, {}, ScriptedDice([]))
+    assert revolt.conquest_choice == "conquered" and world.new_infantry == []
+    assert world.areas["palatinate"].controller == "great_britain"
+
+
+def test_conquest_at_war_a_former_home_province_returns(world):
+    world.wars.add(frozenset(("spain", "france")))
+    gb_revolt(world, area="andalusia", sponsor="spain", number=6, factors=3, capital_held_months=1)
+    resolve_conquest(world, {}, ScriptedDice([]))
+    andalusia = world.areas["andalusia"]
+    assert (andalusia.controller, andalusia.ceded, andalusia.home_power) == (
+        "spain",
+        False,
+        "spain",
+    )
+    assert world.new_infantry == [Infantry("spain", "andalusia", 3, regular=True)]
+
+
+def test_conquest_counts_months_without_guerrillas(world):
+    empty = gb_revolt(world, months_without_guerrillas=2)
+    held = gb_revolt(world, area="hesse", factors=1, months_without_guerrillas=2)
+    resolve_conquest(world, {}, ScriptedDice([]))
+    assert (empty.months_without_guerrillas, held.months_without_guerrillas) == (3, 0)
+    assert texts(world) == [
+        "No guerrillas in Palatinate this month (3 in a row): "
+        "the revolt ends in the next political phase"
+    ]
+
+
+def test_conquest_not_yet(world):
+    revolt = gb_revolt(world, number=6, factors=4)
+    resolve_conquest(world, {}, ScriptedDice([]))
+    assert revolt.active and world.areas["palatinate"].controller == "france"
+
+
+# -- economic phase ---------------------------------------------------------------------
+
+
+def test_economic_aid_raises_the_number_and_costs_the_money(world):
+    revolt = gb_revolt(world, number=3)
+    resolve_economic(world, {"great_britain": {"aid": {"palatinate": 4}}}, ScriptedDice([2]))
+    assert revolt.number == 4 and world.powers["great_britain"].treasury == 16
+    assert texts(world) == [
+        "Great Britain aids the revolt in Palatinate with $4: 2 = 2 ≤ $4: "
+        "revolt number 3 → 4 (treasury $20 → $16)"
+    ]
+
+
+def test_economic_only_the_sponsor_aids_by_default(world):
+    revolt = gb_revolt(world, number=3)
+    world.alliances.add(frozenset(("great_britain", "austria")))
+    resolve_economic(world, {"austria": {"aid": {"palatinate": 2}}}, ScriptedDice([]))
+    assert revolt.number == 3 and world.powers["austria"].treasury == 20
+    assert texts(world) == ["Austria may not aid a revolt in Palatinate now; order skipped"]
+
+
+def test_economic_allies_may_aid_under_the_option(world):
+    world.options["aid_limit"] = "sponsor_and_allies"
+    revolt = gb_revolt(world, number=3)
+    world.alliances.add(frozenset(("great_britain", "austria")))
+    resolve_economic(world, {"austria": {"aid": {"palatinate": 2}}}, ScriptedDice([1]))
+    assert revolt.number == 4 and world.powers["austria"].treasury == 18
+
+
+def test_economic_unaffordable_aid_is_skipped(world):
+    revolt = gb_revolt(world, number=3)
+    world.powers["great_britain"].treasury = 1
+    resolve_economic(world, {"great_britain": {"aid": {"palatinate": 2}}}, ScriptedDice([]))
+    assert revolt.number == 3 and world.powers["great_britain"].treasury == 1
+    assert texts(world) == ["Great Britain cannot afford $2 (treasury $1); aid skipped"]
+
+
+# -- immediate checks -------------------------------------------------------------------
+
+
+def test_immediate_alliance_ends_the_revolt_as_a_let_down(world):
+    revolt = gb_revolt(world, factors=2)
+    world.alliances.add(frozenset(("great_britain", "france")))
+    immediate_checks(world)
+    assert not revolt.active and world.guerrillas == []
+    assert world.let_downs[("great_britain", "palatinate")] == 1
+
+
+def test_immediate_cession_to_the_sponsor_ends_the_revolt(world):
+    revolt = gb_revolt(world, area="andalusia", sponsor="spain", factors=2)
+    world.areas["andalusia"].controller = "spain"
+    immediate_checks(world)
+    assert not revolt.active and world.let_downs == {}
+    assert texts(world) == [
+        "Spain's revolt in Andalusia ends: Andalusia is now Spain's; 2 guerrilla factors removed"
+    ]
+
+
+def test_immediate_neutral_minor_turns_guerrillas_into_islamic_infantry(world):
+    world.areas["wallachia"].islamic = True
+    revolt = gb_revolt(world, area="wallachia", sponsor="russia", factors=3)
+    world.areas["wallachia"].controller = None
+    immediate_checks(world)
+    assert not revolt.active and world.guerrillas == []
+    assert world.new_infantry == [Infantry("wallachia", "wallachia", 3, islamic=True)]
+    assert texts(world) == [
+        "Russia's revolt in Wallachia ends: Wallachia is neutral; "
+        "3 guerrilla factors become Islamic infantry of Wallachia"
+    ]
+
+
+def test_immediate_revolt_number_1_ends_it(world):
+    revolt = gb_revolt(world, number=1)
+    immediate_checks(world)
+    assert not revolt.active
+
+
+def test_immediate_checks_leave_a_going_revolt_alone(world):
+    revolt = gb_revolt(world, factors=2)
+    immediate_checks(world)
+    assert revolt.active and world.log == []

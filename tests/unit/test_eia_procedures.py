@@ -1,0 +1,759 @@
+"""EIA-1..EIA-12, one procedure at a time: the edges of every rule and option."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.dice import ScriptedDice
+from rules.empires_in_arms.procedures import (
+    aid_revolt,
+    anti_guerrilla_operation,
+    depot_attack,
+    guerrilla_move,
+    revolt_attempt,
+    revolt_ending,
+    revolt_guerrillas,
+    revolt_strength,
+    spanish_guerrilla_areas,
+    spanish_guerrilla_removal,
+    spanish_guerrillas,
+    successful_revolt,
+    three_months_ending,
+    voluntary_lapse,
+)
+from rules.empires_in_arms.state import Corps, Depot, Guerrilla, Infantry, Revolt
+from rules.modifiers import Modifier
+
+
+def labels(report) -> list[str]:
+    return [m.label for m in report.roll.modifiers]
+
+
+# -- EIA-1 revolt attempt ---------------------------------------------------------------
+
+
+def attempt(world, face, *, area="palatinate", nm=1, let_downs=0, earlier=(), options=None):
+    gb = world.powers["great_britain"]
+    dice = ScriptedDice([face] if face else [])
+    area_ = world.areas[area]
+    return revolt_attempt(gb, area_, nm, let_downs, list(earlier), dice, options), dice
+
+
+def test_eia1_palatinate_reads_like_the_gms_email(world):
+    world.powers["great_britain"].zone = "Dominant"
+    outcome, _ = attempt(world, 4)
+    assert outcome.broke_out
+    assert outcome.report.text == (
+        "4 +1 Great Britain national modifier +1 Great Britain Dominant = 6 ≥ 6: "
+        "the revolt breaks out"
+    )
+    assert outcome.report.rule == "EIA-1"
+    assert outcome.political_points == 9
+
+
+def test_eia1_a_failed_attempt_still_costs_one_pp(world):
+    outcome, _ = attempt(world, 3)
+    assert not outcome.broke_out
+    assert outcome.report.text.endswith("= 4 < 6: no revolt")
+    assert outcome.political_points == 9
+
+
+def test_eia1_let_down_penalty_in_a_minor(world):
+    outcome, _ = attempt(world, 6, let_downs=2)
+    assert Modifier("let down 2 earlier revolts", -2) in outcome.report.roll.modifiers
+    assert outcome.report.roll.total == 5 and not outcome.broke_out
+
+
+def test_eia1_let_downs_do_not_count_in_a_ceded_province(world):
+    outcome, _ = attempt(world, 6, area="andalusia", nm=0, let_downs=2)
+    assert not any("let down" in label for label in labels(outcome.report))
+    assert outcome.broke_out
+
+
+def test_eia1_zero_modifiers_are_kept_for_transparency(world):
+    outcome, _ = attempt(world, 5, nm=0)
+    assert labels(outcome.report) == [
+        "Great Britain national modifier",
+        "Great Britain Neutral",
+        "let down 0 earlier revolts",
+    ]
+    assert outcome.report.text == "5 = 5 < 6: no revolt"
+
+
+def test_eia1_political_status_is_the_zone_when_rolled(world):
+    world.powers["great_britain"].zone = "Fiasco"
+    outcome, _ = attempt(world, 6)
+    assert Modifier("Great Britain Fiasco", -2) in outcome.report.roll.modifiers
+    assert outcome.report.roll.total == 5
+
+
+def test_eia1_fourth_attempt_refused(world):
+    outcome, dice = attempt(world, None, earlier=["hesse", "wallachia", "andalusia"])
+    assert outcome.report is None and not outcome.broke_out
+    assert outcome.refused == "Great Britain has made its 3 attempts this revolt step"
+    assert outcome.political_points == 10
+    assert dice.rolls == []
+
+
+def test_eia1_per_target_limit_allows_a_fourth_attempt_elsewhere(world):
+    options = {"attempt_limit": "per_target"}
+    outcome, _ = attempt(world, 6, earlier=["hesse", "hesse", "hesse"], options=options)
+    assert outcome.broke_out
+
+
+def test_eia1_per_target_limit_refuses_a_fourth_attempt_on_one_target(world):
+    options = {"attempt_limit": "per_target"}
+    outcome, _ = attempt(world, None, earlier=["palatinate"] * 3, options=options)
+    assert outcome.refused == "Great Britain has made its 3 attempts on Palatinate this step"
+
+
+def test_eia1_pp_may_go_negative_by_default(world):
+    world.powers["great_britain"].political_points = 0
+    outcome, _ = attempt(world, 2)
+    assert outcome.political_points == -1
+
+
+def test_eia1_pp_minimum_option_refuses_without_pp(world):
+    world.powers["great_britain"].political_points = 0
+    outcome, _ = attempt(world, None, options={"attempt_pp_minimum": 1})
+    assert outcome.refused == "Great Britain has 0 PP; an attempt needs 1"
+    assert outcome.political_points == 0
+
+
+# -- EIA-2 revolt strength --------------------------------------------------------------
+
+
+def strength(world, face, *, sponsor_nm=1, controller_nm=0, corps=False, area="palatinate"):
+    gb, france = world.powers["great_britain"], world.powers["france"]
+    dice = ScriptedDice([face])
+    return revolt_strength(gb, france, world.areas[area], sponsor_nm, controller_nm, corps, dice)
+
+
+def test_eia2_palatinate_six_becomes_five(world):
+    world.powers["great_britain"].zone = "Dominant"
+    world.powers["france"].zone = "Dominant"
+    outcome = strength(world, 5)
+    assert outcome.number == 5
+    assert outcome.report.text == (
+        "5 +1 Great Britain national modifier +1 Great Britain Dominant -1 France Dominant"
+        " = 6 > 5: revolt number 5 (a new revolt's number is 2 to 5)"
+    )
+
+
+def test_eia2_revolt_number_never_above_5(world):
+    world.powers["great_britain"].zone = "Dominant"
+    assert strength(world, 6, sponsor_nm=3).number == 5
+
+
+def test_eia2_revolt_number_never_below_2(world):
+    world.powers["great_britain"].zone = "Fiasco"
+    outcome = strength(world, 1, sponsor_nm=-1, controller_nm=2, corps=True)
+    assert outcome.report.roll.total == -5
+    assert outcome.number == 2
+    assert "< 2: revolt number 2" in outcome.report.text
+
+
+def test_eia2_unclamped_number_has_no_comparison(world):
+    outcome = strength(world, 3, sponsor_nm=0)
+    assert outcome.report.text == "3 = 3: revolt number 3"
+
+
+def test_eia2_controller_corps_present_is_minus_one_and_shown_even_when_zero(world):
+    assert Modifier("France corps present", 0) in strength(world, 3).report.roll.modifiers
+    assert Modifier("France corps present", -1) in (
+        strength(world, 3, corps=True).report.roll.modifiers
+    )
+
+
+def test_eia2_controller_national_modifier_is_subtracted(world):
+    outcome = strength(world, 4, sponsor_nm=0, controller_nm=2)
+    assert Modifier("France national modifier", -2) in outcome.report.roll.modifiers
+    assert outcome.number == 2
+
+
+def test_eia2_ceded_former_home_province_modifiers(world):
+    assert world.national_modifier("spain", "andalusia") == 3
+    assert world.national_modifier("france", "andalusia") == 0
+
+
+# -- EIA-3 revolt guerrillas ------------------------------------------------------------
+
+
+def guerrillas(world, face, *, number=5, existing=0, area="palatinate"):
+    revolt = Revolt(1, "great_britain", area, number)
+    return revolt_guerrillas(revolt, world.areas[area], existing, ScriptedDice([face]))
+
+
+def test_eia3_one_factor_per_point_under_the_revolt_number(world):
+    outcome = guerrillas(world, 2)
+    assert outcome.created == 3
+    assert outcome.report.text == "2 = 2 < 5: 3 guerrilla factors in Palatinate"
+    assert outcome.report.rule == "EIA-3"
+
+
+@pytest.mark.parametrize("face", [5, 6])
+def test_eia3_a_roll_at_or_over_the_number_creates_none(world, face):
+    outcome = guerrillas(world, face)
+    assert outcome.created == 0
+    assert outcome.report.text == f"{face} = {face} ≥ 5: no guerrilla factors"
+
+
+def test_eia3_never_above_five_times_manpower(world):
+    outcome = guerrillas(world, 1, existing=9)
+    assert outcome.created == 1
+    assert "4 guerrilla factors, of which 1 fit under the cap of 10" in outcome.report.text
+
+
+def test_eia3_manpower_zero_counts_as_one(world):
+    assert world.areas["hesse"].guerrilla_cap == 5
+    assert guerrillas(world, 1, number=9, area="hesse").created == 5
+
+
+def test_eia3_an_area_at_its_cap_gets_none(world):
+    assert guerrillas(world, 1, existing=10).created == 0
+
+
+def test_eia3_a_number_raised_by_aid_above_5_still_counts(world):
+    assert guerrillas(world, 1, number=7).created == 6
+
+
+# -- EIA-4 anti-guerrilla operation -----------------------------------------------------
+
+
+def stack(factors, *, besieged=False, area="palatinate", nationality="great_britain"):
+    return Guerrilla(None, area, nationality, factors, area, revolt=True, besieged=besieged)
+
+
+def operate(world, faces, *, power="france", area="palatinate", number=3, corps=1,
+            stacks=(), options=None):  # fmt: skip
+    revolt = Revolt(1, "great_britain", area, number) if number else None
+    area_ = world.areas[area]
+    controller = world.powers[area_.controller]
+    dice = ScriptedDice(faces)
+    outcome = anti_guerrilla_operation(
+        world.powers[power], area_, revolt, corps, list(stacks), controller, dice, options
+    )
+    return outcome, dice
+
+
+def test_eia4_success_eliminates_unbesieged_guerrillas_and_lowers_the_number(world):
+    free, besieged = stack(3), stack(2, besieged=True)
+    outcome, _ = operate(world, [5], stacks=[free, besieged])
+    assert outcome.success
+    assert outcome.eliminated == (free,)
+    assert outcome.revolt_number == 2
+    assert outcome.report.text == (
+        "5 = 5 > 3: 3 guerrilla factors eliminated, 2 besieged survive; "
+        "revolt number 3 → 2 (−1 for the success)"
+    )
+
+
+def test_eia4_besieged_guerrillas_eliminated_option(world):
+    free, besieged = stack(3), stack(2, besieged=True)
+    options = {"besieged_guerrillas": "eliminated"}
+    outcome, _ = operate(world, [5], stacks=[free, besieged], options=options)
+    assert outcome.eliminated == (free, besieged)
+
+
+def test_eia4_roll_equal_to_the_value_fails(world):
+    outcome, _ = operate(world, [3], stacks=[stack(3)])
+    assert not outcome.success and outcome.eliminated == ()
+    assert outcome.revolt_number == 3
+    assert outcome.report.text == "3 = 3 ≤ 3: no effect"
+
+
+def test_eia4_operation_in_a_revolt_without_guerrillas(world):
+    outcome, _ = operate(world, [4])
+    assert outcome.success and outcome.revolt_number == 2
+    assert "no guerrillas to hit" in outcome.report.text
+
+
+def test_eia4_two_or_more_eligible_corps_add_one(world):
+    outcome, _ = operate(world, [3], corps=2)
+    assert outcome.report.roll.total == 4 and outcome.success
+    assert outcome.report.roll.modifiers == (Modifier("2 or more eligible corps", 1),)
+
+
+def test_eia4_one_corps_shows_the_zero_modifier(world):
+    outcome, _ = operate(world, [3])
+    assert outcome.report.roll.modifiers == (Modifier("2 or more eligible corps", 0),)
+
+
+def test_eia4_modified_six_lowers_one_more(world):
+    outcome, _ = operate(world, [6], number=4)
+    assert outcome.revolt_number == 2
+    assert "revolt number 4 → 2 (−1 for the success, −1 more for a modified 6)" in (
+        outcome.report.text
+    )
+
+
+def test_eia4_modified_six_extra_reduction_off(world):
+    outcome, _ = operate(world, [6], number=4, options={"six_extra_reduction": False})
+    assert outcome.revolt_number == 3
+
+
+def test_eia4_extra_reduction_needs_a_success_by_default(world):
+    outcome, _ = operate(world, [5], number=6, corps=2)
+    assert outcome.report.roll.total == 6 and not outcome.success
+    assert outcome.revolt_number == 6
+
+
+def test_eia4_extra_reduction_on_any_modified_six_option(world):
+    options = {"six_extra_needs_success": False}
+    outcome, _ = operate(world, [5], number=6, corps=2, options=options)
+    assert outcome.revolt_number == 5
+    assert "revolt number 6 → 5 (−1 more for a modified 6)" in outcome.report.text
+
+
+def test_eia4_bad_roll_without_payment_raises_the_number(world):
+    world.powers["france"].pays_bad_roll = False
+    outcome, dice = operate(world, [1])
+    assert outcome.revolt_number == 4
+    assert outcome.payment is None and outcome.controller_treasury is None
+    assert len(dice.rolls) == 1
+    assert outcome.report.text == (
+        "1 = 1 ≤ 3: no effect; a bad roll, France does not pay (standing order): "
+        "revolt number 3 → 4"
+    )
+
+
+def test_eia4_bad_roll_payment_die_is_rolled_and_logged(world):
+    outcome, dice = operate(world, [1, 4])
+    assert outcome.revolt_number == 3
+    assert outcome.controller_treasury == 16
+    assert [r.purpose for r in dice.rolls] == [
+        "France anti-guerrilla operation in Palatinate",
+        "France pays $d6 against the rise",
+    ]
+    assert outcome.payment.rule == "EIA-4"
+    assert outcome.payment.text == "4 = 4 ≤ $20: France pays $4; revolt number stays 3"
+    assert outcome.report.text.endswith("a bad roll: France pays $d6 or the revolt number rises")
+
+
+def test_eia4_bad_roll_payment_never_option_rolls_no_payment_die(world):
+    outcome, dice = operate(world, [1], options={"bad_roll_payment": "never"})
+    assert outcome.revolt_number == 4 and len(dice.rolls) == 1
+    assert "France never pays (campaign option)" in outcome.report.text
+
+
+def test_eia4_unaffordable_payment_rises(world):
+    world.powers["france"].treasury = 2
+    outcome, _ = operate(world, [1, 5])
+    assert outcome.revolt_number == 4
+    assert outcome.controller_treasury == 2
+    assert outcome.payment.text == (
+        "5 = 5 > $2: France cannot pay $5 (treasury $2): revolt number 3 → 4"
+    )
+
+
+def test_eia4_unaffordable_payment_pays_all_option(world):
+    world.powers["france"].treasury = 2
+    outcome, _ = operate(world, [1, 5], options={"unaffordable_payment": "pays_all"})
+    assert outcome.revolt_number == 3
+    assert outcome.controller_treasury == 0
+    assert "France pays its whole treasury, $2" in outcome.payment.text
+
+
+def test_eia4_bad_roll_modified_6_option(world):
+    world.powers["france"].pays_bad_roll = False
+    options = {"bad_roll": "modified_6"}
+    outcome, _ = operate(world, [6], number=5, options=options)
+    assert outcome.revolt_number == 4  # −1 success, −1 modified 6, +1 bad roll
+    low, _ = operate(world, [1], options=options)
+    assert low.revolt_number == 3
+
+
+def test_eia4_no_bad_roll_outside_a_revolt(world):
+    outcome, dice = operate(world, [1], area="andalusia", number=None)
+    assert outcome.revolt_number is None and len(dice.rolls) == 1
+
+
+def test_eia4_spanish_province_uses_its_printed_value(world):
+    spanish = stack(3, area="andalusia", nationality="spain")
+    failed, _ = operate(world, [4], area="andalusia", number=None, stacks=[spanish])
+    done, _ = operate(world, [5], area="andalusia", number=None, stacks=[spanish])
+    assert not failed.success and failed.report.comparison == "≤ 4"
+    assert done.success and done.eliminated == (spanish,)
+
+
+@pytest.mark.parametrize("choice, success", [("revolt_number", True), ("printed", False)])
+def test_eia4_spanish_province_in_revolt_value_option(world, choice, success):
+    options = {"spanish_revolt_value": choice}
+    outcome, _ = operate(world, [3], area="andalusia", number=2, options=options)
+    assert outcome.success is success
+
+
+def test_eia4_ottoman_bonus_replaces_the_two_corps_modifier(world):
+    outcome, _ = operate(world, [2], power="turkey", area="bosnia", corps=3)
+    assert outcome.report.roll.modifiers == (Modifier("Ottoman: 3 eligible corps", 3),)
+    assert outcome.report.roll.total == 5
+
+
+def test_eia4_ottoman_bonus_adds_to_the_two_corps_modifier(world):
+    options = {"ottoman_bonus": "adds"}
+    outcome, _ = operate(world, [2], power="turkey", area="bosnia", corps=2, options=options)
+    assert outcome.report.roll.modifiers == (
+        Modifier("2 or more eligible corps", 1),
+        Modifier("Ottoman: 2 eligible corps", 2),
+    )
+
+
+def test_eia4_ottoman_bonus_capped_at_3(world):
+    outcome, _ = operate(world, [1], power="turkey", area="bosnia", corps=5)
+    assert outcome.report.roll.modifiers == (Modifier("Ottoman: 5 eligible corps", 3),)
+
+
+def test_eia4_ottoman_bonus_in_an_ottoman_controlled_minor(world):
+    outcome, _ = operate(world, [1], power="turkey", area="wallachia", corps=1)
+    assert outcome.report.roll.modifiers == (Modifier("Ottoman: 1 eligible corps", 1),)
+
+
+def test_eia4_no_ottoman_bonus_outside_ottoman_ground(world):
+    outcome, _ = operate(world, [1], power="turkey", area="palatinate", corps=3)
+    assert labels(outcome.report) == ["2 or more eligible corps"]
+
+
+def test_eia4_no_ottoman_bonus_for_another_power_in_ottoman_ground(world):
+    outcome, _ = operate(world, [1], power="russia", area="bosnia", corps=3)
+    assert labels(outcome.report) == ["2 or more eligible corps"]
+
+
+def test_eia4_any_powers_success_lowers_the_number_by_default(world):
+    outcome, _ = operate(world, [5], power="austria")
+    assert outcome.revolt_number == 2
+
+
+def test_eia4_controller_only_option(world):
+    options = {"operation_lowers": "controller_only"}
+    outcome, _ = operate(world, [5], power="austria", stacks=[stack(2)], options=options)
+    assert outcome.revolt_number == 3 and outcome.eliminated
+    assert "only the controller's operations lower the revolt number" in outcome.report.text
+
+
+# -- EIA-5 aid --------------------------------------------------------------------------
+
+
+def aid(world, amount, face=None):
+    revolt = Revolt(1, "great_britain", "palatinate", 3)
+    dice = ScriptedDice([face] if face else [])
+    gb = world.powers["great_britain"]
+    return aid_revolt(gb, revolt, world.areas["palatinate"], amount, dice), dice
+
+
+def test_eia5_roll_at_most_the_amount_raises_the_number(world):
+    outcome, _ = aid(world, 3, 3)
+    assert outcome.revolt_number == 4 and outcome.treasury == 17
+    assert outcome.report.text == "3 = 3 ≤ $3: revolt number 3 → 4"
+
+
+def test_eia5_money_is_spent_whatever_the_result(world):
+    outcome, _ = aid(world, 3, 4)
+    assert outcome.revolt_number == 3 and outcome.treasury == 17
+    assert outcome.report.text == "4 = 4 > $3: no effect"
+
+
+@pytest.mark.parametrize("amount", [0, 7, -2])
+def test_eia5_aid_is_1_to_6(world, amount):
+    outcome, dice = aid(world, amount)
+    assert outcome.report is None and outcome.treasury == 20 and dice.rolls == []
+    assert outcome.refused == f"aid is $1 to $6, not {amount}"
+
+
+def test_eia5_a_power_that_cannot_afford_it_is_refused(world):
+    world.powers["great_britain"].treasury = 2
+    outcome, _ = aid(world, 3)
+    assert outcome.refused == "Great Britain cannot afford $3 (treasury $2)"
+    assert outcome.treasury == 2
+
+
+# -- EIA-7 ending a revolt --------------------------------------------------------------
+
+
+def test_eia7_voluntary_lapse_lets_a_minor_down(world):
+    ending = voluntary_lapse(world.areas["palatinate"], world.powers["great_britain"])
+    assert ending.let_down and ending.reason == "Great Britain lets it lapse"
+
+
+def test_eia7_voluntary_lapse_in_a_province_counts_no_let_down(world):
+    assert not voluntary_lapse(world.areas["andalusia"], world.powers["spain"]).let_down
+
+
+def test_eia7_three_months_without_guerrillas(world):
+    revolt = Revolt(1, "great_britain", "palatinate", 3, months_without_guerrillas=2)
+    assert three_months_ending(revolt, world.areas["palatinate"]) is None
+    revolt.months_without_guerrillas = 3
+    ending = three_months_ending(revolt, world.areas["palatinate"])
+    assert ending.reason == "no guerrillas in Palatinate for 3 months"
+
+
+def test_eia7_allies_end_the_revolt_as_a_let_down(world):
+    revolt = Revolt(1, "great_britain", "palatinate", 3)
+    world.alliances.add(frozenset(("great_britain", "france")))
+    ending = revolt_ending(world, revolt)
+    assert ending.let_down and ending.reason == "Great Britain and France are allies"
+
+
+def test_eia7_area_ceded_to_the_sponsor(world):
+    revolt = Revolt(1, "spain", "andalusia", 3)
+    world.areas["andalusia"].controller = "spain"
+    ending = revolt_ending(world, revolt)
+    assert ending.reason == "Andalusia is now Spain's" and not ending.let_down
+
+
+def test_eia7_neutral_minor_turns_guerrillas_into_infantry(world):
+    revolt = Revolt(1, "great_britain", "palatinate", 3)
+    world.areas["palatinate"].controller = None
+    ending = revolt_ending(world, revolt)
+    assert ending.to_infantry and ending.reason == "Palatinate is neutral"
+
+
+@pytest.mark.parametrize("number", [1, 0])
+def test_eia7_revolt_number_1_or_less_puts_it_down(world, number):
+    ending = revolt_ending(world, Revolt(1, "great_britain", "palatinate", number))
+    assert ending.reason == f"put down (revolt number {number})"
+
+
+def test_eia7_a_revolt_going_on_has_no_ending(world):
+    assert revolt_ending(world, Revolt(1, "great_britain", "palatinate", 2)) is None
+
+
+# -- EIA-8 successful revolt ------------------------------------------------------------
+
+
+def success_world(world, area="palatinate", sponsor="great_britain", factors=4, **revolt):
+    fields = {"number": 6, "capital_held_months": 1} | revolt
+    world.revolts.append(Revolt(1, sponsor, area, **fields))
+    world.guerrillas.append(Guerrilla(1, area, sponsor, factors, area))
+    return world.revolts[-1]
+
+
+@pytest.mark.parametrize("fields", [{"capital_held_months": 0}, {"number": 5}])
+def test_eia8_needs_the_capital_for_a_month_and_number_6(world, fields):
+    assert successful_revolt(world, success_world(world, **fields)) is None
+
+
+def test_eia8_at_peace_a_minor_becomes_an_allied_minor(world):
+    revolt = success_world(world)
+    world.corps.append(Corps(1, "austria", "palatinate"))
+    world.corps.append(Corps(2, "great_britain", "palatinate"))
+    outcome = successful_revolt(world, revolt)
+    assert outcome.controller == "great_britain" and not outcome.ceded
+    assert outcome.infantry == Infantry("palatinate", "palatinate", 4)
+    assert outcome.reason == (
+        "Palatinate becomes an allied minor of Great Britain; "
+        "4 guerrilla factors become infantry of Palatinate"
+    )
+    assert outcome.gm_note == (
+        "GM: repatriate garrisons of France from Palatinate; "
+        "move corps of Austria to nearest friendly territory"
+    )
+
+
+def test_eia8_at_peace_a_ceded_province_reverts_to_the_sponsors_home_nation(world):
+    revolt = success_world(world, area="andalusia", sponsor="spain")
+    outcome = successful_revolt(world, revolt)
+    assert (outcome.controller, outcome.ceded, outcome.home_power) == ("spain", False, "spain")
+    assert outcome.infantry == Infantry("spain", "andalusia", 4)
+    assert "move corps" not in outcome.gm_note
+
+
+def test_eia8_at_peace_islamic_infantry_where_appropriate(world):
+    world.areas["wallachia"].islamic = True
+    revolt = success_world(world, area="wallachia", sponsor="russia")
+    outcome = successful_revolt(world, revolt)
+    assert outcome.infantry == Infantry("wallachia", "wallachia", 4, islamic=True)
+    assert "Islamic infantry" in outcome.reason
+
+
+def test_eia8_at_war_a_former_home_province_gets_regular_infantry(world):
+    world.wars.add(frozenset(("spain", "france")))
+    outcome = successful_revolt(world, success_world(world, area="andalusia", sponsor="spain"))
+    assert (outcome.controller, outcome.ceded, outcome.home_power) == ("spain", False, "spain")
+    assert outcome.infantry == Infantry("spain", "andalusia", 4, regular=True)
+    assert outcome.gm_note == ""
+
+
+def test_eia8_at_war_another_powers_province_is_conquered_and_guerrillas_removed(world):
+    world.wars.add(frozenset(("great_britain", "france")))
+    outcome = successful_revolt(world, success_world(world, area="andalusia"))
+    assert outcome.controller == "great_britain" and outcome.infantry is None
+    assert outcome.home_power == "spain"
+
+
+def test_eia8_at_war_a_minor_may_become_a_client_state(world):
+    world.wars.add(frozenset(("great_britain", "france")))
+    outcome = successful_revolt(world, success_world(world), "client")
+    assert outcome.choice == "client"
+    assert outcome.infantry == Infantry("palatinate", "palatinate", 4)
+    assert outcome.reason == (
+        "Palatinate becomes a client state of Great Britain with 4 infantry factors"
+    )
+
+
+def test_eia8_at_war_a_minor_is_conquered_by_default(world):
+    world.wars.add(frozenset(("great_britain", "france")))
+    outcome = successful_revolt(world, success_world(world))
+    assert outcome.choice == "conquered" and outcome.infantry is None
+    assert outcome.controller == "great_britain"
+    assert "4 guerrilla factors removed" in outcome.reason
+
+
+# -- EIA-9 guerrilla movement -----------------------------------------------------------
+
+
+def test_eia9_spanish_guerrillas_move_one_adjacent_area(world):
+    spanish = Guerrilla(1, "castile", "spain", 2, "castile", revolt=False)
+    outcome = guerrilla_move(world, spanish, "granada")
+    assert outcome.allowed
+    assert outcome.text == "2 guerrilla factors of Spain move from Castile to Granada"
+
+
+def test_eia9_revolt_guerrillas_never_leave_their_area_of_origin(world):
+    outcome = guerrilla_move(world, stack(2), "castile")
+    assert not outcome.allowed
+    assert outcome.text.endswith("stay in Palatinate: revolt guerrillas never leave Palatinate")
+
+
+def test_eia9_besieged_guerrillas_stay(world):
+    spanish = Guerrilla(1, "castile", "spain", 2, "castile", revolt=False, besieged=True)
+    assert guerrilla_move(world, spanish, "granada").text.endswith("they are besieged")
+
+
+def test_eia9_only_adjacent_areas(world):
+    spanish = Guerrilla(1, "castile", "spain", 1, "castile", revolt=False)
+    outcome = guerrilla_move(world, spanish, "bosnia")
+    assert not outcome.allowed
+    assert outcome.text == (
+        "1 guerrilla factor of Spain stay in Castile: Bosnia is not an adjacent area they may enter"
+    )
+
+
+# -- EIA-10 Spanish guerrillas ----------------------------------------------------------
+
+
+def test_eia10_unceded_province_with_an_unbesieged_enemy_corps_rolls(world):
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "castile"))
+    assert spanish_guerrilla_areas(world) == ["castile"]
+
+
+def test_eia10_no_roll_for_a_corps_of_a_power_not_at_war_with_spain(world):
+    world.corps.append(Corps(1, "france", "castile"))
+    assert spanish_guerrilla_areas(world) == []
+
+
+def test_eia10_no_roll_for_a_besieged_enemy_corps(world):
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "castile", besieged=True))
+    assert spanish_guerrilla_areas(world) == []
+
+
+def test_eia10_an_enemy_garrison_is_enough(world):
+    world.wars.add(frozenset(("spain", "france")))
+    world.depots.append(Depot(1, "france", "granada", garrison=3))
+    assert spanish_guerrilla_areas(world) == ["granada"]
+
+
+def test_eia10_ceded_province_rolls_for_its_controller_even_at_peace(world):
+    world.corps.append(Corps(1, "france", "andalusia"))
+    assert spanish_guerrilla_areas(world) == ["andalusia"]
+
+
+def test_eia10_ceded_province_ignores_a_third_power_at_peace_with_spain(world):
+    world.corps.append(Corps(1, "austria", "andalusia"))
+    assert spanish_guerrilla_areas(world) == []
+
+
+def test_eia10_one_factor_per_point_under_the_printed_value(world):
+    outcome = spanish_guerrillas(world.areas["granada"], 0, ScriptedDice([2]))
+    assert outcome.created == 3
+    assert outcome.report.rule == "EIA-10"
+    assert outcome.report.text == "2 = 2 < 5: 3 guerrilla factors in Granada"
+
+
+def test_eia10_spanish_guerrillas_respect_the_cap(world):
+    outcome = spanish_guerrillas(world.areas["granada"], 9, ScriptedDice([1]))
+    assert outcome.created == 1
+
+
+# -- EIA-11 depot attack ----------------------------------------------------------------
+
+
+def attack(world, face, *, factors=7, corps=0, depots=None, options=None):
+    depots = depots if depots is not None else [Depot(1, "france", "andalusia")]
+    spain, area = world.powers["spain"], world.areas["andalusia"]
+    return depot_attack(spain, area, factors, corps, depots, ScriptedDice([face]), options)
+
+
+@pytest.mark.parametrize("face, destroyed", [(4, 0), (5, 1), (6, 1)])
+def test_eia11_five_or_six_destroys_the_depots(world, face, destroyed):
+    assert len(attack(world, face).destroyed) == destroyed
+
+
+def test_eia11_minus_one_per_enemy_corps(world):
+    outcome = attack(world, 6, corps=2)
+    assert Modifier("2 enemy corps", -2) in outcome.report.roll.modifiers
+    assert outcome.destroyed == ()
+    assert outcome.report.text == "6 -2 2 enemy corps = 4 < 5: no effect"
+
+
+def test_eia11_ten_or_more_guerrilla_factors_add_one(world):
+    outcome = attack(world, 4, factors=10)
+    assert outcome.report.text == "4 +1 10 or more guerrilla factors = 5 ≥ 5: 1 depot destroyed"
+
+
+@pytest.mark.parametrize(
+    "garrison, threshold, modifier",
+    [(10, "at_least", -1), (12, "at_least", -1), (9, "at_least", 0), (10, "exactly", -1),
+     (12, "exactly", 0)],
+)  # fmt: skip
+def test_eia11_depot_garrison_of_10_factors(world, garrison, threshold, modifier):
+    depots = [Depot(1, "france", "andalusia", garrison=garrison)]
+    options = {"depot_garrison_threshold": threshold}
+    outcome = attack(world, 5, depots=depots, options=options)
+    assert Modifier("depot garrison of 10 factors", modifier) in outcome.report.roll.modifiers
+
+
+def test_eia11_port_city_depots_are_immune(world):
+    port, inland = Depot(1, "france", "andalusia", port_city=True), Depot(2, "france", "andalusia")
+    assert attack(world, 6, depots=[port, inland]).destroyed == (inland,)
+
+
+# -- EIA-12 Spanish guerrilla removal ---------------------------------------------------
+
+
+def spanish_stacks(world):
+    world.guerrillas += [
+        Guerrilla(1, "castile", "spain", 4, "castile", revolt=False),
+        Guerrilla(2, "andalusia", "spain", 3, "andalusia", revolt=False),
+        Guerrilla(3, "andalusia", "spain", 2, "andalusia", revolt=True),
+    ]
+
+
+def test_eia12_no_enemy_in_spain_removes_every_spanish_guerrilla(world):
+    spanish_stacks(world)
+    removal = spanish_guerrilla_removal(world)
+    assert removal.factors == 7 and removal.militia == 2
+    assert [g.id for g in removal.removed] == [1, 2]
+    assert removal.text == (
+        "No enemy in Spain: 7 Spanish guerrilla factors removed; "
+        "Spain receives 2 militia factors in its next reinforcement phase"
+    )
+
+
+def test_eia12_an_enemy_corps_in_unceded_spain_keeps_them(world):
+    spanish_stacks(world)
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "castile", besieged=True))
+    assert spanish_guerrilla_removal(world) is None
+
+
+def test_eia12_an_enemy_in_a_ceded_province_does_not_count(world):
+    spanish_stacks(world)
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "andalusia"))
+    assert spanish_guerrilla_removal(world).factors == 7
+
+
+def test_eia12_nothing_to_remove(world):
+    assert spanish_guerrilla_removal(world) is None
