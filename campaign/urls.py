@@ -1,9 +1,37 @@
-from django.urls import path
+from django.urls import path, register_converter
 
-from campaign import views
+from campaign.views import gm, orders, pages, seats
+
+
+class IdConverter:
+    """A database id: digits that fit a 64-bit column (longer ones are simply not found)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: int) -> str:
+        return str(value)
+
+
+register_converter(IdConverter, "id")
 
 app_name = "campaign"
 
 urlpatterns = [
-    path("", views.campaign_list, name="list"),
+    path("", pages.campaign_list, name="list"),
+    path("campaigns/new/", pages.new_campaign, name="new"),
+    path("campaigns/<id:campaign_id>/", pages.campaign_detail, name="detail"),
+    path("campaigns/<id:campaign_id>/orders/", orders.orders, name="orders"),
+    path("campaigns/<id:campaign_id>/standing/", orders.standing_order, name="standing"),
+    path("campaigns/<id:campaign_id>/gm/", gm.dashboard, name="gm"),
+    path("campaigns/<id:campaign_id>/gm/start/", gm.start, name="start"),
+    path("campaigns/<id:campaign_id>/gm/advance/", gm.advance, name="advance"),
+    path("campaigns/<id:campaign_id>/gm/edit/<slug:key>/", gm.edit, name="edit"),
+    path("campaigns/<id:campaign_id>/gm/seats/<id:seat_id>/", gm.seat, name="seat"),
+    path("campaigns/<id:campaign_id>/gm/options/", gm.options, name="options"),
+    path("join/<str:token>/", seats.join, name="join"),
+    path("signup/", seats.signup, name="signup"),
+    path("rules/<slug:ruleset>/", pages.rules_page, name="rules"),
 ]

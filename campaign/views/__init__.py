@@ -1,5 +1,1 @@
-from django.http import HttpResponse
-
-
-def campaign_list(request):
-    return HttpResponse("Courier")
+"""Campaign views, split by concern: pages, orders, GM dashboard, seats."""

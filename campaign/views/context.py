@@ -1,0 +1,115 @@
+"""What the campaign page and the GM dashboard show, loaded in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Prefetch
+
+from campaign import presenters
+from campaign.models import Campaign, Event, Order, Phase, Power, Seat
+from rules.engine import PhaseSpec, Ruleset, load
+
+LOG_LIMIT = 200
+
+
+@dataclass
+class CampaignState:
+    """One request's view of a campaign: the seat, the open phase, the World, the orders."""
+
+    seat: Seat
+    campaign: Campaign
+    rules: Ruleset
+    phase: Phase | None
+    spec: PhaseSpec | None
+    world: Any
+    powers: list[Power]
+    orders: dict[int, Order]
+
+    @property
+    def takes_orders(self) -> bool:
+        return self.spec is not None and self.spec.takes_orders
+
+    @property
+    def my_order(self) -> Order | None:
+        return self.orders.get(self.seat.power_id) if self.seat.power_id else None
+
+    def order_form(self, data=None):
+        """The seat's order form for the open phase, prefilled from its saved draft."""
+        if not (self.takes_orders and self.seat.power_id):
+            return None
+        saved = self.my_order
+        return self.spec.form_class()(
+            data,
+            world=self.world,
+            power_key=self.seat.power.key,
+            initial_payload=saved.payload if saved else None,
+        )
+
+    def standing_form(self, data=None):
+        if not (self.rules.standing_form and self.seat.power_id):
+            return None
+        return load(self.rules.standing_form)(data, world=self.world, power_key=self.seat.power.key)
+
+
+def load_state(seat: Seat) -> CampaignState:
+    campaign = seat.campaign
+    rules = campaign.rules
+    phase = campaign.phase
+    seats = Seat.objects.filter(role=Seat.Role.PLAYER).select_related("user")
+    powers = list(campaign.powers.prefetch_related(Prefetch("seats", queryset=seats)))
+    orders = {o.power_id: o for o in phase.orders.all()} if phase else {}
+    return CampaignState(
+        seat=seat,
+        campaign=campaign,
+        rules=rules,
+        phase=phase,
+        spec=rules.phase(phase.key) if phase else None,
+        world=rules.load_world(campaign),
+        powers=powers,
+        orders=orders,
+    )
+
+
+def panels(state: CampaignState) -> dict:
+    """Sequence, readiness and the rules links every page with a phase shows."""
+    return {
+        "seat": state.seat,
+        "campaign": state.campaign,
+        "ruleset": state.rules,
+        "phase": state.phase,
+        "spec": state.spec,
+        "steps": presenters.sequence(state.rules, state.campaign, state.phase),
+        "readiness": presenters.readiness(state.powers, state.orders),
+        "ruleset_templates": f"campaign/{state.campaign.ruleset}",
+    }
+
+
+def orders_context(state: CampaignState, *, order_form=None, standing_form=None) -> dict:
+    """The orders panel, the standing order and the submissions panel."""
+    return {
+        **panels(state),
+        "order_form": order_form or state.order_form(),
+        "order": state.my_order,
+        "standing_form": standing_form or state.standing_form(),
+    }
+
+
+def page_context(state: CampaignState, **forms) -> dict:
+    """Everything the campaign page shows."""
+    return {
+        **orders_context(state, **forms),
+        "map": map_view(state),
+        "log": log_lines(state, LOG_LIMIT),
+    }
+
+
+def map_view(state: CampaignState) -> presenters.MapView:
+    positions = {key: (x, y) for key, x, y in state.campaign.areas.values_list("key", "x", "y")}
+    return presenters.map_view(state.world, state.powers, positions)
+
+
+def log_lines(state: CampaignState, limit: int) -> list[presenters.LogLine]:
+    events = Event.objects.filter(campaign=state.campaign).select_related("actor")[:limit]
+    return presenters.log_lines(list(events), state.rules, state.campaign.setup)

@@ -1,0 +1,192 @@
+"""The GM dashboard: readiness, resolving the phase, seats, options and state edits.
+
+Every change is a POST that redirects back to the dashboard with a message; a refused
+one renders the dashboard with the reason and a 4xx status, having changed nothing.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from campaign.forms import AdvanceForm, AssignSeatForm, OptionsForm
+from campaign.models import Campaign, Seat
+from campaign.services import (
+    PhaseAlreadyResolved,
+    ServiceError,
+    assign_seat,
+    resolve_open_phase,
+    set_options,
+    start_campaign,
+)
+from campaign.views.access import error_text, gm_seat
+from campaign.views.context import CampaignState, load_state, log_lines, map_view, panels
+from rules.engine import load
+
+GM_LOG_LIMIT = 50
+
+
+@login_required
+def dashboard(request, campaign_id: int):
+    state = load_state(gm_seat(request.user, campaign_id))
+    return render(request, "campaign/gm.html", dashboard_context(request, state))
+
+
+@login_required
+@require_POST
+def start(request, campaign_id: int):
+    state = load_state(gm_seat(request.user, campaign_id))
+    try:
+        start_campaign(state.campaign, actor=request.user)
+    except ServiceError as error:
+        return refuse(request, state, str(error), 409)
+    messages.success(request, "The campaign has started.")
+    return redirect("campaign:gm", campaign_id)
+
+
+@login_required
+@require_POST
+def advance(request, campaign_id: int):
+    """Close and resolve the open phase (with GM-entered dice if the campaign uses them)."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form = advance_form(state.campaign, request.POST)
+    if not form.is_valid():
+        return refuse(request, state, error_text(form), 422)
+    resolved = state.spec.name if state.spec else "The phase"
+    try:
+        opened = resolve_open_phase(
+            campaign_id=campaign_id,
+            expected_phase_id=form.cleaned_data["phase"],
+            actor=request.user,
+            faces=form.dice_faces(),
+        )
+    except PhaseAlreadyResolved as error:
+        return refuse(request, state, str(error), 409)
+    except ServiceError as error:
+        return refuse(request, state, str(error), 422)
+    opened_name = state.rules.phase(opened.key).name
+    messages.success(request, f"{resolved} resolved; {opened_name} is open.")
+    return redirect("campaign:gm", campaign_id)
+
+
+@login_required
+@require_POST
+def edit(request, campaign_id: int, key: str):
+    """One edit of the state the rules do not automate; logged with who and when."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form_class = edit_forms(state).get(key)
+    if form_class is None:
+        raise Http404("No such edit.")
+    form = form_class(request.POST, world=state.world)
+    if not form.is_valid():
+        return refuse(request, state, f"{form_class.title}: {error_text(form)}", 422)
+    try:
+        text = form.apply(campaign_id=campaign_id, actor=request.user)
+    except ServiceError as error:
+        return refuse(request, state, str(error), 422)
+    messages.success(request, f"{text}.")
+    return redirect("campaign:gm", campaign_id)
+
+
+@login_required
+@require_POST
+def seat(request, campaign_id: int, seat_id: int):
+    """Seat a user (by user name) or empty the seat."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    target = Seat.objects.filter(campaign_id=campaign_id, pk=seat_id).first()
+    if target is None:
+        raise Http404("No such seat.")
+    form = AssignSeatForm(request.POST)
+    if not form.is_valid():
+        return refuse(request, state, error_text(form), 422)
+    try:
+        assign_seat(seat=target, user=form.cleaned_data["username"], actor=request.user)
+    except ServiceError as error:
+        return refuse(request, state, str(error), 422)
+    messages.success(request, "Seat updated.")
+    return redirect("campaign:gm", campaign_id)
+
+
+@login_required
+@require_POST
+def options(request, campaign_id: int):
+    """The rule options (Decisions) and the dice mode."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form = OptionsForm.for_campaign(state.campaign, request.POST)
+    if not form.is_valid():
+        return refuse(request, state, error_text(form), 422)
+    try:
+        set_options(
+            campaign_id=campaign_id,
+            options=form.options(),
+            dice_mode=form.cleaned_data["dice_mode"],
+            actor=request.user,
+        )
+    except ServiceError as error:
+        return refuse(request, state, str(error), 422)
+    messages.success(request, "Options saved.")
+    return redirect("campaign:gm", campaign_id)
+
+
+# -- helpers ------------------------------------------------------------------------
+
+
+def refuse(request, state: CampaignState, reason: str, status: int):
+    messages.error(request, reason)
+    return render(request, "campaign/gm.html", dashboard_context(request, state), status=status)
+
+
+def edit_forms(state: CampaignState) -> dict:
+    return load(state.rules.edit_forms)
+
+
+def advance_form(campaign: Campaign, data=None) -> AdvanceForm:
+    scripted = campaign.dice_mode == Campaign.DiceMode.SCRIPTED
+    initial = {"phase": campaign.phase_id}
+    return AdvanceForm(data, scripted=scripted, initial=initial)
+
+
+def edit_panels(state: CampaignState) -> list[dict]:
+    return [
+        {
+            "key": key,
+            "title": form_class.title,
+            "rule": form_class.rule,
+            "submit_label": form_class.submit_label,
+            "current": form_class.current(state.world),
+            "forms": form_class.instances(state.world),
+        }
+        for key, form_class in edit_forms(state).items()
+    ]
+
+
+def seat_rows(request, state: CampaignState) -> list[dict]:
+    seats = state.campaign.seats.select_related("user", "power")
+    return [
+        {
+            "seat": s,
+            "invite": request.build_absolute_uri(reverse("campaign:join", args=[s.invite_token])),
+            "form": AssignSeatForm(
+                initial={"username": s.user.get_username() if s.user_id else ""},
+                auto_id=f"id_seat_{s.pk}_%s",
+            ),
+        }
+        for s in seats
+        if not s.is_gm
+    ]
+
+
+def dashboard_context(request, state: CampaignState) -> dict:
+    return {
+        **panels(state),
+        "advance_form": advance_form(state.campaign),
+        "options_form": OptionsForm.for_campaign(state.campaign),
+        "seats": seat_rows(request, state),
+        "edit_panels": edit_panels(state),
+        "map": map_view(state),
+        "log": log_lines(state, GM_LOG_LIMIT),
+    }

@@ -1,0 +1,98 @@
+"""A player's orders for the open phase, and the standing order.
+
+With HTMX an orders response swaps only the orders panel and, out of band, the
+submissions panel (a standing-order response only its own panel); without HTMX the
+whole campaign page is rendered, or on success redirected to. Refusals carry a status:
+422 for a form error, 409 for a phase that has closed, 400 for a malformed request.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from campaign.services import PhaseClosed, ServiceError, submit_orders
+from campaign.views.access import player_seat
+from campaign.views.context import CampaignState, load_state, orders_context, page_context
+
+ERROR = "error"
+SUCCESS = "success"
+ENVELOPE = ("csrfmiddlewaretoken", "phase", "ready")  # posted with, not part of, the orders
+ORDERS_PARTIAL = "campaign/detail.html#order_update"
+STANDING_PARTIAL = "campaign/detail.html#standing"
+
+
+@login_required
+@require_POST
+def orders(request, campaign_id: int):
+    """Save the seat's orders for the open phase, as a draft or ready."""
+    state = load_state(player_seat(request.user, campaign_id))
+    phase_id = request.POST.get("phase", "")
+    if not phase_id.isdigit():
+        return refuse(request, state, "The form is incomplete: reload the page.", 400)
+    if not state.takes_orders or phase_id != str(state.phase.pk):
+        return refuse(request, state, "This phase is closed: your orders were not saved.", 409)
+    form = state.order_form(order_fields(request.POST))
+    if not form.is_valid():
+        return refuse(request, state, "Your orders were not saved.", 422, order_form=form)
+    ready = request.POST.get("ready") == "1"
+    try:
+        submit_orders(
+            seat=state.seat,
+            phase_id=state.phase.pk,
+            payload=form.payload(),
+            ready=ready,
+            actor=request.user,
+        )
+    except PhaseClosed as error:
+        return refuse(request, load_state(state.seat), str(error), 409)
+    except ServiceError as error:
+        return refuse(request, state, str(error), 400, order_form=form)
+    notice = "Orders saved and marked ready." if ready else "Orders saved as a draft."
+    return done(request, load_state(state.seat), notice)
+
+
+@login_required
+@require_POST
+def standing_order(request, campaign_id: int):
+    """The seat's standing order (EIA-4: pay $d6 on a bad roll)."""
+    state = load_state(player_seat(request.user, campaign_id))
+    form = state.standing_form(request.POST)
+    if form is None:
+        raise Http404("This game has no standing orders.")
+    if not form.is_valid():
+        reason = "Your standing order was not changed."
+        return refuse(request, state, reason, 422, STANDING_PARTIAL, standing_form=form)
+    try:
+        form.save(seat=state.seat, actor=request.user)
+    except ServiceError as error:
+        return refuse(request, state, str(error), 400, STANDING_PARTIAL, standing_form=form)
+    return done(request, load_state(state.seat), "Standing order saved.", STANDING_PARTIAL)
+
+
+def order_fields(data):
+    """The posted order fields, without the envelope the view reads itself."""
+    fields = data.copy()
+    for name in ENVELOPE:
+        fields.pop(name, None)
+    return fields
+
+
+def done(request, state: CampaignState, notice: str, partial: str = ORDERS_PARTIAL):
+    if request.htmx:
+        context = {**orders_context(state), "notice": notice, "notice_level": SUCCESS}
+        return render(request, partial, context)
+    messages.success(request, notice)
+    return redirect("campaign:detail", state.campaign.pk)
+
+
+def refuse(request, state, notice: str, status: int, partial: str = ORDERS_PARTIAL, **forms):
+    """Show why nothing was saved, with the bound form's errors if any."""
+    if request.htmx:
+        context = {**orders_context(state, **forms), "notice": notice, "notice_level": ERROR}
+        return render(request, partial, context, status=status)
+    messages.error(request, notice)
+    return render(request, "campaign/detail.html", page_context(state, **forms), status=status)

@@ -1,0 +1,59 @@
+"""Pages: the campaign list, a new campaign, the campaign page, the rules page."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods
+
+from campaign.forms import NewCampaignForm
+from campaign.models import Seat
+from campaign.scenarios import create_campaign
+from campaign.services import ServiceError, seat_for
+from campaign.views.context import load_state, page_context
+from rules.engine import registry, ruleset_for
+
+
+@login_required
+def campaign_list(request):
+    seats = Seat.objects.filter(user=request.user).select_related("campaign", "power")
+    return render(request, "campaign/list.html", {"seats": seats})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def new_campaign(request):
+    """Any logged-in user may start a campaign and becomes its GM."""
+    form = NewCampaignForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = create_campaign(
+                scenario_key=form.cleaned_data["scenario"],
+                name=form.cleaned_data["name"],
+                gm=request.user,
+                dice_mode=form.cleaned_data["dice_mode"],
+            )
+        except ServiceError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"“{campaign.name}” is ready: seat your players.")
+            return redirect("campaign:gm", campaign.pk)
+    status = 422 if form.is_bound else 200
+    return render(request, "campaign/new.html", {"form": form}, status=status)
+
+
+@login_required
+def campaign_detail(request, campaign_id: int):
+    state = load_state(seat_for(request.user, campaign_id))
+    return render(request, "campaign/detail.html", page_context(state))
+
+
+def rules_page(request, ruleset: str):
+    """The procedures (anchors #EIA-1 …), the phases of a turn, and the options."""
+    try:
+        rules = ruleset_for(ruleset)
+    except KeyError:
+        raise Http404("No such ruleset.") from None
+    return render(request, "campaign/rules.html", {"ruleset": rules, "rulesets": registry()})

@@ -1,0 +1,417 @@
+"""A player's order forms for Empires in Arms: one per phase, plus the standing order.
+
+Each form offers only the choices legal.py allows the power now, names the rule it
+applies, refuses anything else in plain words, and turns what it got into the
+order payload the phase service reads (``payload()``).
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from rules.empires_in_arms import legal
+from rules.empires_in_arms.services import set_standing_order
+from rules.empires_in_arms.state import Guerrilla, Revolt, World
+
+CLIENT = "client"
+CONQUERED = "conquered"
+OPERATION_REFUSAL = (
+    "You cannot operate in %(value)s: you need an eligible corps there (one that has not "
+    "fought this step and is neither besieged nor besieging) and guerrillas or a revolt "
+    "there (EIA-4)."
+)
+DEPOT_REFUSAL = (
+    "Your guerrillas cannot attack depots in %(value)s: you need more than 6 guerrilla "
+    "factors there and an enemy depot outside a port city (EIA-11)."
+)
+
+
+class OrderForm(forms.Form):
+    """Base: built from the World for one power, prefilled from a saved draft."""
+
+    rules: tuple[str, ...] = ()
+    nothing_to_order = "You have nothing to order in this phase."
+    field_names: dict[str, str] = {}  # fixed fields, offered only when legal -> refusal
+    field_prefixes: dict[str, str] = {}  # per-item fields: prefix -> refusal message
+
+    def __init__(self, data=None, *, world: World, power_key: str, initial_payload=None):
+        self.world = world
+        self.power_key = power_key
+        self.power = world.powers[power_key]
+        super().__init__(data, initial=self.initial_from(initial_payload or {}))
+        self.add_fields()
+
+    def add_fields(self) -> None:
+        """Add the fields this power may fill in now."""
+
+    def initial_from(self, payload: dict) -> dict:
+        """Field values from a saved payload."""
+        return {}
+
+    def payload(self) -> dict:
+        """The order as the phase service reads it (call after is_valid())."""
+        raise NotImplementedError
+
+    @property
+    def has_choices(self) -> bool:
+        return bool(self.fields)
+
+    def posted(self, name: str) -> str:
+        values = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data[name]]
+        return ", ".join(str(value) for value in values)
+
+    # -- labels ----------------------------------------------------------------------
+    def area_name(self, key: str) -> str:
+        return self.world.areas[key].name
+
+    def power_name(self, key: str | None) -> str:
+        if key is None:
+            return "nobody"
+        return self.world.powers[key].name if key in self.world.powers else key
+
+    def revolt_label(self, revolt: Revolt) -> str:
+        area = self.world.areas[revolt.area]
+        factors = self.world.guerrilla_factors(revolt.area)
+        return (
+            f"{area.name} (revolt number {revolt.number}, held by "
+            f"{self.power_name(area.controller)}, {factors} guerrilla factors)"
+        )
+
+    def clean(self) -> dict:
+        """Refuse any posted field this power is not offered (a tampered request)."""
+        cleaned = super().clean()
+        for name in self.data:
+            if name in self.fields:
+                continue
+            if name in self.field_names:
+                message = self.field_names[name] or self.nothing_to_order
+                raise forms.ValidationError(message % {"value": self.posted(name)})
+            for prefix, message in self.field_prefixes.items():
+                if name.startswith(prefix):
+                    raise forms.ValidationError(message % {"value": name.removeprefix(prefix)})
+            raise forms.ValidationError(
+                f"These orders have no “{name}”: reload the page and give them again."
+            )
+        return cleaned
+
+
+class PeaceOrderForm(OrderForm):
+    """EIA-7: let revolts you sponsor lapse in the peace step."""
+
+    rules = ("EIA-7",)
+    nothing_to_order = "You sponsor no revolt, so there is nothing to let lapse (EIA-7)."
+    field_names = {"lapse": ""}
+
+    def add_fields(self) -> None:
+        revolts = legal.own_revolts(self.world, self.power_key)
+        if not revolts:
+            return
+        self.fields["lapse"] = forms.MultipleChoiceField(
+            label="Revolts to let lapse",
+            choices=[(r.area, self.revolt_label(r)) for r in revolts],
+            widget=forms.CheckboxSelectMultiple,
+            required=False,
+            help_text=(
+                "EIA-7: a revolt you let lapse ends now and counts as a revolt you let down "
+                "(−1 on your later revolt attempts in that minor)."
+            ),
+            error_messages={
+                "invalid_choice": "%(value)s is not a revolt you sponsor, so you cannot let "
+                "it lapse (EIA-7)."
+            },
+        )
+
+    def initial_from(self, payload: dict) -> dict:
+        return {"lapse": payload.get("lapse", [])}
+
+    def payload(self) -> dict:
+        return {"lapse": list(self.cleaned_data.get("lapse", []))}
+
+
+class RevoltOrderForm(OrderForm):
+    """EIA-1: up to three revolt attempts, 1 PP each."""
+
+    rules = ("EIA-1", "EIA-2")
+    nothing_to_order = (
+        "No area may be a target now: a target must be a minor country or ceded province "
+        "held by another major power and not already in revolt (EIA-1)."
+    )
+    field_names = {"targets": ""}
+
+    def add_fields(self) -> None:
+        targets = legal.revolt_targets(self.world, self.power_key)
+        if not targets:
+            return
+        self.fields["targets"] = forms.MultipleChoiceField(
+            label="Revolt attempts",
+            choices=[(key, self.target_label(key)) for key in targets],
+            widget=forms.CheckboxSelectMultiple,
+            required=False,
+            help_text=(
+                f"EIA-1: at most {legal.MAX_ATTEMPTS} attempts; each costs 1 PP whatever the "
+                "result. Roll d6 + your national modifier + your political status modifier "
+                "− revolts you let down there; 6 or more and the revolt breaks out. "
+                f"You have {self.power.political_points} PP."
+            ),
+            error_messages={
+                "invalid_choice": "%(value)s cannot be a target: it must be a minor country "
+                "or ceded province held by another major power and not already in revolt "
+                "(EIA-1)."
+            },
+        )
+
+    def target_label(self, key: str) -> str:
+        area = self.world.areas[key]
+        kind = "ceded province" if area.ceded else "minor"
+        modifier = self.world.national_modifier(self.power_key, key)
+        let_downs = self.world.let_downs.get((self.power_key, key), 0)
+        extra = f", {let_downs} revolt(s) you let down" if let_downs else ""
+        return (
+            f"{area.name} ({kind}, held by {self.power_name(area.controller)}; "
+            f"your national modifier {modifier:+d}{extra})"
+        )
+
+    def clean_targets(self) -> list[str]:
+        targets = list(dict.fromkeys(self.cleaned_data["targets"]))
+        if len(targets) > legal.MAX_ATTEMPTS:
+            raise forms.ValidationError(
+                f"You may make at most {legal.MAX_ATTEMPTS} revolt attempts in a revolt step; "
+                f"you chose {len(targets)} (EIA-1)."
+            )
+        minimum = self.world.options.get("attempt_pp_minimum", 0)
+        points_before_last = self.power.political_points - len(targets) + 1
+        if minimum and targets and points_before_last < minimum:
+            raise forms.ValidationError(
+                f"Each attempt needs at least {minimum} PP under this campaign's options and "
+                f"you have {self.power.political_points} PP (EIA-1)."
+            )
+        return targets
+
+    def initial_from(self, payload: dict) -> dict:
+        return {"targets": payload.get("targets", [])}
+
+    def payload(self) -> dict:
+        return {"targets": list(self.cleaned_data.get("targets", []))}
+
+
+class LandOrderForm(OrderForm):
+    """EIA-9/10 guerrilla moves, EIA-4 operations and EIA-11 depot attacks."""
+
+    rules = ("EIA-9", "EIA-4", "EIA-11")
+    nothing_to_order = (
+        "You have no guerrillas that can move, no eligible corps where there are guerrillas "
+        "or a revolt (EIA-4), and no guerrillas strong enough to attack a depot (EIA-11)."
+    )
+    move_prefix = "move_"
+    field_names = {"operations": OPERATION_REFUSAL, "depot_attacks": DEPOT_REFUSAL}
+    field_prefixes = {
+        move_prefix: "You have no guerrilla stack #%(value)s that can move this step (EIA-9)."
+    }
+
+    def add_fields(self) -> None:
+        for stack in legal.movable_stacks(self.world, self.power_key):
+            self.fields[f"{self.move_prefix}{stack.id}"] = self.move_field(stack)
+        self.add_areas_field(
+            "operations",
+            legal.operation_areas(self.world, self.power_key),
+            label="Anti-guerrilla operations",
+            describe=self.operation_label,
+            help_text=(
+                "EIA-4: roll d6 (+1 with two or more eligible corps); higher than the area's "
+                "guerrilla value eliminates its unbesieged guerrillas and lowers a revolt by 1. "
+                "A corps is eligible if it fought no land combat this step and is neither "
+                "besieged nor besieging."
+            ),
+            refused=OPERATION_REFUSAL,
+        )
+        self.add_areas_field(
+            "depot_attacks",
+            legal.depot_attack_areas(self.world, self.power_key),
+            label="Guerrilla depot attacks",
+            describe=self.area_name,
+            help_text=(
+                "EIA-11: with more than 6 guerrilla factors that start no other battle, attack "
+                "the enemy depots outside port cities; a modified 5 or 6 destroys them."
+            ),
+            refused=DEPOT_REFUSAL,
+        )
+
+    def move_field(self, stack: Guerrilla) -> forms.ChoiceField:
+        here = self.area_name(stack.area)
+        choices = [("", f"Stay in {here}")]
+        destinations = legal.guerrilla_destinations(self.world, stack)
+        choices += [(key, self.area_name(key)) for key in destinations]
+        return forms.ChoiceField(
+            label=f"{stack.factors} guerrilla factor(s) in {here}",
+            choices=choices,
+            required=False,
+            help_text="EIA-9/EIA-10: one adjacent area per land movement step, never out of "
+            "the area of origin (Spanish guerrillas stay within Spain).",
+            error_messages={
+                "invalid_choice": f"These guerrillas cannot move to %(value)s: they move one "
+                f"adjacent area and never leave their area of origin ({here}) (EIA-9)."
+            },
+        )
+
+    def add_areas_field(self, name, keys, *, label, describe, help_text, refused) -> None:
+        if not keys:
+            return
+        self.fields[name] = forms.MultipleChoiceField(
+            label=label,
+            choices=[(key, describe(key)) for key in keys],
+            widget=forms.CheckboxSelectMultiple,
+            required=False,
+            help_text=help_text,
+            error_messages={"invalid_choice": refused},
+        )
+
+    def operation_label(self, key: str) -> str:
+        corps = len(legal.eligible_corps(self.world, self.power_key, key))
+        factors = self.world.guerrilla_factors(key)
+        revolt = self.world.active_revolt(key)
+        in_revolt = f", revolt number {revolt.number}" if revolt else ""
+        return (
+            f"{self.area_name(key)} ({corps} eligible corps, {factors} guerrilla factors"
+            f"{in_revolt})"
+        )
+
+    def initial_from(self, payload: dict) -> dict:
+        initial = {f"{self.move_prefix}{m['stack']}": m["to"] for m in payload.get("moves", [])}
+        initial["operations"] = payload.get("operations", [])
+        initial["depot_attacks"] = payload.get("depot_attacks", [])
+        return initial
+
+    def payload(self) -> dict:
+        moves = [
+            {"stack": int(name.removeprefix(self.move_prefix)), "to": to}
+            for name, to in self.cleaned_data.items()
+            if name.startswith(self.move_prefix) and to
+        ]
+        return {
+            "moves": moves,
+            "operations": list(self.cleaned_data.get("operations", [])),
+            "depot_attacks": list(self.cleaned_data.get("depot_attacks", [])),
+        }
+
+
+class ConquestOrderForm(OrderForm):
+    """EIA-8: client state or conquered minor, chosen in advance for a revolt at war."""
+
+    rules = ("EIA-8",)
+    nothing_to_order = (
+        "You have no revolt in a minor held by a power you are at war with, so there is "
+        "no client-state or conquered choice to make (EIA-8)."
+    )
+    prefix_choice = "choice_"
+    field_prefixes = {
+        prefix_choice: "%(value)s is not a revolt of yours in a minor held by a power you are "
+        "at war with, so there is no choice to make there (EIA-8)."
+    }
+
+    def add_fields(self) -> None:
+        for revolt in legal.conquest_choice_revolts(self.world, self.power_key):
+            self.fields[f"{self.prefix_choice}{revolt.area}"] = forms.ChoiceField(
+                label=f"If the revolt in {self.area_name(revolt.area)} succeeds",
+                choices=[
+                    ("", "Not decided yet"),
+                    (CLIENT, "Client state: its guerrilla factors become its infantry"),
+                    (CONQUERED, "Conquered minor: its guerrilla factors are removed"),
+                ],
+                required=False,
+                help_text="EIA-8: at war with the controller, a successful revolt in a minor "
+                "makes it your client state or a conquered minor.",
+                error_messages={
+                    "invalid_choice": "Choose client state or conquered minor (EIA-8)."
+                },
+            )
+
+    def initial_from(self, payload: dict) -> dict:
+        return {f"{self.prefix_choice}{k}": v for k, v in payload.get("choices", {}).items()}
+
+    def payload(self) -> dict:
+        return {
+            "choices": {
+                name.removeprefix(self.prefix_choice): value
+                for name, value in self.cleaned_data.items()
+                if value
+            }
+        }
+
+
+class EconomicOrderForm(OrderForm):
+    """EIA-5: $1 to $6 of aid to each of your revolts."""
+
+    rules = ("EIA-5",)
+    nothing_to_order = "You have no revolt you may aid (EIA-5)."
+    prefix_aid = "aid_"
+    field_prefixes = {
+        prefix_aid: "%(value)s is not a revolt you may aid: only the sponsor aids its revolt "
+        "(EIA-5)."
+    }
+
+    def add_fields(self) -> None:
+        low, high = legal.AID_RANGE
+        for revolt in legal.aidable_revolts(self.world, self.power_key):
+            self.fields[f"{self.prefix_aid}{revolt.area}"] = forms.IntegerField(
+                label=f"Aid to {self.revolt_label(revolt)}",
+                min_value=low,
+                max_value=high,
+                required=False,
+                help_text=f"EIA-5: spend ${low} to ${high}; roll d6, at most the amount and "
+                "the revolt number rises by 1. The money is spent either way. Leave empty to "
+                "give no aid.",
+                error_messages={
+                    "invalid": "Enter the aid as a whole number of dollars, from "
+                    f"${low} to ${high}.",
+                    "min_value": f"Aid is at least ${low}; leave the box empty to give none "
+                    "(EIA-5).",
+                    "max_value": f"Aid is at most ${high} per revolt (EIA-5).",
+                },
+            )
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        total = sum(amount for amount in cleaned.values() if amount)
+        if total > self.power.treasury:
+            raise forms.ValidationError(
+                f"Your aid totals ${total} but your treasury holds ${self.power.treasury}."
+            )
+        return cleaned
+
+    def initial_from(self, payload: dict) -> dict:
+        return {f"{self.prefix_aid}{k}": v for k, v in payload.get("aid", {}).items()}
+
+    def payload(self) -> dict:
+        return {
+            "aid": {
+                name.removeprefix(self.prefix_aid): amount
+                for name, amount in self.cleaned_data.items()
+                if amount
+            }
+        }
+
+
+class StandingOrderForm(forms.Form):
+    """Decision 5: whether to pay $d6 to stop a bad-roll rise in a revolt you hold."""
+
+    rules = ("EIA-4",)
+    pays_bad_roll = forms.TypedChoiceField(
+        label="When an anti-guerrilla operation in an area you control rolls badly",
+        choices=[
+            ("yes", "Pay $d6 at once so the revolt number does not rise"),
+            ("no", "Do not pay; the revolt number rises by 1"),
+        ],
+        coerce=lambda value: value == "yes",
+        widget=forms.RadioSelect,
+        help_text="EIA-4: asynchronous play cannot stop to ask you, so this standing order "
+        "answers for you (Decision 5).",
+        error_messages={"invalid_choice": "Choose whether to pay or not."},
+    )
+
+    def __init__(self, data=None, *, world: World, power_key: str):
+        pays = world.powers[power_key].pays_bad_roll
+        super().__init__(data, initial={"pays_bad_roll": "yes" if pays else "no"})
+
+    def save(self, *, seat, actor) -> None:
+        """Record the standing order (call after is_valid())."""
+        set_standing_order(seat=seat, pays_bad_roll=self.cleaned_data["pays_bad_roll"], actor=actor)

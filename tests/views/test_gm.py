@@ -1,0 +1,260 @@
+"""The GM dashboard: readiness, resolving, dice, seats, options, and every state edit."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import (
+    Area,
+    Campaign,
+    Corps,
+    Depot,
+    EiaPowerStatus,
+    Event,
+    GuerrillaStack,
+    Power,
+    PowerRelation,
+    Revolt,
+    Seat,
+)
+from tests.factories import make_eia_campaign, seat_users
+
+pytestmark = pytest.mark.django_db
+MAX_PAGE_QUERIES = 20  # whatever the size of the map
+
+
+def gm_post(client, campaign, name, data, *args):
+    return client.post(reverse(f"campaign:{name}", args=[campaign.pk, *args]), data)
+
+
+def last_gm_event(campaign):
+    return Event.objects.filter(campaign=campaign, kind=Event.Kind.GM).order_by("-id").first()
+
+
+def test_dashboard_shows_who_is_ready(campaign, client_as):
+    url = reverse("campaign:orders", args=[campaign.pk])
+    client_as("player").post(url, {"phase": campaign.phase_id, "ready": "1"})
+    client_as("other_player").post(url, {"phase": campaign.phase_id, "ready": "0"})
+    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert 'class="status-ready">ready' in html
+    assert 'class="status-draft">draft' in html
+    assert 'class="status-none">none yet' in html
+
+
+def test_dashboard_shows_invitation_links_of_open_seats(campaign, client_as):
+    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    token = campaign.seats.get(power__key="spain").invite_token
+    assert f"/join/{token}/" in html
+    assert campaign.seats.get(power__key="france").invite_token not in html
+
+
+def test_advance_resolves_the_open_phase_and_opens_the_next(campaign, client_as):
+    client = client_as("gm")
+    response = gm_post(client, campaign, "advance", {"phase": campaign.phase_id})
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.phase.key == "revolt"
+    html = client.get(response["Location"]).content.decode()
+    assert "Political phase · peace step resolved; Political phase · revolt step is open." in html
+
+
+def test_scripted_dice_are_entered_by_the_gm(client):
+    campaign = make_eia_campaign(dice_mode="scripted")
+    users = seat_users(campaign)
+    client.force_login(users["gm"])
+    assert 'name="faces"' in client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    peace = gm_post(client, campaign, "advance", {"phase": campaign.phase_id, "faces": ""})
+    assert peace.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.phase.key == "revolt"
+    player = Client()
+    player.force_login(users["other_player"])
+    player.post(
+        reverse("campaign:orders", args=[campaign.pk]),
+        {"phase": campaign.phase_id, "ready": "1", "targets": ["minor-0"]},
+    )
+    missing = gm_post(client, campaign, "advance", {"phase": campaign.phase_id, "faces": ""})
+    assert missing.status_code == 422
+    assert "Not enough dice" in missing.content.decode()
+    campaign.refresh_from_db()
+    assert campaign.phase.key == "revolt"
+    # Great Britain, Dominant (+1), NM +1 in a minor: 4 + 1 + 1 = 6, the revolt breaks out.
+    done = gm_post(client, campaign, "advance", {"phase": campaign.phase_id, "faces": "4 3"})
+    assert done.status_code == 302
+    assert Revolt.objects.filter(campaign=campaign, area__key="minor-0", active=True).exists()
+    log = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert 'href="/rules/empires_in_arms/#EIA-1">EIA-1</a>' in log
+
+
+def test_gm_seats_a_user_by_name_and_empties_a_seat(campaign, client_as, users):
+    client = client_as("gm")
+    spain = campaign.seats.get(power__key="spain")
+    data = {"username": users["outsider"].username}
+    assert gm_post(client, campaign, "seat", data, spain.pk).status_code == 302
+    spain.refresh_from_db()
+    assert spain.user == users["outsider"]
+    assert gm_post(client, campaign, "seat", {"username": ""}, spain.pk).status_code == 302
+    spain.refresh_from_db()
+    assert spain.user is None
+
+
+def test_gm_sets_options_and_dice(campaign, client_as):
+    data = {key: str(value) for key, value in campaign.rule_options.items()}
+    data.update({"dice_mode": "scripted", "bad_roll": "modified_6", "attempt_pp_minimum": "1"})
+    response = gm_post(client_as("gm"), campaign, "options", data)
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.dice_mode == Campaign.DiceMode.SCRIPTED
+    assert campaign.rule_options["bad_roll"] == "modified_6"
+    assert campaign.rule_options["attempt_pp_minimum"] == 1
+    assert campaign.rule_options["six_extra_reduction"] is True
+
+
+# -- every edit, logged with who ------------------------------------------------------
+
+
+def edit(client, campaign, key, data):
+    response = gm_post(client, campaign, "edit", data, key)
+    assert response.status_code == 302, response.content.decode()[:3000]
+    event = last_gm_event(campaign)
+    assert event is not None and event.actor.username.startswith("gm-")
+    return event
+
+
+def test_edit_power(campaign, client_as):
+    data = {
+        "power": "france",
+        "zone": "Fiasco",
+        "political_points": "-2",
+        "treasury": "44",
+        "pays_bad_roll": "",
+    }
+    edit(client_as("gm"), campaign, "power", data)
+    france = Power.objects.get(campaign=campaign, key="france")
+    assert (france.political_points, france.treasury) == (-2, 44)
+    status = EiaPowerStatus.objects.get(power=france)
+    assert (status.zone, status.pays_bad_roll) == ("Fiasco", False)
+
+
+def test_edit_area_controller_and_ceded(campaign, client_as):
+    data = {"area": "old-castile", "controller": "france", "ceded": "on"}
+    event = edit(client_as("gm"), campaign, "area", data)
+    area = Area.objects.get(campaign=campaign, key="old-castile")
+    assert area.controller.key == "france" and area.ceded
+    assert "Old Castile" in event.text
+
+
+def test_a_minor_becoming_neutral_ends_its_revolt(campaign, client_as):
+    edit(client_as("gm"), campaign, "area", {"area": "palatinate", "controller": ""})
+    assert Area.objects.get(campaign=campaign, key="palatinate").controller is None
+    assert not Revolt.objects.filter(campaign=campaign, active=True).exists()
+
+
+def test_edit_corps_add_move_flags_remove(campaign, client_as):
+    client = client_as("gm")
+    add = {"power": "austria", "area": "minor-1", "name": "Archduke", "minor": ""}
+    edit(client, campaign, "corps_add", add)
+    corps = Corps.objects.get(campaign=campaign, name="Archduke")
+    move = {"corps": corps.pk, "area": "minor-3", "fought": "on", "besieging": "on"}
+    edit(client, campaign, "corps", move)
+    corps.refresh_from_db()
+    assert (corps.area.key, corps.fought, corps.besieged, corps.besieging) == (
+        "minor-3",
+        True,
+        False,
+        True,
+    )
+    edit(client, campaign, "corps_remove", {"corps": corps.pk})
+    assert not Corps.objects.filter(pk=corps.pk).exists()
+
+
+def test_edit_relation(campaign, client_as):
+    edit(client_as("gm"), campaign, "relation", {"a": "france", "b": "austria", "kind": "alliance"})
+    assert PowerRelation.objects.filter(campaign=campaign, kind="alliance").count() == 1
+
+
+def test_edit_revolt_capital_months(campaign, client_as):
+    revolt = Revolt.objects.get(campaign=campaign)
+    edit(client_as("gm"), campaign, "revolt", {"revolt": revolt.pk, "capital_held_months": "1"})
+    revolt.refresh_from_db()
+    assert revolt.capital_held_months == 1
+
+
+def test_edit_spanish_field_loss(campaign, client_as):
+    edit(client_as("gm"), campaign, "spanish_field_loss", {"area": "old-castile"})
+    stack = GuerrillaStack.objects.get(campaign=campaign, area__key="old-castile")
+    assert (stack.factors, stack.nationality.key, stack.revolt) == (1, "spain", False)
+
+
+def test_edit_guerrilla_besieged(campaign, client_as):
+    stack = GuerrillaStack.objects.get(campaign=campaign)
+    edit(client_as("gm"), campaign, "guerrilla", {"stack": stack.pk, "besieged": "on"})
+    stack.refresh_from_db()
+    assert stack.besieged
+
+
+def test_edit_depot_add_and_remove(campaign, client_as):
+    client = client_as("gm")
+    data = {"power": "france", "area": "palatinate", "garrison": "10"}
+    edit(client, campaign, "depot_add", data)
+    depot = Depot.objects.get(campaign=campaign)
+    assert (depot.garrison, depot.port_city) == (10, False)
+    edit(client, campaign, "depot_remove", {"depot": depot.pk})
+    assert not Depot.objects.filter(campaign=campaign).exists()
+
+
+def test_dashboard_offers_an_edit_form_for_every_edit(campaign, client_as):
+    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    for key in (
+        "power",
+        "area",
+        "corps_add",
+        "corps",
+        "corps_remove",
+        "relation",
+        "revolt",
+        "spanish_field_loss",
+        "guerrilla",
+        "depot_add",
+    ):
+        assert f'action="/campaigns/{campaign.pk}/gm/edit/{key}/"' in html, key
+
+
+def test_gm_edits_appear_in_the_log_with_who(campaign, client_as):
+    client = client_as("gm")
+    edit(client, campaign, "relation", {"a": "france", "b": "russia", "kind": "war"})
+    html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert "France and Russia are at war" in html
+    assert f"— gm-{campaign.pk}" in html
+
+
+# -- fixed query counts ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("areas", [10, 200])
+def test_gm_dashboard_queries_do_not_grow_with_the_map(
+    client, areas, django_assert_max_num_queries
+):
+    campaign = make_eia_campaign(areas=areas)
+    users = seat_users(campaign)
+    client.force_login(users["gm"])
+    with django_assert_max_num_queries(MAX_PAGE_QUERIES):
+        response = client.get(reverse("campaign:gm", args=[campaign.pk]))
+    assert response.status_code == 200
+
+
+def test_seats_of_the_gm_are_not_offered_for_reassignment(campaign, client_as):
+    gm_seat = campaign.seats.get(role=Seat.Role.GM)
+    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert f"/gm/seats/{gm_seat.pk}/" not in html
+
+
+def test_gm_starts_a_campaign_that_has_not_started(client):
+    campaign = make_eia_campaign(start=False)
+    client.force_login(seat_users(campaign)["gm"])
+    dashboard = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert "Start the campaign" in dashboard
+    response = client.post(reverse("campaign:start", args=[campaign.pk]))
+    assert response.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.phase.key == "peace"

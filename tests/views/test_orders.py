@@ -1,0 +1,127 @@
+"""A player's orders: one form per phase, saved as a draft until marked ready, via HTMX."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import EiaPowerStatus, GuerrillaStack, Order
+
+pytestmark = pytest.mark.django_db
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def post_orders(client, campaign, data, *, ready=False, htmx=True):
+    payload = {"phase": campaign.phase_id, "ready": "1" if ready else "0", **data}
+    extra = HTMX if htmx else {}
+    return client.post(reverse("campaign:orders", args=[campaign.pk]), payload, **extra)
+
+
+def order_of(campaign, power_key):
+    return Order.objects.get(phase_id=campaign.phase_id, power__key=power_key)
+
+
+def test_player_sees_the_order_form_of_the_open_phase_with_its_rule(campaign, client_as):
+    page = client_as("other_player").get(reverse("campaign:detail", args=[campaign.pk]))
+    html = page.content.decode()
+    assert 'id="orders"' in html
+    assert 'name="lapse"' in html  # Great Britain sponsors the Palatinate revolt
+    assert 'href="/rules/empires_in_arms/#EIA-7"' in html
+
+
+def test_peace_lapse_saved_as_draft_then_ready(campaign, client_as):
+    client = client_as("other_player")
+    response = post_orders(client, campaign, {"lapse": ["palatinate"]})
+    assert response.status_code == 200
+    order = order_of(campaign, "great_britain")
+    assert order.payload == {"lapse": ["palatinate"]}
+    assert order.ready is False
+    post_orders(client, campaign, {"lapse": []}, ready=True)
+    order.refresh_from_db()
+    assert order.payload == {"lapse": []}
+    assert order.ready is True
+    assert Order.objects.filter(phase_id=campaign.phase_id).count() == 1
+
+
+def test_htmx_submit_swaps_only_the_form_and_the_submissions_panel(campaign, client_as):
+    response = post_orders(client_as("other_player"), campaign, {}, ready=True)
+    html = response.content.decode()
+    assert "<html" not in html
+    assert 'id="orders"' in html
+    assert 'id="submissions" class="panel submissions" hx-swap-oob="true"' in html
+    assert "Orders saved and marked ready." in html
+    assert 'id="map"' not in html and 'id="log"' not in html
+
+
+def test_submit_without_htmx_redirects_to_the_campaign_page(campaign, client_as):
+    client = client_as("player")
+    response = post_orders(client, campaign, {}, htmx=False)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("campaign:detail", args=[campaign.pk])
+    page = client.get(response["Location"])
+    assert "Orders saved as a draft." in page.content.decode()
+
+
+def test_revolt_targets_saved_and_prefilled(campaign, client_as, advance_to):
+    advance_to(campaign, "revolt")
+    client = client_as("player")
+    response = post_orders(client, campaign, {"targets": ["minor-1", "minor-3"]})
+    assert response.status_code == 200
+    assert order_of(campaign, "france").payload == {"targets": ["minor-1", "minor-3"]}
+    html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert re.search(r'value="minor-1" id="id_targets_\d+" checked', html)
+    assert re.search(r'value="minor-3" id="id_targets_\d+" checked', html)
+    assert not re.search(r'value="minor-5" id="id_targets_\d+" checked', html)
+
+
+def test_land_operation_saved(campaign, client_as, advance_to):
+    advance_to(campaign, "land")
+    response = post_orders(client_as("player"), campaign, {"operations": ["palatinate"]})
+    assert response.status_code == 200
+    assert order_of(campaign, "france").payload == {
+        "moves": [],
+        "operations": ["palatinate"],
+        "depot_attacks": [],
+    }
+
+
+def test_conquest_choice_saved(campaign, client_as, advance_to):
+    advance_to(campaign, "conquest")
+    response = post_orders(client_as("other_player"), campaign, {"choice_palatinate": "client"})
+    assert response.status_code == 200
+    assert order_of(campaign, "great_britain").payload == {"choices": {"palatinate": "client"}}
+
+
+def test_economic_aid_saved(campaign, client_as, advance_to):
+    advance_to(campaign, "economic")
+    response = post_orders(client_as("other_player"), campaign, {"aid_palatinate": "3"})
+    assert response.status_code == 200
+    assert order_of(campaign, "great_britain").payload == {"aid": {"palatinate": 3}}
+
+
+def test_spanish_guerrilla_move_saved(campaign, users, client_as, advance_to):
+    old_castile = campaign.areas.get(key="old-castile")
+    stack = GuerrillaStack.objects.create(
+        campaign=campaign,
+        area=old_castile,
+        origin=old_castile,
+        nationality=campaign.powers.get(key="spain"),
+        factors=2,
+        revolt=False,
+    )
+    campaign.seats.filter(power__key="spain").update(user=users["outsider"])
+    advance_to(campaign, "land")
+    response = post_orders(client_as("outsider"), campaign, {f"move_{stack.pk}": "andalusia"})
+    assert response.status_code == 200
+    assert order_of(campaign, "spain").payload["moves"] == [{"stack": stack.pk, "to": "andalusia"}]
+
+
+def test_standing_order_saved_via_htmx(campaign, client_as):
+    response = client_as("player").post(
+        reverse("campaign:standing", args=[campaign.pk]), {"pays_bad_roll": "no"}, **HTMX
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert 'id="standing"' in html and "Standing order saved." in html
+    status = EiaPowerStatus.objects.get(power__campaign=campaign, power__key="france")
+    assert status.pays_bad_roll is False

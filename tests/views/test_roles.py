@@ -1,0 +1,153 @@
+"""Every URL with every role: anonymous, outsider, another power's player, the power's
+player, observer, GM. Refused requests change nothing."""
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign, Order
+from tests.factories import snapshot
+from tests.views.conftest import ROLES
+
+pytestmark = pytest.mark.django_db
+
+SEATED = ("other_player", "player", "observer", "gm")
+LOGGED_IN = ("outsider", *SEATED)
+
+
+def expect(default=None, **by_role):
+    """Expected status per role: anonymous is sent to log in unless said otherwise."""
+    table = {"anonymous": 302, **dict.fromkeys(LOGGED_IN, default)}
+    table.update(by_role)
+    return table
+
+
+def spain_seat(campaign):
+    return campaign.seats.get(power__key="spain")
+
+
+def options_data(campaign):
+    current = {key: str(value) for key, value in campaign.rule_options.items()}
+    return {**current, "dice_mode": "seeded"}
+
+
+CASES = {
+    "list": ("get", lambda c: reverse("campaign:list"), None, expect(200)),
+    "new": ("get", lambda c: reverse("campaign:new"), None, expect(200)),
+    "detail": (
+        "get",
+        lambda c: reverse("campaign:detail", args=[c.pk]),
+        None,
+        expect(200, outsider=404),
+    ),
+    "gm": (
+        "get",
+        lambda c: reverse("campaign:gm", args=[c.pk]),
+        None,
+        expect(403, outsider=404, gm=200),
+    ),
+    "rules": (
+        "get",
+        lambda c: reverse("campaign:rules", args=["empires_in_arms"]),
+        None,
+        expect(200, anonymous=200),
+    ),
+    "signup": ("get", lambda c: reverse("campaign:signup"), None, expect(302, anonymous=200)),
+    "join": (
+        "get",
+        lambda c: reverse("campaign:join", args=[spain_seat(c).invite_token]),
+        None,
+        expect(200),
+    ),
+    "orders": (
+        "post",
+        lambda c: reverse("campaign:orders", args=[c.pk]),
+        lambda c: {"phase": c.phase_id, "ready": "1"},
+        expect(302, outsider=404, observer=403, gm=403),
+    ),
+    "standing": (
+        "post",
+        lambda c: reverse("campaign:standing", args=[c.pk]),
+        lambda c: {"pays_bad_roll": "no"},
+        expect(302, outsider=404, observer=403, gm=403),
+    ),
+    "advance": (
+        "post",
+        lambda c: reverse("campaign:advance", args=[c.pk]),
+        lambda c: {"phase": c.phase_id},
+        expect(403, outsider=404, gm=302),
+    ),
+    "start": (
+        "post",
+        lambda c: reverse("campaign:start", args=[c.pk]),
+        lambda c: {},
+        expect(403, outsider=404, gm=409),
+    ),
+    "edit": (
+        "post",
+        lambda c: reverse("campaign:edit", args=[c.pk, "power"]),
+        lambda c: {"power": "spain", "zone": "Fiasco", "political_points": "3", "treasury": "9"},
+        expect(403, outsider=404, gm=302),
+    ),
+    "seat": (
+        "post",
+        lambda c: reverse("campaign:seat", args=[c.pk, spain_seat(c).pk]),
+        lambda c: {"username": ""},
+        expect(403, outsider=404, gm=302),
+    ),
+    "options": (
+        "post",
+        lambda c: reverse("campaign:options", args=[c.pk]),
+        options_data,
+        expect(403, outsider=404, gm=302),
+    ),
+    "join_post": (
+        "post",
+        lambda c: reverse("campaign:join", args=[spain_seat(c).invite_token]),
+        lambda c: {},
+        expect(409, outsider=302),
+    ),
+}
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("case", CASES)
+def test_every_url_with_every_role(campaign, client_as, role, case):
+    method, url_of, data_of, expected = CASES[case]
+    url = url_of(campaign)
+    before = snapshot(campaign)
+    client = client_as(role)
+    response = client.get(url) if method == "get" else client.post(url, data_of(campaign))
+    assert response.status_code == expected[role], response.content.decode()[:1500]
+    if role == "anonymous" and expected[role] == 302:
+        assert response["Location"].startswith(reverse("login"))
+    if method == "post" and response.status_code != 302 or role == "anonymous":
+        assert snapshot(campaign) == before
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_player_gives_orders_only_for_the_power_of_the_seat(campaign, client_as, role):
+    url = reverse("campaign:orders", args=[campaign.pk])
+    client_as(role).post(url, {"phase": campaign.phase_id, "ready": "1"})
+    powers = set(Order.objects.filter(campaign=campaign).values_list("power__key", flat=True))
+    own = {"player": {"france"}, "other_player": {"great_britain"}}
+    assert powers == own.get(role, set())
+
+
+def test_a_player_cannot_name_another_power_in_the_post(campaign, client_as):
+    url = reverse("campaign:orders", args=[campaign.pk])
+    data = {"phase": campaign.phase_id, "ready": "1", "power": "great_britain"}
+    response = client_as("player").post(url, data)
+    assert response.status_code == 422
+    assert not Order.objects.filter(campaign=campaign).exists()
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_a_missing_campaign_is_404_for_everyone_logged_in(campaign, client_as, role):
+    missing = Campaign.objects.order_by("-pk").first().pk + 1
+    response = client_as(role).get(reverse("campaign:detail", args=[missing]))
+    assert response.status_code == (302 if role == "anonymous" else 404)
+
+
+def test_the_gm_dashboard_says_why_a_player_is_refused(campaign, client_as):
+    response = client_as("player").get(reverse("campaign:gm", args=[campaign.pk]))
+    assert "Only the game master" in response.content.decode()
