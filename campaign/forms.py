@@ -105,3 +105,15 @@ class AssignSeatForm(forms.Form):
         if user is None:
             raise forms.ValidationError(f"There is no user called “{name}”.")
         return user
+
+
+class DeadlineForm(forms.Form):
+    """The open phase's deadline, in the GM's time zone; empty clears it."""
+
+    phase = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
+    deadline = forms.DateTimeField(
+        label="Deadline",
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text="Shown to every player; leave empty for no deadline.",
+    )

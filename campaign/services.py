@@ -328,3 +328,37 @@ def set_options(*, campaign_id: int, options: dict, dice_mode: str, actor) -> No
         for change in changes:
             log(campaign, Event.Kind.GM, f"GM {actor.get_username()} sets {change}.", actor=actor)
         campaign.bump_version()
+
+
+def add_observer_seat(*, campaign_id: int, actor) -> Seat:
+    """A new observer seat, to hand out by its invitation link."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        seat = Seat.objects.create(campaign=campaign, role=Seat.Role.OBSERVER)
+        log(
+            campaign,
+            Event.Kind.SEAT,
+            f"GM {actor.get_username()} opens an observer seat.",
+            actor=actor,
+        )
+        campaign.bump_version()
+        return seat
+
+
+def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
+    """Set or clear the open phase's deadline (shown to everyone; the GM still resolves)."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        if campaign.phase_id != phase_id:
+            raise PhaseClosed("This phase is closed: its deadline cannot change.")
+        if deadline is not None and deadline <= timezone.now():
+            raise ServiceError("A deadline must be in the future.")
+        Phase.objects.filter(pk=phase_id).update(deadline=deadline)
+        when = deadline.strftime("%Y-%m-%d %H:%M %Z") if deadline else "no deadline"
+        log(
+            campaign,
+            Event.Kind.GM,
+            f"GM {actor.get_username()} sets the deadline: {when}.",
+            actor=actor,
+        )
+        campaign.bump_version()

@@ -13,13 +13,15 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaign.forms import AdvanceForm, AssignSeatForm, OptionsForm
+from campaign.forms import AdvanceForm, AssignSeatForm, DeadlineForm, OptionsForm
 from campaign.models import Campaign, Seat
 from campaign.services import (
     PhaseAlreadyResolved,
     ServiceError,
+    add_observer_seat,
     assign_seat,
     resolve_open_phase,
+    set_deadline,
     set_options,
     start_campaign,
 )
@@ -132,6 +134,37 @@ def options(request, campaign_id: int):
     return redirect("campaign:gm", campaign_id)
 
 
+@login_required
+@require_POST
+def deadline(request, campaign_id: int):
+    """Set or clear the open phase's deadline."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form = DeadlineForm(request.POST)
+    if not form.is_valid():
+        return refuse(request, state, error_text(form), 422)
+    try:
+        set_deadline(
+            campaign_id=campaign_id,
+            phase_id=form.cleaned_data["phase"],
+            deadline=form.cleaned_data["deadline"],
+            actor=request.user,
+        )
+    except ServiceError as error:
+        return refuse(request, state, str(error), 409)
+    messages.success(request, "Deadline saved.")
+    return redirect("campaign:gm", campaign_id)
+
+
+@login_required
+@require_POST
+def observer(request, campaign_id: int):
+    """Open an observer seat; its invitation link appears in the seats table."""
+    gm_seat(request.user, campaign_id)
+    add_observer_seat(campaign_id=campaign_id, actor=request.user)
+    messages.success(request, "Observer seat opened: send its invitation link.")
+    return redirect("campaign:gm", campaign_id)
+
+
 # -- helpers ------------------------------------------------------------------------
 
 
@@ -184,6 +217,12 @@ def dashboard_context(request, state: CampaignState) -> dict:
     return {
         **panels(state),
         "advance_form": advance_form(state.campaign),
+        "deadline_form": DeadlineForm(
+            initial={
+                "phase": state.campaign.phase_id,
+                "deadline": state.phase and state.phase.deadline,
+            }
+        ),
         "options_form": OptionsForm.for_campaign(state.campaign),
         "seats": seat_rows(request, state),
         "edit_panels": edit_panels(state),

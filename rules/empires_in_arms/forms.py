@@ -159,6 +159,27 @@ class RevoltOrderForm(OrderForm):
                 "(EIA-1)."
             },
         )
+        if self.per_target:
+            self.fields["repeat"] = forms.IntegerField(
+                label="Attempts on each chosen target",
+                min_value=1,
+                max_value=legal.MAX_ATTEMPTS,
+                initial=1,
+                help_text=(
+                    f"Under this campaign's options the limit is {legal.MAX_ATTEMPTS} attempts "
+                    "per target (Decision 7): further attempts on a target are made only while "
+                    "the earlier ones fail."
+                ),
+                error_messages={
+                    "min_value": "Make at least 1 attempt on each target you chose (EIA-1).",
+                    "max_value": f"At most {legal.MAX_ATTEMPTS} attempts per target (EIA-1).",
+                    "invalid": "The number of attempts must be a whole number (EIA-1).",
+                },
+            )
+
+    @property
+    def per_target(self) -> bool:
+        return self.world.options.get("attempt_limit") == "per_target"
 
     def target_label(self, key: str) -> str:
         area = self.world.areas[key]
@@ -173,7 +194,7 @@ class RevoltOrderForm(OrderForm):
 
     def clean_targets(self) -> list[str]:
         targets = list(dict.fromkeys(self.cleaned_data["targets"]))
-        if len(targets) > legal.MAX_ATTEMPTS:
+        if len(targets) > legal.MAX_ATTEMPTS and not self.per_target:
             raise forms.ValidationError(
                 f"You may make at most {legal.MAX_ATTEMPTS} revolt attempts in a revolt step; "
                 f"you chose {len(targets)} (EIA-1)."
@@ -188,10 +209,16 @@ class RevoltOrderForm(OrderForm):
         return targets
 
     def initial_from(self, payload: dict) -> dict:
-        return {"targets": payload.get("targets", [])}
+        targets = payload.get("targets", [])
+        distinct = list(dict.fromkeys(targets))
+        repeat = max((targets.count(t) for t in distinct), default=1)
+        return {"targets": distinct, "repeat": repeat}
 
     def payload(self) -> dict:
-        return {"targets": list(self.cleaned_data.get("targets", []))}
+        """The attempts in order; each target repeated when the limit is per target."""
+        repeat = self.cleaned_data.get("repeat") or 1
+        targets = self.cleaned_data.get("targets", [])
+        return {"targets": [t for t in targets for _ in range(repeat)]}
 
 
 class LandOrderForm(OrderForm):

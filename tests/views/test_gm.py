@@ -17,7 +17,7 @@ from campaign.models import (
     Revolt,
     Seat,
 )
-from tests.factories import make_eia_campaign, seat_users
+from tests.factories import make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db
 MAX_PAGE_QUERIES = 20  # whatever the size of the map
@@ -258,3 +258,43 @@ def test_gm_starts_a_campaign_that_has_not_started(client):
     assert response.status_code == 302
     campaign.refresh_from_db()
     assert campaign.phase.key == "peace"
+
+
+def test_gm_sets_and_clears_the_deadline_everyone_sees(campaign, client_as):
+    gm = client_as("gm")
+    data = {"phase": campaign.phase_id, "deadline": "2999-03-01T18:30"}
+    assert gm_post(gm, campaign, "deadline", data).status_code == 302
+    campaign.phase.refresh_from_db()
+    assert campaign.phase.deadline.year == 2999
+    page = client_as("player").get(reverse("campaign:detail", args=[campaign.pk]))
+    assert "until 1 Mar 2999 18:30" in page.content.decode()
+    assert "sets the deadline" in last_gm_event(campaign).text
+    assert gm_post(gm, campaign, "deadline", {"phase": campaign.phase_id}).status_code == 302
+    campaign.phase.refresh_from_db()
+    assert campaign.phase.deadline is None
+
+
+@pytest.mark.parametrize(
+    "deadline, status", [("2001-01-01T10:00", 409), ("tomorrow", 422), ("2999-13-40T99:99", 422)]
+)
+def test_a_bad_deadline_is_refused_and_changes_nothing(campaign, client_as, deadline, status):
+    before = snapshot(campaign)
+    data = {"phase": campaign.phase_id, "deadline": deadline}
+    assert gm_post(client_as("gm"), campaign, "deadline", data).status_code == status
+    assert snapshot(campaign) == before
+
+
+def test_gm_opens_an_observer_seat_whose_link_seats_an_observer(campaign, client_as, users):
+    from django.contrib.auth import get_user_model
+
+    assert gm_post(client_as("gm"), campaign, "observer", {}).status_code == 302
+    seat = campaign.seats.filter(role=Seat.Role.OBSERVER, user=None).get()
+    page = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert seat.invite_token in page
+    newcomer = get_user_model().objects.create_user("watcher", password="x-pass-123")
+    client = Client()
+    client.force_login(newcomer)
+    client.post(reverse("campaign:join", args=[seat.invite_token]))
+    seat.refresh_from_db()
+    assert seat.user == newcomer
+    assert client.get(reverse("campaign:detail", args=[campaign.pk])).status_code == 200

@@ -74,6 +74,27 @@ def test_revolt_targets_saved_and_prefilled(campaign, client_as, advance_to):
     assert not re.search(r'value="minor-5" id="id_targets_\d+" checked', html)
 
 
+def test_attempts_per_target_under_the_per_target_option(campaign, client_as, advance_to):
+    campaign.options = {"attempt_limit": "per_target"}
+    campaign.save(update_fields=["options"])
+    advance_to(campaign, "revolt")
+    client = client_as("player")
+    chosen = {"targets": ["minor-1", "minor-3", "minor-5"], "repeat": "2"}
+    assert post_orders(client, campaign, chosen).status_code == 200
+    payload = order_of(campaign, "france").payload
+    assert payload == {"targets": ["minor-1"] * 2 + ["minor-3"] * 2 + ["minor-5"] * 2}
+    refused = post_orders(client, campaign, {**chosen, "repeat": "4"})
+    assert refused.status_code == 422
+    assert order_of(campaign, "france").payload == payload
+
+
+def test_the_repeat_field_is_refused_under_the_default_limit(campaign, client_as, advance_to):
+    advance_to(campaign, "revolt")
+    refused = post_orders(client_as("player"), campaign, {"targets": ["minor-1"], "repeat": "2"})
+    assert refused.status_code == 422
+    assert not Order.objects.filter(phase_id=campaign.phase_id).exists()
+
+
 def test_land_operation_saved(campaign, client_as, advance_to):
     advance_to(campaign, "land")
     response = post_orders(client_as("player"), campaign, {"operations": ["palatinate"]})

@@ -2,7 +2,7 @@
 player, observer, GM. Refused requests change nothing."""
 
 import pytest
-from django.urls import reverse
+from django.urls import get_resolver, reverse
 
 from campaign.models import Campaign, Order
 from tests.factories import snapshot
@@ -100,6 +100,18 @@ CASES = {
         options_data,
         expect(403, outsider=404, gm=302),
     ),
+    "deadline": (
+        "post",
+        lambda c: reverse("campaign:deadline", args=[c.pk]),
+        lambda c: {"phase": c.phase_id, "deadline": "2999-01-01T20:00"},
+        expect(403, outsider=404, gm=302),
+    ),
+    "observer": (
+        "post",
+        lambda c: reverse("campaign:observer", args=[c.pk]),
+        lambda c: {},
+        expect(403, outsider=404, gm=302),
+    ),
     "join_post": (
         "post",
         lambda c: reverse("campaign:join", args=[spain_seat(c).invite_token]),
@@ -122,6 +134,12 @@ def test_every_url_with_every_role(campaign, client_as, role, case):
         assert response["Location"].startswith(reverse("login"))
     if method == "post" and response.status_code != 302 or role == "anonymous":
         assert snapshot(campaign) == before
+
+
+def test_every_campaign_url_has_a_role_case():
+    names = {pattern.name for pattern in get_resolver().url_patterns[-1].url_patterns}
+    covered = {case.removesuffix("_post") for case in CASES}
+    assert names == covered
 
 
 @pytest.mark.parametrize("role", ROLES)
