@@ -17,7 +17,7 @@ PHASES = (
             "Sponsors may let their revolts lapse (each lapse counts as a revolt let down). "
             "Revolts with no guerrillas for three months in a row end."
         ),
-        order_form=f"{PACKAGE}.forms.PeaceOrderForm",
+        order_form=f"{PACKAGE}.forms.orders.PeaceOrderForm",
         service=f"{PACKAGE}.services.resolve_peace",
     ),
     PhaseSpec(
@@ -28,7 +28,7 @@ PHASES = (
             "Each power makes up to three revolt attempts (1 PP each, success on a modified 6); "
             "each revolt that breaks out gets its revolt number (2 to 5)."
         ),
-        order_form=f"{PACKAGE}.forms.RevoltOrderForm",
+        order_form=f"{PACKAGE}.forms.orders.RevoltOrderForm",
         service=f"{PACKAGE}.services.resolve_revolt_step",
     ),
     PhaseSpec(
@@ -39,7 +39,7 @@ PHASES = (
             "Each power in turn: guerrilla moves, revolt guerrillas for its revolts, Spanish "
             "guerrillas (Spain), anti-guerrilla operations, depot attacks, Spanish removal."
         ),
-        order_form=f"{PACKAGE}.forms.LandOrderForm",
+        order_form=f"{PACKAGE}.forms.orders.LandOrderForm",
         service=f"{PACKAGE}.services.resolve_land",
     ),
     PhaseSpec(
@@ -50,7 +50,7 @@ PHASES = (
             "Revolts whose guerrillas held the capital for a month with a revolt number of 6 "
             "or more succeed; months without guerrillas are counted."
         ),
-        order_form=f"{PACKAGE}.forms.ConquestOrderForm",
+        order_form=f"{PACKAGE}.forms.orders.ConquestOrderForm",
         service=f"{PACKAGE}.services.resolve_conquest",
     ),
     PhaseSpec(
@@ -58,7 +58,7 @@ PHASES = (
         name="Economic phase · expenditure",
         rules=("EIA-5",),
         does="Sponsors may aid their revolts with $1 to $6 each (roll ≤ amount: +1).",
-        order_form=f"{PACKAGE}.forms.EconomicOrderForm",
+        order_form=f"{PACKAGE}.forms.orders.EconomicOrderForm",
         service=f"{PACKAGE}.services.resolve_economic",
     ),
 )
@@ -360,7 +360,7 @@ RULESET = Ruleset(
     sequence=sequence,
     turn_label=turn_label,
     world_loader=f"{PACKAGE}.services.load_world",
-    edit_forms=f"{PACKAGE}.gm_forms.EDIT_FORMS",
-    standing_form=f"{PACKAGE}.forms.StandingOrderForm",
+    edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
+    standing_form=f"{PACKAGE}.forms.orders.StandingOrderForm",
     procedures=PROCEDURES,
 )

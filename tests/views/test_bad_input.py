@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, Corps, GuerrillaStack, Power
-from rules.empires_in_arms.forms import LandOrderForm
+from rules.empires_in_arms.forms.orders import LandOrderForm
 from rules.empires_in_arms.services import load_world
 from tests.factories import snapshot
 
