@@ -22,11 +22,15 @@ class ServiceError(Exception):
     """A refusal whose message a player or GM can read."""
 
 
-class PhaseClosed(ServiceError):
+class Conflict(ServiceError):
+    """A request that no longer fits the campaign's state (it moved on meanwhile)."""
+
+
+class PhaseClosed(Conflict):
     """Orders for a phase that is no longer open."""
 
 
-class PhaseAlreadyResolved(ServiceError):
+class PhaseAlreadyResolved(Conflict):
     """A resolve request for a phase that another request already resolved."""
 
 
@@ -123,7 +127,7 @@ def start_campaign(campaign: Campaign, *, actor) -> Phase:
     with transaction.atomic():
         campaign = locked_campaign(campaign.pk)
         if campaign.phase_id is not None:
-            raise ServiceError("This campaign has already started.")
+            raise Conflict("This campaign has already started.")
         phase = _open_phase(campaign, campaign.turn, 0, actor)
         campaign.bump_version()
         return phase

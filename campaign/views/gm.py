@@ -6,6 +6,8 @@ one renders the dashboard with the reason and a 4xx status, having changed nothi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -16,7 +18,7 @@ from django.views.decorators.http import require_POST
 from campaign.forms import AdvanceForm, AssignSeatForm, DeadlineForm, OptionsForm
 from campaign.models import Campaign, Seat
 from campaign.services import (
-    PhaseAlreadyResolved,
+    Conflict,
     ServiceError,
     add_observer_seat,
     assign_seat,
@@ -42,12 +44,13 @@ def dashboard(request, campaign_id: int):
 @require_POST
 def start(request, campaign_id: int):
     state = load_state(gm_seat(request.user, campaign_id))
-    try:
-        start_campaign(state.campaign, actor=request.user)
-    except ServiceError as error:
-        return refuse(request, state, str(error), 409)
-    messages.success(request, "The campaign has started.")
-    return redirect("campaign:gm", campaign_id)
+    return perform(
+        request,
+        state,
+        None,
+        lambda _: start_campaign(state.campaign, actor=request.user),
+        "The campaign has started.",
+    )
 
 
 @login_required
@@ -56,23 +59,18 @@ def advance(request, campaign_id: int):
     """Close and resolve the open phase (with GM-entered dice if the campaign uses them)."""
     state = load_state(gm_seat(request.user, campaign_id))
     form = advance_form(state.campaign, request.POST)
-    if not form.is_valid():
-        return refuse(request, state, error_text(form), 422)
-    resolved = state.spec.name if state.spec else "The phase"
-    try:
+
+    def resolve(data: dict) -> str:
         opened = resolve_open_phase(
             campaign_id=campaign_id,
-            expected_phase_id=form.cleaned_data["phase"],
+            expected_phase_id=data["phase"],
             actor=request.user,
             faces=form.dice_faces(),
         )
-    except PhaseAlreadyResolved as error:
-        return refuse(request, state, str(error), 409)
-    except ServiceError as error:
-        return refuse(request, state, str(error), 422)
-    opened_name = state.rules.phase(opened.key).name
-    messages.success(request, f"{resolved} resolved; {opened_name} is open.")
-    return redirect("campaign:gm", campaign_id)
+        resolved = state.spec.name if state.spec else "The phase"
+        return f"{resolved} resolved; {state.rules.phase(opened.key).name} is open."
+
+    return perform(request, state, form, resolve)
 
 
 @login_required
@@ -84,14 +82,13 @@ def edit(request, campaign_id: int, key: str):
     if form_class is None:
         raise Http404("No such edit.")
     form = form_class(request.POST, world=state.world)
-    if not form.is_valid():
-        return refuse(request, state, f"{form_class.title}: {error_text(form)}", 422)
-    try:
-        text = form.apply(campaign_id=campaign_id, actor=request.user)
-    except ServiceError as error:
-        return refuse(request, state, str(error), 422)
-    messages.success(request, f"{text}.")
-    return redirect("campaign:gm", campaign_id)
+    return perform(
+        request,
+        state,
+        form,
+        lambda _: form.apply(campaign_id=campaign_id, actor=request.user) + ".",
+        refusal_prefix=f"{form_class.title}: ",
+    )
 
 
 @login_required
@@ -102,15 +99,13 @@ def seat(request, campaign_id: int, seat_id: int):
     target = Seat.objects.filter(campaign_id=campaign_id, pk=seat_id).first()
     if target is None:
         raise Http404("No such seat.")
-    form = AssignSeatForm(request.POST)
-    if not form.is_valid():
-        return refuse(request, state, error_text(form), 422)
-    try:
-        assign_seat(seat=target, user=form.cleaned_data["username"], actor=request.user)
-    except ServiceError as error:
-        return refuse(request, state, str(error), 422)
-    messages.success(request, "Seat updated.")
-    return redirect("campaign:gm", campaign_id)
+    return perform(
+        request,
+        state,
+        AssignSeatForm(request.POST),
+        lambda data: assign_seat(seat=target, user=data["username"], actor=request.user),
+        "Seat updated.",
+    )
 
 
 @login_required
@@ -119,19 +114,18 @@ def options(request, campaign_id: int):
     """The rule options (Decisions) and the dice mode."""
     state = load_state(gm_seat(request.user, campaign_id))
     form = OptionsForm.for_campaign(state.campaign, request.POST)
-    if not form.is_valid():
-        return refuse(request, state, error_text(form), 422)
-    try:
-        set_options(
+    return perform(
+        request,
+        state,
+        form,
+        lambda data: set_options(
             campaign_id=campaign_id,
             options=form.options(),
-            dice_mode=form.cleaned_data["dice_mode"],
+            dice_mode=data["dice_mode"],
             actor=request.user,
-        )
-    except ServiceError as error:
-        return refuse(request, state, str(error), 422)
-    messages.success(request, "Options saved.")
-    return redirect("campaign:gm", campaign_id)
+        ),
+        "Options saved.",
+    )
 
 
 @login_required
@@ -139,33 +133,58 @@ def options(request, campaign_id: int):
 def deadline(request, campaign_id: int):
     """Set or clear the open phase's deadline."""
     state = load_state(gm_seat(request.user, campaign_id))
-    form = DeadlineForm(request.POST)
-    if not form.is_valid():
-        return refuse(request, state, error_text(form), 422)
-    try:
-        set_deadline(
+    return perform(
+        request,
+        state,
+        DeadlineForm(request.POST),
+        lambda data: set_deadline(
             campaign_id=campaign_id,
-            phase_id=form.cleaned_data["phase"],
-            deadline=form.cleaned_data["deadline"],
+            phase_id=data["phase"],
+            deadline=data["deadline"],
             actor=request.user,
-        )
-    except ServiceError as error:
-        return refuse(request, state, str(error), 409)
-    messages.success(request, "Deadline saved.")
-    return redirect("campaign:gm", campaign_id)
+        ),
+        "Deadline saved.",
+    )
 
 
 @login_required
 @require_POST
 def observer(request, campaign_id: int):
     """Open an observer seat; its invitation link appears in the seats table."""
-    gm_seat(request.user, campaign_id)
-    add_observer_seat(campaign_id=campaign_id, actor=request.user)
-    messages.success(request, "Observer seat opened: send its invitation link.")
-    return redirect("campaign:gm", campaign_id)
+    state = load_state(gm_seat(request.user, campaign_id))
+    return perform(
+        request,
+        state,
+        None,
+        lambda _: add_observer_seat(campaign_id=campaign_id, actor=request.user),
+        "Observer seat opened: send its invitation link.",
+    )
 
 
 # -- helpers ------------------------------------------------------------------------
+
+
+def perform(
+    request,
+    state: CampaignState,
+    form,
+    action: Callable[[dict], object],
+    success: str = "",
+    *,
+    refusal_prefix: str = "",
+):
+    """Validate the form, call the service, and go back to the dashboard with a message;
+    a refusal renders the dashboard with the reason (422, or 409 for a phase that moved
+    on) having changed nothing. ``success`` empty: the service's return is the message."""
+    if form is not None and not form.is_valid():
+        return refuse(request, state, f"{refusal_prefix}{error_text(form)}", 422)
+    try:
+        result = action(form.cleaned_data if form is not None else {})
+    except ServiceError as error:
+        status = 409 if isinstance(error, Conflict) else 422
+        return refuse(request, state, str(error), status)
+    messages.success(request, success or str(result))
+    return redirect("campaign:gm", state.campaign.pk)
 
 
 def refuse(request, state: CampaignState, reason: str, status: int):
