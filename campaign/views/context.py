@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from django.db.models import Prefetch
@@ -70,6 +70,12 @@ def load_state(seat: Seat) -> CampaignState:
         powers=powers,
         orders=orders,
     )
+
+
+def with_saved_orders(state: CampaignState) -> CampaignState:
+    """The same state with the open phase's orders read again, after a submission (which
+    changes nothing else)."""
+    return replace(state, orders={o.power_id: o for o in state.phase.orders.all()})
 
 
 def panels(state: CampaignState) -> dict:

@@ -16,7 +16,13 @@ from django.views.decorators.http import require_POST
 
 from campaign.services import PhaseClosed, ServiceError, submit_orders
 from campaign.views.access import player_seat
-from campaign.views.context import CampaignState, load_state, orders_context, page_context
+from campaign.views.context import (
+    CampaignState,
+    load_state,
+    orders_context,
+    page_context,
+    with_saved_orders,
+)
 
 ERROR = "error"
 SUCCESS = "success"
@@ -52,7 +58,7 @@ def orders(request, campaign_id: int):
     except ServiceError as error:
         return refuse(request, state, str(error), 400, order_form=form)
     notice = "Orders saved and marked ready." if ready else "Orders saved as a draft."
-    return done(request, load_state(state.seat), notice)
+    return done(request, with_saved_orders(state), notice)
 
 
 @login_required
