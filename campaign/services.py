@@ -254,7 +254,7 @@ def claim_seat(*, token: str, user) -> Seat:
     """Take the seat an invitation link names."""
     with transaction.atomic():
         seat = (
-            Seat.objects.select_for_update()
+            Seat.objects.select_for_update(of=("self",))
             .select_related("power")
             .filter(invite_token=token)
             .first()
@@ -285,7 +285,7 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
     """The GM seats a user (or empties the seat when user is None)."""
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
-        seat = Seat.objects.select_for_update().select_related("power").get(pk=seat.pk)
+        seat = Seat.objects.select_for_update(of=("self",)).select_related("power").get(pk=seat.pk)
         if seat.is_gm:
             raise ServiceError("The GM seat is not reassigned here.")
         seat.user = user

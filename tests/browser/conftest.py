@@ -9,11 +9,6 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API runs an asyncio event loop in the test thread; Django refuses ORM
-# calls from a thread with a running loop unless told that this is safe (it is: the ORM
-# calls of fixtures and of the test database teardown are plain synchronous code).
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -35,11 +30,23 @@ def fast_passwords(settings):
 
 
 @pytest.fixture
-def browser():
-    """A headless Chromium for one test."""
+def browser(monkeypatch):
+    """A headless Chromium for one test.
+
+    While Playwright's sync API runs, the test's code runs in another context than the
+    fixtures (Playwright switches greenlets), and Django keeps its database connections
+    per context: ORM calls made in the test get a connection of their own. It is closed
+    here, before Playwright stops; left open, PostgreSQL could not drop the test database.
+    """
     if not (CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK)):
         pytest.skip(f"needs Debian's Chromium at {CHROMIUM} (apt-get install chromium)")
+    from django.db import connections
     from playwright.sync_api import expect, sync_playwright
+
+    # Playwright's sync API marks an asyncio event loop as running in the test's thread;
+    # Django refuses ORM calls there unless told that this is safe (it is: the test's ORM
+    # calls are plain synchronous code). Only for as long as this fixture lives.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
     expect.set_options(timeout=TIMEOUT_MS)
     with sync_playwright() as playwright:
@@ -49,6 +56,7 @@ def browser():
         try:
             yield chromium
         finally:
+            connections.close_all()
             chromium.close()
 
 

@@ -20,10 +20,12 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 GM_NAME, GM_PASSWORD = "gamemaster", "gm-walk-password-1"
 PLAYER_PASSWORD = "player-walk-password-1"
 CAMPAIGN_NAME = "Browser walk 1805"
+TIMEOUT_MS = 15_000
 REVOLT_FACES = "1 6 4"  # France → Malta fails, GB → Palatinate breaks out, strength 4
 
 
@@ -62,7 +64,7 @@ def log_in(tab: Tab, username: str, password: str) -> None:
     page.get_by_role("button", name="Log in").click()
 
 
-def join_by_invitation(tab: Tab, invite: str, username: str, power: str, expect) -> None:
+def join_by_invitation(tab: Tab, invite: str, username: str, power: str) -> None:
     """Open the invitation link, sign up from the login page it leads to, take the seat."""
     page = tab.page
     tab.goto(invite)
@@ -81,7 +83,7 @@ def join_by_invitation(tab: Tab, invite: str, username: str, power: str, expect)
     tab.htmx_loaded()
 
 
-def give_revolt_orders(tab: Tab, power: str, target: str, expect) -> None:
+def give_revolt_orders(tab: Tab, power: str, target: str) -> None:
     """Tick one revolt target in the HTMX orders form and save it ready, without a reload."""
     page = tab.page
     orders = page.locator("#orders")
@@ -106,15 +108,13 @@ def give_revolt_orders(tab: Tab, power: str, target: str, expect) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.filterwarnings("ignore:No directory at:UserWarning")  # whitenoise: no collectstatic
 def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts):
-    from playwright.sync_api import expect
-
     get_user_model().objects.create_user(GM_NAME, password=GM_PASSWORD)
     gm = Tab(browser, live_server.url, "gm")
     britain = Tab(browser, live_server.url, "great_britain")
     france = Tab(browser, live_server.url, "france")
     tabs = (gm, britain, france)
     for tab in tabs:
-        tab.context.set_default_timeout(15_000)
+        tab.context.set_default_timeout(TIMEOUT_MS)
 
     # 1. The GM logs in, creates the campaign with GM-entered dice, reads two invitations.
     page = gm.page
@@ -138,8 +138,8 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts):
     assert all("/join/" in link for link in invites.values()), invites
 
     # 2. Each player opens their invitation, signs up, takes the seat.
-    join_by_invitation(britain, invites["Great Britain"], "albion", "Great Britain", expect)
-    join_by_invitation(france, invites["France"], "marianne", "France", expect)
+    join_by_invitation(britain, invites["Great Britain"], "albion", "Great Britain")
+    join_by_invitation(france, invites["France"], "marianne", "France")
 
     # 3a. The GM resolves the peace step: no orders, no dice.
     gm.goto(dashboard_url)
@@ -154,8 +154,8 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts):
     for tab in (britain, france):
         tab.page.reload()
         tab.htmx_loaded()
-    give_revolt_orders(britain, "Great Britain", "Palatinate", expect)
-    give_revolt_orders(france, "France", "Malta", expect)
+    give_revolt_orders(britain, "Great Britain", "Palatinate")
+    give_revolt_orders(france, "France", "Malta")
 
     # 4. The GM sees both ready, types the dice faces and resolves the revolt step.
     gm.goto(dashboard_url)
@@ -192,6 +192,7 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts):
         expect(palatinate.locator(".badge.revolt")).to_have_text("4")
         expect(p.locator("#area-palatinate")).to_contain_text("4 (Great Britain)")
         expect(p.locator("#area-malta")).not_to_contain_text("(France)")
+        p.locator("#area-palatinate").scroll_into_view_if_needed()
         p.screenshot(path=artifacts / f"main_loop_{tab.who}.png", full_page=True)
 
     problems = {tab.who: tab.problems for tab in tabs if tab.problems}
