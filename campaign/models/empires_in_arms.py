@@ -34,6 +34,16 @@ class EiaArea(models.Model):
     )
     guerrilla_value = models.PositiveSmallIntegerField(null=True, blank=True)
     islamic = models.BooleanField(default=False)
+    minor_status = models.CharField(
+        max_length=10,
+        blank=True,
+        choices=[
+            ("allied", _("Allied minor")),
+            ("client", _("Client state")),
+            ("conquered", _("Conquered minor")),
+        ],
+        help_text=_("How its controller holds a minor country."),
+    )
 
     def __str__(self) -> str:
         return str(self.area)

@@ -23,6 +23,7 @@ from campaign.models import (
     Campaign,
     Corps,
     Depot,
+    EiaArea,
     EiaPowerStatus,
     Event,
     GuerrillaStack,
@@ -171,6 +172,7 @@ def _area(a: Area, pkey: dict[int, str]) -> state.Area:
         guerrilla_value=eia.guerrilla_value if eia else None,
         islamic=eia.islamic if eia else False,
         capital=a.capital,
+        minor_status=eia.minor_status if eia else "",
     )
 
 
@@ -181,18 +183,7 @@ def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> N
     """Write what changed in the World, then its log lines and rolls."""
     world, before = loaded.world, loaded.before
     _persist_powers(loaded)
-    changed_areas = [
-        Area(
-            pk=loaded.area_ids[k],
-            controller_id=loaded.power_ids.get(a.controller),
-            home_power_id=loaded.power_ids.get(a.home_power),
-            ceded=a.ceded,
-        )
-        for k, a in world.areas.items()
-        if a != before.areas[k]
-    ]
-    if changed_areas:
-        Area.objects.bulk_update(changed_areas, ["controller", "home_power", "ceded"])
+    _persist_areas(loaded)
     p, a = loaded.power_ids, loaded.area_ids
     _sync(
         Corps,
@@ -245,6 +236,42 @@ def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> N
     _persist_relations(loaded, campaign)
     _persist_let_downs(loaded, campaign)
     write_log(loaded, campaign, phase, actor)
+
+
+def _persist_areas(loaded: Loaded) -> None:
+    changed = [
+        (loaded.area_ids[k], a)
+        for k, a in loaded.world.areas.items()
+        if a != loaded.before.areas[k]
+    ]
+    if not changed:
+        return
+    p = loaded.power_ids
+    Area.objects.bulk_update(
+        [
+            Area(
+                pk=pk,
+                controller_id=p.get(a.controller),
+                home_power_id=p.get(a.home_power),
+                ceded=a.ceded,
+                manpower=a.manpower,
+            )
+            for pk, a in changed
+        ],
+        ["controller", "home_power", "ceded", "manpower"],
+    )
+    EiaArea.objects.bulk_update(
+        [
+            EiaArea(
+                area_id=pk,
+                guerrilla_value=a.guerrilla_value,
+                islamic=a.islamic,
+                minor_status=a.minor_status,
+            )
+            for pk, a in changed
+        ],
+        ["guerrilla_value", "islamic", "minor_status"],
+    )
 
 
 def _persist_powers(loaded: Loaded) -> None:

@@ -18,6 +18,7 @@ OTTOMAN = "turkey"
 LAND_ORDER = ("russia", "turkey", "austria", "prussia", "great_britain", "spain")
 MINOR = "minor"
 PROVINCE = "province"
+ALLIED, CLIENT, CONQUERED = "allied", "client", "conquered"  # how a power holds a minor
 
 
 @dataclass
@@ -47,6 +48,12 @@ class Area:
     guerrilla_value: int | None = None  # printed value of a Spanish province
     islamic: bool = False
     capital: str = ""
+    minor_status: str = ""  # a controlled minor: ALLIED, CLIENT or CONQUERED
+
+    @property
+    def conquered_by(self) -> str | None:
+        """The power that holds this minor as a conquered minor (EIA-4's Ottoman bonus)."""
+        return self.controller if self.minor_status == CONQUERED else None
 
     @property
     def guerrilla_cap(self) -> int:
