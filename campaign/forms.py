@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 from django.contrib.auth import get_user_model
 
 from campaign.models import Campaign
 from campaign.scenarios import available_scenarios
-
-FACE_SEPARATORS = re.compile(r"[\s,;]+")
+from rules.dice import parse_faces
 
 
 class NewCampaignForm(forms.Form):
@@ -41,16 +38,13 @@ class AdvanceForm(forms.Form):
         if not scripted:
             del self.fields["faces"]
 
-    def clean_faces(self) -> list[int] | None:
-        text = self.cleaned_data["faces"].strip()
-        if not text:
-            return []
-        parts = FACE_SEPARATORS.split(text)
-        if not all(part.isdigit() and 1 <= int(part) <= 6 for part in parts):
+    def clean_faces(self) -> list[int]:
+        try:
+            return parse_faces(self.cleaned_data["faces"])
+        except ValueError as error:
             raise forms.ValidationError(
-                "Dice faces are whole numbers from 1 to 6, separated by spaces or commas."
-            )
-        return [int(part) for part in parts]
+                f"{error}: dice faces are whole numbers from 1 to 6, separated by spaces or commas."
+            ) from None
 
     def dice_faces(self) -> list[int] | None:
         return self.cleaned_data.get("faces") if self.scripted else None

@@ -195,19 +195,22 @@ def resolve_open_phase(
 
 
 def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
-    orders = {}
-    for order in phase.orders.select_related("power"):
-        orders[order.power.key] = order.payload
-        if not order.ready:
-            log(
-                campaign,
-                Event.Kind.ORDER,
-                f"{order.power.name}'s orders were saved but not marked ready; "
-                "they are used as saved.",
-                power=order.power,
-                phase=phase,
-            )
-    return orders
+    """The saved orders by power key; drafts are used as saved, and the log says so."""
+    saved = list(phase.orders.select_related("power"))
+    Event.objects.bulk_create(
+        Event(
+            campaign=campaign,
+            phase=phase,
+            turn=campaign.turn,
+            kind=Event.Kind.ORDER,
+            power=order.power,
+            text=f"{order.power.name}'s orders were saved but not marked ready; "
+            "they are used as saved.",
+        )
+        for order in saved
+        if not order.ready
+    )
+    return {order.power.key: order.payload for order in saved}
 
 
 # -- orders -------------------------------------------------------------------------
@@ -251,25 +254,29 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
 
 
 def claim_seat(*, token: str, user) -> Seat:
-    """Take the seat an invitation link names."""
+    """Take the seat an invitation link names.
+
+    Locks the campaign first, then the seat, in the same order as every other seat
+    change, so two claims never deadlock and one user cannot take two seats at once.
+    """
+    invited = Seat.objects.filter(invite_token=token).values_list("campaign_id", flat=True).first()
+    if invited is None:
+        raise ServiceError("This invitation link is not valid.")
     with transaction.atomic():
+        campaign = locked_campaign(invited)
         seat = (
             Seat.objects.select_for_update(of=("self",))
             .select_related("power")
-            .filter(invite_token=token)
-            .first()
+            .get(invite_token=token)
         )
-        if seat is None:
-            raise ServiceError("This invitation link is not valid.")
         if seat.user_id == user.pk:
             return seat
         if seat.user_id is not None:
             raise ServiceError("This seat has already been taken.")
-        if Seat.objects.filter(campaign_id=seat.campaign_id, user=user).exists():
+        if Seat.objects.filter(campaign=campaign, user=user).exists():
             raise ServiceError("You already have a seat in this campaign.")
         seat.user = user
         seat.save(update_fields=["user"])
-        campaign = locked_campaign(seat.campaign_id)
         log(
             campaign,
             Event.Kind.SEAT,

@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Protocol
+
+FACE = re.compile(r"[1-6]")
+FACE_SEPARATORS = re.compile(r"[\s,;]+")
 
 
 class Dice(Protocol):
@@ -103,11 +107,17 @@ class ScriptedDice:
 
 
 def parse_faces(text: str) -> list[int]:
-    """Parse GM-entered faces ("4 5, 3") into a list; ValueError with a clear message."""
-    tokens = text.replace(",", " ").split()
+    """GM-entered faces ("4 5, 3") as a list; ValueError naming the first bad token.
+
+    Only the ASCII digits 1 to 6 are faces: "²", "٣" or a thousand-digit number are
+    refused before any conversion.
+    """
     faces = []
-    for token in tokens:
-        if not token.isdigit() or not 1 <= int(token) <= 6:
-            raise ValueError(f"“{token}” is not a die face (1 to 6)")
+    for token in FACE_SEPARATORS.split(text.strip()):
+        if not token:
+            continue
+        if not FACE.fullmatch(token):
+            shown = token if len(token) <= 12 else f"{token[:12]}…"
+            raise ValueError(f"“{shown}” is not a die face (1 to 6)")
         faces.append(int(token))
     return faces

@@ -236,7 +236,9 @@ class Phase(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.campaign.rules.phase(self.key).name} ({self.campaign.turn_label})"
+        campaign = self.campaign
+        month = campaign.rules.turn_label(self.turn, campaign.setup)
+        return f"{campaign.rules.phase(self.key).name} ({month})"
 
     @property
     def is_open(self) -> bool:

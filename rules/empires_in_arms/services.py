@@ -235,6 +235,7 @@ def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> N
     _persist_revolts(loaded, campaign)
     _persist_relations(loaded, campaign)
     _persist_let_downs(loaded, campaign)
+    _persist_national_modifiers(loaded, campaign)
     write_log(loaded, campaign, phase, actor)
 
 
@@ -403,6 +404,24 @@ def _persist_let_downs(loaded: Loaded, campaign: Campaign) -> None:
         update_conflicts=True,
         unique_fields=["power", "area"],
         update_fields=["count"],
+    )
+
+
+def _persist_national_modifiers(loaded: Loaded, campaign: Campaign) -> None:
+    before = loaded.before.national_modifiers
+    changed = {k: v for k, v in loaded.world.national_modifiers.items() if before.get(k) != v}
+    if not changed:
+        return
+    NationalModifier.objects.bulk_create(
+        [
+            NationalModifier(
+                campaign=campaign, area_id=loaded.area_ids[a], power_id=loaded.power_ids[p], value=v
+            )
+            for (a, p), v in changed.items()
+        ],
+        update_conflicts=True,
+        unique_fields=["area", "power"],
+        update_fields=["value"],
     )
 
 

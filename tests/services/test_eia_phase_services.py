@@ -155,7 +155,16 @@ def test_phase_services_run_the_same_number_of_queries_for_10_and_200_areas(
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     "fault",
-    ["_persist_powers", "_sync", "_persist_revolts", "_persist_relations", "write_log"],
+    [
+        "_persist_powers",
+        "_persist_areas",
+        "_sync",
+        "_persist_revolts",
+        "_persist_relations",
+        "_persist_let_downs",
+        "_persist_national_modifiers",
+        "write_log",
+    ],
 )
 def test_an_error_in_the_middle_of_a_phase_leaves_the_campaign_as_it_was(monkeypatch, fault):
     campaign = quarter_campaign()

@@ -91,7 +91,17 @@ def test_parse_faces_accepts_spaces_and_commas():
     assert parse_faces("") == []
 
 
-@pytest.mark.parametrize("text, token", [("4 7", "7"), ("x", "x"), ("2,0", "0")])
+@pytest.mark.parametrize(
+    "text, token",
+    [
+        ("4 7", "7"),
+        ("x", "x"),
+        ("2,0", "0"),
+        ("²", "²"),
+        ("3 ٣", "٣"),
+        ("9" * 5000, "9" * 12 + "…"),
+    ],
+)
 def test_parse_faces_names_the_bad_token(text, token):
     with pytest.raises(ValueError, match=f"“{token}” is not a die face"):
         parse_faces(text)
