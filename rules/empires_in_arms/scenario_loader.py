@@ -5,6 +5,7 @@
       "zones"?: {"<power>": "Fiasco" | "Instability" | "Neutral" | "Dominant"},
       "guerrilla_values"?: {"<province>": n},          # printed Spanish guerrilla values
       "islamic"?: ["<minor>", …],
+      "minor_status"?: {"<minor>": "allied" | "client" | "conquered"},  # controlled minors
       "national_modifiers"?: {
         "chart": {"<minor>": {"<power>": nm}},          # the Minor Country Chart
         "sourced"?: [["<minor>", "<power>"], …]         # cells taken from a source
@@ -18,7 +19,7 @@ A power without a zone starts Neutral; a missing chart cell counts as 0.
 from __future__ import annotations
 
 from campaign.models import Corps, EiaArea, EiaPowerStatus, NationalModifier
-from rules.empires_in_arms.state import MINOR, ZONE_MODIFIERS
+from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_MODIFIERS
 
 SECTION = "empires_in_arms"
 
@@ -48,6 +49,13 @@ def validate(data: dict) -> list[str]:
             problems.append(f"{SECTION}.guerrilla_values: {area!r} needs a whole number ≥ 0")
     for area in section.get("islamic", []):
         check("islamic", area=area)
+    controlled = {a["key"] for a in data["areas"] if a.get("controller", a.get("home_power"))}
+    for area, status in section.get("minor_status", {}).items():
+        check("minor_status", area=area)
+        if status not in (ALLIED, CLIENT, CONQUERED):
+            problems.append(f"{SECTION}.minor_status: {status!r} for {area!r} is not a status")
+        elif kinds.get(area) != MINOR or area not in controlled:
+            problems.append(f"{SECTION}.minor_status: {area!r} is not a controlled minor")
     chart = section.get("national_modifiers", {}).get("chart", {})
     for minor, row in chart.items():
         if kinds.get(minor) != MINOR:
@@ -71,6 +79,7 @@ def load_extras(campaign, data: dict, powers_by_key: dict, areas_by_key: dict) -
     zones = section.get("zones", {})
     values = section.get("guerrilla_values", {})
     islamic = set(section.get("islamic", []))
+    statuses = section.get("minor_status", {})
     chart = section.get("national_modifiers", {}).get("chart", {})
     EiaPowerStatus.objects.bulk_create(
         [
@@ -80,7 +89,12 @@ def load_extras(campaign, data: dict, powers_by_key: dict, areas_by_key: dict) -
     )
     EiaArea.objects.bulk_create(
         [
-            EiaArea(area=area, guerrilla_value=values.get(key), islamic=key in islamic)
+            EiaArea(
+                area=area,
+                guerrilla_value=values.get(key),
+                islamic=key in islamic,
+                minor_status=statuses.get(key, ""),
+            )
             for key, area in areas_by_key.items()
         ]
     )

@@ -159,6 +159,8 @@ def test_create_campaign_from_eia_1805():
     assert andalusia.controller.key == "spain"
     assert andalusia.eia.guerrilla_value == eia["guerrilla_values"]["andalusia"]
     assert EiaArea.objects.get(area__campaign=campaign, area__key="egypt").islamic
+    rhodes = EiaArea.objects.get(area__campaign=campaign, area__key="rhodes")
+    assert rhodes.minor_status == eia["minor_status"]["rhodes"]
     for area in campaign.areas.all():
         assert 0 <= area.x <= MAP_WIDTH and 0 <= area.y <= MAP_HEIGHT
 
@@ -222,6 +224,14 @@ BAD = [
         "empires_in_arms.corps: unknown area 'rome'",
     ),
     (lambda d: d["empires_in_arms"].update(zones=["france"]), "section is malformed"),
+    (
+        lambda d: d["empires_in_arms"].update(minor_status={"palatinate": "vassal"}),
+        "empires_in_arms.minor_status: 'vassal' for 'palatinate' is not a status",
+    ),
+    (
+        lambda d: d["empires_in_arms"].update(minor_status={"paris": "allied"}),
+        "empires_in_arms.minor_status: 'paris' is not a controlled minor",
+    ),
 ]
 
 
