@@ -206,6 +206,8 @@ def snapshot(campaign: Campaign) -> dict:
         "campaign": Campaign.objects.filter(pk=campaign.pk),
         "powers": Power.objects.filter(campaign=campaign),
         "power_status": EiaPowerStatus.objects.filter(power__campaign=campaign),
+        "area_details": EiaArea.objects.filter(area__campaign=campaign),
+        "chart": NationalModifier.objects.filter(campaign=campaign),
         "seats": Seat.objects.filter(campaign=campaign),
         "areas": Area.objects.filter(campaign=campaign),
         "relations": PowerRelation.objects.filter(campaign=campaign),

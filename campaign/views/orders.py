@@ -37,7 +37,7 @@ def orders(request, campaign_id: int):
     """Save the seat's orders for the open phase, as a draft or ready."""
     state = load_state(player_seat(request.user, campaign_id))
     phase_id = request.POST.get("phase", "")
-    if not phase_id.isdigit():
+    if not (phase_id.isascii() and phase_id.isdigit()):
         return refuse(request, state, "The form is incomplete: reload the page.", 400)
     if not state.takes_orders or phase_id != str(state.phase.pk):
         return refuse(request, state, "This phase is closed: your orders were not saved.", 409)

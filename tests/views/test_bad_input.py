@@ -4,7 +4,7 @@ changes nothing: never a 500."""
 import pytest
 from django.urls import reverse
 
-from campaign.models import Campaign, Corps, GuerrillaStack, Power
+from campaign.models import Campaign, Corps, GuerrillaStack, Order, Power
 from rules.empires_in_arms.forms.orders import LandOrderForm
 from rules.empires_in_arms.services import load_world
 from tests.factories import snapshot
@@ -74,6 +74,46 @@ def test_an_unknown_target_is_refused_without_htmx(revolt_step, client_as):
     assert_refused(response, 422, revolt_step, before, "Your orders were not saved.", "<html")
 
 
+def test_negative_political_points_are_no_bar_to_an_attempt_by_default(revolt_step, client_as):
+    """Decision 8: by default an attempt needs no minimum PP; PP may go negative."""
+    Power.objects.filter(campaign=revolt_step, key="great_britain").update(political_points=-3)
+    client = client_as("other_player")
+    response = post_orders(client, revolt_step, {"targets": ["minor-1", "minor-3"]}, **HTMX)
+    assert response.status_code == 200, response.content.decode()[:2000]
+    order = Order.objects.get(phase_id=revolt_step.phase_id, power__key="great_britain")
+    assert order.payload == {"targets": ["minor-1", "minor-3"]}
+
+
+def test_an_attempt_below_the_optional_pp_minimum_is_refused(revolt_step, client_as):
+    Campaign.objects.filter(pk=revolt_step.pk).update(options={"attempt_pp_minimum": 1})
+    Power.objects.filter(campaign=revolt_step, key="great_britain").update(political_points=0)
+    before = snapshot(revolt_step)
+    client = client_as("other_player")
+    response = post_orders(client, revolt_step, {"targets": ["minor-1"]}, **HTMX)
+    assert_refused(response, 422, revolt_step, before, "Each attempt needs at least 1 PP")
+
+
+@pytest.mark.parametrize(
+    ("repeat", "phrase"),
+    [
+        ("0", "Make at least 1 attempt"),
+        ("4", "At most 3 attempts per target"),
+        ("two", "must be a whole number"),
+        ("²", "must be a whole number"),
+        ("٣", "must be a whole number"),
+        ("9" * 5000, "At most 3 attempts per target"),
+    ],
+)
+def test_attempts_per_target_outside_one_to_three_are_refused(
+    revolt_step, client_as, repeat, phrase
+):
+    Campaign.objects.filter(pk=revolt_step.pk).update(options={"attempt_limit": "per_target"})
+    before = snapshot(revolt_step)
+    data = {"targets": ["minor-1"], "repeat": repeat}
+    response = post_orders(client_as("other_player"), revolt_step, data, **HTMX)
+    assert_refused(response, 422, revolt_step, before, phrase, "EIA-1")
+
+
 # -- aid (EIA-5) ----------------------------------------------------------------------
 
 
@@ -85,7 +125,13 @@ def test_an_unknown_target_is_refused_without_htmx(revolt_step, client_as):
         ("-2", "Aid is at least $1"),
         ("three", "whole number of dollars"),
         ("2.5", "whole number of dollars"),
+        ("3.0", "whole number of dollars"),
+        ("²", "whole number of dollars"),
+        ("٣", "whole number of dollars"),
+        ("３", "whole number of dollars"),
         ("9" * 40, "Aid is at most $6"),
+        ("9" * 5000, "Aid is at most $6"),
+        ("-" + "9" * 5000, "Aid is at least $1"),
     ],
 )
 def test_aid_outside_one_to_six_is_refused(economic_step, client_as, amount, phrase):
@@ -191,12 +237,21 @@ def test_orders_for_a_closed_phase_are_refused(campaign, client_as, advance_to):
     assert_refused(response, 409, campaign, before, "This phase is closed")
 
 
-@pytest.mark.parametrize("phase", ["", "abc", "-1", "1.5", "9" * 30])
-def test_a_malformed_phase_is_refused(campaign, client_as, phase):
+@pytest.mark.parametrize(
+    ("phase", "status"),
+    [
+        ("", 400),  # not a number: the form is incomplete
+        ("abc", 400),
+        ("-1", 400),
+        ("1.5", 400),
+        ("9" * 30, 409),  # a number, but not the open phase
+    ],
+)
+def test_a_malformed_phase_is_refused(campaign, client_as, phase, status):
     before = snapshot(campaign)
     url = reverse("campaign:orders", args=[campaign.pk])
     response = client_as("player").post(url, {"phase": phase, "ready": "1"}, **HTMX)
-    assert response.status_code in (400, 409)
+    assert response.status_code == status
     assert snapshot(campaign) == before
 
 
@@ -257,6 +312,8 @@ def gm_post(client, campaign, name, data, *args):
         ("corps_remove", {"corps": "999999"}, "There is no such corps"),
         ("relation", {"a": "france", "b": "france", "kind": "war"}, "two different powers"),
         ("revolt", {"revolt": "1", "capital_held_months": "-1"}, "Months capital held"),
+        ("revolt", {"revolt": "1", "capital_held_months": "٣"}, "Months capital held: enter"),
+        ("revolt", {"revolt": "1", "capital_held_months": "9" * 5000}, "from 0 to 120"),
         ("spanish_field_loss", {"area": "palatinate"}, "not an unceded Spanish home province"),
         ("guerrilla", {"stack": "abc"}, "There is no such guerrilla stack"),
         ("depot_add", {"power": "france", "area": "palatinate", "garrison": "1e9"}, "Garrison"),

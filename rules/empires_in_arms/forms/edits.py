@@ -10,19 +10,38 @@ from __future__ import annotations
 
 from django import forms
 
+from rules.empires_in_arms import edits
+from rules.empires_in_arms.forms.orders import WholeNumberField
 from rules.empires_in_arms.services import gm_edit
 from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_MODIFIERS, World
 
 NEUTRAL = ""
+PP_RANGE = (-1000, 1000)  # Decision 8: PP may go negative; well inside the DB column
+TREASURY_RANGE = (-999, 9999)
+REVOLT_GUERRILLAS, SPANISH_GUERRILLAS = "revolt", "spanish"
 
 
 def power_choices(world: World) -> list[tuple[str, str]]:
     return [(key, power.name) for key, power in world.powers.items()]
 
 
-def area_choices(world: World) -> list[tuple[str, str]]:
-    areas = sorted(world.areas.values(), key=lambda area: area.name)
+def area_choices(world: World, keep=lambda area: True) -> list[tuple[str, str]]:
+    areas = sorted((a for a in world.areas.values() if keep(a)), key=lambda area: area.name)
     return [(area.key, area.name) for area in areas]
+
+
+def minor_choices(world: World) -> list[tuple[str, str]]:
+    return area_choices(world, lambda area: area.kind == MINOR)
+
+
+def status_field(blank: str) -> forms.ChoiceField:
+    """How a power holds a minor: allied, client state or conquered (or ``blank``)."""
+    return forms.ChoiceField(
+        label="Minor held as",
+        choices=[(NEUTRAL, blank), *((k, v.capitalize()) for k, v in edits.MINOR_STATUSES.items())],
+        required=False,
+        error_messages={"invalid_choice": "Choose allied minor, client state or conquered minor."},
+    )
 
 
 def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=False):
@@ -39,12 +58,21 @@ def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=Fa
     )
 
 
-def number_field(label: str, low: int, high: int, **kwargs) -> forms.IntegerField:
-    return forms.IntegerField(
+def number_field(label: str, bounds: tuple[int, int], **kwargs) -> WholeNumberField:
+    """A whole number within ``bounds``; every refusal says the range. (The dashboard's
+    message puts the label in front.)"""
+    low, high = bounds
+    message = f"enter a whole number from {low} to {high}."
+    return WholeNumberField(
         label=label,
         min_value=low,
         max_value=high,
-        error_messages={"invalid": f"{label}: enter a whole number from {low} to {high}."},
+        error_messages={
+            "invalid": message,
+            "min_value": message,
+            "max_value": message,
+            "required": message,
+        },
         **kwargs,
     )
 
@@ -106,8 +134,8 @@ class PowerForm(EditForm):
     title = "Powers: political status, PP, treasury"
     rule = "EIA-1"
     zone = forms.ChoiceField(label="Zone", choices=[(z, z) for z in ZONE_MODIFIERS])
-    political_points = number_field("PP", -99, 999)
-    treasury = number_field("Treasury $", -999, 9999)
+    political_points = number_field("PP", PP_RANGE)
+    treasury = number_field("Treasury $", TREASURY_RANGE)
     pays_bad_roll = flag("Pays $d6 on a bad roll")
 
     def add_choices(self) -> None:
@@ -136,11 +164,41 @@ class PowerForm(EditForm):
         ]
 
 
+class MilitiaForm(EditForm):
+    edit_key = "militia"
+    title = "Militia owed to Spain (Spanish guerrillas gone home: one per 3)"
+    rule = "EIA-12"
+    militia = number_field("Militia factors due", edits.MILITIA_RANGE)
+
+    def add_choices(self) -> None:
+        self.fields["power"] = forms.ChoiceField(
+            choices=power_choices(self.world),
+            widget=forms.HiddenInput,
+            error_messages={"invalid_choice": "There is no such power."},
+        )
+        self.order_fields(["power", "militia"])
+
+    @classmethod
+    def instances(cls, world: World) -> list[EditForm]:
+        """Spain's row, and any other power's that is owed militia."""
+        keys = [k for k in world.powers if k == SPAIN or world.militia_due.get(k, 0)]
+        return [
+            cls(
+                world=world,
+                caption=world.powers[key].name,
+                initial={"power": key, "militia": world.militia_due.get(key, 0)},
+                auto_id=row_auto_id(cls, key),
+            )
+            for key in keys
+        ]
+
+
 class AreaForm(EditForm):
     edit_key = "area"
-    title = "Areas: controller and ceded status (a neutral minor has no controller)"
+    title = "Areas: controller and ceded status (only a minor may be neutral)"
     rule = "EIA-7"
     ceded = flag("Ceded province")
+    minor_status = status_field("As before (none if the controller changes)")
 
     def add_choices(self) -> None:
         self.fields["area"] = forms.ChoiceField(label="Area", choices=area_choices(self.world))
@@ -149,7 +207,7 @@ class AreaForm(EditForm):
             choices=[(NEUTRAL, "Nobody (a neutral minor)"), *power_choices(self.world)],
             required=False,
         )
-        self.order_fields(["area", "controller", "ceded"])
+        self.order_fields(["area", "controller", "ceded", "minor_status"])
 
     def edit_fields(self) -> dict:
         data = self.cleaned_data
@@ -157,7 +215,107 @@ class AreaForm(EditForm):
             "area": data["area"],
             "controller": data["controller"] or None,
             "ceded": data["ceded"],
+            "minor_status": data["minor_status"] or None,
         }
+
+
+class AreaDetailsForm(EditForm):
+    edit_key = "area_details"
+    title = "Areas: manpower, Spanish guerrilla value, how a minor is held"
+    rule = "EIA-3"
+    manpower = number_field("Manpower", edits.MANPOWER_RANGE)
+    guerrilla_value = number_field("Guerrilla value", edits.GUERRILLA_VALUE_RANGE, required=False)
+    minor_status = status_field("None")
+
+    def add_choices(self) -> None:
+        self.fields["area"] = forms.ChoiceField(
+            choices=area_choices(self.world),
+            widget=forms.HiddenInput,
+            error_messages={"invalid_choice": "There is no such area."},
+        )
+        self.order_fields(["area", "manpower", "guerrilla_value", "minor_status"])
+        area = self.world.areas.get(self.initial.get("area"))
+        if area is None:
+            return
+        # A row shows only what its area can have; the edit refuses the rest anyway.
+        if not edits.spanish_province(area):
+            self.fields["guerrilla_value"].widget = forms.HiddenInput()
+        if area.kind != MINOR or area.controller is None:
+            self.fields["minor_status"].widget = forms.HiddenInput()
+
+    def edit_fields(self) -> dict:
+        return {**self.cleaned_data, "minor_status": self.cleaned_data["minor_status"] or ""}
+
+    @classmethod
+    def instances(cls, world: World) -> list[EditForm]:
+        return [
+            cls(
+                world=world,
+                caption=area.name,
+                initial={
+                    "area": area.key,
+                    "manpower": area.manpower,
+                    "guerrilla_value": area.guerrilla_value,
+                    "minor_status": area.minor_status,
+                },
+                auto_id=row_auto_id(cls, area.key),
+            )
+            for area in sorted(world.areas.values(), key=lambda area: area.name)
+        ]
+
+
+class NationalModifierForm(EditForm):
+    edit_key = "national_modifier"
+    title = "Minor Country Chart: a power's national modifier in a minor"
+    rule = "EIA-1"
+    value = number_field("NM", edits.NATIONAL_MODIFIER_RANGE, initial=0)
+
+    def add_choices(self) -> None:
+        self.fields["area"] = forms.ChoiceField(
+            label="Minor",
+            choices=minor_choices(self.world),
+            error_messages={"invalid_choice": "That is not a minor country on the chart."},
+        )
+        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
+        self.order_fields(["area", "power", "value"])
+
+    @classmethod
+    def current(cls, world: World) -> list[str]:
+        """Each minor's non-zero cells, e.g. "Bavaria: France +2, Austria −1"."""
+        lines = []
+        for key, name in minor_choices(world):
+            cells = [
+                f"{power.name} {world.national_modifiers[(key, pkey)]:+d}"
+                for pkey, power in world.powers.items()
+                if world.national_modifiers.get((key, pkey))
+            ]
+            if cells:
+                lines.append(f"{name}: {', '.join(cells)}")
+        return lines
+
+
+class LetDownForm(EditForm):
+    edit_key = "let_downs"
+    title = "Revolts a power has let down in a minor (−1 each on its attempts there)"
+    rule = "EIA-1"
+    count = number_field("Revolts let down", edits.LET_DOWN_RANGE, initial=0)
+
+    def add_choices(self) -> None:
+        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
+        self.fields["area"] = forms.ChoiceField(
+            label="Minor",
+            choices=minor_choices(self.world),
+            error_messages={"invalid_choice": "Let-downs count in minor countries only."},
+        )
+        self.order_fields(["power", "area", "count"])
+
+    @classmethod
+    def current(cls, world: World) -> list[str]:
+        return sorted(
+            f"{world.powers[power].name} in {world.areas[area].name}: {count}"
+            for (power, area), count in world.let_downs.items()
+            if count and power in world.powers and area in world.areas
+        )
 
 
 class CorpsAddForm(EditForm):
@@ -264,7 +422,7 @@ class RevoltForm(EditForm):
     edit_key = "revolt"
     title = "Revolts: months the guerrillas have held the capital"
     rule = "EIA-8"
-    capital_held_months = number_field("Months capital held", 0, 120)
+    capital_held_months = number_field("Months capital held", (0, 120))
 
     def add_choices(self) -> None:
         revolts = [(r.id, r.area) for r in self.world.revolts if r.active and r.id is not None]
@@ -307,28 +465,93 @@ class SpanishFieldLossForm(EditForm):
 
 class GuerrillaForm(EditForm):
     edit_key = "guerrilla"
-    title = "Guerrillas: besieged in a city or not"
+    title = "Guerrillas: factors, and besieged in a city or not"
     rule = "EIA-9"
+    factors = number_field("Factors", edits.FACTORS_RANGE)
     besieged = flag("Besieged")
 
     def add_choices(self) -> None:
         stacks = [(g.id, g.area) for g in self.world.guerrillas if g.id is not None]
         self.fields["stack"] = id_field("Stack", stacks, "guerrilla stack", hidden=True)
-        self.order_fields(["stack", "besieged"])
+        self.order_fields(["stack", "factors", "besieged"])
 
     @classmethod
     def instances(cls, world: World) -> list[EditForm]:
         return [
             cls(
                 world=world,
-                caption=f"{g.factors} {world.powers[g.nationality].name} factor(s) in "
-                f"{world.areas[g.area].name}",
-                initial={"stack": g.id, "besieged": g.besieged},
+                caption=stack_label(world, g),
+                initial={"stack": g.id, "factors": g.factors, "besieged": g.besieged},
                 auto_id=row_auto_id(cls, g.id),
             )
             for g in world.guerrillas
             if g.id is not None
         ]
+
+
+def stack_label(world: World, stack) -> str:
+    kind = "revolt" if stack.revolt else "Spanish"
+    return (
+        f"{world.powers[stack.nationality].name} {kind} guerrillas in "
+        f"{world.areas[stack.area].name}"
+    )
+
+
+class GuerrillaAddForm(EditForm):
+    edit_key = "guerrilla_add"
+    title = "Place guerrillas (in their area of origin)"
+    submit_label = "Place"
+    rule = "EIA-9"
+    kind = forms.ChoiceField(
+        label="Kind",
+        choices=[
+            (REVOLT_GUERRILLAS, "Revolt guerrillas of the sponsor of the revolt there"),
+            (SPANISH_GUERRILLAS, "Spanish guerrillas (Spain, in a Spanish province)"),
+        ],
+        error_messages={"invalid_choice": "Choose revolt or Spanish guerrillas."},
+    )
+    factors = number_field("Factors", edits.FACTORS_RANGE, initial=1)
+
+    def add_choices(self) -> None:
+        """Areas in revolt and Spanish home provinces: the only places guerrillas appear."""
+        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
+        places = area_choices(
+            self.world,
+            lambda a: self.world.active_revolt(a.key) is not None or edits.spanish_province(a),
+        )
+        self.fields["area"] = forms.ChoiceField(
+            label="Area",
+            choices=places,
+            error_messages={
+                "invalid_choice": "Guerrillas appear only in an area in revolt or a Spanish "
+                "province."
+            },
+        )
+        self.order_fields(["kind", "power", "area", "factors"])
+
+    def edit_fields(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "power": data["power"],
+            "area": data["area"],
+            "factors": data["factors"],
+            "revolt": data["kind"] == REVOLT_GUERRILLAS,
+        }
+
+
+class GuerrillaRemoveForm(EditForm):
+    edit_key = "guerrilla_remove"
+    title = "Remove guerrillas (destroyed in a field combat)"
+    submit_label = "Remove"
+    rule = "EIA-9"
+
+    def add_choices(self) -> None:
+        stacks = [
+            (g.id, f"{g.factors} {stack_label(self.world, g)}")
+            for g in self.world.guerrillas
+            if g.id is not None
+        ]
+        self.fields["stack"] = id_field("Stack", stacks, "guerrilla stack")
 
 
 class DepotAddForm(EditForm):
@@ -337,7 +560,7 @@ class DepotAddForm(EditForm):
     submit_label = "Place"
     rule = "EIA-11"
     port_city = flag("In a port city")
-    garrison = number_field("Garrison factors", 0, 99, initial=0)
+    garrison = number_field("Garrison factors", (0, 99), initial=0)
 
     def add_choices(self) -> None:
         self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
@@ -364,13 +587,19 @@ EDIT_FORMS: dict[str, type[EditForm]] = {
     form.edit_key: form
     for form in (
         PowerForm,
+        MilitiaForm,
         AreaForm,
+        AreaDetailsForm,
+        NationalModifierForm,
+        LetDownForm,
         RelationForm,
         CorpsForm,
         CorpsAddForm,
         CorpsRemoveForm,
         RevoltForm,
         GuerrillaForm,
+        GuerrillaAddForm,
+        GuerrillaRemoveForm,
         SpanishFieldLossForm,
         DepotAddForm,
         DepotRemoveForm,

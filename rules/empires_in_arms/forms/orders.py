@@ -7,14 +7,14 @@ order payload the phase service reads (``payload()``).
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 
 from rules.empires_in_arms import legal
 from rules.empires_in_arms.services import set_standing_order
-from rules.empires_in_arms.state import Guerrilla, Revolt, World
+from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
 
-CLIENT = "client"
-CONQUERED = "conquered"
 OPERATION_REFUSAL = (
     "You cannot operate in %(value)s: you need an eligible corps there (one that has not "
     "fought this step and is neither besieged nor besieging) and guerrillas or a revolt "
@@ -24,6 +24,33 @@ DEPOT_REFUSAL = (
     "Your guerrillas cannot attack depots in %(value)s: you need more than 6 guerrilla "
     "factors there and an enemy depot outside a port city (EIA-11)."
 )
+
+
+class WholeNumberField(forms.IntegerField):
+    """A bounded whole number written in ASCII digits, with an optional sign.
+
+    Django's IntegerField takes whatever ``int()`` takes: "٣" or "３" become 3 and "2.0"
+    becomes 2. This field refuses them as invalid, and a number too long for ``int()``
+    (thousands of digits) is out of range, refused by the bounds: give it both
+    ``min_value`` and ``max_value``."""
+
+    digits = re.compile(r"[+-]?[0-9]+")
+    longest = 18  # more digits than any bound: out of range, whatever they are
+
+    def __init__(self, *, min_value: int, max_value: int, **kwargs):
+        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if not self.digits.fullmatch(text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        sign = -1 if text.startswith("-") else 1
+        digits = text.lstrip("+-").lstrip("0") or "0"
+        if len(digits) > self.longest:
+            return sign * 10**self.longest
+        return sign * int(digits)
 
 
 class OrderForm(forms.Form):
@@ -160,7 +187,7 @@ class RevoltOrderForm(OrderForm):
             },
         )
         if self.per_target:
-            self.fields["repeat"] = forms.IntegerField(
+            self.fields["repeat"] = WholeNumberField(
                 label="Attempts on each chosen target",
                 min_value=1,
                 max_value=legal.MAX_ATTEMPTS,
@@ -179,7 +206,7 @@ class RevoltOrderForm(OrderForm):
 
     @property
     def per_target(self) -> bool:
-        return self.world.options.get("attempt_limit") == "per_target"
+        return option(self.world.options, "attempt_limit") == "per_target"
 
     def target_label(self, key: str) -> str:
         area = self.world.areas[key]
@@ -199,7 +226,8 @@ class RevoltOrderForm(OrderForm):
                 f"You may make at most {legal.MAX_ATTEMPTS} revolt attempts in a revolt step; "
                 f"you chose {len(targets)} (EIA-1)."
             )
-        minimum = self.world.options.get("attempt_pp_minimum", 0)
+        # Decision 8: the default minimum, 0, is no minimum at all (PP may go negative).
+        minimum = option(self.world.options, "attempt_pp_minimum")
         points_before_last = self.power.political_points - len(targets) + 1
         if minimum and targets and points_before_last < minimum:
             raise forms.ValidationError(
@@ -379,7 +407,7 @@ class EconomicOrderForm(OrderForm):
     def add_fields(self) -> None:
         low, high = legal.AID_RANGE
         for revolt in legal.aidable_revolts(self.world, self.power_key):
-            self.fields[f"{self.prefix_aid}{revolt.area}"] = forms.IntegerField(
+            self.fields[f"{self.prefix_aid}{revolt.area}"] = WholeNumberField(
                 label=f"Aid to {self.revolt_label(revolt)}",
                 min_value=low,
                 max_value=high,
