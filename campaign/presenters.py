@@ -1,16 +1,35 @@
 """View data for the campaign pages, built from loaded state (no queries, no rule logic).
 
 The map rows feed both the SVG and the accessible table; the sequence says where the
-campaign is in its turn; readiness says which powers have given orders.
+campaign is in its turn; readiness says which powers have given orders; the log is
+grouped by phase. What belongs to one game (its map badges, extra table columns and
+state panels) comes from the ruleset's presenter, a module named by ``Ruleset.presenter``
+that offers what RulesetPresenter describes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
+NEUTRAL = "Neutral"
 NEUTRAL_COLOR = "#d9d4c7"
 GRID_STEP = 100.0
+BEFORE_THE_FIRST_PHASE = "Before the first phase"
+
+
+class RulesetPresenter(Protocol):
+    """A ruleset's presenter module: pure functions over its World."""
+
+    COLUMNS: tuple[str, ...]  # headers of the ruleset's map-table columns
+    MAP_KEY: str  # what the map's badges mean
+
+    def area_marks(self, world: Any) -> dict[str, Any]:
+        """Per area key: ``badges`` (each with kind, value, label), ``cells`` (one per
+        column) and ``remarks`` (words after the area's kind, e.g. "ceded")."""
+
+    def panels(self, world: Any) -> dict[str, Any]:
+        """The ruleset's state panels, as its templates read them."""
 
 
 @dataclass(frozen=True)
@@ -20,13 +39,11 @@ class AreaRow:
     kind: str
     controller: str
     color: str
-    ceded: bool
-    revolt_number: int | None
-    revolt_sponsor: str
-    guerrilla_factors: int
-    corps_count: int
     x: float
     y: float
+    badges: tuple = ()  # the ruleset's markers
+    cells: tuple[str, ...] = ()  # the ruleset's table columns
+    remarks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -36,6 +53,8 @@ class MapView:
     view_box: str
     scale: float  # markers are drawn in a 10-unit radius, scaled to the map's size
     legend: list[tuple[str, str]]
+    columns: tuple[str, ...]
+    key: str
 
 
 @dataclass(frozen=True)
@@ -56,53 +75,72 @@ class Readiness:
 
 
 @dataclass(frozen=True)
+class DiceNote:
+    seeded: bool  # seeded (verifiable) dice; otherwise the GM enters them
+    seed_hash: str  # the open phase's seed commitment, "" when no phase is open
+
+
+@dataclass(frozen=True)
 class LogLine:
     rule: str
     linked: bool  # the rule is a procedure of the rules page
     text: str
     kind: str
     actor: str
-    turn: str
     created_at: Any
 
 
-def map_view(world: Any, powers: list[Any], positions: dict[str, tuple[float, float]]) -> MapView:
-    """Rows per area (sorted by name), adjacency lines and an SVG viewBox."""
-    names = {p.key: p.name for p in powers}
-    colors = {p.key: p.color for p in powers}
-    revolts = {r.area: r for r in world.revolts if r.active}
-    factors: dict[str, int] = {}
-    for stack in world.guerrillas:
-        factors[stack.area] = factors.get(stack.area, 0) + stack.factors
-    corps: dict[str, int] = {}
-    for unit in world.corps:
-        corps[unit.area] = corps.get(unit.area, 0) + 1
-    areas = sorted(world.areas.values(), key=lambda area: area.name)
-    points = layout([area.key for area in areas], positions)
+@dataclass(frozen=True)
+class LogGroup:
+    """The log lines of one phase, in the order they happened."""
+
+    phase: str
+    turn: str
+    is_open: bool
+    lines: list[LogLine]
+
+
+def map_view(
+    areas: list[dict], powers: list[Any], world: Any, presenter: RulesetPresenter | None
+) -> MapView:
+    """Rows per area (sorted by name), adjacency lines and an SVG viewBox.
+
+    ``areas`` are the campaign's areas (key, name, kind, controller_id, x, y); the lines
+    join the World's ``adjacency`` (area key → neighbour keys); the ruleset's presenter
+    adds each area's badges, cells and remarks.
+    """
+    by_pk = {p.pk: p for p in powers}
+    marks = presenter.area_marks(world) if presenter else {}
+    areas = sorted(areas, key=lambda area: area["name"])
+    positions = {area["key"]: (area["x"], area["y"]) for area in areas}
+    points = layout([area["key"] for area in areas], positions)
     corners = list(points.values())
-    rows = [
-        AreaRow(
-            key=area.key,
-            name=area.name,
-            kind=area.kind,
-            controller=names.get(area.controller, "Neutral") if area.controller else "Neutral",
-            color=colors.get(area.controller, NEUTRAL_COLOR),
-            ceded=area.ceded,
-            revolt_number=revolts[area.key].number if area.key in revolts else None,
-            revolt_sponsor=names.get(revolts[area.key].sponsor, "") if area.key in revolts else "",
-            guerrilla_factors=factors.get(area.key, 0),
-            corps_count=corps.get(area.key, 0),
-            x=points[area.key][0],
-            y=points[area.key][1],
+    rows = []
+    for area in areas:
+        controller = by_pk.get(area["controller_id"])
+        mark = marks.get(area["key"])
+        rows.append(
+            AreaRow(
+                key=area["key"],
+                name=area["name"],
+                kind=area["kind"],
+                controller=controller.name if controller else NEUTRAL,
+                color=controller.color if controller else NEUTRAL_COLOR,
+                x=points[area["key"]][0],
+                y=points[area["key"]][1],
+                badges=mark.badges if mark else (),
+                cells=mark.cells if mark else (),
+                remarks=mark.remarks if mark else (),
+            )
         )
-        for area in areas
-    ]
     return MapView(
         rows=rows,
         lines=adjacency_lines(world.adjacency, points),
         view_box=view_box(corners),
         scale=marker_scale(corners),
         legend=[(p.name, p.color) for p in powers],
+        columns=presenter.COLUMNS if presenter else (),
+        key=presenter.MAP_KEY if presenter else "",
     )
 
 
@@ -178,17 +216,39 @@ def readiness(powers: list[Any], orders: dict[int, Any]) -> list[Readiness]:
     return rows
 
 
-def log_lines(events: list[Any], ruleset: Any, setup: dict) -> list[LogLine]:
-    """Log lines, newest first, each naming its rule, its turn and who acted."""
-    return [
-        LogLine(
-            rule=event.rule,
-            linked=event.rule in ruleset.procedures,
-            text=event.text,
-            kind=event.get_kind_display(),
-            actor=event.actor.get_username() if event.actor_id else "",
-            turn=ruleset.turn_label(event.turn, setup),
-            created_at=event.created_at,
-        )
-        for event in events
-    ]
+def dice_note(seeded: bool, phase: Any) -> DiceNote:
+    """How the dice are rolled, and the open phase's seed commitment (never its seed)."""
+    return DiceNote(seeded=seeded, seed_hash=phase.seed_hash if seeded and phase else "")
+
+
+def log_groups(events: list[Any], ruleset: Any, setup: dict) -> list[LogGroup]:
+    """Log lines grouped by phase, newest phase first; within a phase, oldest line first.
+
+    ``events`` come newest first, each with its phase (or None) and actor loaded.
+    """
+    by_phase: dict[Any, list[Any]] = {}
+    for event in events:
+        by_phase.setdefault(event.phase, []).append(event)
+    newest_first = sorted(  # lines of no phase (before the first) last
+        by_phase, key=lambda phase: (phase.turn, phase.position) if phase else (0, 0), reverse=True
+    )
+    return [log_group(phase, by_phase[phase][::-1], ruleset, setup) for phase in newest_first]
+
+
+def log_group(phase: Any, events: list[Any], ruleset: Any, setup: dict) -> LogGroup:
+    return LogGroup(
+        phase=ruleset.phase(phase.key).name if phase else BEFORE_THE_FIRST_PHASE,
+        turn=ruleset.turn_label(phase.turn if phase else events[0].turn, setup),
+        is_open=bool(phase and phase.is_open),
+        lines=[
+            LogLine(
+                rule=event.rule,
+                linked=event.rule in ruleset.procedures,
+                text=event.text,
+                kind=event.get_kind_display(),
+                actor=event.actor.get_username() if event.actor_id else "",
+                created_at=event.created_at,
+            )
+            for event in events
+        ],
+    )

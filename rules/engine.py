@@ -70,6 +70,7 @@ class Ruleset:
     world_loader: str  # dotted path: load_world(campaign) -> the state forms and pages read
     edit_forms: str  # dotted path: {edit key: GM edit form class}
     standing_form: str = ""  # dotted path: a player's standing orders form, if any
+    presenter: str = ""  # module path: map badges, table columns and state panels for pages
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def phase(self, key: str) -> PhaseSpec:

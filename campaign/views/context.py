@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from importlib import import_module
 from typing import Any
 
 from django.db.models import Prefetch
@@ -30,6 +31,11 @@ class CampaignState:
     @property
     def takes_orders(self) -> bool:
         return self.spec is not None and self.spec.takes_orders
+
+    @property
+    def presenter(self) -> presenters.RulesetPresenter | None:
+        """The ruleset's presenter module, if it has one."""
+        return import_module(self.rules.presenter) if self.rules.presenter else None
 
     @property
     def my_order(self) -> Order | None:
@@ -79,7 +85,10 @@ def with_saved_orders(state: CampaignState) -> CampaignState:
 
 
 def panels(state: CampaignState) -> dict:
-    """Sequence, readiness and the rules links every page with a phase shows."""
+    """Sequence, readiness, dice, the ruleset's state panels and the rules links every
+    page with a phase shows."""
+    presenter = state.presenter
+    seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
     return {
         "seat": state.seat,
         "campaign": state.campaign,
@@ -88,6 +97,8 @@ def panels(state: CampaignState) -> dict:
         "spec": state.spec,
         "steps": presenters.sequence(state.rules, state.campaign, state.phase),
         "readiness": presenters.readiness(state.powers, state.orders),
+        "dice": presenters.dice_note(seeded, state.phase),
+        "ruleset_panels": presenter.panels(state.world) if presenter else {},
         "ruleset_templates": f"campaign/{state.campaign.ruleset}",
     }
 
@@ -112,10 +123,11 @@ def page_context(state: CampaignState, **forms) -> dict:
 
 
 def map_view(state: CampaignState) -> presenters.MapView:
-    positions = {key: (x, y) for key, x, y in state.campaign.areas.values_list("key", "x", "y")}
-    return presenters.map_view(state.world, state.powers, positions)
+    areas = state.campaign.areas.values("key", "name", "kind", "controller_id", "x", "y")
+    return presenters.map_view(list(areas), state.powers, state.world, state.presenter)
 
 
-def log_lines(state: CampaignState, limit: int) -> list[presenters.LogLine]:
-    events = Event.objects.filter(campaign=state.campaign).select_related("actor")[:limit]
-    return presenters.log_lines(list(events), state.rules, state.campaign.setup)
+def log_lines(state: CampaignState, limit: int) -> list[presenters.LogGroup]:
+    """The newest ``limit`` log lines, grouped by phase."""
+    events = Event.objects.filter(campaign=state.campaign).select_related("actor", "phase")
+    return presenters.log_groups(list(events[:limit]), state.rules, state.campaign.setup)

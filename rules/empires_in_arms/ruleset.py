@@ -362,5 +362,6 @@ RULESET = Ruleset(
     world_loader=f"{PACKAGE}.services.load_world",
     edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
     standing_form=f"{PACKAGE}.forms.orders.StandingOrderForm",
+    presenter=f"{PACKAGE}.presenters",
     procedures=PROCEDURES,
 )

@@ -7,15 +7,35 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Campaign, Event, Seat
+from campaign.models import (
+    Campaign,
+    EiaArea,
+    EiaPowerStatus,
+    Event,
+    Power,
+    PowerRelation,
+    Revolt,
+    Seat,
+)
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db
-MAX_PAGE_QUERIES = 20  # whatever the size of the map
 
 
 def detail(client, campaign) -> str:
     return client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+
+
+def panel(html: str, panel_id: str) -> str:
+    return re.search(rf'<section id="{panel_id}".*?</section>', html, re.S).group(0)
+
+
+def row(html: str, header: str) -> str:
+    """The cells of the table row headed ``header``, as "a | b | c"."""
+    cells = re.search(rf'<th scope="row">{header}</th>(.*?)</tr>', html, re.S).group(1)
+    return " | ".join(
+        re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td.*?</td>", cells, re.S)
+    )
 
 
 def test_list_shows_my_campaigns_and_my_seat(campaign, client_as):
@@ -110,16 +130,121 @@ def test_log_text_is_escaped(campaign, client_as):
     assert "&lt;script&gt;" in html
 
 
-@pytest.mark.parametrize("areas", [10, 200])
-def test_campaign_page_queries_do_not_grow_with_the_map(
-    client, areas, django_assert_max_num_queries
+# -- the state that decides the game ---------------------------------------------------
+
+
+def test_powers_panel_shows_each_zone_with_its_modifier_pp_treasury_and_bad_roll_order(
+    campaign, client_as
 ):
-    campaign = make_eia_campaign(areas=areas)
+    Power.objects.filter(campaign=campaign, key="russia").update(political_points=3, treasury=7)
+    EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="france").update(
+        pays_bad_roll=False
+    )
+    powers = panel(detail(client_as("other_player"), campaign), "powers")
+    assert row(powers, "France") == "Dominant (+1) | 10 | $20 | lets it rise"
+    assert row(powers, "Russia") == "Instability (−1) | 3 | $7 | pays $d6"
+    assert row(powers, "Spain") == "Neutral (0) | 10 | $20 | pays $d6"
+    assert 'href="/rules/empires_in_arms/#EIA-1">EIA-1</a>' in powers
+
+
+def test_powers_panel_says_when_no_power_ever_pays_on_a_bad_roll(client):
+    campaign = make_eia_campaign(options={"bad_roll_payment": "never"})
     client.force_login(seat_users(campaign)["player"])
-    with django_assert_max_num_queries(MAX_PAGE_QUERIES):
-        response = client.get(reverse("campaign:detail", args=[campaign.pk]))
-    assert response.status_code == 200
-    assert response.content.decode().count('<g class="area"') == areas
+    assert "never pays (rule option)" in row(panel(detail(client, campaign), "powers"), "France")
+
+
+def test_powers_panel_shows_the_militia_owed_to_spain(campaign, client_as):
+    assert "militia" not in panel(detail(client_as("player"), campaign), "powers")
+    EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="spain").update(
+        militia_due=2
+    )
+    powers = panel(detail(client_as("player"), campaign), "powers")
+    assert "Spain is owed 2 militia factors" in powers
+    assert "#EIA-12" in powers
+
+
+def test_relations_list_wars_and_alliances(campaign, client_as):
+    austria, russia = Power.objects.filter(campaign=campaign, key__in=["austria", "russia"])
+    PowerRelation.objects.create(campaign=campaign, a=austria, b=russia, kind="alliance")
+    relations = panel(detail(client_as("observer"), campaign), "relations")
+    assert "France – Great Britain: at war" in relations
+    assert "Austria – Russia: allied" in relations
+    assert relations.index("at war") < relations.index("allied")
+
+
+def test_revolts_table_shows_number_guerrillas_months_and_how_the_minor_is_held(
+    campaign, client_as
+):
+    Revolt.objects.filter(campaign=campaign).update(
+        months_without_guerrillas=2, capital_held_months=1
+    )
+    EiaArea.objects.filter(area__campaign=campaign, area__key="palatinate").update(
+        minor_status="client"
+    )
+    revolts = panel(detail(client_as("player"), campaign), "revolts")
+    assert row(revolts, "Palatinate") == "France (client state) | Great Britain | 4 | 3 | 2 | 1"
+    assert 'href="/rules/empires_in_arms/#EIA-7">EIA-7</a>' in revolts
+    assert 'href="/rules/empires_in_arms/#EIA-8">EIA-8</a>' in revolts
+
+
+def test_revolts_table_says_when_no_revolt_is_under_way(campaign, client_as):
+    Revolt.objects.filter(campaign=campaign).update(active=False)
+    assert "No revolt is under way." in panel(detail(client_as("player"), campaign), "revolts")
+
+
+def test_gm_dashboard_shows_the_same_state_panels(campaign, client_as):
+    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    for panel_id in ("powers", "relations", "revolts", "dice"):
+        assert f'<section id="{panel_id}"' in html, panel_id
+
+
+# -- dice ------------------------------------------------------------------------------
+
+
+def test_seeded_dice_show_the_open_phases_seed_commitment_never_its_seed(campaign, client_as):
+    dice = panel(detail(client_as("player"), campaign), "dice")
+    assert "Dice seed commitment (SHA-256)" in dice
+    assert campaign.phase.seed_hash in dice
+    assert "secret until the phase resolves" in dice
+    assert campaign.phase.seed not in detail(client_as("gm"), campaign)
+
+
+def test_gm_entered_dice_show_no_seed_commitment(client):
+    campaign = make_eia_campaign(dice_mode="scripted")
+    client.force_login(seat_users(campaign)["player"])
+    html = detail(client, campaign)
+    assert "The dice are entered by the GM" in panel(html, "dice")
+    assert "seed commitment" not in html
+    assert campaign.phase.seed_hash not in html
+
+
+# -- the log ---------------------------------------------------------------------------
+
+
+def test_log_groups_lines_by_phase_newest_phase_first_lines_in_order(client):
+    campaign = make_eia_campaign(dice_mode="scripted")
+    users = seat_users(campaign)
+    gm, britain = Client(), Client()
+    gm.force_login(users["gm"])
+    britain.force_login(users["other_player"])
+    advance = reverse("campaign:advance", args=[campaign.pk])
+    gm.post(advance, {"phase": campaign.phase_id, "faces": ""})
+    campaign.refresh_from_db()
+    orders = {"phase": campaign.phase_id, "ready": "1", "targets": ["minor-0"]}
+    britain.post(reverse("campaign:orders", args=[campaign.pk]), orders)
+    assert gm.post(advance, {"phase": campaign.phase_id, "faces": "6 3"}).status_code == 302
+    html = detail(britain, campaign)
+    log = html[html.index('<section id="log"') :]
+    headings = re.findall(r"<h3>(.*?) <span", log)
+    assert headings == [
+        "Land phase · guerrilla steps",
+        "Political phase · revolt step",
+        "Political phase · peace step",
+    ]
+    attempt = log.index("Great Britain incites a revolt in Minor 000")
+    strength = log.index("Strength of the Great Britain revolt in Minor 000")
+    resolved = log.index("Political phase · revolt step resolved.")
+    assert log.index("Political phase · revolt step is open.") < attempt < strength < resolved
 
 
 def test_rules_page_has_an_anchor_per_procedure_phases_and_decisions(client):

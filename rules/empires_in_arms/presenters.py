@@ -1,0 +1,185 @@
+"""What the campaign pages show of the Empires in Arms state (the ruleset's presenter).
+
+Pure functions over the World returning plain rows: the map's badges and table columns
+per area, and the Powers, Relations and Revolts panels. Everything here is public in
+Empires in Arms.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, Area, World
+
+COLUMNS = ("Revolt number (sponsor)", "Guerrilla factors", "Corps")
+MAP_KEY = (
+    "On the map: red circle = revolt number, brown square = guerrilla factors, grey square = corps."
+)
+HOLDINGS = {ALLIED: "allied minor", CLIENT: "client state", CONQUERED: "conquered minor"}
+NO_VALUE = "—"
+
+
+@dataclass(frozen=True)
+class Badge:
+    kind: str  # "revolt", "guerrilla" or "corps": how the map draws it
+    value: int
+    label: str  # what it says, for the area's tooltip
+
+
+@dataclass(frozen=True)
+class AreaMarks:
+    """One area's badges, its cells under COLUMNS, and remarks after its kind."""
+
+    badges: tuple[Badge, ...]
+    cells: tuple[str, ...]
+    remarks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PowerRow:
+    name: str
+    zone: str
+    zone_modifier: str  # the political status modifier, signed: "+1", "0", "−2"
+    political_points: int
+    treasury: int
+    bad_roll_order: str  # the standing order on an anti-guerrilla bad roll (EIA-4)
+
+
+@dataclass(frozen=True)
+class RelationRow:
+    first: str
+    second: str
+    kind: str  # "at war" or "allied"
+
+
+@dataclass(frozen=True)
+class RevoltRow:
+    area: str
+    controller: str
+    holding: str  # how the controller holds it: "allied minor", "ceded province", …
+    sponsor: str
+    number: int
+    guerrilla_factors: int
+    months_without_guerrillas: int  # EIA-7: the revolt ends after three
+    capital_held_months: int  # EIA-8
+
+
+def area_marks(world: World) -> dict[str, AreaMarks]:
+    """Per area: revolt number, guerrilla factors and corps as badges and table cells."""
+    names = power_names(world)
+    revolts = {revolt.area: revolt for revolt in world.revolts if revolt.active}
+    factors = guerrilla_factors(world)
+    corps = Counter(unit.area for unit in world.corps)
+    marks = {}
+    for key, area in world.areas.items():
+        revolt = revolts.get(key)
+        number = f"{revolt.number} ({names[revolt.sponsor]})" if revolt else ""
+        badges = []
+        if revolt:
+            badges.append(Badge("revolt", revolt.number, f"revolt {number}"))
+        if factors[key]:
+            badges.append(Badge("guerrilla", factors[key], f"{factors[key]} guerrilla factors"))
+        if corps[key]:
+            badges.append(Badge("corps", corps[key], f"{corps[key]} corps"))
+        marks[key] = AreaMarks(
+            badges=tuple(badges),
+            cells=(
+                number or NO_VALUE,
+                str(factors[key] or NO_VALUE),
+                str(corps[key] or NO_VALUE),
+            ),
+            remarks=("ceded",) if area.ceded else (),
+        )
+    return marks
+
+
+def panels(world: World) -> dict:
+    """The Powers, Relations and Revolts panels, and the militia Spain is owed."""
+    names = power_names(world)
+    return {
+        "powers": power_rows(world),
+        "relations": relation_rows(world),
+        "revolts": revolt_rows(world),
+        "militia_due": [(names[key], n) for key, n in world.militia_due.items() if n],
+    }
+
+
+def power_rows(world: World) -> list[PowerRow]:
+    """Each power's political status (EIA-1), PP, treasury and bad-roll standing order."""
+    never_pays = world.options.get("bad_roll_payment") == "never"
+    return [
+        PowerRow(
+            name=power.name,
+            zone=power.zone,
+            zone_modifier=signed(power.status_modifier),
+            political_points=power.political_points,
+            treasury=power.treasury,
+            bad_roll_order=bad_roll_order(power.pays_bad_roll, never_pays=never_pays),
+        )
+        for power in world.powers.values()
+    ]
+
+
+def bad_roll_order(pays: bool, *, never_pays: bool) -> str:
+    """EIA-4: whether the power pays $d6 to stop a bad-roll rise (Decision 5)."""
+    if never_pays:
+        return "never pays (rule option)"
+    return "pays $d6" if pays else "lets it rise"
+
+
+def relation_rows(world: World) -> list[RelationRow]:
+    """Wars, then alliances, each pair in name order."""
+    names = power_names(world)
+    rows = []
+    for pairs, kind in ((world.wars, "at war"), (world.alliances, "allied")):
+        named = sorted(sorted(names[key] for key in pair) for pair in pairs)
+        rows += [RelationRow(first, second, kind) for first, second in named]
+    return rows
+
+
+def revolt_rows(world: World) -> list[RevoltRow]:
+    """The revolts under way, by area name."""
+    names = power_names(world)
+    factors = guerrilla_factors(world)
+    rows = []
+    for revolt in world.revolts:
+        if not revolt.active:
+            continue
+        area = world.areas[revolt.area]
+        rows.append(
+            RevoltRow(
+                area=area.name,
+                controller=names.get(area.controller, "Neutral"),
+                holding=holding(area),
+                sponsor=names[revolt.sponsor],
+                number=revolt.number,
+                guerrilla_factors=factors[revolt.area],
+                months_without_guerrillas=revolt.months_without_guerrillas,
+                capital_held_months=revolt.capital_held_months,
+            )
+        )
+    return sorted(rows, key=lambda row: row.area)
+
+
+def holding(area: Area) -> str:
+    """How its controller holds an area: a minor's status, or a ceded province."""
+    if area.kind == MINOR:
+        return HOLDINGS.get(area.minor_status, "")
+    return "ceded province" if area.ceded else ""
+
+
+def power_names(world: World) -> dict[str, str]:
+    return {key: power.name for key, power in world.powers.items()}
+
+
+def guerrilla_factors(world: World) -> Counter:
+    factors: Counter = Counter()
+    for stack in world.guerrillas:
+        factors[stack.area] += stack.factors
+    return factors
+
+
+def signed(value: int) -> str:
+    """+1, 0, −2."""
+    return f"{value:+d}".replace("-", "−") if value else "0"
