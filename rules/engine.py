@@ -23,7 +23,7 @@ class OptionSpec:
     key: str
     label: str
     choices: tuple[tuple[Any, str], ...]
-    decision: int | None = None
+    decision: str = ""  # the rules page's Decision number(s), e.g. "1, 14"
     help: str = ""
 
     @property

@@ -7,7 +7,7 @@ log line, an order that is no longer legal.
 
 from __future__ import annotations
 
-from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, Corps, Guerrilla, Revolt, World
+from rules.empires_in_arms.state import MINOR, PROVINCE, Corps, Guerrilla, Revolt, World, option
 
 MAX_ATTEMPTS = 3
 AID_RANGE = (1, 6)
@@ -15,7 +15,10 @@ DEPOT_ATTACK_MINIMUM = 7  # "more than six guerrilla factors"
 
 
 def revolt_targets(world: World, power: str) -> list[str]:
-    """EIA-1: minors and ceded provinces controlled by another major power, not in revolt."""
+    """EIA-1: minors and ceded provinces controlled by another major power, not in revolt.
+
+    Not an ally's: a revolt against an ally would end at once as a let-down (EIA-7).
+    """
     return sorted(
         (
             key
@@ -23,6 +26,7 @@ def revolt_targets(world: World, power: str) -> list[str]:
             if area.controller is not None
             and area.controller != power
             and area.controller in world.powers
+            and not world.allied(power, area.controller)
             and (area.kind == MINOR or (area.kind == PROVINCE and area.ceded))
             and world.active_revolt(key) is None
         ),
@@ -37,7 +41,7 @@ def own_revolts(world: World, power: str) -> list[Revolt]:
 
 def aidable_revolts(world: World, power: str) -> list[Revolt]:
     """EIA-5 / Decision 9: the sponsor's own revolts, or its allies' under that option."""
-    if world.options.get("aid_limit") == "sponsor_and_allies":
+    if option(world.options, "aid_limit") == "sponsor_and_allies":
         return [
             r
             for r in world.revolts
@@ -52,8 +56,9 @@ def eligible_corps(world: World, power: str, area: str) -> list[Corps]:
 
 
 def operation_areas(world: World, power: str) -> list[str]:
-    """EIA-4: areas where the power has an eligible corps and guerrillas, or a revolt."""
-    allowed_empty = world.options.get("operation_without_guerrillas", True)
+    """EIA-4: areas where the power has an eligible corps and guerrillas that are its
+    enemies (``operation_targets``), or a revolt not its own."""
+    allowed_empty = option(world.options, "operation_without_guerrillas")
     areas = []
     for key in sorted(world.areas, key=lambda k: world.areas[k].name):
         if not eligible_corps(world, power, key):
@@ -61,54 +66,84 @@ def operation_areas(world: World, power: str) -> list[str]:
         revolt = world.active_revolt(key)
         if revolt is not None and revolt.sponsor == power:
             continue
-        has_guerrillas = any(g.area == key and g.nationality != power for g in world.guerrillas)
+        has_guerrillas = bool(operation_targets(world, power, key))
         if has_guerrillas or (revolt is not None and allowed_empty):
             areas.append(key)
     return areas
 
 
+def operation_targets(world: World, power: str, area: str) -> list[Guerrilla]:
+    """EIA-4: the guerrilla stacks in the area that treat ``power`` as an enemy."""
+    return [
+        g for g in world.guerrillas if g.area == area and is_enemy_of_guerrillas(world, g, power)
+    ]
+
+
 def depot_attack_areas(world: World, power: str) -> list[str]:
-    """EIA-11: areas where this power's guerrillas number more than six and an enemy has a
-    depot outside a port city."""
+    """EIA-11: areas where this power's guerrillas number more than six and an enemy of
+    theirs has a depot outside a port city."""
     areas = []
     for key in world.areas:
-        factors = sum(
-            g.factors for g in world.guerrillas if g.area == key and g.nationality == power
-        )
-        if factors < DEPOT_ATTACK_MINIMUM:
+        stacks = own_stacks(world, power, key)
+        if sum(g.factors for g in stacks) < DEPOT_ATTACK_MINIMUM:
             continue
         if any(
-            d.area == key and not d.port_city and is_enemy_of_guerrillas(world, power, d.power)
+            d.area == key and not d.port_city and enemy_of_any(world, stacks, d.power)
             for d in world.depots
         ):
             areas.append(key)
     return sorted(areas, key=lambda k: world.areas[k].name)
 
 
-def is_enemy_of_guerrillas(world: World, nationality: str, other: str) -> bool:
-    """EIA-9: revolt guerrillas treat every force not of the sponsor or its allies as enemy."""
-    return other != nationality and not world.allied(other, nationality)
+def own_stacks(world: World, power: str, area: str) -> list[Guerrilla]:
+    """EIA-11: this power's guerrilla stacks in the area (whose factors attack)."""
+    return [g for g in world.guerrillas if g.area == area and g.nationality == power]
+
+
+def enemy_of_any(world: World, stacks: list[Guerrilla], other: str) -> bool:
+    """EIA-11: ``other`` is an enemy of at least one of these stacks."""
+    return any(is_enemy_of_guerrillas(world, g, other) for g in stacks)
+
+
+def is_enemy_of_guerrillas(world: World, stack: Guerrilla, other: str | None) -> bool:
+    """Whether a force of ``other`` is an enemy of this guerrilla stack (EIA-9, EIA-10)."""
+    return guerrilla_enemy(world, stack.nationality, stack.revolt, stack.area, other)
+
+
+def guerrilla_enemy(
+    world: World, nationality: str, revolt: bool, area: str, other: str | None
+) -> bool:
+    """EIA-9 / EIA-10: who guerrillas of ``nationality`` in ``area`` treat as enemy.
+
+    Revolt guerrillas: every force not of the sponsor or its allies (EIA-9). Spanish
+    guerrillas: powers at war with Spain, and in a ceded former Spanish province also
+    the power controlling it, even at peace with Spain (seed 7.6.1).
+    """
+    if other is None or other == nationality:
+        return False
+    if revolt:
+        return not world.allied(other, nationality)
+    here = world.areas[area]
+    ceded_home = here.ceded and here.home_power == nationality
+    return world.at_war(other, nationality) or (ceded_home and other == here.controller)
 
 
 def guerrilla_destinations(world: World, stack: Guerrilla) -> list[str]:
     """EIA-9 / EIA-10: where a stack may move this land movement step (one adjacent area).
 
     Revolt guerrillas never leave their area of origin (an Area here is the whole province
-    or minor), so they have nowhere to go. Spanish guerrillas move within Spain's home
-    nation; those in ceded provinces only between former Spanish provinces.
+    or minor), so they have nowhere to go; besieged ones stay. Spanish guerrillas never
+    leave Spain's original home nation borders, and those in a ceded province move only
+    between former Spanish provinces: either way, to an adjacent province whose home
+    nation is Spain's, ceded or not, whoever holds it (seed 7.6.1, 7.6.3).
     """
     if stack.revolt or stack.besieged:
         return []
-    here = world.areas[stack.area]
-    destinations = []
-    for key in sorted(world.adjacency.get(stack.area, ())):
-        area = world.areas[key]
-        if area.home_power != SPAIN or area.kind != PROVINCE:
-            continue
-        if here.ceded and not area.ceded and area.controller != SPAIN:
-            continue
-        destinations.append(key)
-    return destinations
+    return [
+        key
+        for key in sorted(world.adjacency.get(stack.area, ()))
+        if world.areas[key].kind == PROVINCE and world.areas[key].home_power == stack.nationality
+    ]
 
 
 def movable_stacks(world: World, power: str) -> list[Guerrilla]:

@@ -16,9 +16,11 @@ from rules.empires_in_arms.legal import (
     aidable_revolts,
     depot_attack_areas,
     eligible_corps,
-    is_enemy_of_guerrillas,
+    enemy_of_any,
     operation_areas,
+    operation_targets,
     own_revolts,
+    own_stacks,
     revolt_targets,
 )
 from rules.empires_in_arms.procedures import (
@@ -29,7 +31,7 @@ from rules.empires_in_arms.procedures import (
     anti_guerrilla_operation,
     depot_attack,
     guerrilla_move,
-    option,
+    infantry_kind,
     plural,
     revolt_attempt,
     revolt_ending,
@@ -43,7 +45,7 @@ from rules.empires_in_arms.procedures import (
     three_months_ending,
     voluntary_lapse,
 )
-from rules.empires_in_arms.state import SPAIN, Guerrilla, Infantry, Revolt, World
+from rules.empires_in_arms.state import SPAIN, Guerrilla, Revolt, World, option
 from rules.modifiers import RollReport
 
 Orders = Mapping[str, Mapping[str, Any]]
@@ -53,15 +55,12 @@ Orders = Mapping[str, Mapping[str, Any]]
 
 
 def resolve_peace(world: World, orders: Orders, dice: Dice) -> None:
-    """EIA-7 in the peace step: voluntary lapses, then revolts three months without
-    guerrillas end (in the political phase of the fourth month)."""
+    """EIA-7 in the peace step: voluntary lapses, in land-phase order. (The three-month
+    ending comes after the revolt step, ``resolve_revolt_step``.)"""
     for power in world.land_order():
         for key in _order(orders, power, "lapse"):
             _lapse(world, power, key)
-    for revolt in _active(world):
-        ending = three_months_ending(revolt, world.areas[revolt.area])
-        if ending:
-            _end_revolt(world, revolt, ending)
+    immediate_checks(world)
 
 
 def _lapse(world: World, power: str, key: str) -> None:
@@ -77,15 +76,18 @@ def _lapse(world: World, power: str, key: str) -> None:
 
 
 def resolve_revolt_step(world: World, orders: Orders, dice: Dice) -> None:
-    """EIA-1 and EIA-2: each power's revolt attempts, in land-phase order; then EIA-3 for
-    every active revolt if revolt guerrillas appear at the end of the political phase."""
+    """EIA-1 and EIA-2: each power's revolt attempts, in land-phase order; then the
+    political phase's end checks (EIA-7, three months without guerrillas); then EIA-3
+    for every active revolt if revolt guerrillas appear at the end of the political phase."""
     for power in world.land_order():
         earlier: list[str] = []
         for key in _order(orders, power, "targets"):
             _attempt(world, power, key, earlier, dice)
+    three_month_endings(world)
     if option(world.options, "revolt_guerrillas_when") == "political_end":
         for revolt in _active(world):
             _revolt_guerrillas(world, revolt, dice)
+    immediate_checks(world)
 
 
 def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: Dice) -> None:
@@ -120,7 +122,11 @@ def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: D
 def resolve_land(world: World, orders: Orders, dice: Dice) -> None:
     """Each power's guerrilla step, in land-phase order: guerrilla moves (EIA-9), revolt
     guerrillas of its revolts (EIA-3), Spanish guerrillas (EIA-10, Spain), operations
-    (EIA-4), depot attacks (EIA-11), Spanish guerrilla removal (EIA-12, Spain)."""
+    (EIA-4), depot attacks (EIA-11), Spanish guerrilla removal (EIA-12, Spain).
+
+    First, revolts three months without guerrillas end (EIA-7: in the fourth month, which
+    may have no political phase); last, the corps' land combat marks are cleared."""
+    three_month_endings(world)
     in_step = option(world.options, "revolt_guerrillas_when") == "guerrilla_step"
     for power in world.land_order():
         moved: set[Any] = set()
@@ -137,6 +143,21 @@ def resolve_land(world: World, orders: Orders, dice: Dice) -> None:
             _attack_depots(world, power, key, dice)
         if power == SPAIN:
             _spanish_removal(world)
+    _clear_fought(world)
+    immediate_checks(world)
+
+
+def _clear_fought(world: World) -> None:
+    """EIA-4: "fought" means fought in this month's land combat step; it ends here."""
+    fought = [c for c in world.corps if c.fought]
+    for corps in fought:
+        corps.fought = False
+    if fought:
+        world.say(
+            "EIA-4",
+            f"Land phase over: {plural(len(fought), 'corps')} no longer marked as having "
+            "fought in this month's land combat step",
+        )
 
 
 def _move(world: World, power: str, move: Mapping[str, Any], moved: set[Any]) -> None:
@@ -205,7 +226,9 @@ def _revolt_guerrillas(world: World, revolt: Revolt, dice: Dice) -> None:
 
 def _spanish_guerrillas(world: World, dice: Dice) -> None:
     for key in spanish_guerrilla_areas(world):
-        creation = spanish_guerrillas(world.areas[key], world.guerrilla_factors(key), dice)
+        in_revolt = world.active_revolt(key) is not None
+        existing = world.guerrilla_factors(key)
+        creation = spanish_guerrillas(world.areas[key], existing, dice, in_revolt=in_revolt)
         _say_roll(world, creation.report)
         _add_guerrillas(world, key, SPAIN, creation.created, revolt=False)
 
@@ -217,11 +240,7 @@ def _operate(world: World, power_key: str, key: str, dice: Dice) -> None:
         world.say("EIA-4", f"{text}; order skipped", power=power_key, area=key)
         return
     area, revolt = world.areas[key], world.active_revolt(key)
-    targets = [
-        g
-        for g in world.guerrillas
-        if g.area == key and is_enemy_of_guerrillas(world, g.nationality, power_key)
-    ]
+    targets = operation_targets(world, power_key, key)
     controller = world.powers.get(area.controller) if area.controller else None
     corps = len(eligible_corps(world, power_key, key))
     operation = anti_guerrilla_operation(
@@ -244,13 +263,9 @@ def _attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
         text = f"{power.name}: no guerrilla depot attack possible in {_name(world, key)} now"
         world.say("EIA-11", f"{text}; order skipped", power=power_key, area=key)
         return
-
-    def enemy(other: str) -> bool:
-        return is_enemy_of_guerrillas(world, power_key, other)
-
-    depots = [d for d in world.depots if d.area == key and enemy(d.power)]
-    corps = sum(1 for c in world.corps_in(key) if enemy(c.power))
-    own = [g for g in world.guerrillas if g.area == key and g.nationality == power_key]
+    own = own_stacks(world, power_key, key)
+    depots = [d for d in world.depots if d.area == key and enemy_of_any(world, own, d.power)]
+    corps = sum(1 for c in world.corps_in(key) if enemy_of_any(world, own, c.power))
     factors = sum(g.factors for g in own)
     attack = depot_attack(power, world.areas[key], factors, corps, depots, dice, world.options)
     _say_roll(world, attack.report)
@@ -281,15 +296,16 @@ def _spanish_removal(world: World) -> None:
 
 def resolve_conquest(world: World, orders: Orders, dice: Dice) -> None:
     """EIA-8 for every active revolt (the sponsor's client / conquered choice from its
-    orders, default "conquered"); then each surviving revolt counts a month with or
-    without guerrillas (EIA-7)."""
+    orders; with none, "conquered", as the log says); then each surviving revolt counts
+    a month with or without guerrillas (EIA-7)."""
     for revolt in _active(world):
         choices = (orders.get(revolt.sponsor) or {}).get("choices") or {}
-        success = successful_revolt(world, revolt, choices.get(revolt.area, "conquered"))
+        success = successful_revolt(world, revolt, choices.get(revolt.area, ""))
         if success is not None:
             _succeed(world, revolt, success)
     for revolt in _active(world):
         _count_month(world, revolt)
+    immediate_checks(world)
 
 
 def _succeed(world: World, revolt: Revolt, success: RevoltSuccess) -> None:
@@ -299,8 +315,7 @@ def _succeed(world: World, revolt: Revolt, success: RevoltSuccess) -> None:
         success.ceded,
         success.home_power,
     )
-    if success.infantry is not None:
-        world.new_infantry.append(success.infantry)
+    area.minor_status = success.minor_status
     _remove(world, revolt_stacks(world, revolt))
     revolt.active = False
     revolt.end_reason = f"successful: {success.reason}"
@@ -324,7 +339,7 @@ def _count_month(world: World, revolt: Revolt) -> None:
     months = revolt.months_without_guerrillas
     text = f"No guerrillas in {world.areas[revolt.area].name} this month ({months} in a row)"
     if months >= MONTHS_WITHOUT_GUERRILLAS:
-        text += ": the revolt ends in the next political phase"
+        text += ": the revolt ends next month, before its guerrilla rolls"
     world.say("EIA-7", text, power=revolt.sponsor, area=revolt.area)
 
 
@@ -336,6 +351,7 @@ def resolve_economic(world: World, orders: Orders, dice: Dice) -> None:
     for power in world.land_order():
         for key, amount in dict(_order(orders, power, "aid")).items():
             _aid(world, power, key, amount, dice)
+    immediate_checks(world)
 
 
 def _aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> None:
@@ -355,6 +371,16 @@ def _aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> Non
 
 
 # -- EIA-7: ending revolts --------------------------------------------------------------
+
+
+def three_month_endings(world: World) -> None:
+    """EIA-7: revolts with no guerrillas for three months in a row end in the fourth
+    month, before any guerrilla roll of it: after its revolt step if it has a political
+    phase, else at the start of its land phase. Running it again changes nothing."""
+    for revolt in _active(world):
+        ending = three_months_ending(revolt, world.areas[revolt.area])
+        if ending:
+            _end_revolt(world, revolt, ending)
 
 
 def immediate_checks(world: World) -> None:
@@ -385,9 +411,9 @@ def _end_revolt(world: World, revolt: Revolt, ending: RevoltEnd) -> None:
         world.let_downs[key] = world.let_downs.get(key, 0) + 1
         text += f"; {sponsor.name} let it down ({world.let_downs[key]} in {area.name} so far)"
     if ending.to_infantry and factors:
-        kind = "Islamic infantry" if area.islamic else "infantry"
-        world.new_infantry.append(Infantry(area.key, area.key, factors, islamic=area.islamic))
-        text += f"; {plural(factors, 'guerrilla factor')} become {kind} of {area.name}"
+        text += (
+            f"; {plural(factors, 'guerrilla factor')} become {infantry_kind(area)} of {area.name}"
+        )
     elif factors:
         text += f"; {plural(factors, 'guerrilla factor')} removed"
     world.say("EIA-7", text, power=revolt.sponsor, area=revolt.area)

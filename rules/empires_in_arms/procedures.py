@@ -19,9 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import Dice
-from rules.empires_in_arms.legal import AID_RANGE, MAX_ATTEMPTS, guerrilla_destinations
-from rules.empires_in_arms.ruleset import OPTIONS
+from rules.empires_in_arms.legal import (
+    AID_RANGE,
+    MAX_ATTEMPTS,
+    guerrilla_destinations,
+    guerrilla_enemy,
+)
 from rules.empires_in_arms.state import (
+    ALLIED,
+    CLIENT,
+    CONQUERED,
     MINOR,
     OTTOMAN,
     PROVINCE,
@@ -29,14 +36,13 @@ from rules.empires_in_arms.state import (
     Area,
     Depot,
     Guerrilla,
-    Infantry,
     Power,
     Revolt,
     World,
+    option,
 )
 from rules.modifiers import ModifiedRoll, Modifier, RollReport, clamp
 
-DEFAULTS = {spec.key: spec.default for spec in OPTIONS}
 REVOLT_SUCCESS = 6  # EIA-1: a modified 6 or more
 INITIAL_NUMBER = (2, 5)  # EIA-2 clamp
 OTTOMAN_MAXIMUM = 3
@@ -46,11 +52,6 @@ MANY_GUERRILLAS = 10
 MONTHS_WITHOUT_GUERRILLAS = 3
 SUCCESS_NUMBER = 6  # EIA-8
 MILITIA_PER = 3  # EIA-12
-
-
-def option(options: Mapping[str, Any] | None, key: str) -> Any:
-    """A campaign option: the campaign's choice, else the default (first) choice."""
-    return (options or {}).get(key, DEFAULTS[key])
 
 
 def plural(count: int, noun: str) -> str:
@@ -117,8 +118,8 @@ def _attempt_refusal(
             return f"{sponsor.name} has made its {MAX_ATTEMPTS} attempts on {area.name} this step"
     elif len(earlier) >= MAX_ATTEMPTS:
         return f"{sponsor.name} has made its {MAX_ATTEMPTS} attempts this revolt step"
-    minimum = option(options, "attempt_pp_minimum")
-    if sponsor.political_points < minimum:
+    minimum = option(options, "attempt_pp_minimum")  # Decision 8: 0 means no minimum
+    if minimum and sponsor.political_points < minimum:
         return f"{sponsor.name} has {sponsor.political_points} PP; an attempt needs {minimum}"
     return ""
 
@@ -175,19 +176,29 @@ def revolt_guerrillas(
     revolt: Revolt, area: Area, existing_factors: int, dice: Dice
 ) -> GuerrillaCreation:
     """EIA-3: one guerrilla factor per point the d6 is under the revolt number, never more
-    than the area's 5 × manpower cap (``existing_factors``: all, besieged included)."""
+    than the revolting area's 5 × manpower cap (``existing_factors``: every guerrilla
+    factor there, Spanish and besieged ones included)."""
     purpose = f"Revolt guerrillas in {area.name} (revolt number {revolt.number})"
     value = revolt.number
-    return _guerrillas_under("EIA-3", purpose, revolt.sponsor, area, value, existing_factors, dice)
+    cap = area.guerrilla_cap
+    return _guerrillas_under(
+        "EIA-3", purpose, revolt.sponsor, area, value, existing_factors, cap, dice
+    )
 
 
 def _guerrillas_under(
-    rule: str, purpose: str, power: str, area: Area, value: int, existing: int, dice: Dice
+    rule: str,
+    purpose: str,
+    power: str,
+    area: Area,
+    value: int,
+    existing: int,
+    cap: int | None,  # the 5 × manpower cap of an area in revolt; None: no cap
+    dice: Dice,
 ) -> GuerrillaCreation:
     roll = ModifiedRoll(dice.d6(purpose))
     wanted = max(0, value - roll.face)
-    room = max(0, area.guerrilla_cap - existing)
-    created = min(wanted, room)
+    created = wanted if cap is None else min(wanted, max(0, cap - existing))
     if not wanted:
         outcome = "no guerrilla factors"
     elif created == wanted:
@@ -195,7 +206,7 @@ def _guerrillas_under(
     else:
         outcome = (
             f"{plural(wanted, 'guerrilla factor')}, of which {created} fit under the cap of "
-            f"{area.guerrilla_cap} in {area.name} ({existing} already there)"
+            f"{cap} in {area.name} ({existing} already there)"
         )
     comparison = f"< {value}" if wanted else f"≥ {value}"
     report = RollReport(rule, purpose, roll, comparison, outcome, power, area.key)
@@ -277,12 +288,13 @@ def _operation_modifiers(
 
 
 def _ottoman_ground(power: Power, area: Area) -> bool:
-    """Ottoman home provinces and the minors the Ottomans control (conquered minors)."""
+    """Ottoman home nation provinces and the minors the Ottomans hold as conquered minors
+    (not their allied or client minors)."""
     if power.key != OTTOMAN:
         return False
     if area.kind == PROVINCE:
         return area.home_power == OTTOMAN
-    return area.controller == OTTOMAN
+    return area.conquered_by == OTTOMAN
 
 
 def _eliminated(
@@ -433,10 +445,15 @@ def voluntary_lapse(area: Area, sponsor: Power) -> RevoltEnd:
 
 def three_months_ending(revolt: Revolt, area: Area) -> RevoltEnd | None:
     """EIA-7: no guerrilla factors in the area for three months in a row: the revolt ends
-    in the political phase of the fourth month."""
-    if revolt.months_without_guerrillas < MONTHS_WITHOUT_GUERRILLAS:
+    in the fourth month, before any guerrilla roll of that month (in its political phase,
+    or at the start of its land phase in a month without one)."""
+    months = revolt.months_without_guerrillas
+    if months < MONTHS_WITHOUT_GUERRILLAS:
         return None
-    return RevoltEnd(f"no guerrillas in {area.name} for {revolt.months_without_guerrillas} months")
+    return RevoltEnd(
+        f"no guerrillas in {area.name} for {months} months in a row; "
+        "it ends in the fourth month, before that month's guerrilla rolls"
+    )
 
 
 def revolt_ending(world: World, revolt: Revolt) -> RevoltEnd | None:
@@ -465,7 +482,9 @@ class RevoltSuccess:
     controller: str
     ceded: bool
     home_power: str | None
-    infantry: Infantry | None
+    minor_status: str  # a minor: ALLIED, CLIENT or CONQUERED; a province: ""
+    infantry: int  # guerrilla factors that become infantry factors (0: all removed)
+    infantry_owner: str  # whose infantry: the minor's area key or the sponsor's key
     choice: str  # "client" or "conquered" for a minor taken at war, else ""
     reason: str
     gm_note: str = ""
@@ -474,7 +493,8 @@ class RevoltSuccess:
 def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltSuccess | None:
     """EIA-8: guerrillas held the capital unbesieged for a month and the number is 6 or
     more: the sponsor gains the area (at peace: allied minor or home province again; at
-    war: conquest, a minor as ``choice`` "client" or "conquered"). None otherwise."""
+    war: conquest, a minor as ``choice`` "client" or "conquered", conquered when no
+    choice was given). None otherwise."""
     if revolt.capital_held_months < 1 or revolt.number < SUCCESS_NUMBER:
         return None
     area = world.areas[revolt.area]
@@ -487,23 +507,45 @@ def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltS
     return _minor_conquered(area, sponsor, factors, choice)
 
 
-def _infantry_kind(area: Area) -> str:
+def infantry_kind(area: Area) -> str:
+    """EIA-7 / EIA-8: guerrillas become Islamic infantry where appropriate."""
     return "Islamic infantry" if area.islamic else "infantry"
 
 
+def _becoming_infantry(factors: int, kind: str, owner_name: str) -> str:
+    return f"{plural(factors, 'guerrilla factor')} become {kind} of {owner_name}"
+
+
 def _success_at_peace(world: World, area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
-    if area.kind == MINOR:
-        owner, home, becomes = area.key, area.home_power, f"an allied minor of {sponsor.name}"
-    else:
-        owner, home, becomes = sponsor.key, sponsor.key, f"a home province of {sponsor.name}"
-    owner_name = area.name if owner == area.key else sponsor.name
-    infantry = Infantry(owner, area.key, factors, islamic=area.islamic) if factors else None
-    text = (
-        f"{area.name} becomes {becomes}; {plural(factors, 'guerrilla factor')} become "
-        f"{_infantry_kind(area)} of {owner_name}"
-    )
     note = _repatriation(world, area, sponsor)
-    return RevoltSuccess(sponsor.key, False, home, infantry, "", text, note)
+    if area.kind == MINOR:
+        infantry = _becoming_infantry(factors, infantry_kind(area), area.name)
+        text = f"{area.name} becomes an allied minor of {sponsor.name}; {infantry}"
+        return RevoltSuccess(
+            sponsor.key, False, area.home_power, ALLIED, factors, area.key, "", text, note
+        )
+    infantry = _becoming_infantry(factors, infantry_kind(area), sponsor.name)
+    if area.home_power == sponsor.key:
+        text = f"{area.name} becomes a home province of {sponsor.name} again; {infantry}"
+        return RevoltSuccess(
+            sponsor.key, False, sponsor.key, "", factors, sponsor.key, "", text, note
+        )
+    return _another_powers_province(area, sponsor, factors, infantry, note)
+
+
+def _another_powers_province(
+    area: Area, sponsor: Power, factors: int, infantry: str, note: str
+) -> RevoltSuccess:
+    """The rules speak only of a former province reverting: the sponsor becomes the
+    controller, and the GM is asked to check."""
+    text = f"{sponsor.name} takes control of {area.name}; {infantry}"
+    note += (
+        f"; GM: check {area.name}: the rules speak only of a former province of the sponsor "
+        f"reverting, and {area.name} never was {sponsor.name}'s; {sponsor.name} is made its "
+        "controller, its home nation and cession are left as they were"
+    )
+    home, ceded = area.home_power, area.ceded
+    return RevoltSuccess(sponsor.key, ceded, home, "", factors, sponsor.key, "", text, note)
 
 
 def _repatriation(world: World, area: Area, sponsor: Power) -> str:
@@ -522,28 +564,30 @@ def _names(world: World, keys: set[str | None], sponsor: Power) -> str:
 def _province_conquered(area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
     if area.home_power != sponsor.key:
         text = f"{sponsor.name} conquers {area.name}; {plural(factors, 'guerrilla factor')} removed"
-        return RevoltSuccess(sponsor.key, area.ceded, area.home_power, None, "", text)
-    infantry = Infantry(sponsor.key, area.key, factors, regular=True) if factors else None
+        return RevoltSuccess(sponsor.key, area.ceded, area.home_power, "", 0, "", "", text)
     text = (
         f"{sponsor.name} conquers {area.name}, its former home province; "
         f"{plural(factors, 'guerrilla factor')} become regular infantry"
     )
-    return RevoltSuccess(sponsor.key, False, sponsor.key, infantry, "", text)
+    return RevoltSuccess(sponsor.key, False, sponsor.key, "", factors, sponsor.key, "", text)
 
 
 def _minor_conquered(area: Area, sponsor: Power, factors: int, choice: str) -> RevoltSuccess:
-    if choice == "client":
-        infantry = Infantry(area.key, area.key, factors, islamic=area.islamic) if factors else None
+    if choice == CLIENT:
         text = (
             f"{area.name} becomes a client state of {sponsor.name} with "
-            f"{plural(factors, _infantry_kind(area) + ' factor')}"
+            f"{plural(factors, infantry_kind(area) + ' factor')}"
         )
-        return RevoltSuccess(sponsor.key, False, None, infantry, "client", text)
+        home = area.home_power
+        return RevoltSuccess(sponsor.key, False, home, CLIENT, factors, area.key, CLIENT, text)
+    default = (
+        "" if choice == CONQUERED else f" ({sponsor.name} gave no choice: conquered by default)"
+    )
     text = (
-        f"{area.name} becomes a conquered minor of {sponsor.name}; "
+        f"{area.name} becomes a conquered minor of {sponsor.name}{default}; "
         f"{plural(factors, 'guerrilla factor')} removed"
     )
-    return RevoltSuccess(sponsor.key, False, None, None, "conquered", text)
+    return RevoltSuccess(sponsor.key, False, area.home_power, CONQUERED, 0, "", CONQUERED, text)
 
 
 # -- EIA-9 ------------------------------------------------------------------------------
@@ -589,19 +633,20 @@ def _spanish_roll_due(world: World, area: Area) -> bool:
         return False
     occupiers = {c.power for c in world.corps_in(area.key) if not c.besieged}
     occupiers |= {d.power for d in world.depots if d.area == area.key and d.garrison > 0}
-    return any(
-        world.at_war(power, SPAIN) or (area.ceded and power == area.controller)
-        for power in occupiers
-    )
+    return any(guerrilla_enemy(world, SPAIN, False, area.key, power) for power in occupiers)
 
 
-def spanish_guerrillas(area: Area, existing_factors: int, dice: Dice) -> GuerrillaCreation:
+def spanish_guerrillas(
+    area: Area, existing_factors: int, dice: Dice, *, in_revolt: bool
+) -> GuerrillaCreation:
     """EIA-10: one Spanish guerrilla factor per point the d6 is under the province's printed
-    guerrilla value (within the 5 × manpower cap). A lost field combat's factor is entered
-    by the GM, since land combat is not automated."""
+    guerrilla value. The 5 × manpower cap (EIA-3, seed 4.3.3.1) binds only in a province
+    in revolt. A lost field combat's factor is entered by the GM, since land combat is
+    not automated."""
     value = area.guerrilla_value or 0
     purpose = f"Spanish guerrillas in {area.name} (guerrilla value {value})"
-    return _guerrillas_under("EIA-10", purpose, SPAIN, area, value, existing_factors, dice)
+    cap = area.guerrilla_cap if in_revolt else None
+    return _guerrillas_under("EIA-10", purpose, SPAIN, area, value, existing_factors, cap, dice)
 
 
 # -- EIA-11 -----------------------------------------------------------------------------
@@ -686,4 +731,7 @@ def _enemy_in_spain(world: World) -> bool:
     }
     forces = [(c.area, c.power) for c in world.corps]
     forces += [(d.area, d.power) for d in world.depots if d.garrison > 0]
-    return any(area in spain and world.at_war(power, SPAIN) for area, power in forces)
+    return any(
+        area in spain and guerrilla_enemy(world, SPAIN, False, area, power)
+        for area, power in forces
+    )

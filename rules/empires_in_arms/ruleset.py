@@ -13,20 +13,18 @@ PHASES = (
         key="peace",
         name="Political phase · peace step",
         rules=("EIA-7",),
-        does=(
-            "Sponsors may let their revolts lapse (each lapse counts as a revolt let down). "
-            "Revolts with no guerrillas for three months in a row end."
-        ),
+        does="Sponsors may let their revolts lapse (each lapse counts as a revolt let down).",
         order_form=f"{PACKAGE}.forms.orders.PeaceOrderForm",
         service=f"{PACKAGE}.services.resolve_peace",
     ),
     PhaseSpec(
         key="revolt",
         name="Political phase · revolt step",
-        rules=("EIA-1", "EIA-2"),
+        rules=("EIA-1", "EIA-2", "EIA-7"),
         does=(
             "Each power makes up to three revolt attempts (1 PP each, success on a modified 6); "
-            "each revolt that breaks out gets its revolt number (2 to 5)."
+            "each revolt that breaks out gets its revolt number (2 to 5). Then revolts with no "
+            "guerrillas for three months in a row end."
         ),
         order_form=f"{PACKAGE}.forms.orders.RevoltOrderForm",
         service=f"{PACKAGE}.services.resolve_revolt_step",
@@ -34,10 +32,11 @@ PHASES = (
     PhaseSpec(
         key="land",
         name="Land phase · guerrilla steps",
-        rules=("EIA-9", "EIA-3", "EIA-10", "EIA-4", "EIA-11", "EIA-12"),
+        rules=("EIA-9", "EIA-3", "EIA-10", "EIA-4", "EIA-11", "EIA-12", "EIA-7"),
         does=(
-            "Each power in turn: guerrilla moves, revolt guerrillas for its revolts, Spanish "
-            "guerrillas (Spain), anti-guerrilla operations, depot attacks, Spanish removal."
+            "Revolts with no guerrillas for three months end first. Then each power in turn: "
+            "guerrilla moves, revolt guerrillas for its revolts, Spanish guerrillas (Spain), "
+            "anti-guerrilla operations, depot attacks, Spanish removal."
         ),
         order_form=f"{PACKAGE}.forms.orders.LandOrderForm",
         service=f"{PACKAGE}.services.resolve_land",

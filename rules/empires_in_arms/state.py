@@ -7,8 +7,11 @@ province or minor country (the political unit the rules speak of).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
+from rules.empires_in_arms.ruleset import OPTIONS
 from rules.modifiers import RollReport
 
 ZONE_MODIFIERS = {"Fiasco": -2, "Instability": -1, "Neutral": 0, "Dominant": 1}
@@ -19,6 +22,12 @@ LAND_ORDER = ("russia", "turkey", "austria", "prussia", "great_britain", "spain"
 MINOR = "minor"
 PROVINCE = "province"
 ALLIED, CLIENT, CONQUERED = "allied", "client", "conquered"  # how a power holds a minor
+DEFAULTS = {spec.key: spec.default for spec in OPTIONS}
+
+
+def option(options: Mapping[str, Any] | None, key: str) -> Any:
+    """A campaign option: the campaign's choice, else the default (first) choice."""
+    return (options or {}).get(key, DEFAULTS[key])
 
 
 @dataclass
@@ -113,17 +122,6 @@ class Depot:
     garrison: int = 0  # factors not in a corps
 
 
-@dataclass
-class Infantry:
-    """Infantry factors created by the rules (EIA-7, EIA-8): placed for the GM to record."""
-
-    owner: str  # power key, or the minor's area key
-    area: str
-    factors: int
-    islamic: bool = False
-    regular: bool = False
-
-
 @dataclass(frozen=True)
 class LogLine:
     """One line of the campaign log: which rule, what happened, and the roll if any."""
@@ -152,7 +150,6 @@ class World:
     let_downs: dict[tuple[str, str], int] = field(default_factory=dict)  # (power, area)
     options: dict = field(default_factory=dict)
     militia_due: dict[str, int] = field(default_factory=dict)  # EIA-12, per power
-    new_infantry: list[Infantry] = field(default_factory=list)
     log: list[LogLine] = field(default_factory=list)
 
     # -- relations -------------------------------------------------------------------
@@ -185,7 +182,7 @@ class World:
 
     def land_order(self) -> list[str]:
         """Powers in land-phase order: France in its announced slot, then the rest."""
-        slot = int(self.options.get("france_slot", 1))
+        slot = int(option(self.options, "france_slot"))
         order = [p for p in LAND_ORDER if p in self.powers]
         if "france" in self.powers:
             order.insert(max(0, min(len(order), slot - 1)), "france")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rules.dice import ScriptedDice
 from rules.empires_in_arms.phases import (
     immediate_checks,
@@ -11,7 +13,7 @@ from rules.empires_in_arms.phases import (
     resolve_peace,
     resolve_revolt_step,
 )
-from rules.empires_in_arms.state import Corps, Depot, Guerrilla, Infantry, Revolt
+from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, Corps, Depot, Guerrilla, Revolt
 
 
 def texts(world, rule=None) -> list[str]:
@@ -50,15 +52,16 @@ def test_peace_lapse_of_another_powers_revolt_is_skipped(world):
     assert texts(world) == ["Austria has no revolt in Palatinate to let lapse: order skipped"]
 
 
-def test_peace_three_months_without_guerrillas_end_the_revolt(world):
-    ended = gb_revolt(world, months_without_guerrillas=3)
-    going = gb_revolt(world, area="hesse", months_without_guerrillas=2)
+THREE_MONTHS_ENDED = (
+    "Great Britain's revolt in Palatinate ends: no guerrillas in Palatinate for 3 months in "
+    "a row; it ends in the fourth month, before that month's guerrilla rolls"
+)
+
+
+def test_peace_step_leaves_the_three_month_ending_to_after_the_revolt_step(world):
+    revolt = gb_revolt(world, months_without_guerrillas=3)
     resolve_peace(world, {}, ScriptedDice([]))
-    assert not ended.active and going.active
-    assert ("great_britain", "palatinate") not in world.let_downs
-    assert texts(world, "EIA-7") == [
-        "Great Britain's revolt in Palatinate ends: no guerrillas in Palatinate for 3 months"
-    ]
+    assert revolt.active and world.log == []
 
 
 # -- revolt step ------------------------------------------------------------------------
@@ -112,6 +115,56 @@ def test_revolt_step_fourth_attempt_refused(world):
     )
 
 
+def test_revolt_step_attempts_need_no_pp_by_default_and_pp_go_negative(world):
+    world.powers["great_britain"].political_points = 0
+    dice = ScriptedDice([1, 1, 1])
+    targets = ["hesse", "wallachia", "andalusia"]
+    resolve_revolt_step(world, {"great_britain": {"targets": targets}}, dice)
+    assert len(dice.rolls) == 3 and dice.unused == 0
+    assert world.powers["great_britain"].political_points == -3
+    assert texts(world)[-1].endswith("no revolt (Great Britain PP -2 → -3)")
+
+
+def test_revolt_step_pp_minimum_option_refuses_attempts_without_pp(world):
+    world.options["attempt_pp_minimum"] = 1
+    world.powers["great_britain"].political_points = 1
+    dice = ScriptedDice([1])
+    resolve_revolt_step(world, {"great_britain": {"targets": ["hesse", "wallachia"]}}, dice)
+    assert world.powers["great_britain"].political_points == 0
+    assert texts(world)[-1] == "Great Britain has 0 PP; an attempt needs 1: attempt refused"
+
+
+def test_revolt_step_an_allys_area_is_no_target(world):
+    world.alliances.add(frozenset(("great_britain", "france")))
+    resolve_revolt_step(world, {"great_britain": {"targets": ["palatinate"]}}, ScriptedDice([]))
+    assert world.revolts == [] and world.powers["great_britain"].political_points == 10
+    assert texts(world) == [
+        "Great Britain: Palatinate is not a legal revolt target now; attempt skipped, no PP spent"
+    ]
+
+
+def test_revolt_step_ends_revolts_three_months_without_guerrillas_after_the_attempts(world):
+    ended = gb_revolt(world, months_without_guerrillas=3)
+    going = gb_revolt(world, area="hesse", months_without_guerrillas=2)
+    orders = {"great_britain": {"targets": ["palatinate"]}}  # still in revolt: skipped
+    resolve_revolt_step(world, orders, ScriptedDice([]))
+    assert not ended.active and going.active
+    assert ("great_britain", "palatinate") not in world.let_downs
+    assert texts(world) == [
+        "Great Britain: Palatinate is not a legal revolt target now; attempt skipped, no PP spent",
+        THREE_MONTHS_ENDED,
+    ]
+    assert [line.rule for line in world.log] == ["EIA-1", "EIA-7"]
+
+
+def test_revolt_step_three_month_ending_comes_before_political_end_guerrillas(world):
+    world.options["revolt_guerrillas_when"] = "political_end"
+    ended = gb_revolt(world, number=5, months_without_guerrillas=3)
+    dice = ScriptedDice([])
+    resolve_revolt_step(world, {}, dice)
+    assert not ended.active and dice.rolls == [] and world.guerrillas == []
+
+
 def test_revolt_step_guerrillas_at_the_end_of_the_political_phase_option(world):
     world.options["revolt_guerrillas_when"] = "political_end"
     old = gb_revolt(world, area="hesse", number=4)
@@ -140,6 +193,50 @@ def test_land_revolt_guerrillas_in_the_sponsors_step_merge_into_its_stack(world)
         "2 guerrilla factors in Palatinate"
     ]
     assert world.log[0].power == "great_britain" and revolt.active
+
+
+def test_land_three_months_without_guerrillas_end_the_revolt_before_any_roll(world):
+    ended = gb_revolt(world, number=5, months_without_guerrillas=3)
+    going = gb_revolt(world, area="hesse", number=2, months_without_guerrillas=2)
+    dice = ScriptedDice([4])  # only the going revolt's EIA-3 roll
+    resolve_land(world, {}, dice)
+    assert not ended.active and going.active and dice.unused == 0
+    assert [r.purpose for r in dice.rolls] == ["Revolt guerrillas in Hesse (revolt number 2)"]
+    assert texts(world, "EIA-7") == [THREE_MONTHS_ENDED]
+    assert world.log[0].rule == "EIA-7"
+
+
+def test_land_three_month_ending_after_a_political_phase_is_not_repeated(world):
+    ended = gb_revolt(world, months_without_guerrillas=3)
+    resolve_revolt_step(world, {}, ScriptedDice([]))
+    resolve_land(world, {}, ScriptedDice([]))
+    assert not ended.active
+    assert texts(world, "EIA-7") == [THREE_MONTHS_ENDED]
+
+
+def test_land_clears_the_fought_marks_at_the_end(world):
+    gb_revolt(world, number=3)
+    fought = Corps(1, "france", "palatinate", fought=True)
+    world.corps += [
+        fought,
+        Corps(2, "austria", "castile"),
+        Corps(3, "russia", "hesse", fought=True),
+    ]
+    dice = ScriptedDice([6])  # GB's EIA-3 roll
+    resolve_land(world, {"france": {"operations": ["palatinate"]}}, dice)
+    assert not any(c.fought for c in world.corps)
+    assert texts(world, "EIA-4") == [
+        "France: no anti-guerrilla operation possible in Palatinate now; order skipped",
+        "Land phase over: 2 corps no longer marked as having fought in this month's land "
+        "combat step",
+    ]
+    assert world.log[-1].rule == "EIA-4"
+
+
+def test_land_clears_nothing_when_no_corps_fought(world):
+    world.corps.append(Corps(1, "france", "palatinate"))
+    resolve_land(world, {}, ScriptedDice([]))
+    assert world.log == []
 
 
 def test_land_no_revolt_guerrillas_under_the_political_end_option(world):
@@ -187,19 +284,47 @@ def test_land_operation_no_longer_possible_is_skipped(world):
     gb_revolt(world, number=3)
     world.corps.append(Corps(1, "france", "palatinate", fought=True))
     resolve_land(world, {"france": {"operations": ["palatinate"]}}, ScriptedDice([6]))
-    assert texts(world, "EIA-4") == [
+    assert texts(world, "EIA-4")[0] == (
         "France: no anti-guerrilla operation possible in Palatinate now; order skipped"
-    ]
+    )
 
 
-def test_land_operation_spares_the_operating_powers_allies(world):
-    world.corps.append(Corps(1, "france", "andalusia"))
+def test_land_operation_spares_revolt_guerrillas_of_the_operating_powers_allies(world):
+    world.corps.append(Corps(1, "france", "hesse"))
     world.alliances.add(frozenset(("france", "austria")))
-    friendly = Guerrilla(5, "andalusia", "austria", 2, "andalusia", revolt=False)
-    hostile = Guerrilla(6, "andalusia", "spain", 2, "andalusia", revolt=False)
+    world.revolts.append(Revolt(8, "russia", "hesse", 5))
+    friendly = Guerrilla(5, "hesse", "austria", 2, "hesse")
+    hostile = Guerrilla(6, "hesse", "russia", 2, "hesse")
     world.guerrillas += [friendly, hostile]
-    resolve_land(world, {"france": {"operations": ["andalusia"]}}, ScriptedDice([6, 6]))
+    dice = ScriptedDice([6, 4])  # France's operation (slot 1), then Russia's EIA-3 roll
+    resolve_land(world, {"france": {"operations": ["hesse"]}}, dice)
     assert world.guerrillas == [friendly]
+
+
+def test_land_spanish_guerrillas_fight_the_controller_of_a_ceded_province_at_peace(world):
+    world.corps.append(Corps(1, "france", "andalusia"))
+    world.guerrillas.append(Guerrilla(6, "andalusia", "spain", 2, "andalusia", revolt=False))
+    world.wars.add(frozenset(("spain", "austria")))
+    world.corps.append(Corps(2, "austria", "castile", besieged=True))  # enemy: no EIA-12
+    dice = ScriptedDice([6, 6])  # France's operation, then Spain's EIA-10 roll in Andalusia
+    resolve_land(world, {"france": {"operations": ["andalusia"]}}, dice)
+    assert texts(world, "EIA-4") == [
+        "France anti-guerrilla operation in Andalusia: 6 = 6 > 4: 2 guerrilla factors eliminated"
+    ]
+    assert world.guerrillas == []
+
+
+def test_land_spanish_guerrillas_are_no_target_for_a_power_at_peace_with_spain(world):
+    world.corps.append(Corps(1, "austria", "castile"))
+    spanish = Guerrilla(6, "castile", "spain", 2, "castile", revolt=False)
+    world.guerrillas.append(spanish)
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(2, "france", "granada", besieged=True))  # enemy: no EIA-12
+    resolve_land(world, {"austria": {"operations": ["castile"]}}, ScriptedDice([]))
+    assert world.guerrillas == [spanish]
+    assert texts(world, "EIA-4") == [
+        "Austria: no anti-guerrilla operation possible in Castile now; order skipped"
+    ]
 
 
 def test_land_spanish_guerrillas_are_rolled_in_spains_step(world):
@@ -212,6 +337,28 @@ def test_land_spanish_guerrillas_are_rolled_in_spains_step(world):
         ("granada", 4, False),
     ]
     assert world.militia_due == {}
+
+
+def test_land_spanish_guerrillas_outside_a_revolt_have_no_cap(world):
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "granada"))
+    world.guerrillas.append(Guerrilla(3, "granada", "spain", 9, "granada", revolt=False))
+    resolve_land(world, {}, ScriptedDice([1]))
+    assert world.guerrilla_factors("granada") == 13  # 5 × manpower 2 would be 10
+    assert texts(world, "EIA-10") == [
+        "Spanish guerrillas in Granada (guerrilla value 5): 1 = 1 < 5: "
+        "4 guerrilla factors in Granada"
+    ]
+
+
+def test_land_spanish_guerrillas_in_a_province_in_revolt_count_toward_its_cap(world):
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "andalusia"))
+    world.corps.append(Corps(2, "france", "castile", besieged=True))  # enemy: no EIA-12
+    gb_revolt(world, area="andalusia", sponsor="spain", number=2, factors=12)
+    world.guerrillas.append(Guerrilla(3, "andalusia", "spain", 2, "andalusia", revolt=False))
+    resolve_land(world, {}, ScriptedDice([6, 1]))  # Spain's EIA-3, then its EIA-10 roll
+    assert world.guerrilla_factors("andalusia") == 15  # 5 × manpower 3
 
 
 def test_land_spanish_guerrilla_removal_gives_militia(world):
@@ -290,8 +437,8 @@ def test_conquest_at_peace_the_minor_becomes_an_allied_minor(world):
     dice = ScriptedDice([])
     resolve_conquest(world, {}, dice)
     assert not revolt.active and dice.rolls == []
-    assert world.areas["palatinate"].controller == "great_britain"
-    assert world.new_infantry == [Infantry("palatinate", "palatinate", 4)]
+    palatinate = world.areas["palatinate"]
+    assert (palatinate.controller, palatinate.minor_status) == ("great_britain", ALLIED)
     assert world.guerrillas == []
     assert texts(world, "EIA-8") == [
         "Great Britain's revolt in Palatinate succeeds: Palatinate becomes an allied minor of "
@@ -306,15 +453,54 @@ def test_conquest_at_war_the_sponsors_choice_comes_from_its_orders(world):
     orders = {"great_britain": {"choices": {"palatinate": "client"}}}
     resolve_conquest(world, orders, ScriptedDice([]))
     assert revolt.conquest_choice == "client"
-    assert world.new_infantry == [Infantry("palatinate", "palatinate", 4)]
+    assert world.areas["palatinate"].minor_status == CLIENT
+    assert texts(world, "EIA-8") == [
+        "Great Britain's revolt in Palatinate succeeds: Palatinate becomes a client state of "
+        "Great Britain with 4 infantry factors"
+    ]
 
 
 def test_conquest_at_war_without_a_choice_the_minor_is_conquered(world):
     world.wars.add(frozenset(("great_britain", "france")))
     revolt = gb_revolt(world, number=6, factors=4, capital_held_months=1)
     resolve_conquest(world, {}, ScriptedDice([]))
-    assert revolt.conquest_choice == "conquered" and world.new_infantry == []
-    assert world.areas["palatinate"].controller == "great_britain"
+    palatinate = world.areas["palatinate"]
+    assert revolt.conquest_choice == "conquered"
+    assert (palatinate.controller, palatinate.minor_status) == ("great_britain", CONQUERED)
+    assert texts(world, "EIA-8") == [
+        "Great Britain's revolt in Palatinate succeeds: Palatinate becomes a conquered minor "
+        "of Great Britain (Great Britain gave no choice: conquered by default); "
+        "4 guerrilla factors removed"
+    ]
+
+
+def test_conquest_at_war_the_conquered_choice_is_not_called_a_default(world):
+    world.wars.add(frozenset(("great_britain", "france")))
+    gb_revolt(world, number=6, factors=4, capital_held_months=1)
+    orders = {"great_britain": {"choices": {"palatinate": "conquered"}}}
+    resolve_conquest(world, orders, ScriptedDice([]))
+    assert world.areas["palatinate"].minor_status == CONQUERED
+    assert "default" not in texts(world, "EIA-8")[0]
+
+
+def test_conquest_at_peace_another_powers_ceded_province_is_left_for_the_gm_to_check(world):
+    revolt = gb_revolt(world, area="andalusia", number=6, factors=2, capital_held_months=1)
+    resolve_conquest(world, {}, ScriptedDice([]))
+    andalusia = world.areas["andalusia"]
+    assert not revolt.active
+    assert (andalusia.controller, andalusia.ceded, andalusia.home_power) == (
+        "great_britain",
+        True,
+        "spain",
+    )
+    assert texts(world, "EIA-8") == [
+        "Great Britain's revolt in Andalusia succeeds: Great Britain takes control of "
+        "Andalusia; 2 guerrilla factors become infantry of Great Britain",
+        "GM: repatriate garrisons of France from Andalusia; GM: check Andalusia: the rules "
+        "speak only of a former province of the sponsor reverting, and Andalusia never was "
+        "Great Britain's; Great Britain is made its controller, its home nation and cession "
+        "are left as they were",
+    ]
 
 
 def test_conquest_at_war_a_former_home_province_returns(world):
@@ -327,7 +513,10 @@ def test_conquest_at_war_a_former_home_province_returns(world):
         False,
         "spain",
     )
-    assert world.new_infantry == [Infantry("spain", "andalusia", 3, regular=True)]
+    assert texts(world, "EIA-8") == [
+        "Spain's revolt in Andalusia succeeds: Spain conquers Andalusia, its former home "
+        "province; 3 guerrilla factors become regular infantry"
+    ]
 
 
 def test_conquest_counts_months_without_guerrillas(world):
@@ -337,7 +526,7 @@ def test_conquest_counts_months_without_guerrillas(world):
     assert (empty.months_without_guerrillas, held.months_without_guerrillas) == (3, 0)
     assert texts(world) == [
         "No guerrillas in Palatinate this month (3 in a row): "
-        "the revolt ends in the next political phase"
+        "the revolt ends next month, before its guerrilla rolls"
     ]
 
 
@@ -411,7 +600,6 @@ def test_immediate_neutral_minor_turns_guerrillas_into_islamic_infantry(world):
     world.areas["wallachia"].controller = None
     immediate_checks(world)
     assert not revolt.active and world.guerrillas == []
-    assert world.new_infantry == [Infantry("wallachia", "wallachia", 3, islamic=True)]
     assert texts(world) == [
         "Russia's revolt in Wallachia ends: Wallachia is neutral; "
         "3 guerrilla factors become Islamic infantry of Wallachia"
@@ -428,3 +616,25 @@ def test_immediate_checks_leave_a_going_revolt_alone(world):
     revolt = gb_revolt(world, factors=2)
     immediate_checks(world)
     assert revolt.active and world.log == []
+
+
+RESOLVERS = [resolve_peace, resolve_revolt_step, resolve_land, resolve_conquest, resolve_economic]
+
+
+@pytest.mark.parametrize("resolver", RESOLVERS, ids=lambda r: r.__name__)
+def test_every_phase_ends_with_the_immediate_endings(world, resolver):
+    revolt = gb_revolt(world, number=1, area="hesse", factors=2)
+    resolver(world, {}, ScriptedDice([6]))  # resolve_land: GB's EIA-3 roll
+    assert not revolt.active and world.guerrillas == []
+    assert texts(world, "EIA-7")[-1] == (
+        "Great Britain's revolt in Hesse ends: put down (revolt number 1); "
+        "2 guerrilla factors removed"
+    )
+
+
+@pytest.mark.parametrize("resolver", RESOLVERS, ids=lambda r: r.__name__)
+def test_every_phase_ends_a_revolt_whose_sponsor_is_now_allied_to_the_controller(world, resolver):
+    revolt = gb_revolt(world, area="hesse")
+    world.alliances.add(frozenset(("great_britain", "prussia")))
+    resolver(world, {}, ScriptedDice([6]))
+    assert not revolt.active and world.let_downs[("great_britain", "hesse")] == 1

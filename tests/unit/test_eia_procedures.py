@@ -5,6 +5,12 @@ from __future__ import annotations
 import pytest
 
 from rules.dice import ScriptedDice
+from rules.empires_in_arms.legal import (
+    depot_attack_areas,
+    guerrilla_destinations,
+    is_enemy_of_guerrillas,
+    operation_areas,
+)
 from rules.empires_in_arms.procedures import (
     aid_revolt,
     anti_guerrilla_operation,
@@ -21,7 +27,16 @@ from rules.empires_in_arms.procedures import (
     three_months_ending,
     voluntary_lapse,
 )
-from rules.empires_in_arms.state import Corps, Depot, Guerrilla, Infantry, Revolt
+from rules.empires_in_arms.state import (
+    ALLIED,
+    CLIENT,
+    CONQUERED,
+    Corps,
+    Depot,
+    Guerrilla,
+    Revolt,
+    option,
+)
 from rules.modifiers import Modifier
 
 
@@ -111,6 +126,13 @@ def test_eia1_pp_may_go_negative_by_default(world):
     world.powers["great_britain"].political_points = 0
     outcome, _ = attempt(world, 2)
     assert outcome.political_points == -1
+
+
+def test_eia1_negative_pp_need_no_minimum_by_default(world):
+    world.powers["great_britain"].political_points = -2
+    outcome, _ = attempt(world, 6, earlier=["hesse", "wallachia"])
+    assert outcome.refused == "" and outcome.broke_out
+    assert outcome.political_points == -3
 
 
 def test_eia1_pp_minimum_option_refuses_without_pp(world):
@@ -403,9 +425,17 @@ def test_eia4_ottoman_bonus_capped_at_3(world):
     assert outcome.report.roll.modifiers == (Modifier("Ottoman: 5 eligible corps", 3),)
 
 
-def test_eia4_ottoman_bonus_in_an_ottoman_controlled_minor(world):
+def test_eia4_ottoman_bonus_in_a_minor_conquered_by_the_ottomans(world):
+    world.areas["wallachia"].minor_status = CONQUERED
     outcome, _ = operate(world, [1], power="turkey", area="wallachia", corps=1)
     assert outcome.report.roll.modifiers == (Modifier("Ottoman: 1 eligible corps", 1),)
+
+
+@pytest.mark.parametrize("status", [ALLIED, CLIENT, ""])
+def test_eia4_no_ottoman_bonus_in_an_ottoman_minor_not_conquered(world, status):
+    world.areas["wallachia"].minor_status = status
+    outcome, _ = operate(world, [1], power="turkey", area="wallachia", corps=2)
+    assert labels(outcome.report) == ["2 or more eligible corps"]
 
 
 def test_eia4_no_ottoman_bonus_outside_ottoman_ground(world):
@@ -483,7 +513,11 @@ def test_eia7_three_months_without_guerrillas(world):
     assert three_months_ending(revolt, world.areas["palatinate"]) is None
     revolt.months_without_guerrillas = 3
     ending = three_months_ending(revolt, world.areas["palatinate"])
-    assert ending.reason == "no guerrillas in Palatinate for 3 months"
+    assert ending.reason == (
+        "no guerrillas in Palatinate for 3 months in a row; "
+        "it ends in the fourth month, before that month's guerrilla rolls"
+    )
+    assert not ending.let_down
 
 
 def test_eia7_allies_end_the_revolt_as_a_let_down(world):
@@ -538,7 +572,8 @@ def test_eia8_at_peace_a_minor_becomes_an_allied_minor(world):
     world.corps.append(Corps(2, "great_britain", "palatinate"))
     outcome = successful_revolt(world, revolt)
     assert outcome.controller == "great_britain" and not outcome.ceded
-    assert outcome.infantry == Infantry("palatinate", "palatinate", 4)
+    assert outcome.minor_status == ALLIED
+    assert (outcome.infantry, outcome.infantry_owner) == (4, "palatinate")
     assert outcome.reason == (
         "Palatinate becomes an allied minor of Great Britain; "
         "4 guerrilla factors become infantry of Palatinate"
@@ -553,38 +588,59 @@ def test_eia8_at_peace_a_ceded_province_reverts_to_the_sponsors_home_nation(worl
     revolt = success_world(world, area="andalusia", sponsor="spain")
     outcome = successful_revolt(world, revolt)
     assert (outcome.controller, outcome.ceded, outcome.home_power) == ("spain", False, "spain")
-    assert outcome.infantry == Infantry("spain", "andalusia", 4)
-    assert "move corps" not in outcome.gm_note
+    assert (outcome.infantry, outcome.infantry_owner, outcome.minor_status) == (4, "spain", "")
+    assert outcome.reason == (
+        "Andalusia becomes a home province of Spain again; 4 guerrilla factors become infantry "
+        "of Spain"
+    )
+    assert "move corps" not in outcome.gm_note and "check" not in outcome.gm_note
+
+
+def test_eia8_at_peace_another_powers_ceded_province_is_not_made_the_sponsors_home(world):
+    revolt = success_world(world, area="andalusia")
+    outcome = successful_revolt(world, revolt)
+    assert (outcome.controller, outcome.ceded, outcome.home_power) == (
+        "great_britain",
+        True,
+        "spain",
+    )
+    assert (outcome.infantry, outcome.infantry_owner) == (4, "great_britain")
+    assert outcome.gm_note.endswith(
+        "GM: check Andalusia: the rules speak only of a former province of the sponsor "
+        "reverting, and Andalusia never was Great Britain's; Great Britain is made its "
+        "controller, its home nation and cession are left as they were"
+    )
 
 
 def test_eia8_at_peace_islamic_infantry_where_appropriate(world):
     world.areas["wallachia"].islamic = True
     revolt = success_world(world, area="wallachia", sponsor="russia")
     outcome = successful_revolt(world, revolt)
-    assert outcome.infantry == Infantry("wallachia", "wallachia", 4, islamic=True)
-    assert "Islamic infantry" in outcome.reason
+    assert (outcome.infantry, outcome.infantry_owner) == (4, "wallachia")
+    assert outcome.reason.endswith("4 guerrilla factors become Islamic infantry of Wallachia")
 
 
 def test_eia8_at_war_a_former_home_province_gets_regular_infantry(world):
     world.wars.add(frozenset(("spain", "france")))
     outcome = successful_revolt(world, success_world(world, area="andalusia", sponsor="spain"))
     assert (outcome.controller, outcome.ceded, outcome.home_power) == ("spain", False, "spain")
-    assert outcome.infantry == Infantry("spain", "andalusia", 4, regular=True)
+    assert (outcome.infantry, outcome.infantry_owner, outcome.minor_status) == (4, "spain", "")
+    assert outcome.reason.endswith("4 guerrilla factors become regular infantry")
     assert outcome.gm_note == ""
 
 
 def test_eia8_at_war_another_powers_province_is_conquered_and_guerrillas_removed(world):
     world.wars.add(frozenset(("great_britain", "france")))
     outcome = successful_revolt(world, success_world(world, area="andalusia"))
-    assert outcome.controller == "great_britain" and outcome.infantry is None
-    assert outcome.home_power == "spain"
+    assert outcome.controller == "great_britain" and outcome.infantry == 0
+    assert (outcome.home_power, outcome.ceded) == ("spain", True)
 
 
 def test_eia8_at_war_a_minor_may_become_a_client_state(world):
     world.wars.add(frozenset(("great_britain", "france")))
     outcome = successful_revolt(world, success_world(world), "client")
-    assert outcome.choice == "client"
-    assert outcome.infantry == Infantry("palatinate", "palatinate", 4)
+    assert outcome.choice == "client" and outcome.minor_status == CLIENT
+    assert (outcome.infantry, outcome.infantry_owner) == (4, "palatinate")
     assert outcome.reason == (
         "Palatinate becomes a client state of Great Britain with 4 infantry factors"
     )
@@ -593,9 +649,21 @@ def test_eia8_at_war_a_minor_may_become_a_client_state(world):
 def test_eia8_at_war_a_minor_is_conquered_by_default(world):
     world.wars.add(frozenset(("great_britain", "france")))
     outcome = successful_revolt(world, success_world(world))
-    assert outcome.choice == "conquered" and outcome.infantry is None
-    assert outcome.controller == "great_britain"
-    assert "4 guerrilla factors removed" in outcome.reason
+    assert outcome.choice == "conquered" and outcome.minor_status == CONQUERED
+    assert outcome.infantry == 0 and outcome.controller == "great_britain"
+    assert outcome.reason == (
+        "Palatinate becomes a conquered minor of Great Britain (Great Britain gave no choice: "
+        "conquered by default); 4 guerrilla factors removed"
+    )
+
+
+def test_eia8_at_war_a_minor_conquered_by_choice(world):
+    world.wars.add(frozenset(("great_britain", "france")))
+    outcome = successful_revolt(world, success_world(world), "conquered")
+    assert outcome.minor_status == CONQUERED
+    assert outcome.reason == (
+        "Palatinate becomes a conquered minor of Great Britain; 4 guerrilla factors removed"
+    )
 
 
 # -- EIA-9 guerrilla movement -----------------------------------------------------------
@@ -617,6 +685,25 @@ def test_eia9_revolt_guerrillas_never_leave_their_area_of_origin(world):
 def test_eia9_besieged_guerrillas_stay(world):
     spanish = Guerrilla(1, "castile", "spain", 2, "castile", revolt=False, besieged=True)
     assert guerrilla_move(world, spanish, "granada").text.endswith("they are besieged")
+
+
+def test_eia9_spanish_guerrillas_stay_within_spains_original_home_nation(world):
+    world.adjacency["castile"].add("palatinate")
+    spanish = Guerrilla(1, "castile", "spain", 1, "castile", revolt=False)
+    assert guerrilla_destinations(world, spanish) == ["andalusia", "granada"]
+    assert not guerrilla_move(world, spanish, "palatinate").allowed
+
+
+def test_eia9_from_a_ceded_province_to_any_former_spanish_province_whoever_holds_it(world):
+    world.areas["castile"].controller = "france"  # occupied, not ceded
+    spanish = Guerrilla(1, "andalusia", "spain", 1, "andalusia", revolt=False)
+    assert guerrilla_destinations(world, spanish) == ["castile", "granada"]
+
+
+def test_eia9_revolt_and_besieged_stacks_have_no_destinations(world):
+    besieged = Guerrilla(1, "castile", "spain", 1, "castile", revolt=False, besieged=True)
+    assert guerrilla_destinations(world, besieged) == []
+    assert guerrilla_destinations(world, stack(2)) == []
 
 
 def test_eia9_only_adjacent_areas(world):
@@ -665,15 +752,62 @@ def test_eia10_ceded_province_ignores_a_third_power_at_peace_with_spain(world):
 
 
 def test_eia10_one_factor_per_point_under_the_printed_value(world):
-    outcome = spanish_guerrillas(world.areas["granada"], 0, ScriptedDice([2]))
+    outcome = spanish_guerrillas(world.areas["granada"], 0, ScriptedDice([2]), in_revolt=False)
     assert outcome.created == 3
     assert outcome.report.rule == "EIA-10"
     assert outcome.report.text == "2 = 2 < 5: 3 guerrilla factors in Granada"
 
 
-def test_eia10_spanish_guerrillas_respect_the_cap(world):
-    outcome = spanish_guerrillas(world.areas["granada"], 9, ScriptedDice([1]))
+def test_eia10_spanish_guerrillas_respect_the_cap_in_a_province_in_revolt(world):
+    outcome = spanish_guerrillas(world.areas["granada"], 9, ScriptedDice([1]), in_revolt=True)
     assert outcome.created == 1
+    assert "4 guerrilla factors, of which 1 fit under the cap of 10" in outcome.report.text
+
+
+def test_eia10_no_cap_outside_a_revolt(world):
+    outcome = spanish_guerrillas(world.areas["granada"], 9, ScriptedDice([1]), in_revolt=False)
+    assert outcome.created == 4
+    assert outcome.report.text == "1 = 1 < 5: 4 guerrilla factors in Granada"
+
+
+# -- EIA-9 / EIA-10: who is an enemy of a guerrilla stack --------------------------------
+
+
+def spanish(area, factors=7):
+    return Guerrilla(1, area, "spain", factors, area, revolt=False)
+
+
+def test_revolt_guerrillas_treat_all_but_the_sponsor_and_its_allies_as_enemy(world):
+    world.alliances.add(frozenset(("great_britain", "austria")))
+    revolt_stack = stack(2)
+    assert is_enemy_of_guerrillas(world, revolt_stack, "russia")
+    assert not is_enemy_of_guerrillas(world, revolt_stack, "austria")
+    assert not is_enemy_of_guerrillas(world, revolt_stack, "great_britain")
+
+
+def test_spanish_guerrillas_fight_powers_at_war_with_spain_only(world):
+    assert not is_enemy_of_guerrillas(world, spanish("castile"), "austria")
+    world.wars.add(frozenset(("spain", "austria")))
+    assert is_enemy_of_guerrillas(world, spanish("castile"), "austria")
+
+
+def test_spanish_guerrillas_in_a_ceded_province_fight_its_controller_at_peace(world):
+    assert is_enemy_of_guerrillas(world, spanish("andalusia"), "france")
+    assert not is_enemy_of_guerrillas(world, spanish("andalusia"), "austria")
+    assert not is_enemy_of_guerrillas(world, spanish("castile"), "france")
+
+
+def test_spanish_guerrillas_back_under_spanish_control_are_standard_again(world):
+    world.areas["andalusia"].ceded, world.areas["andalusia"].controller = False, "spain"
+    assert not is_enemy_of_guerrillas(world, spanish("andalusia"), "france")
+
+
+def test_operation_areas_need_guerrillas_that_treat_the_power_as_enemy(world):
+    world.guerrillas.append(spanish("castile", 2))
+    world.corps.append(Corps(1, "austria", "castile"))
+    assert operation_areas(world, "austria") == []
+    world.wars.add(frozenset(("spain", "austria")))
+    assert operation_areas(world, "austria") == ["castile"]
 
 
 # -- EIA-11 depot attack ----------------------------------------------------------------
@@ -712,6 +846,28 @@ def test_eia11_depot_garrison_of_10_factors(world, garrison, threshold, modifier
     options = {"depot_garrison_threshold": threshold}
     outcome = attack(world, 5, depots=depots, options=options)
     assert Modifier("depot garrison of 10 factors", modifier) in outcome.report.roll.modifiers
+
+
+def test_eia11_spanish_guerrillas_attack_no_depot_of_a_power_at_peace_with_spain(world):
+    world.guerrillas.append(spanish("castile"))
+    world.depots.append(Depot(1, "austria", "castile"))
+    assert depot_attack_areas(world, "spain") == []
+    world.wars.add(frozenset(("spain", "austria")))
+    assert depot_attack_areas(world, "spain") == ["castile"]
+
+
+def test_eia11_spanish_guerrillas_attack_the_ceded_provinces_controller_at_peace(world):
+    world.guerrillas.append(spanish("andalusia"))
+    world.depots.append(Depot(1, "france", "andalusia"))
+    assert depot_attack_areas(world, "spain") == ["andalusia"]
+
+
+def test_eia11_revolt_guerrillas_attack_any_non_allied_depot(world):
+    world.guerrillas.append(stack(7))
+    world.depots.append(Depot(1, "france", "palatinate"))
+    assert depot_attack_areas(world, "great_britain") == ["palatinate"]
+    world.alliances.add(frozenset(("great_britain", "france")))
+    assert depot_attack_areas(world, "great_britain") == []
 
 
 def test_eia11_port_city_depots_are_immune(world):
@@ -757,3 +913,12 @@ def test_eia12_an_enemy_in_a_ceded_province_does_not_count(world):
 
 def test_eia12_nothing_to_remove(world):
     assert spanish_guerrilla_removal(world) is None
+
+
+# -- options ----------------------------------------------------------------------------
+
+
+def test_options_default_to_the_first_choice_of_the_ruleset():
+    assert option(None, "attempt_pp_minimum") == 0
+    assert option({}, "operation_without_guerrillas") is True
+    assert option({"aid_limit": "sponsor_and_allies"}, "aid_limit") == "sponsor_and_allies"

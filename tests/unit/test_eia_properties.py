@@ -96,7 +96,7 @@ def test_guerrillas_never_exceed_five_times_manpower(manpower, number, printed, 
     for face in rolls:
         total += revolt_guerrillas(revolt, area, total, ScriptedDice([face])).created
         assert total <= area.guerrilla_cap
-        total += spanish_guerrillas(area, total, ScriptedDice([face])).created
+        total += spanish_guerrillas(area, total, ScriptedDice([face]), in_revolt=True).created
         assert total <= area.guerrilla_cap
 
 
@@ -108,6 +108,23 @@ def test_eia1_pp_changes_only_by_one_per_attempt(face, pp, earlier, options):
         sponsor, Area("x", "X", MINOR, "b"), 1, 0, earlier, ScriptedDice([face]), options
     )
     assert outcome.political_points == pp - (1 if outcome.report else 0)
+
+
+@PROPERTY
+@given(faces, st.integers(-5, 12), st.lists(st.sampled_from(["x", "y"]), max_size=5), option_sets)
+def test_eia1_refused_only_by_the_attempt_limit_or_the_pp_minimum_option(
+    face, pp, earlier, options
+):
+    """Decision 8: by default PP are no bar; only the value-1 option sets a minimum."""
+    sponsor = Power("a", "A", political_points=pp)
+    outcome = revolt_attempt(
+        sponsor, Area("x", "X", MINOR, "b"), 1, 0, earlier, ScriptedDice([face]), options
+    )
+    per_target = options["attempt_limit"] == "per_target"
+    made = earlier.count("x") if per_target else len(earlier)
+    minimum = options["attempt_pp_minimum"]  # 0: no minimum at all
+    below_minimum = minimum > 0 and pp < minimum
+    assert (outcome.report is None) == (made >= 3 or below_minimum)
 
 
 @PROPERTY
@@ -227,13 +244,39 @@ def run(data, world, phase, allow_moves=True):
 @WHOLE_PHASES
 @given(st.data())
 def test_guerrilla_cap_holds_month_after_month(new_world, data):
-    """EIA-3 and EIA-10 never create factors above the cap (movement is not creation)."""
+    """EIA-3 and EIA-10 never create factors above the cap of an area in revolt (movement
+    is not creation; outside a revolt Spanish guerrillas have no cap, so an area may be
+    over it when a revolt breaks out, and then it only gets no more)."""
     world = draw_world(data, new_world)
     for _ in range(data.draw(st.integers(1, 3))):
         for phase in PHASES:
+            before = {key: world.guerrilla_factors(key) for key in world.areas}
             run(data, world, phase, allow_moves=False)
             for key, area in world.areas.items():
-                assert world.guerrilla_factors(key) <= area.guerrilla_cap
+                if world.active_revolt(key) is not None:
+                    assert world.guerrilla_factors(key) <= max(area.guerrilla_cap, before[key])
+
+
+@WHOLE_PHASES
+@given(st.data())
+def test_revolts_without_guerrillas_for_three_months_never_roll_again(new_world, data):
+    """EIA-7: they end in the fourth month before any of its guerrilla rolls."""
+    world = draw_world(data, new_world)
+    for phase in ("revolt", "land"):
+        due = {r.area for r in world.revolts if r.active and r.months_without_guerrillas >= 3}
+        lines = run(data, world, phase)
+        assert not any(
+            line.roll and line.roll.rule == "EIA-3" and line.area in due for line in lines
+        )
+        assert not any(r.active and r.area in due for r in world.revolts)
+
+
+@WHOLE_PHASES
+@given(st.data())
+def test_corps_fought_marks_are_cleared_after_the_land_phase(new_world, data):
+    world = draw_world(data, new_world)
+    run(data, world, "land")
+    assert not any(c.fought for c in world.corps)
 
 
 @WHOLE_PHASES
