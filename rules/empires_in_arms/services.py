@@ -234,8 +234,7 @@ def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> N
     )
     _persist_revolts(loaded, campaign)
     _persist_relations(loaded, campaign)
-    _persist_let_downs(loaded, campaign)
-    _persist_national_modifiers(loaded, campaign)
+    _persist_cells(loaded, campaign)
     write_log(loaded, campaign, phase, actor)
 
 
@@ -388,41 +387,46 @@ def _persist_relations(loaded: Loaded, campaign: Campaign) -> None:
     )
 
 
-def _persist_let_downs(loaded: Loaded, campaign: Campaign) -> None:
-    changed = {
-        k: n for k, n in loaded.world.let_downs.items() if loaded.before.let_downs.get(k) != n
-    }
-    if not changed:
-        return
-    LetDown.objects.bulk_create(
-        [
-            LetDown(
-                campaign=campaign, power_id=loaded.power_ids[p], area_id=loaded.area_ids[a], count=n
-            )
-            for (p, a), n in changed.items()
-        ],
-        update_conflicts=True,
-        unique_fields=["power", "area"],
-        update_fields=["count"],
+def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
+    """Let-downs per (power, minor) and the Minor Country Chart per (minor, power)."""
+    p, a = loaded.power_ids, loaded.area_ids
+    _upsert_changed(
+        LetDown,
+        loaded.before.let_downs,
+        loaded.world.let_downs,
+        "count",
+        ["power", "area"],
+        lambda key, n: LetDown(campaign=campaign, power_id=p[key[0]], area_id=a[key[1]], count=n),
+    )
+    _upsert_changed(
+        NationalModifier,
+        loaded.before.national_modifiers,
+        loaded.world.national_modifiers,
+        "value",
+        ["area", "power"],
+        lambda key, v: NationalModifier(
+            campaign=campaign, area_id=a[key[0]], power_id=p[key[1]], value=v
+        ),
     )
 
 
-def _persist_national_modifiers(loaded: Loaded, campaign: Campaign) -> None:
-    before = loaded.before.national_modifiers
-    changed = {k: v for k, v in loaded.world.national_modifiers.items() if before.get(k) != v}
-    if not changed:
-        return
-    NationalModifier.objects.bulk_create(
-        [
-            NationalModifier(
-                campaign=campaign, area_id=loaded.area_ids[a], power_id=loaded.power_ids[p], value=v
-            )
-            for (a, p), v in changed.items()
-        ],
-        update_conflicts=True,
-        unique_fields=["area", "power"],
-        update_fields=["value"],
-    )
+def _upsert_changed(
+    model,
+    before: dict,
+    after: dict,
+    value_field: str,
+    unique: list[str],
+    row: Callable[[tuple, int], object],
+) -> None:
+    """Insert or update, in one query, the cells whose value changed."""
+    changed = {key: value for key, value in after.items() if before.get(key) != value}
+    if changed:
+        model.objects.bulk_create(
+            [row(key, value) for key, value in changed.items()],
+            update_conflicts=True,
+            unique_fields=unique,
+            update_fields=[value_field],
+        )
 
 
 def write_log(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> None:

@@ -161,8 +161,7 @@ def test_phase_services_run_the_same_number_of_queries_for_10_and_200_areas(
         "_sync",
         "_persist_revolts",
         "_persist_relations",
-        "_persist_let_downs",
-        "_persist_national_modifiers",
+        "_upsert_changed",
         "write_log",
     ],
 )
