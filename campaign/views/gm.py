@@ -88,6 +88,7 @@ def edit(request, campaign_id: int, key: str):
         form,
         lambda _: form.apply(campaign_id=campaign_id, actor=request.user) + ".",
         refusal_prefix=f"{form_class.title}: ",
+        anchor=f"#edit-{key}",
     )
 
 
@@ -172,6 +173,7 @@ def perform(
     success: str = "",
     *,
     refusal_prefix: str = "",
+    anchor: str = "",
 ):
     """Validate the form, call the service, and go back to the dashboard with a message;
     a refusal renders the dashboard with the reason (422, or 409 for a phase that moved
@@ -184,7 +186,7 @@ def perform(
         status = 409 if isinstance(error, Conflict) else 422
         return refuse(request, state, str(error), status)
     messages.success(request, success or str(result))
-    return redirect("campaign:gm", state.campaign.pk)
+    return redirect(reverse("campaign:gm", args=[state.campaign.pk]) + anchor)
 
 
 def refuse(request, state: CampaignState, reason: str, status: int):
