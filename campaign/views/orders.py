@@ -53,8 +53,8 @@ def orders(request, campaign_id: int):
             ready=ready,
             actor=request.user,
         )
-    except PhaseClosed as error:
-        return refuse(request, load_state(state.seat), str(error), 409)
+    except PhaseClosed as error:  # resolved meanwhile: show the phase that is open now
+        return refuse(request, load_state(player_seat(request.user, campaign_id)), str(error), 409)
     except ServiceError as error:
         return refuse(request, state, str(error), 400, order_form=form)
     notice = "Orders saved and marked ready." if ready else "Orders saved as a draft."

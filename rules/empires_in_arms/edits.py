@@ -28,7 +28,7 @@ MANPOWER_RANGE = (0, 20)
 GUERRILLA_VALUE_RANGE = (1, 6)  # the printed value of a Spanish province (EIA-10)
 FACTORS_RANGE = (1, 99)  # one guerrilla stack
 LET_DOWN_RANGE = (0, 9)
-MILITIA_RANGE = (0, 99)
+MILITIA_RANGE = (0, 999)
 MINOR_STATUSES = {ALLIED: "allied minor", CLIENT: "client state", CONQUERED: "conquered minor"}
 
 
@@ -171,6 +171,11 @@ def edit_area_details(
                 "value (EIA-10)."
             )
         _whole(guerrilla_value, GUERRILLA_VALUE_RANGE, "A guerrilla value")
+    elif spanish_province(state):
+        raise EditError(
+            f"{state.name} is a Spanish province: it needs its printed guerrilla value (EIA-10)."
+        )
+    _check_cap_after_manpower(world, state, manpower)
     status = _minor_status(state, state.controller, minor_status)
     state.manpower, state.guerrilla_value, state.minor_status = manpower, guerrilla_value, status
     parts = [f"manpower {manpower}"]
@@ -212,8 +217,9 @@ def edit_let_downs(world: World, *, power: str, area: str, count: int) -> str:
 
 
 def edit_militia_due(world: World, *, power: str, militia: int) -> str:
-    """EIA-12: the militia factors a power receives in its next reinforcement phase."""
-    _power(world, power)
+    """EIA-12: the militia factors Spain receives in its next reinforcement phase."""
+    if _power(world, power) != SPAIN:
+        raise EditError("Only Spain receives militia for its guerrillas (EIA-12).")
     _whole(militia, MILITIA_RANGE, "Militia factors")
     world.militia_due[power] = militia
     return f"{_name(world, power)} is owed {militia} militia factor(s) (EIA-12)"
@@ -301,6 +307,17 @@ def spanish_field_loss(world: World, *, area: str) -> str:
     return (
         f"Spain lost a field combat in {state.name}: one Spanish guerrilla factor created (EIA-10)"
     )
+
+
+def _check_cap_after_manpower(world: World, area: Area, manpower: int) -> None:
+    """EIA-3: lowering a revolting area's manpower may not leave it over 5 × manpower."""
+    cap = 5 * max(1, manpower)
+    factors = world.guerrilla_factors(area.key)
+    if world.active_revolt(area.key) is not None and factors > cap:
+        raise EditError(
+            f"{area.name} is in revolt with {factors} guerrilla factors: manpower {manpower} "
+            f"would allow only {cap} (EIA-3: 5 × manpower). Remove guerrillas first."
+        )
 
 
 def _check_cap(world: World, area: Area, factors: int, *, besides: Guerrilla | None = None) -> None:

@@ -116,12 +116,31 @@ def test_a_spanish_province_gets_manpower_and_guerrilla_value(world):
     assert text == "Castile: manpower 6, guerrilla value 5"
 
 
-def test_a_spanish_guerrilla_value_may_be_cleared(world):
-    text = edit_area_details(
-        world, area="andalusia", manpower=3, guerrilla_value=None, minor_status=""
+def test_a_spanish_province_keeps_a_guerrilla_value(world):
+    refused(
+        world,
+        edit_area_details,
+        "Andalusia is a Spanish province: it needs its printed guerrilla value",
+        area="andalusia",
+        manpower=3,
+        guerrilla_value=None,
+        minor_status="",
     )
-    assert world.areas["andalusia"].guerrilla_value is None
-    assert "guerrilla value none" in text
+
+
+def test_manpower_of_a_revolting_area_cannot_drop_below_its_guerrillas(world):
+    # Palatinate, in revolt with 3 factors: manpower 0 still allows 5.
+    edit_area_details(world, area="palatinate", manpower=0, guerrilla_value=None, minor_status="")
+    world.guerrillas[0].factors = 6
+    refused(
+        world,
+        edit_area_details,
+        "Palatinate is in revolt with 6 guerrilla factors: manpower 0 would allow only 5",
+        area="palatinate",
+        manpower=0,
+        guerrilla_value=None,
+        minor_status="",
+    )
 
 
 @pytest.mark.parametrize("status", [ALLIED, CLIENT, CONQUERED, ""])
@@ -145,7 +164,10 @@ def test_a_controlled_minor_gets_its_status(world, status):
         ({"area": "castile", "guerrilla_value": 7}, "guerrilla value is a whole number from 1"),
         ({"area": "palatinate", "guerrilla_value": 3}, "Palatinate is not a Spanish province"),
         ({"area": "bosnia", "guerrilla_value": 3}, "Bosnia is not a Spanish province"),
-        ({"area": "castile", "minor_status": ALLIED}, "Castile is a province"),
+        (
+            {"area": "castile", "guerrilla_value": 3, "minor_status": ALLIED},
+            "Castile is a province",
+        ),
         ({"area": "palatinate", "minor_status": "annexed"}, "not allied, client or conquered"),
         ({"area": "atlantis"}, "no area “atlantis”"),
     ],
@@ -452,8 +474,9 @@ def test_militia_due_is_set(world):
 @pytest.mark.parametrize(
     ("fields", "match"),
     [
-        ({"militia": 100}, "from 0 to 99"),
-        ({"militia": -1}, "from 0 to 99"),
+        ({"militia": 1000}, "from 0 to 999"),
+        ({"militia": -1}, "from 0 to 999"),
+        ({"power": "france"}, "Only Spain receives militia"),
         ({"power": "narnia"}, "no power “narnia”"),
     ],
 )

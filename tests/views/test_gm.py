@@ -331,8 +331,8 @@ def test_edit_let_downs(campaign, client_as):
         ),
         (
             "militia",
-            {"power": "spain", "militia": "100"},
-            "Militia factors due: enter a whole number from 0 to 99.",
+            {"power": "spain", "militia": "1000"},
+            "Militia factors due: enter a whole number from 0 to 999.",
         ),
         ("militia", {"power": "spain", "militia": "٣"}, "Militia factors due: enter a whole"),
         ("militia", {"power": "narnia", "militia": "1"}, "There is no such power."),
@@ -368,7 +368,12 @@ def test_edit_let_downs(campaign, client_as):
         ),
         (
             "area_details",
-            {"area": "old-castile", "manpower": "3", "minor_status": "allied"},
+            {
+                "area": "old-castile",
+                "manpower": "3",
+                "guerrilla_value": "3",
+                "minor_status": "allied",
+            },
             "Old Castile is a province",
         ),
         (

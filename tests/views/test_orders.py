@@ -120,6 +120,35 @@ def test_economic_aid_saved(campaign, client_as, advance_to):
     assert order_of(campaign, "great_britain").payload == {"aid": {"palatinate": 3}}
 
 
+def test_a_power_in_debt_may_still_give_no_aid(campaign, client_as, advance_to):
+    advance_to(campaign, "economic")
+    campaign.powers.filter(key="great_britain").update(treasury=-3)
+    client = client_as("other_player")
+    assert post_orders(client, campaign, {"aid_palatinate": ""}).status_code == 200
+    assert order_of(campaign, "great_britain").payload == {"aid": {}}
+    assert post_orders(client, campaign, {"aid_palatinate": "1"}).status_code == 422
+
+
+def test_orders_crossing_the_resolution_show_the_phase_now_open(
+    campaign, client_as, users, monkeypatch
+):
+    from campaign import services
+    from campaign.views import orders as order_views
+
+    def resolved_meanwhile(*, seat, phase_id, **kwargs):
+        services.resolve_open_phase(
+            campaign_id=campaign.pk, expected_phase_id=phase_id, actor=users["gm"]
+        )
+        raise services.PhaseClosed("This phase is closed: your orders were not saved.")
+
+    monkeypatch.setattr(order_views, "submit_orders", resolved_meanwhile)
+    response = post_orders(client_as("other_player"), campaign, {"lapse": []})
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "This phase is closed" in html
+    assert "Your orders: Political phase · revolt step" in html
+
+
 def test_spanish_guerrilla_move_saved(campaign, users, client_as, advance_to):
     old_castile = campaign.areas.get(key="old-castile")
     stack = GuerrillaStack.objects.create(

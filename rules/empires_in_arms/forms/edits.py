@@ -180,16 +180,16 @@ class MilitiaForm(EditForm):
 
     @classmethod
     def instances(cls, world: World) -> list[EditForm]:
-        """Spain's row, and any other power's that is owed militia."""
-        keys = [k for k in world.powers if k == SPAIN or world.militia_due.get(k, 0)]
+        """Spain's row (EIA-12 militia is Spain's only)."""
+        if SPAIN not in world.powers:
+            return []
         return [
             cls(
                 world=world,
-                caption=world.powers[key].name,
-                initial={"power": key, "militia": world.militia_due.get(key, 0)},
-                auto_id=row_auto_id(cls, key),
+                caption=world.powers[SPAIN].name,
+                initial={"power": SPAIN, "militia": world.militia_due.get(SPAIN, 0)},
+                auto_id=row_auto_id(cls, SPAIN),
             )
-            for key in keys
         ]
 
 

@@ -427,7 +427,7 @@ class EconomicOrderForm(OrderForm):
     def clean(self) -> dict:
         cleaned = super().clean()
         total = sum(amount for amount in cleaned.values() if amount)
-        if total > self.power.treasury:
+        if total and total > self.power.treasury:
             raise forms.ValidationError(
                 f"Your aid totals ${total} but your treasury holds ${self.power.treasury}."
             )
