@@ -98,6 +98,8 @@ class LogGroup:
     turn: str
     is_open: bool
     lines: list[LogLine]
+    seed: str = ""  # revealed once the phase is resolved (seeded dice only)
+    seed_hash: str = ""
 
 
 def map_view(
@@ -221,8 +223,9 @@ def dice_note(seeded: bool, phase: Any) -> DiceNote:
     return DiceNote(seeded=seeded, seed_hash=phase.seed_hash if seeded and phase else "")
 
 
-def log_groups(events: list[Any], ruleset: Any, setup: dict) -> list[LogGroup]:
+def log_groups(events: list[Any], ruleset: Any, setup: dict, seeded: bool) -> list[LogGroup]:
     """Log lines grouped by phase, newest phase first; within a phase, oldest line first.
+    With seeded dice, each resolved phase reveals its seed (never the open phase).
 
     ``events`` come newest first, each with its phase (or None) and actor loaded.
     """
@@ -232,10 +235,13 @@ def log_groups(events: list[Any], ruleset: Any, setup: dict) -> list[LogGroup]:
     newest_first = sorted(  # lines of no phase (before the first) last
         by_phase, key=lambda phase: (phase.turn, phase.position) if phase else (0, 0), reverse=True
     )
-    return [log_group(phase, by_phase[phase][::-1], ruleset, setup) for phase in newest_first]
+    return [
+        log_group(phase, by_phase[phase][::-1], ruleset, setup, seeded) for phase in newest_first
+    ]
 
 
-def log_group(phase: Any, events: list[Any], ruleset: Any, setup: dict) -> LogGroup:
+def log_group(phase: Any, events: list[Any], ruleset: Any, setup: dict, seeded: bool) -> LogGroup:
+    revealed = seeded and phase is not None and not phase.is_open
     return LogGroup(
         phase=ruleset.phase(phase.key).name if phase else BEFORE_THE_FIRST_PHASE,
         turn=ruleset.turn_label(phase.turn if phase else events[0].turn, setup),
@@ -251,4 +257,6 @@ def log_group(phase: Any, events: list[Any], ruleset: Any, setup: dict) -> LogGr
             )
             for event in events
         ],
+        seed=phase.seed if revealed else "",
+        seed_hash=phase.seed_hash if revealed else "",
     )

@@ -130,4 +130,5 @@ def map_view(state: CampaignState) -> presenters.MapView:
 def log_lines(state: CampaignState, limit: int) -> list[presenters.LogGroup]:
     """The newest ``limit`` log lines, grouped by phase."""
     events = Event.objects.filter(campaign=state.campaign).select_related("actor", "phase")
-    return presenters.log_groups(list(events[:limit]), state.rules, state.campaign.setup)
+    seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
+    return presenters.log_groups(list(events[:limit]), state.rules, state.campaign.setup, seeded)

@@ -103,16 +103,16 @@ def edit_power(
     treasury: int,
     pays_bad_roll: bool,
 ) -> str:
-    """Political zone, PP and treasury of a power, and its standing bad-roll order."""
+    """Political zone, PP and treasury of a power, and its standing bad-roll order (the
+    log says only whether the order changed: it stays the power's and the GM's)."""
     state = world.powers[_power(world, power)]
     if zone not in ZONE_MODIFIERS:
         raise EditError(f"“{zone}” is not a political status zone.")
+    order_changed = state.pays_bad_roll != pays_bad_roll
     state.zone, state.political_points, state.treasury = zone, political_points, treasury
     state.pays_bad_roll = pays_bad_roll
-    pays = "pays" if pays_bad_roll else "does not pay"
-    return (
-        f"{state.name}: {zone} zone, {political_points} PP, ${treasury}; {pays} $d6 on a bad roll"
-    )
+    text = f"{state.name}: {zone} zone, {political_points} PP, ${treasury}"
+    return text + ("; standing order for bad rolls changed" if order_changed else "")
 
 
 def edit_area(

@@ -38,6 +38,7 @@ class AreaMarks:
 
 @dataclass(frozen=True)
 class PowerRow:
+    key: str
     name: str
     zone: str
     zone_modifier: str  # the political status modifier, signed: "+1", "0", "−2"
@@ -110,6 +111,7 @@ def power_rows(world: World) -> list[PowerRow]:
     never_pays = world.options.get("bad_roll_payment") == "never"
     return [
         PowerRow(
+            key=power.key,
             name=power.name,
             zone=power.zone,
             zone_modifier=signed(power.status_modifier),

@@ -526,11 +526,11 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
 
 
 def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
-    """A player's standing order: pay $d6 to stop a bad-roll rise (Decision 5)."""
+    """A player's standing order: pay $d6 to stop a bad-roll rise (Decision 5). The log
+    says that it changed, not what it says: other powers learn it only when it is used."""
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
         EiaPowerStatus.objects.filter(power_id=seat.power_id).update(pays_bad_roll=pays_bad_roll)
-        pays = "will pay" if pays_bad_roll else "will not pay"
         Event.objects.create(
             campaign=campaign,
             phase_id=campaign.phase_id,
@@ -539,7 +539,7 @@ def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
             rule="EIA-4",
             actor=actor,
             power_id=seat.power_id,
-            text=f"Standing order: {seat.power.name} {pays} $d6 to stop a revolt number "
-            "rising on a bad anti-guerrilla roll.",
+            text=f"{seat.power.name} set its standing order for bad anti-guerrilla rolls "
+            "(seen by its player and the GM).",
         )
         campaign.bump_version()

@@ -509,3 +509,12 @@ def test_a_depot_with_a_negative_garrison_is_refused(world):
         port_city=False,
         garrison=-1,
     )
+
+
+def test_a_power_edit_logs_that_the_standing_order_changed_not_what_it_says(world):
+    fields = {"power": "france", "zone": "Neutral", "political_points": 2, "treasury": 5}
+    unchanged = edit_power(world, pays_bad_roll=world.powers["france"].pays_bad_roll, **fields)
+    assert unchanged == "France: Neutral zone, 2 PP, $5"
+    changed = edit_power(world, pays_bad_roll=not world.powers["france"].pays_bad_roll, **fields)
+    assert changed == "France: Neutral zone, 2 PP, $5; standing order for bad rolls changed"
+    assert "pay" not in changed

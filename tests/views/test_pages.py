@@ -140,11 +140,24 @@ def test_powers_panel_shows_each_zone_with_its_modifier_pp_treasury_and_bad_roll
     EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="france").update(
         pays_bad_roll=False
     )
-    powers = panel(detail(client_as("other_player"), campaign), "powers")
+    powers = panel(detail(client_as("gm"), campaign), "powers")
     assert row(powers, "France") == "Dominant (+1) | 10 | $20 | lets it rise"
     assert row(powers, "Russia") == "Instability (−1) | 3 | $7 | pays $d6"
     assert row(powers, "Spain") == "Neutral (0) | 10 | $20 | pays $d6"
     assert 'href="/rules/empires_in_arms/#EIA-1">EIA-1</a>' in powers
+
+
+@pytest.mark.parametrize("role", ["other_player", "observer"])
+def test_a_standing_order_is_seen_only_by_its_power_and_the_gm(campaign, client_as, role):
+    EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="france").update(
+        pays_bad_roll=False
+    )
+    assert row(panel(detail(client_as("player"), campaign), "powers"), "France").endswith(
+        "lets it rise"
+    )
+    powers = panel(detail(client_as(role), campaign), "powers")
+    assert row(powers, "France") == "Dominant (+1) | 10 | $20 | private"
+    assert "lets it rise" not in powers
 
 
 def test_powers_panel_says_when_no_power_ever_pays_on_a_bad_roll(client):
@@ -207,6 +220,20 @@ def test_seeded_dice_show_the_open_phases_seed_commitment_never_its_seed(campaig
     assert campaign.phase.seed_hash in dice
     assert "secret until the phase resolves" in dice
     assert campaign.phase.seed not in detail(client_as("gm"), campaign)
+
+
+def test_a_resolved_phase_reveals_its_seed_and_the_open_one_does_not(campaign, client_as, users):
+    from campaign.services import resolve_open_phase
+    from rules.dice import seed_hash
+
+    resolved = campaign.phase
+    resolve_open_phase(campaign_id=campaign.pk, expected_phase_id=resolved.pk, actor=users["gm"])
+    campaign.refresh_from_db()
+    resolved.refresh_from_db()
+    html = detail(client_as("player"), campaign)
+    assert f"Dice seed, revealed: <code>{resolved.seed}</code>" in html
+    assert seed_hash(resolved.seed) == resolved.seed_hash and resolved.seed_hash in html
+    assert campaign.phase.seed not in html
 
 
 def test_gm_entered_dice_show_no_seed_commitment(client):
