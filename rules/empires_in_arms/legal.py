@@ -57,7 +57,9 @@ def eligible_corps(world: World, power: str, area: str) -> list[Corps]:
 
 def operation_areas(world: World, power: str) -> list[str]:
     """EIA-4: areas where the power has an eligible corps and guerrillas that are its
-    enemies (``operation_targets``), or a revolt not its own."""
+    enemies (``operation_targets``), or, under Decision 11, a revolt whose guerrillas
+    would treat it as enemy (EIA-9: not the sponsor, not its allies), guerrillas or not.
+    Never the power's own revolt."""
     allowed_empty = option(world.options, "operation_without_guerrillas")
     areas = []
     for key in sorted(world.areas, key=lambda k: world.areas[k].name):
@@ -67,9 +69,17 @@ def operation_areas(world: World, power: str) -> list[str]:
         if revolt is not None and revolt.sponsor == power:
             continue
         has_guerrillas = bool(operation_targets(world, power, key))
-        if has_guerrillas or (revolt is not None and allowed_empty):
+        if has_guerrillas or (allowed_empty and revolt_enemy(world, revolt, power)):
             areas.append(key)
     return areas
+
+
+def revolt_enemy(world: World, revolt: Revolt | None, power: str) -> bool:
+    """EIA-9: whether the revolt's guerrillas treat ``power`` as enemy (every power but
+    the sponsor and its allies)."""
+    if revolt is None:
+        return False
+    return guerrilla_enemy(world, revolt.sponsor, True, revolt.area, power)
 
 
 def operation_targets(world: World, power: str, area: str) -> list[Guerrilla]:
@@ -80,8 +90,8 @@ def operation_targets(world: World, power: str, area: str) -> list[Guerrilla]:
 
 
 def depot_attack_areas(world: World, power: str) -> list[str]:
-    """EIA-11: areas where this power's guerrillas number more than six and an enemy of
-    theirs has a depot outside a port city."""
+    """EIA-11: areas where this power's unbesieged guerrillas number more than six and an
+    enemy of theirs has a depot outside a port city."""
     areas = []
     for key in world.areas:
         stacks = own_stacks(world, power, key)
@@ -96,8 +106,12 @@ def depot_attack_areas(world: World, power: str) -> list[str]:
 
 
 def own_stacks(world: World, power: str, area: str) -> list[Guerrilla]:
-    """EIA-11: this power's guerrilla stacks in the area (whose factors attack)."""
-    return [g for g in world.guerrillas if g.area == area and g.nationality == power]
+    """EIA-11: this power's guerrilla stacks in the area whose factors may attack depots:
+    not the besieged ones, which are in a siege ("which do not in any other way initiate
+    battle")."""
+    return [
+        g for g in world.guerrillas if g.area == area and g.nationality == power and not g.besieged
+    ]
 
 
 def enemy_of_any(world: World, stacks: list[Guerrilla], other: str) -> bool:
@@ -135,15 +149,29 @@ def guerrilla_destinations(world: World, stack: Guerrilla) -> list[str]:
     or minor), so they have nowhere to go; besieged ones stay. Spanish guerrillas never
     leave Spain's original home nation borders, and those in a ceded province move only
     between former Spanish provinces: either way, to an adjacent province whose home
-    nation is Spain's, ceded or not, whoever holds it (seed 7.6.1, 7.6.3).
+    nation is Spain's, ceded or not, whoever holds it (seed 7.6.1, 7.6.3). Never into an
+    area in revolt that the stack would take over its 5 × manpower cap (seed 4.3.3.1).
     """
     if stack.revolt or stack.besieged:
         return []
+    return [key for key in home_neighbours(world, stack) if not over_cap(world, key, stack.factors)]
+
+
+def home_neighbours(world: World, stack: Guerrilla) -> list[str]:
+    """EIA-10: the adjacent provinces of the stack's home nation (Spain's), ceded or not."""
     return [
         key
         for key in sorted(world.adjacency.get(stack.area, ()))
         if world.areas[key].kind == PROVINCE and world.areas[key].home_power == stack.nationality
     ]
+
+
+def over_cap(world: World, area: str, factors: int) -> bool:
+    """EIA-3 / seed 4.3.3.1: ``factors`` more guerrilla factors would take this area over
+    its 5 × manpower cap; the cap binds only while the area is in revolt."""
+    if world.active_revolt(area) is None:
+        return False
+    return world.guerrilla_factors(area) + factors > world.areas[area].guerrilla_cap
 
 
 def movable_stacks(world: World, power: str) -> list[Guerrilla]:

@@ -41,6 +41,7 @@ from rules.empires_in_arms.procedures import (
     spanish_guerrilla_areas,
     spanish_guerrilla_removal,
     spanish_guerrillas,
+    success_blocked,
     successful_revolt,
     three_months_ending,
     voluntary_lapse,
@@ -56,7 +57,7 @@ Orders = Mapping[str, Mapping[str, Any]]
 
 def resolve_peace(world: World, orders: Orders, dice: Dice) -> None:
     """EIA-7 in the peace step: voluntary lapses, in land-phase order. (The three-month
-    ending comes after the revolt step, ``resolve_revolt_step``.)"""
+    ending comes at the start of the revolt step, ``resolve_revolt_step``.)"""
     for power in world.land_order():
         for key in _order(orders, power, "lapse"):
             _lapse(world, power, key)
@@ -76,14 +77,16 @@ def _lapse(world: World, power: str, key: str) -> None:
 
 
 def resolve_revolt_step(world: World, orders: Orders, dice: Dice) -> None:
-    """EIA-1 and EIA-2: each power's revolt attempts, in land-phase order; then the
-    political phase's end checks (EIA-7, three months without guerrillas); then EIA-3
-    for every active revolt if revolt guerrillas appear at the end of the political phase."""
+    """First the political phase's end check (EIA-7: revolts three months without
+    guerrillas end in the political phase of the fourth month), so that their areas may
+    be targeted again; then EIA-1 and EIA-2, each power's revolt attempts, in land-phase
+    order; then EIA-3 for every active revolt if revolt guerrillas appear at the end of
+    the political phase."""
+    three_month_endings(world)
     for power in world.land_order():
         earlier: list[str] = []
         for key in _order(orders, power, "targets"):
             _attempt(world, power, key, earlier, dice)
-    three_month_endings(world)
     if option(world.options, "revolt_guerrillas_when") == "political_end":
         for revolt in _active(world):
             _revolt_guerrillas(world, revolt, dice)
@@ -129,9 +132,10 @@ def resolve_land(world: World, orders: Orders, dice: Dice) -> None:
     three_month_endings(world)
     in_step = option(world.options, "revolt_guerrillas_when") == "guerrilla_step"
     for power in world.land_order():
-        moved: set[Any] = set()
+        moved: list[Guerrilla] = []
         for move in _order(orders, power, "moves"):
             _move(world, power, move, moved)
+        _merge(world, moved)
         if in_step:
             for revolt in own_revolts(world, power):
                 _revolt_guerrillas(world, revolt, dice)
@@ -160,14 +164,18 @@ def _clear_fought(world: World) -> None:
         )
 
 
-def _move(world: World, power: str, move: Mapping[str, Any], moved: set[Any]) -> None:
+def _move(world: World, power: str, move: Mapping[str, Any], moved: list[Guerrilla]) -> None:
+    """EIA-9: one stack moves one adjacent area; a stack moves once per step. Stacks are
+    merged only after all the power's moves (``_merge``), so that factors that joined a
+    stack never move on with it."""
     stack_id = move.get("stack")
     stack = next(
         (g for g in world.guerrillas if g.id == stack_id and g.nationality == power),
         None,
     )
-    if stack_id is None or stack is None or stack_id in moved:
-        why = "has already moved this step" if stack_id in moved else "is not one of its stacks"
+    already = any(g.id == stack_id for g in moved)
+    if stack_id is None or stack is None or already:
+        why = "has already moved this step" if already else "is not one of its stacks"
         text = f"{world.powers[power].name}: guerrilla stack {stack_id} {why}"
         world.say("EIA-9", f"{text}; move skipped", power=power)
         return
@@ -175,16 +183,17 @@ def _move(world: World, power: str, move: Mapping[str, Any], moved: set[Any]) ->
     world.say("EIA-9", outcome.text, power=power, area=stack.area)
     if outcome.allowed:
         stack.area = move["to"]
-        moved.add(stack_id)
-        _merge(world, stack)
+        moved.append(stack)
 
 
-def _merge(world: World, stack: Guerrilla) -> None:
-    """A stack that moved joins a like stack (same nationality, origin, kind) already there."""
-    other = _like_stack(world, stack.area, stack.nationality, stack.origin, stack.revolt, stack)
-    if other is not None:
-        other.factors += stack.factors
-        _remove(world, [stack])
+def _merge(world: World, moved: Sequence[Guerrilla]) -> None:
+    """After a power's moves, each stack that moved joins a like stack (same nationality,
+    origin, kind) where it ended."""
+    for stack in moved:
+        other = _like_stack(world, stack.area, stack.nationality, stack.origin, stack.revolt, stack)
+        if other is not None:
+            other.factors += stack.factors
+            _remove(world, [stack])
 
 
 def _like_stack(
@@ -303,6 +312,8 @@ def resolve_conquest(world: World, orders: Orders, dice: Dice) -> None:
         success = successful_revolt(world, revolt, choices.get(revolt.area, ""))
         if success is not None:
             _succeed(world, revolt, success)
+        elif note := success_blocked(world, revolt):
+            world.say("EIA-8", note, power=revolt.sponsor, area=revolt.area)
     for revolt in _active(world):
         _count_month(world, revolt)
     immediate_checks(world)
@@ -375,8 +386,9 @@ def _aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> Non
 
 def three_month_endings(world: World) -> None:
     """EIA-7: revolts with no guerrillas for three months in a row end in the fourth
-    month, before any guerrilla roll of it: after its revolt step if it has a political
-    phase, else at the start of its land phase. Running it again changes nothing."""
+    month, before any guerrilla roll of it: at the start of its revolt step if it has a
+    political phase, else at the start of its land phase. Running it again changes
+    nothing."""
     for revolt in _active(world):
         ending = three_months_ending(revolt, world.areas[revolt.area])
         if ending:

@@ -24,6 +24,8 @@ from rules.empires_in_arms.legal import (
     MAX_ATTEMPTS,
     guerrilla_destinations,
     guerrilla_enemy,
+    home_neighbours,
+    over_cap,
 )
 from rules.empires_in_arms.state import (
     ALLIED,
@@ -494,8 +496,13 @@ def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltS
     """EIA-8: guerrillas held the capital unbesieged for a month and the number is 6 or
     more: the sponsor gains the area (at peace: allied minor or home province again; at
     war: conquest, a minor as ``choice`` "client" or "conquered", conquered when no
-    choice was given). None otherwise."""
+    choice was given). None otherwise.
+
+    The month the capital was held is the GM's entry (land combat is not automated); the
+    revolt's guerrillas must still be there, at least one factor unbesieged."""
     if revolt.capital_held_months < 1 or revolt.number < SUCCESS_NUMBER:
+        return None
+    if not _unbesieged_factors(world, revolt):
         return None
     area = world.areas[revolt.area]
     sponsor = world.powers[revolt.sponsor]
@@ -505,6 +512,28 @@ def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltS
     if area.kind == PROVINCE:
         return _province_conquered(area, sponsor, factors)
     return _minor_conquered(area, sponsor, factors, choice)
+
+
+def success_blocked(world: World, revolt: Revolt) -> str:
+    """EIA-8: a note for the GM when the capital was entered as held and the number is 6
+    or more, but no unbesieged guerrilla factor of the revolt is in the area; else ""."""
+    if revolt.capital_held_months < 1 or revolt.number < SUCCESS_NUMBER:
+        return ""
+    if _unbesieged_factors(world, revolt):
+        return ""
+    area = world.areas[revolt.area].name
+    months = plural(revolt.capital_held_months, "month")
+    return (
+        f"GM: {world.powers[revolt.sponsor].name}'s revolt in {area} has number "
+        f"{revolt.number} and the capital held for {months}, but no unbesieged guerrilla "
+        f"factors of the revolt are in {area}: it does not succeed"
+    )
+
+
+def _unbesieged_factors(world: World, revolt: Revolt) -> int:
+    return sum(
+        g.factors for g in revolt_stacks(world, revolt) if g.area == revolt.area and not g.besieged
+    )
 
 
 def infantry_kind(area: Area) -> str:
@@ -612,6 +641,14 @@ def guerrilla_move(world: World, stack: Guerrilla, destination: str) -> Guerrill
         why = f"revolt guerrillas never leave {world.areas[stack.origin].name}"
     elif stack.besieged:
         why = "they are besieged"
+    elif destination in home_neighbours(world, stack) and over_cap(
+        world, destination, stack.factors
+    ):
+        cap, held = world.areas[destination].guerrilla_cap, world.guerrilla_factors(destination)
+        why = (
+            f"{there} is in revolt and holds {plural(held, 'guerrilla factor')}; "
+            f"{stack.factors} more would pass its cap of {cap}"
+        )
     else:
         why = f"{there} is not an adjacent area they may enter"
     return GuerrillaMove(False, f"{who} stay in {here}: {why}")

@@ -58,7 +58,7 @@ THREE_MONTHS_ENDED = (
 )
 
 
-def test_peace_step_leaves_the_three_month_ending_to_after_the_revolt_step(world):
+def test_peace_step_leaves_the_three_month_ending_to_the_revolt_step(world):
     revolt = gb_revolt(world, months_without_guerrillas=3)
     resolve_peace(world, {}, ScriptedDice([]))
     assert revolt.active and world.log == []
@@ -143,18 +143,31 @@ def test_revolt_step_an_allys_area_is_no_target(world):
     ]
 
 
-def test_revolt_step_ends_revolts_three_months_without_guerrillas_after_the_attempts(world):
+def test_revolt_step_ends_revolts_three_months_without_guerrillas_before_the_attempts(world):
     ended = gb_revolt(world, months_without_guerrillas=3)
     going = gb_revolt(world, area="hesse", months_without_guerrillas=2)
-    orders = {"great_britain": {"targets": ["palatinate"]}}  # still in revolt: skipped
-    resolve_revolt_step(world, orders, ScriptedDice([]))
+    orders = {"great_britain": {"targets": ["palatinate", "hesse"]}}
+    resolve_revolt_step(world, orders, ScriptedDice([1]))  # Palatinate may be targeted again
     assert not ended.active and going.active
     assert ("great_britain", "palatinate") not in world.let_downs
     assert texts(world) == [
-        "Great Britain: Palatinate is not a legal revolt target now; attempt skipped, no PP spent",
         THREE_MONTHS_ENDED,
+        "Great Britain incites a revolt in Palatinate: 1 +1 Great Britain national modifier "
+        "= 2 < 6: no revolt (Great Britain PP 10 → 9)",
+        "Great Britain: Hesse is not a legal revolt target now; attempt skipped, no PP spent",
     ]
-    assert [line.rule for line in world.log] == ["EIA-1", "EIA-7"]
+    assert [line.rule for line in world.log] == ["EIA-7", "EIA-1", "EIA-1"]
+
+
+def test_revolt_step_a_revolt_ended_after_three_months_may_break_out_again(world):
+    ended = gb_revolt(world, months_without_guerrillas=3)
+    dice = ScriptedDice([5, 3])  # the attempt, then the new revolt's strength
+    resolve_revolt_step(world, {"great_britain": {"targets": ["palatinate"]}}, dice)
+    assert not ended.active
+    assert [(r.area, r.number, r.active) for r in world.revolts] == [
+        ("palatinate", 3, False),
+        ("palatinate", 4, True),
+    ]
 
 
 def test_revolt_step_three_month_ending_comes_before_political_end_guerrillas(world):
@@ -429,6 +442,113 @@ def test_land_illegal_moves_are_skipped(world):
     ]
 
 
+def spanish_at_war_with_france(world):
+    """Spain at war with France, whose besieged corps in Castile keeps the Spanish
+    guerrillas on the map (EIA-12) without an EIA-10 roll."""
+    world.wars.add(frozenset(("spain", "france")))
+    world.corps.append(Corps(1, "france", "castile", besieged=True))
+
+
+def test_land_a_guerrilla_moves_one_area_even_when_the_stack_it_joins_moves_on(world):
+    """EIA-9: one adjacent area per land movement step. Castile's 2 factors join the
+    stack in Granada; that stack's own factor may still move, theirs may not."""
+    joining = Guerrilla(3, "castile", "spain", 2, "castile", revolt=False)
+    joined = Guerrilla(4, "granada", "spain", 1, "castile", revolt=False)
+    world.guerrillas += [joining, joined]
+    spanish_at_war_with_france(world)
+    orders = {"spain": {"moves": [{"stack": 3, "to": "granada"}, {"stack": 4, "to": "andalusia"}]}}
+    resolve_land(world, orders, ScriptedDice([]))
+    assert (world.guerrilla_factors("granada"), world.guerrilla_factors("andalusia")) == (2, 1)
+    assert texts(world, "EIA-9") == [
+        "2 guerrilla factors of Spain move from Castile to Granada",
+        "1 guerrilla factor of Spain move from Granada to Andalusia",
+    ]
+
+
+def test_land_stacks_that_meet_after_their_moves_merge(world):
+    world.guerrillas += [
+        Guerrilla(3, "castile", "spain", 2, "castile", revolt=False),
+        Guerrilla(4, "granada", "spain", 1, "castile", revolt=False),
+    ]
+    spanish_at_war_with_france(world)
+    orders = {"spain": {"moves": [{"stack": 3, "to": "granada"}]}}
+    resolve_land(world, orders, ScriptedDice([]))
+    assert world.guerrillas == [Guerrilla(4, "granada", "spain", 3, "castile", revolt=False)]
+
+
+def test_land_the_same_stack_ordered_to_move_twice_moves_once(world):
+    world.guerrillas.append(Guerrilla(3, "castile", "spain", 2, "castile", revolt=False))
+    spanish_at_war_with_france(world)
+    orders = {"spain": {"moves": [{"stack": 3, "to": "granada"}, {"stack": 3, "to": "andalusia"}]}}
+    resolve_land(world, orders, ScriptedDice([]))
+    assert [(g.id, g.area, g.factors) for g in world.guerrillas] == [(3, "granada", 2)]
+    assert texts(world, "EIA-9") == [
+        "2 guerrilla factors of Spain move from Castile to Granada",
+        "Spain: guerrilla stack 3 has already moved this step; move skipped",
+    ]
+
+
+def test_land_no_move_takes_a_province_in_revolt_over_its_cap(world):
+    """EIA-3 / seed 4.3.3.1: the guerrillas in a revolting province never exceed 5 ×
+    manpower (Andalusia: 15); a move that would is skipped, one that fits is not."""
+    gb_revolt(world, area="andalusia", number=2, factors=12)
+    world.guerrillas += [
+        Guerrilla(3, "castile", "spain", 2, "castile", revolt=False),
+        Guerrilla(4, "granada", "spain", 2, "granada", revolt=False),
+    ]
+    spanish_at_war_with_france(world)
+    moves = [{"stack": 3, "to": "andalusia"}, {"stack": 4, "to": "andalusia"}]
+    resolve_land(world, {"spain": {"moves": moves}}, ScriptedDice([6]))  # GB's EIA-3 roll
+    assert world.guerrilla_factors("andalusia") == 14
+    assert world.guerrilla_factors("granada") == 2
+    assert texts(world, "EIA-9") == [
+        "2 guerrilla factors of Spain move from Castile to Andalusia",
+        "2 guerrilla factors of Spain stay in Granada: Andalusia is in revolt and holds 14 "
+        "guerrilla factors; 2 more would pass its cap of 15",
+    ]
+
+
+def test_land_besieged_guerrillas_do_not_count_toward_a_depot_attack(world):
+    """EIA-11: besieged factors are in a siege, a battle of their own: 6 free factors and
+    2 besieged are not "more than six" that start no other battle."""
+    world.guerrillas += [
+        Guerrilla(3, "andalusia", "spain", 6, "andalusia", revolt=False),
+        Guerrilla(4, "andalusia", "spain", 2, "andalusia", revolt=False, besieged=True),
+    ]
+    world.depots.append(Depot(5, "france", "andalusia"))
+    spanish_at_war_with_france(world)
+    resolve_land(world, {"spain": {"depot_attacks": ["andalusia"]}}, ScriptedDice([]))
+    assert len(world.depots) == 1
+    assert texts(world, "EIA-11") == [
+        "Spain: no guerrilla depot attack possible in Andalusia now; order skipped"
+    ]
+
+
+def test_land_only_unbesieged_guerrillas_count_toward_ten_for_the_depot_attack(world):
+    world.guerrillas += [
+        Guerrilla(3, "andalusia", "spain", 8, "andalusia", revolt=False),
+        Guerrilla(4, "andalusia", "spain", 3, "andalusia", revolt=False, besieged=True),
+    ]
+    world.depots.append(Depot(5, "france", "andalusia"))
+    spanish_at_war_with_france(world)
+    resolve_land(world, {"spain": {"depot_attacks": ["andalusia"]}}, ScriptedDice([4]))
+    assert len(world.depots) == 1
+    assert texts(world, "EIA-11") == [
+        "Spain's guerrillas attack the depots in Andalusia: 4 = 4 < 5: no effect"
+    ]
+
+
+def test_land_the_sponsors_ally_may_not_operate_against_an_empty_revolt(world):
+    revolt = gb_revolt(world, number=3)
+    world.alliances.add(frozenset(("great_britain", "austria")))
+    world.corps.append(Corps(1, "austria", "palatinate"))
+    resolve_land(world, {"austria": {"operations": ["palatinate"]}}, ScriptedDice([6]))
+    assert revolt.number == 3
+    assert texts(world, "EIA-4") == [
+        "Austria: no anti-guerrilla operation possible in Palatinate now; order skipped"
+    ]
+
+
 # -- conquest step ----------------------------------------------------------------------
 
 
@@ -530,6 +650,21 @@ def test_conquest_counts_months_without_guerrillas(world):
     ]
 
 
+def test_conquest_needs_unbesieged_guerrillas_of_the_revolt_in_the_area(world):
+    """EIA-8: "Guerrilla factors have occupied the area's capital, unbesieged": with none
+    there the revolt does not succeed, whatever the months the GM entered."""
+    revolt = gb_revolt(world, number=6, capital_held_months=1)
+    besieged = Guerrilla(3, "palatinate", "great_britain", 4, "palatinate", besieged=True)
+    world.guerrillas.append(besieged)
+    resolve_conquest(world, {}, ScriptedDice([]))
+    assert revolt.active and world.areas["palatinate"].controller == "france"
+    assert texts(world, "EIA-8") == [
+        "GM: Great Britain's revolt in Palatinate has number 6 and the capital held for 1 "
+        "month, but no unbesieged guerrilla factors of the revolt are in Palatinate: "
+        "it does not succeed"
+    ]
+
+
 def test_conquest_not_yet(world):
     revolt = gb_revolt(world, number=6, factors=4)
     resolve_conquest(world, {}, ScriptedDice([]))
@@ -582,6 +717,19 @@ def test_immediate_alliance_ends_the_revolt_as_a_let_down(world):
     immediate_checks(world)
     assert not revolt.active and world.guerrillas == []
     assert world.let_downs[("great_britain", "palatinate")] == 1
+
+
+def test_immediate_alliance_ending_a_revolt_in_a_ceded_province_counts_no_let_down(world):
+    """EIA-7: the sponsor is "considered to have let down the revolt", but let-downs only
+    weigh on later attempts in a minor (EIA-1's −L), so none is counted for a province."""
+    revolt = gb_revolt(world, area="andalusia", sponsor="spain", factors=2)
+    world.alliances.add(frozenset(("spain", "france")))
+    immediate_checks(world)
+    assert not revolt.active and world.guerrillas == []
+    assert world.let_downs == {}
+    assert texts(world) == [
+        "Spain's revolt in Andalusia ends: Spain and France are allies; 2 guerrilla factors removed"
+    ]
 
 
 def test_immediate_cession_to_the_sponsor_ends_the_revolt(world):

@@ -10,6 +10,7 @@ from rules.empires_in_arms.legal import (
     guerrilla_destinations,
     is_enemy_of_guerrillas,
     operation_areas,
+    revolt_targets,
 )
 from rules.empires_in_arms.procedures import (
     aid_revolt,
@@ -425,6 +426,21 @@ def test_eia4_ottoman_bonus_capped_at_3(world):
     assert outcome.report.roll.modifiers == (Modifier("Ottoman: 5 eligible corps", 3),)
 
 
+def test_eia4_ottoman_bonus_inside_an_ottoman_home_province(world):
+    """Bosnia is an Ottoman home nation province: one eligible corps is +1, where any
+    other power would have +0."""
+    outcome, _ = operate(world, [2], power="turkey", area="bosnia", corps=1)
+    assert outcome.report.roll.modifiers == (Modifier("Ottoman: 1 eligible corps", 1),)
+    assert outcome.report.text == "2 +1 Ottoman: 1 eligible corps = 3 ≤ 3: no effect"
+
+
+def test_eia4_no_ottoman_bonus_in_a_province_ceded_to_the_ottomans(world):
+    castile = world.areas["castile"]
+    castile.controller, castile.ceded = "turkey", True  # a home province of Spain's
+    outcome, _ = operate(world, [2], power="turkey", area="castile", corps=2)
+    assert labels(outcome.report) == ["2 or more eligible corps"]
+
+
 def test_eia4_ottoman_bonus_in_a_minor_conquered_by_the_ottomans(world):
     world.areas["wallachia"].minor_status = CONQUERED
     outcome, _ = operate(world, [1], power="turkey", area="wallachia", corps=1)
@@ -527,6 +543,16 @@ def test_eia7_allies_end_the_revolt_as_a_let_down(world):
     assert ending.let_down and ending.reason == "Great Britain and France are allies"
 
 
+def test_eia7_allies_end_a_revolt_in_a_ceded_province_without_counting_a_let_down(world):
+    """The sponsor "is considered to have let down the revolt", but the count only ever
+    weighs on attempts in a minor (EIA-1's −L): none is recorded for a province."""
+    revolt = Revolt(1, "spain", "andalusia", 3)
+    world.alliances.add(frozenset(("spain", "france")))
+    ending = revolt_ending(world, revolt)
+    assert ending.reason == "Spain and France are allies"
+    assert not ending.let_down and not ending.to_infantry
+
+
 def test_eia7_area_ceded_to_the_sponsor(world):
     revolt = Revolt(1, "spain", "andalusia", 3)
     world.areas["andalusia"].controller = "spain"
@@ -564,6 +590,17 @@ def success_world(world, area="palatinate", sponsor="great_britain", factors=4, 
 @pytest.mark.parametrize("fields", [{"capital_held_months": 0}, {"number": 5}])
 def test_eia8_needs_the_capital_for_a_month_and_number_6(world, fields):
     assert successful_revolt(world, success_world(world, **fields)) is None
+
+
+@pytest.mark.parametrize("factors, besieged", [(0, False), (4, True)])
+def test_eia8_needs_unbesieged_guerrilla_factors_in_the_area(world, factors, besieged):
+    """EIA-8: "Guerrilla factors have occupied the area's capital, unbesieged": none, or
+    only besieged ones, is no success whatever the months entered."""
+    revolt = Revolt(1, "great_britain", "palatinate", 6, capital_held_months=1)
+    world.revolts.append(revolt)
+    if factors:
+        world.guerrillas.append(stack(factors, besieged=besieged))
+    assert successful_revolt(world, revolt) is None
 
 
 def test_eia8_at_peace_a_minor_becomes_an_allied_minor(world):
@@ -810,6 +847,77 @@ def test_operation_areas_need_guerrillas_that_treat_the_power_as_enemy(world):
     assert operation_areas(world, "austria") == ["castile"]
 
 
+def test_operation_areas_a_revolt_without_guerrillas_is_open_only_to_its_enemies(world):
+    """Decision 11 (4.3.4) lets an operation into a revolting area with no guerrillas, but
+    only for a power the revolt's guerrillas treat as enemy (EIA-9): not the sponsor's
+    allies."""
+    world.revolts.append(Revolt(1, "great_britain", "palatinate", 3))
+    world.alliances.add(frozenset(("great_britain", "austria")))
+    for n, power in enumerate(("austria", "russia", "france")):
+        world.corps.append(Corps(n + 1, power, "palatinate"))
+    assert operation_areas(world, "austria") == []
+    assert operation_areas(world, "russia") == ["palatinate"]
+    assert operation_areas(world, "france") == ["palatinate"]
+
+
+def test_operation_areas_the_sponsor_may_not_operate_on_its_own_revolt(world):
+    world.revolts.append(Revolt(1, "great_britain", "andalusia", 3))
+    world.corps.append(Corps(1, "great_britain", "andalusia"))
+    assert operation_areas(world, "great_britain") == []
+    world.guerrillas.append(stack(2, area="andalusia"))  # its own revolt's guerrillas
+    assert operation_areas(world, "great_britain") == []
+    world.wars.add(frozenset(("spain", "great_britain")))
+    world.guerrillas.append(spanish("andalusia", 2))  # even with guerrillas hostile to it
+    assert operation_areas(world, "great_britain") == []
+
+
+def test_operation_areas_decision_11_not_allowed_needs_guerrillas_in_a_revolt(world):
+    world.options["operation_without_guerrillas"] = False
+    world.revolts.append(Revolt(1, "great_britain", "palatinate", 3))
+    world.corps.append(Corps(1, "france", "palatinate"))
+    assert operation_areas(world, "france") == []
+    world.guerrillas.append(stack(1))
+    assert operation_areas(world, "france") == ["palatinate"]
+
+
+# -- EIA-1 targets ----------------------------------------------------------------------
+
+
+def test_revolt_targets_are_minors_and_ceded_provinces_never_an_unceded_home_province(world):
+    assert revolt_targets(world, "great_britain") == [
+        "andalusia",
+        "hesse",
+        "palatinate",
+        "wallachia",
+    ]  # not Castile, Granada (Spain's) nor Bosnia (Turkey's), unceded home provinces
+    world.areas["castile"].ceded, world.areas["castile"].controller = True, "france"
+    assert "castile" in revolt_targets(world, "great_britain")
+
+
+# -- EIA-9 moves and the 5 × manpower cap -----------------------------------------------
+
+
+def test_eia9_no_move_into_a_province_in_revolt_over_its_cap(world):
+    world.revolts.append(Revolt(1, "great_britain", "andalusia", 3))
+    world.guerrillas.append(stack(13, area="andalusia"))  # cap 15
+    two = Guerrilla(1, "castile", "spain", 2, "castile", revolt=False)
+    three = Guerrilla(2, "granada", "spain", 3, "granada", revolt=False)
+    assert guerrilla_destinations(world, two) == ["andalusia", "granada"]
+    assert guerrilla_destinations(world, three) == ["castile"]
+    outcome = guerrilla_move(world, three, "andalusia")
+    assert not outcome.allowed
+    assert outcome.text == (
+        "3 guerrilla factors of Spain stay in Granada: Andalusia is in revolt and holds 13 "
+        "guerrilla factors; 3 more would pass its cap of 15"
+    )
+
+
+def test_eia9_no_cap_on_moves_into_a_province_not_in_revolt(world):
+    world.guerrillas.append(spanish("andalusia", 20))
+    three = Guerrilla(2, "granada", "spain", 3, "granada", revolt=False)
+    assert guerrilla_destinations(world, three) == ["andalusia", "castile"]
+
+
 # -- EIA-11 depot attack ----------------------------------------------------------------
 
 
@@ -868,6 +976,30 @@ def test_eia11_revolt_guerrillas_attack_any_non_allied_depot(world):
     assert depot_attack_areas(world, "great_britain") == ["palatinate"]
     world.alliances.add(frozenset(("great_britain", "france")))
     assert depot_attack_areas(world, "great_britain") == []
+
+
+def test_eia11_port_city_depots_are_not_attacked(world):
+    world.guerrillas.append(spanish("andalusia"))
+    world.depots.append(Depot(1, "france", "andalusia", port_city=True))
+    assert depot_attack_areas(world, "spain") == []
+    world.depots.append(Depot(2, "france", "andalusia"))
+    assert depot_attack_areas(world, "spain") == ["andalusia"]
+
+
+def test_eia11_besieged_guerrillas_are_in_a_siege_and_do_not_count(world):
+    world.guerrillas += [spanish("andalusia", 6), spanish("andalusia", 3)]
+    world.guerrillas[-1].besieged = True
+    world.depots.append(Depot(1, "france", "andalusia"))
+    assert depot_attack_areas(world, "spain") == []
+    world.guerrillas[-1].besieged = False
+    assert depot_attack_areas(world, "spain") == ["andalusia"]
+
+
+def test_eia11_besieged_guerrillas_alone_attack_no_depot(world):
+    world.guerrillas.append(spanish("andalusia", 8))
+    world.guerrillas[-1].besieged = True
+    world.depots.append(Depot(1, "france", "andalusia"))
+    assert depot_attack_areas(world, "spain") == []
 
 
 def test_eia11_port_city_depots_are_immune(world):
