@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, Area, World
 
-COLUMNS = ("Revolt number (sponsor)", "Guerrilla factors", "Corps")
+COLUMNS = ("Manpower", "Guerrilla value", "Revolt number (sponsor)", "Guerrilla factors", "Corps")
 MAP_KEY = (
     "On the map: red circle = revolt number, brown square = guerrilla factors, grey square = corps."
 )
@@ -86,13 +86,22 @@ def area_marks(world: World) -> dict[str, AreaMarks]:
         marks[key] = AreaMarks(
             badges=tuple(badges),
             cells=(
+                str(area.manpower),
+                NO_VALUE if area.guerrilla_value is None else str(area.guerrilla_value),
                 number or NO_VALUE,
                 str(factors[key] or NO_VALUE),
                 str(corps[key] or NO_VALUE),
             ),
-            remarks=("ceded",) if area.ceded else (),
+            remarks=remarks(area),
         )
     return marks
+
+
+def remarks(area) -> tuple[str, ...]:
+    """What the map table says after an area's kind: ceded, or how a minor is held."""
+    if area.ceded:
+        return ("ceded",)
+    return (HOLDINGS[area.minor_status],) if area.minor_status else ()
 
 
 def panels(world: World) -> dict:

@@ -1,5 +1,7 @@
 """The GM dashboard: readiness, resolving, dice, seats, options, and every state edit."""
 
+import re
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -475,21 +477,32 @@ def test_dashboard_offers_an_edit_form_for_every_edit(campaign, client_as):
         assert f'action="/campaigns/{campaign.pk}/gm/edit/{key}/"' in html, key
 
 
-def test_dashboard_rows_show_what_each_area_can_have(campaign, client_as):
+def test_area_details_left_blank_keep_their_values(campaign, client_as):
+    EiaArea.objects.filter(area__campaign=campaign, area__key="palatinate").update(
+        minor_status="allied"
+    )
+    client = client_as("gm")
+    edit(client, campaign, "area_details", {"area": "palatinate", "manpower": "4"})
+    palatinate = EiaArea.objects.select_related("area").get(
+        area__campaign=campaign, area__key="palatinate"
+    )
+    assert (palatinate.area.manpower, palatinate.minor_status) == (4, "allied")
+    edit(client, campaign, "area_details", {"area": "old-castile", "manpower": "2"})
+    castile = EiaArea.objects.get(area__campaign=campaign, area__key="old-castile")
+    assert castile.guerrilla_value == 3  # kept: a Spanish province always has one
+    edit(client, campaign, "area_details", {"area": "palatinate", "minor_status": "none"})
+    palatinate.refresh_from_db()
+    assert (palatinate.area.manpower, palatinate.minor_status) == (4, "")
+
+
+def test_the_map_table_shows_manpower_guerrilla_value_and_how_a_minor_is_held(campaign, client_as):
+    EiaArea.objects.filter(area__campaign=campaign, area__key="minor-0").update(
+        minor_status="client"
+    )
     html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
     assert "<li>Palatinate: Great Britain +1</li>" in html  # the chart as it stands
-    assert (
-        '<input type="number" name="guerrilla_value" value="3" min="1" max="6" '
-        'id="id_AreaDetailsForm_old-castile_guerrilla_value">'
-    ) in html
-    assert (
-        '<input type="hidden" name="guerrilla_value" '
-        'id="id_AreaDetailsForm_palatinate_guerrilla_value">'
-    ) in html
-    assert '<select name="minor_status" id="id_AreaDetailsForm_palatinate_minor_status">' in html
-    assert (
-        '<input type="hidden" name="minor_status" id="id_AreaDetailsForm_old-castile_minor_status">'
-    ) in html
+    assert re.search(r"Old Castile</th>\s*<td>province</td>.*?<td>3</td>\s*<td>3</td>", html, re.S)
+    assert "client state" in html
 
 
 def test_gm_edits_appear_in_the_log_with_who(campaign, client_as):

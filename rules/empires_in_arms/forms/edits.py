@@ -16,6 +16,7 @@ from rules.empires_in_arms.services import gm_edit
 from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_MODIFIERS, World
 
 NEUTRAL = ""
+KEEP, NO_STATUS = "", "none"  # the area-details form: leave as it is, or clear
 PP_RANGE = (-1000, 1000)  # Decision 8: PP may go negative; well inside the DB column
 TREASURY_RANGE = (-999, 9999)
 REVOLT_GUERRILLAS, SPANISH_GUERRILLAS = "revolt", "spanish"
@@ -220,48 +221,40 @@ class AreaForm(EditForm):
 
 
 class AreaDetailsForm(EditForm):
+    """One area's manpower, printed Spanish guerrilla value and how a minor is held; a
+    field left blank keeps its value (the map table shows the current ones)."""
+
     edit_key = "area_details"
     title = "Areas: manpower, Spanish guerrilla value, how a minor is held"
     rule = "EIA-3"
-    manpower = number_field("Manpower", edits.MANPOWER_RANGE)
+    manpower = number_field("Manpower", edits.MANPOWER_RANGE, required=False)
     guerrilla_value = number_field("Guerrilla value", edits.GUERRILLA_VALUE_RANGE, required=False)
-    minor_status = status_field("None")
+    minor_status = forms.ChoiceField(
+        label="Minor held as",
+        choices=[(KEEP, "(as it is)"), (NO_STATUS, "No status")]
+        + [(k, v.capitalize()) for k, v in edits.MINOR_STATUSES.items()],
+        required=False,
+        error_messages={"invalid_choice": "Choose allied minor, client state or conquered minor."},
+    )
 
     def add_choices(self) -> None:
         self.fields["area"] = forms.ChoiceField(
+            label="Area",
             choices=area_choices(self.world),
-            widget=forms.HiddenInput,
             error_messages={"invalid_choice": "There is no such area."},
         )
         self.order_fields(["area", "manpower", "guerrilla_value", "minor_status"])
-        area = self.world.areas.get(self.initial.get("area"))
-        if area is None:
-            return
-        # A row shows only what its area can have; the edit refuses the rest anyway.
-        if not edits.spanish_province(area):
-            self.fields["guerrilla_value"].widget = forms.HiddenInput()
-        if area.kind != MINOR or area.controller is None:
-            self.fields["minor_status"].widget = forms.HiddenInput()
 
     def edit_fields(self) -> dict:
-        return {**self.cleaned_data, "minor_status": self.cleaned_data["minor_status"] or ""}
-
-    @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        return [
-            cls(
-                world=world,
-                caption=area.name,
-                initial={
-                    "area": area.key,
-                    "manpower": area.manpower,
-                    "guerrilla_value": area.guerrilla_value,
-                    "minor_status": area.minor_status,
-                },
-                auto_id=row_auto_id(cls, area.key),
-            )
-            for area in sorted(world.areas.values(), key=lambda area: area.name)
-        ]
+        data = self.cleaned_data
+        area = self.world.areas[data["area"]]
+        status = data["minor_status"]
+        return {
+            "area": area.key,
+            "manpower": area.manpower if data["manpower"] is None else data["manpower"],
+            "guerrilla_value": data["guerrilla_value"] or area.guerrilla_value,
+            "minor_status": area.minor_status if status == KEEP else status.replace(NO_STATUS, ""),
+        }
 
 
 class NationalModifierForm(EditForm):
