@@ -19,7 +19,8 @@ class NewCampaignForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["scenario"].choices = [(s.key, s.name) for s in available_scenarios()]
+        self.scenarios = available_scenarios()
+        self.fields["scenario"].choices = [(s.key, s.name) for s in self.scenarios]
 
 
 class AdvanceForm(forms.Form):

@@ -51,16 +51,6 @@ class Loaded:
     power_ids: dict[str, int]
     area_ids: dict[str, int]
 
-    def power_key(self, pk: int | None) -> str | None:
-        return self._power_keys.get(pk)
-
-    def __post_init__(self) -> None:
-        self._power_keys = {pk: key for key, pk in self.power_ids.items()}
-        self._area_keys = {pk: key for key, pk in self.area_ids.items()}
-
-    def area_key(self, pk: int | None) -> str | None:
-        return self._area_keys.get(pk)
-
 
 def load_state(campaign: Campaign) -> Loaded:
     """Read every piece of EIA state of the campaign (ten queries, whatever its size)."""

@@ -54,6 +54,7 @@ def test_new_campaign_makes_its_creator_the_gm(client_as):
     client = client_as("outsider")
     form = client.get(reverse("campaign:new")).content.decode()
     assert 'value="eia-1805"' in form
+    assert "<dd>The seven major powers in January 1805" in form  # the scenario's description
     data = {"name": "Spring 1805", "scenario": "eia-1805", "dice_mode": "seeded"}
     response = client.post(reverse("campaign:new"), data)
     created = Campaign.objects.get(name="Spring 1805")
