@@ -1,0 +1,118 @@
+"""The Pax Baltica state that the siege, forage, replacement and fleet procedures read.
+
+Plain dataclasses, no Django: the phase services load them from the database, the phase
+resolvers change them, and the services write back what changed. A nation is a Courier
+power (Saxony-Poland is one nation: one RP level and one pool, as in the seed's 8.6
+example); a side is Sweden's or the Coalition's. An Area is a land territory or a sea
+zone; fleets stand in a sea zone (at sea) or in a port territory (in port).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.pax_baltica.ruleset import OPTIONS
+
+ARMY, REGIMENT, FLEET = "army", "regiment", "fleet"
+KINDS = (ARMY, REGIMENT, FLEET)
+TERRITORY, SEA = "territory", "sea"
+SWEDEN_SIDE, COALITION = "sweden", "coalition"
+SIDES = {SWEDEN_SIDE: "Sweden", COALITION: "Coalition"}
+STEP_COST = {ARMY: 2, REGIMENT: 1, FLEET: 2}  # GNW-6
+FORAGE_DEMAND = {ARMY: 2, REGIMENT: 1, FLEET: 0}  # GNW-4
+RP_PER_SURRENDER = 4  # GNW-5
+FLEET_REACH, GALLEY_REACH = 6, 3  # GNW-13
+GARRISON_RATING = "C1"  # GNW-1
+DEFAULTS = {spec.key: spec.default for spec in OPTIONS}
+
+
+def option(options: Mapping[str, Any] | None, key: str) -> Any:
+    """A campaign option: the campaign's choice, else the default (first) choice."""
+    return (options or {}).get(key, DEFAULTS[key])
+
+
+@dataclass
+class Nation:
+    key: str  # the power key
+    name: str
+    side: str  # SWEDEN_SIDE or COALITION
+    rp_level: int | None = None  # None: the nation has no RP level of its own
+    event_rp: int = 0  # GNW-12: for the next recruitment phase only
+    deployment: tuple[str, ...] = ()  # territory keys where new blocks may be placed
+    fleet_ports: tuple[str, ...] = ()  # ports where new fleets may be placed
+
+
+@dataclass
+class Territory:
+    """A land territory or a sea zone (``kind``)."""
+
+    key: str
+    name: str
+    kind: str = TERRITORY  # TERRITORY or SEA
+    nation: str | None = None  # whose nation's territory it is (home)
+    controller: str | None = None  # the nation whose garrison marker is here, else home
+    forage_points: int = 0
+    port: bool = False
+    transit: bool = False  # 1.5: a line of communication may be traced through
+    in_poland: bool = False  # GNW-2's exception
+    capital: bool = False
+    garrison: int = 0  # strength of the controller's garrison marker; 0 = no marker
+    surrendered: bool = False  # its garrison surrendered: its nation's RP level is −4
+
+
+@dataclass
+class Block:
+    id: int
+    nation: str
+    kind: str  # ARMY, REGIMENT or FLEET
+    name: str
+    strength: int
+    max_strength: int
+    rating: str = "C1"  # letter (firing order) and number (hits on ≤ number)
+    supply_trains: int = 0
+    location: str | None = None  # area key; None while in the pool
+    carried_by: int | None = None  # id of the fleet carrying it
+    red_dot: bool = False
+    places: tuple[str, ...] = ()  # a red-dot block's own placement territories
+    galley: bool = False  # the Russian galley fleet: 3 zones per action
+    in_battle: bool = False  # fought (or is fighting) a battle this season
+    besieging: bool = False  # declared a siege this season
+
+    @property
+    def in_pool(self) -> bool:
+        return self.location is None
+
+    @property
+    def letter(self) -> str:
+        return self.rating[:1].upper()
+
+    @property
+    def firepower(self) -> int:
+        return int(self.rating[1:] or 1)
+
+
+@dataclass
+class World:
+    nations: dict[str, Nation]
+    territories: dict[str, Territory]  # land territories and sea zones
+    adjacency: dict[str, set[str]]  # symmetric; land–land, port–sea and sea–sea links
+    blocks: dict[int, Block]
+    actions: dict[str, int] = field(default_factory=dict)  # side → actions left this season
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def side_of(self, nation: str) -> str:
+        return self.nations[nation].side
+
+    def enemies(self, nation_a: str, nation_b: str | None) -> bool:
+        return nation_b is not None and self.side_of(nation_a) != self.side_of(nation_b)
+
+    def blocks_in(self, area: str) -> list[Block]:
+        return [b for b in self.blocks.values() if b.location == area]
+
+    def pool(self, nation: str) -> list[Block]:
+        return sorted(
+            (b for b in self.blocks.values() if b.nation == nation and b.in_pool),
+            key=lambda b: b.id,
+        )
