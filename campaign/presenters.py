@@ -24,12 +24,13 @@ class RulesetPresenter(Protocol):
     COLUMNS: tuple[str, ...]  # headers of the ruleset's map-table columns
     MAP_KEY: str  # what the map's badges mean
 
-    def area_marks(self, world: Any) -> dict[str, Any]:
+    def area_marks(self, world: Any, viewer: frozenset[str] | None) -> dict[str, Any]:
         """Per area key: ``badges`` (each with kind, value, label), ``cells`` (one per
-        column) and ``remarks`` (words after the area's kind, e.g. "ceded")."""
+        column) and ``remarks`` (words after the area's kind, e.g. "ceded"), showing
+        only what ``viewer`` (Ruleset.viewer) may see."""
 
-    def panels(self, world: Any) -> dict[str, Any]:
-        """The ruleset's state panels, as its templates read them."""
+    def panels(self, world: Any, viewer: frozenset[str] | None) -> dict[str, Any]:
+        """The ruleset's state panels, as its templates read them, for ``viewer``."""
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,11 @@ class LogGroup:
 
 
 def map_view(
-    areas: list[dict], powers: list[Any], world: Any, presenter: RulesetPresenter | None
+    areas: list[dict],
+    powers: list[Any],
+    world: Any,
+    presenter: RulesetPresenter | None,
+    viewer: frozenset[str] | None = None,
 ) -> MapView:
     """Rows per area (sorted by name), adjacency lines and an SVG viewBox.
 
@@ -112,7 +117,7 @@ def map_view(
     adds each area's badges, cells and remarks.
     """
     by_pk = {p.pk: p for p in powers}
-    marks = presenter.area_marks(world) if presenter else {}
+    marks = presenter.area_marks(world, viewer) if presenter else {}
     areas = sorted(areas, key=lambda area: area["name"])
     positions = {area["key"]: (area["x"], area["y"]) for area in areas}
     points = layout([area["key"] for area in areas], positions)
@@ -223,15 +228,24 @@ def dice_note(seeded: bool, phase: Any) -> DiceNote:
     return DiceNote(seeded=seeded, seed_hash=phase.seed_hash if seeded and phase else "")
 
 
-def log_groups(events: list[Any], ruleset: Any, setup: dict, seeded: bool) -> list[LogGroup]:
+def log_groups(
+    events: list[Any],
+    ruleset: Any,
+    setup: dict,
+    seeded: bool,
+    viewer: frozenset[str] | None = None,
+) -> list[LogGroup]:
     """Log lines grouped by phase, newest phase first; within a phase, oldest line first.
-    With seeded dice, each resolved phase reveals its seed (never the open phase).
+    With seeded dice, each resolved phase reveals its seed (never the open phase). A line
+    whose audience ``viewer`` is not in reads its redacted text, or is left out.
 
     ``events`` come newest first, each with its phase (or None) and actor loaded.
     """
     by_phase: dict[Any, list[Any]] = {}
     for event in events:
-        by_phase.setdefault(event.phase, []).append(event)
+        text = visible_text(event, viewer)
+        if text:
+            by_phase.setdefault(event.phase, []).append((event, text))
     newest_first = sorted(  # lines of no phase (before the first) last
         by_phase, key=lambda phase: (phase.turn, phase.position) if phase else (0, 0), reverse=True
     )
@@ -240,22 +254,31 @@ def log_groups(events: list[Any], ruleset: Any, setup: dict, seeded: bool) -> li
     ]
 
 
-def log_group(phase: Any, events: list[Any], ruleset: Any, setup: dict, seeded: bool) -> LogGroup:
+def visible_text(event: Any, viewer: frozenset[str] | None) -> str:
+    """The event's text for ``viewer``: in full, redacted, or "" (not shown)."""
+    if viewer is None or not event.audience or viewer & set(event.audience):
+        return event.text
+    return event.redacted
+
+
+def log_group(
+    phase: Any, events: list[tuple[Any, str]], ruleset: Any, setup: dict, seeded: bool
+) -> LogGroup:
     revealed = seeded and phase is not None and not phase.is_open
     return LogGroup(
         phase=ruleset.phase(phase.key).name if phase else BEFORE_THE_FIRST_PHASE,
-        turn=ruleset.turn_label(phase.turn if phase else events[0].turn, setup),
+        turn=ruleset.turn_label(phase.turn if phase else events[0][0].turn, setup),
         is_open=bool(phase and phase.is_open),
         lines=[
             LogLine(
                 rule=event.rule,
                 linked=event.rule in ruleset.procedures,
-                text=event.text,
+                text=text,
                 kind=event.get_kind_display(),
                 actor=event.actor.get_username() if event.actor_id else "",
                 created_at=event.created_at,
             )
-            for event in events
+            for event, text in events
         ],
         seed=phase.seed if revealed else "",
         seed_hash=phase.seed_hash if revealed else "",

@@ -71,6 +71,9 @@ class Ruleset:
     edit_forms: str  # dotted path: {edit key: GM edit form class}
     standing_form: str = ""  # dotted path: a player's standing orders form, if any
     presenter: str = ""  # module path: map badges, table columns and state panels for pages
+    # dotted path: sees(world, power_key) -> the power keys whose hidden state that
+    # power's player may see; empty for a game without hidden information
+    secrets: str = ""
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def phase(self, key: str) -> PhaseSpec:
@@ -84,6 +87,13 @@ class Ruleset:
 
     def load_world(self, campaign: Any) -> Any:
         return load(self.world_loader)(campaign)
+
+    def viewer(self, world: Any, power_key: str | None) -> frozenset[str] | None:
+        """Whose secrets the player of ``power_key`` sees; None: everything (the GM and
+        observers, or a game without hidden information)."""
+        if not self.secrets or power_key is None:
+            return None
+        return frozenset(load(self.secrets)(world, power_key))
 
     def options_with_defaults(self, options: dict | None) -> dict:
         values = {spec.key: spec.default for spec in self.options}

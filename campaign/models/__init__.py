@@ -22,10 +22,12 @@ from campaign.models.empires_in_arms import (
     NationalModifier,
     Revolt,
 )
+from campaign.models.pax_baltica import Block, PbNation, PbSide, PbTerritory
 
 __all__ = [
     "Adjacency",
     "Area",
+    "Block",
     "Campaign",
     "Corps",
     "Depot",
@@ -36,6 +38,9 @@ __all__ = [
     "LetDown",
     "NationalModifier",
     "Order",
+    "PbNation",
+    "PbSide",
+    "PbTerritory",
     "Phase",
     "Power",
     "PowerRelation",

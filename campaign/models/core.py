@@ -311,6 +311,14 @@ class Event(models.Model):
     kind = models.CharField(max_length=10, choices=Kind)
     rule = models.CharField(max_length=20, blank=True)
     text = models.TextField()
+    audience = models.JSONField(
+        default=list,
+        blank=True,
+        help_text=_("Power keys who read the full text (with the GM and observers); empty: all."),
+    )
+    redacted = models.TextField(
+        blank=True, help_text=_("What the other players read instead; empty: nothing.")
+    )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

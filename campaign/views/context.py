@@ -38,6 +38,11 @@ class CampaignState:
         return import_module(self.rules.presenter) if self.rules.presenter else None
 
     @property
+    def viewer(self) -> frozenset[str] | None:
+        """Whose hidden state this seat sees (None: all of it)."""
+        return self.rules.viewer(self.world, self.seat.power.key if self.seat.power_id else None)
+
+    @property
     def my_order(self) -> Order | None:
         return self.orders.get(self.seat.power_id) if self.seat.power_id else None
 
@@ -98,7 +103,7 @@ def panels(state: CampaignState) -> dict:
         "steps": presenters.sequence(state.rules, state.campaign, state.phase),
         "readiness": presenters.readiness(state.powers, state.orders),
         "dice": presenters.dice_note(seeded, state.phase),
-        "ruleset_panels": presenter.panels(state.world) if presenter else {},
+        "ruleset_panels": presenter.panels(state.world, state.viewer) if presenter else {},
         "ruleset_templates": f"campaign/{state.campaign.ruleset}",
     }
 
@@ -124,11 +129,15 @@ def page_context(state: CampaignState, **forms) -> dict:
 
 def map_view(state: CampaignState) -> presenters.MapView:
     areas = state.campaign.areas.values("key", "name", "kind", "controller_id", "x", "y")
-    return presenters.map_view(list(areas), state.powers, state.world, state.presenter)
+    return presenters.map_view(
+        list(areas), state.powers, state.world, state.presenter, state.viewer
+    )
 
 
 def log_lines(state: CampaignState, limit: int) -> list[presenters.LogGroup]:
     """The newest ``limit`` log lines, grouped by phase."""
     events = Event.objects.filter(campaign=state.campaign).select_related("actor", "phase")
     seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
-    return presenters.log_groups(list(events[:limit]), state.rules, state.campaign.setup, seeded)
+    return presenters.log_groups(
+        list(events[:limit]), state.rules, state.campaign.setup, seeded, state.viewer
+    )

@@ -66,8 +66,9 @@ class RevoltRow:
     capital_held_months: int  # EIA-8
 
 
-def area_marks(world: World) -> dict[str, AreaMarks]:
-    """Per area: revolt number, guerrilla factors and corps as badges and table cells."""
+def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, AreaMarks]:
+    """Per area: revolt number, guerrilla factors and corps as badges and table cells
+    (everything is public in Empires in Arms, whoever the viewer)."""
     names = power_names(world)
     revolts = {revolt.area: revolt for revolt in world.revolts if revolt.active}
     factors = guerrilla_factors(world)
@@ -104,8 +105,8 @@ def remarks(area) -> tuple[str, ...]:
     return (HOLDINGS[area.minor_status],) if area.minor_status else ()
 
 
-def panels(world: World) -> dict:
-    """The Powers, Relations and Revolts panels, and the militia Spain is owed."""
+def panels(world: World, viewer: frozenset[str] | None = None) -> dict:
+    """The Powers, Relations and Revolts panels, and the militia Spain is owed (public)."""
     names = power_names(world)
     return {
         "powers": power_rows(world),

@@ -17,6 +17,7 @@ from functools import reduce
 from django.db import transaction
 from django.db.models import Q
 
+from campaign import persistence
 from campaign.models import (
     Adjacency,
     Area,
@@ -33,13 +34,11 @@ from campaign.models import (
     Power,
     PowerRelation,
     Revolt,
-    RollRecord,
 )
 from campaign.services import PhaseContext, ServiceError, locked_campaign
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS, EditError
-
-GM = "GM"  # the rule of a log line written for a GM edit
+from rules.log import GM, LogLine
 
 
 @dataclass
@@ -175,7 +174,7 @@ def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> N
     _persist_powers(loaded)
     _persist_areas(loaded)
     p, a = loaded.power_ids, loaded.area_ids
-    _sync(
+    persistence.sync_rows(
         Corps,
         before.corps,
         world.corps,
@@ -192,7 +191,7 @@ def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> N
             besieging=c.besieging,
         ),
     )
-    _sync(
+    persistence.sync_rows(
         GuerrillaStack,
         before.guerrillas,
         [g for g in world.guerrillas if g.factors > 0],
@@ -208,7 +207,7 @@ def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> N
             besieged=g.besieged,
         ),
     )
-    _sync(
+    persistence.sync_rows(
         Depot,
         before.depots,
         world.depots,
@@ -225,7 +224,9 @@ def persist(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> N
     _persist_revolts(loaded, campaign)
     _persist_relations(loaded, campaign)
     _persist_cells(loaded, campaign)
-    write_log(loaded, campaign, phase, actor)
+    persistence.write_log(
+        loaded.world.log, campaign, phase, actor, loaded.power_ids, loaded.area_ids
+    )
 
 
 def _persist_areas(loaded: Loaded) -> None:
@@ -294,27 +295,6 @@ def _persist_powers(loaded: Loaded) -> None:
     )
 
 
-def _sync(
-    model,
-    before: list,
-    after: list,
-    fields: list[str],
-    to_row: Callable[[object, int | None], object],
-) -> None:
-    """Write the difference between two lists of state dataclasses that carry ids."""
-    old = {item.id: item for item in before}
-    kept = {item.id for item in after if item.id is not None}
-    removed = [pk for pk in old if pk not in kept]
-    if removed:
-        model.objects.filter(pk__in=removed).delete()
-    changed = [to_row(i, i.id) for i in after if i.id is not None and i != old.get(i.id)]
-    if changed:
-        model.objects.bulk_update(changed, fields)
-    created = [to_row(i, None) for i in after if i.id is None]
-    if created:
-        model.objects.bulk_create(created)
-
-
 def _persist_revolts(loaded: Loaded, campaign: Campaign) -> None:
     p, a = loaded.power_ids, loaded.area_ids
 
@@ -380,7 +360,7 @@ def _persist_relations(loaded: Loaded, campaign: Campaign) -> None:
 def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
     """Let-downs per (power, minor) and the Minor Country Chart per (minor, power)."""
     p, a = loaded.power_ids, loaded.area_ids
-    _upsert_changed(
+    persistence.upsert_changed(
         LetDown,
         loaded.before.let_downs,
         loaded.world.let_downs,
@@ -388,7 +368,7 @@ def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
         ["power", "area"],
         lambda key, n: LetDown(campaign=campaign, power_id=p[key[0]], area_id=a[key[1]], count=n),
     )
-    _upsert_changed(
+    persistence.upsert_changed(
         NationalModifier,
         loaded.before.national_modifiers,
         loaded.world.national_modifiers,
@@ -398,80 +378,6 @@ def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
             campaign=campaign, area_id=a[key[0]], power_id=p[key[1]], value=v
         ),
     )
-
-
-def _upsert_changed(
-    model,
-    before: dict,
-    after: dict,
-    value_field: str,
-    unique: list[str],
-    row: Callable[[tuple, int], object],
-) -> None:
-    """Insert or update, in one query, the cells whose value changed."""
-    changed = {key: value for key, value in after.items() if before.get(key) != value}
-    if changed:
-        model.objects.bulk_create(
-            [row(key, value) for key, value in changed.items()],
-            update_conflicts=True,
-            unique_fields=unique,
-            update_fields=[value_field],
-        )
-
-
-def write_log(loaded: Loaded, campaign: Campaign, phase: Phase | None, actor) -> None:
-    """Every LogLine of the World as an Event, and every roll as a RollRecord."""
-    lines = loaded.world.log
-    if not lines:
-        return
-    power_ids, area_ids = loaded.power_ids, loaded.area_ids
-    rolls, index = [], 0
-    for line in lines:
-        if line.roll is None:
-            continue
-        report = line.roll
-        faces = [report.roll.face, *report.extra_faces]
-        rolls.append(
-            RollRecord(
-                campaign=campaign,
-                phase=phase,
-                index=index,
-                rule=report.rule,
-                purpose=report.purpose,
-                power_id=power_ids.get(line.power),
-                area_id=area_ids.get(line.area),
-                faces=faces,
-                modifiers=[[m.label, m.value] for m in report.roll.modifiers],
-                total=report.roll.total,
-                outcome=report.outcome,
-                explanation=report.text,
-            )
-        )
-        index += len(faces)
-    created = iter(RollRecord.objects.bulk_create(rolls)) if phase is not None else iter(())
-    user = actor if getattr(actor, "is_authenticated", False) else None
-    Event.objects.bulk_create(
-        [
-            Event(
-                campaign=campaign,
-                phase=phase,
-                turn=campaign.turn,
-                kind=_event_kind(line),
-                rule="" if line.rule == GM else line.rule,
-                text=line.text,
-                actor=user,
-                power_id=power_ids.get(line.power),
-                roll=next(created) if line.roll is not None and phase is not None else None,
-            )
-            for line in lines
-        ]
-    )
-
-
-def _event_kind(line: state.LogLine) -> str:
-    if line.rule == GM:
-        return Event.Kind.GM
-    return Event.Kind.ROLL if line.roll else Event.Kind.RULE
 
 
 # -- phase services -----------------------------------------------------------------
@@ -508,7 +414,7 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
             text = EDITS[edit](loaded.world, **fields)
         except EditError as error:
             raise ServiceError(str(error)) from None
-        loaded.world.log.insert(0, state.LogLine(GM, f"GM {actor.get_username()}: {text}."))
+        loaded.world.log.insert(0, LogLine(GM, f"GM {actor.get_username()}: {text}."))
         phases.immediate_checks(loaded.world)
         persist(loaded, campaign, campaign.phase if campaign.phase_id else None, actor)
         campaign.bump_version()

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.empires_in_arms.ruleset import OPTIONS
+from rules.log import LogLine
 from rules.modifiers import RollReport
 
 ZONE_MODIFIERS = {"Fiasco": -2, "Instability": -1, "Neutral": 0, "Dominant": 1}
@@ -120,17 +121,6 @@ class Depot:
     area: str
     port_city: bool = False
     garrison: int = 0  # factors not in a corps
-
-
-@dataclass(frozen=True)
-class LogLine:
-    """One line of the campaign log: which rule, what happened, and the roll if any."""
-
-    rule: str
-    text: str
-    power: str | None = None
-    area: str | None = None
-    roll: RollReport | None = None
 
 
 @dataclass

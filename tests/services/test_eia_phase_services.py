@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign import services
+from campaign import persistence, services
 from campaign.models import (
     EiaPowerStatus,
     Event,
@@ -154,18 +154,20 @@ def test_phase_services_run_the_same_number_of_queries_for_10_and_200_areas(
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "fault",
+    ("module", "fault"),
     [
-        "_persist_powers",
-        "_persist_areas",
-        "_sync",
-        "_persist_revolts",
-        "_persist_relations",
-        "_upsert_changed",
-        "write_log",
+        (eia_services, "_persist_powers"),
+        (eia_services, "_persist_areas"),
+        (persistence, "sync_rows"),
+        (eia_services, "_persist_revolts"),
+        (eia_services, "_persist_relations"),
+        (persistence, "upsert_changed"),
+        (persistence, "write_log"),
     ],
 )
-def test_an_error_in_the_middle_of_a_phase_leaves_the_campaign_as_it_was(monkeypatch, fault):
+def test_an_error_in_the_middle_of_a_phase_leaves_the_campaign_as_it_was(
+    monkeypatch, module, fault
+):
     campaign = quarter_campaign()
     resolve(campaign)
     order(campaign, "great_britain", {"targets": ["minor-0", "minor-2", "minor-4"]})
@@ -175,7 +177,7 @@ def test_an_error_in_the_middle_of_a_phase_leaves_the_campaign_as_it_was(monkeyp
     def broken(*args, **kwargs):
         raise RuntimeError(f"disk full in {fault}")
 
-    monkeypatch.setattr(eia_services, fault, broken)
+    monkeypatch.setattr(module, fault, broken)
     with pytest.raises(RuntimeError):
         resolve(campaign)
     assert snapshot(campaign) == before

@@ -11,9 +11,9 @@ from __future__ import annotations
 from django import forms
 
 from rules.empires_in_arms import edits
-from rules.empires_in_arms.forms.orders import WholeNumberField
 from rules.empires_in_arms.services import gm_edit
 from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_MODIFIERS, World
+from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id
 
 NEUTRAL = ""
 KEEP, NO_STATUS = "", "none"  # the area-details form: leave as it is, or clear
@@ -45,89 +45,8 @@ def status_field(blank: str) -> forms.ChoiceField:
     )
 
 
-def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=False):
-    """A choice of one object by its database id."""
-    return forms.TypedChoiceField(
-        label=label,
-        choices=[(str(pk), text) for pk, text in choices],
-        coerce=int,
-        widget=forms.HiddenInput if hidden else forms.Select,
-        error_messages={
-            "invalid_choice": f"There is no such {what} any more: reload the page.",
-            "required": f"Choose the {what}.",
-        },
-    )
-
-
-def number_field(label: str, bounds: tuple[int, int], **kwargs) -> WholeNumberField:
-    """A whole number within ``bounds``; every refusal says the range. (The dashboard's
-    message puts the label in front.)"""
-    low, high = bounds
-    message = f"enter a whole number from {low} to {high}."
-    return WholeNumberField(
-        label=label,
-        min_value=low,
-        max_value=high,
-        error_messages={
-            "invalid": message,
-            "min_value": message,
-            "max_value": message,
-            "required": message,
-        },
-        **kwargs,
-    )
-
-
-def row_auto_id(cls: type, pk) -> str:
-    """HTML ids unique per form on a page with many forms of one kind."""
-    return f"id_{cls.__name__}_{pk}_%s"
-
-
-def flag(label: str) -> forms.BooleanField:
-    return forms.BooleanField(label=label, required=False)
-
-
-class EditForm(forms.Form):
-    """One GM edit, its choices built from the World."""
-
-    edit_key = ""
-    title = ""
-    submit_label = "Save"
-    rule = ""
-
-    def __init__(self, data=None, *, world: World, caption: str = "", **kwargs):
-        self.world = world
-        self.caption = caption
-        super().__init__(data, **kwargs)
-        self.add_choices()
-
-    def add_choices(self) -> None:
-        """Set the choice fields from the World."""
-
-    def edit_fields(self) -> dict:
-        return dict(self.cleaned_data)
-
-    def apply(self, *, campaign_id: int, actor) -> str:
-        """Make the edit (call after is_valid()); returns what the log says."""
-        return gm_edit(
-            campaign_id=campaign_id, actor=actor, edit=self.edit_key, **self.edit_fields()
-        )
-
-    @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        """The forms the dashboard shows: by default one blank form, if it has choices."""
-        form = cls(world=world, auto_id=row_auto_id(cls, "new"))
-        return [form] if form.offers_choices else []
-
-    @property
-    def offers_choices(self) -> bool:
-        """Every required choice has something to choose from."""
-        return all(getattr(f, "choices", True) for f in self.fields.values() if f.required)
-
-    @classmethod
-    def current(cls, world: World) -> list[str]:
-        """Lines describing the current state this edit changes, if the rows do not."""
-        return []
+class EditForm(BaseEditForm):
+    gm_edit = staticmethod(gm_edit)
 
 
 class PowerForm(EditForm):

@@ -7,13 +7,12 @@ order payload the phase service reads (``payload()``).
 
 from __future__ import annotations
 
-import re
-
 from django import forms
 
 from rules.empires_in_arms import legal
 from rules.empires_in_arms.services import set_standing_order
 from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
+from rules.forms import BaseOrderForm, WholeNumberField
 
 OPERATION_REFUSAL = (
     "You cannot operate in %(value)s: you need an eligible corps there (one that has not "
@@ -26,66 +25,12 @@ DEPOT_REFUSAL = (
 )
 
 
-class WholeNumberField(forms.IntegerField):
-    """A bounded whole number written in ASCII digits, with an optional sign.
-
-    Django's IntegerField takes whatever ``int()`` takes: "٣" or "３" become 3 and "2.0"
-    becomes 2. This field refuses them as invalid, and a number too long for ``int()``
-    (thousands of digits) is out of range, refused by the bounds: give it both
-    ``min_value`` and ``max_value``."""
-
-    digits = re.compile(r"[+-]?[0-9]+")
-    longest = 18  # more digits than any bound: out of range, whatever they are
-
-    def __init__(self, *, min_value: int, max_value: int, **kwargs):
-        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
-
-    def to_python(self, value):
-        if value in self.empty_values:
-            return None
-        text = str(value).strip()
-        if not self.digits.fullmatch(text):
-            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        sign = -1 if text.startswith("-") else 1
-        digits = text.lstrip("+-").lstrip("0") or "0"
-        if len(digits) > self.longest:
-            return sign * 10**self.longest
-        return sign * int(digits)
-
-
-class OrderForm(forms.Form):
-    """Base: built from the World for one power, prefilled from a saved draft."""
-
-    rules: tuple[str, ...] = ()
-    nothing_to_order = "You have nothing to order in this phase."
-    field_names: dict[str, str] = {}  # fixed fields, offered only when legal -> refusal
-    field_prefixes: dict[str, str] = {}  # per-item fields: prefix -> refusal message
+class OrderForm(BaseOrderForm):
+    """Base of the EIA order forms: the World's power, and labels of its areas."""
 
     def __init__(self, data=None, *, world: World, power_key: str, initial_payload=None):
-        self.world = world
-        self.power_key = power_key
         self.power = world.powers[power_key]
-        super().__init__(data, initial=self.initial_from(initial_payload or {}))
-        self.add_fields()
-
-    def add_fields(self) -> None:
-        """Add the fields this power may fill in now."""
-
-    def initial_from(self, payload: dict) -> dict:
-        """Field values from a saved payload."""
-        return {}
-
-    def payload(self) -> dict:
-        """The order as the phase service reads it (call after is_valid())."""
-        raise NotImplementedError
-
-    @property
-    def has_choices(self) -> bool:
-        return bool(self.fields)
-
-    def posted(self, name: str) -> str:
-        values = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data[name]]
-        return ", ".join(str(value) for value in values)
+        super().__init__(data, world=world, power_key=power_key, initial_payload=initial_payload)
 
     # -- labels ----------------------------------------------------------------------
     def area_name(self, key: str) -> str:
@@ -103,23 +48,6 @@ class OrderForm(forms.Form):
             f"{area.name} (revolt number {revolt.number}, held by "
             f"{self.power_name(area.controller)}, {factors} guerrilla factors)"
         )
-
-    def clean(self) -> dict:
-        """Refuse any posted field this power is not offered (a tampered request)."""
-        cleaned = super().clean()
-        for name in self.data:
-            if name in self.fields:
-                continue
-            if name in self.field_names:
-                message = self.field_names[name] or self.nothing_to_order
-                raise forms.ValidationError(message % {"value": self.posted(name)})
-            for prefix, message in self.field_prefixes.items():
-                if name.startswith(prefix):
-                    raise forms.ValidationError(message % {"value": name.removeprefix(prefix)})
-            raise forms.ValidationError(
-                f"These orders have no “{name}”: reload the page and give them again."
-            )
-        return cleaned
 
 
 class PeaceOrderForm(OrderForm):

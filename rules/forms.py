@@ -1,0 +1,175 @@
+"""What every ruleset's forms share: strict whole numbers, id choices, the order-form
+and GM-edit-form bases."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django import forms
+
+
+class WholeNumberField(forms.IntegerField):
+    """A bounded whole number written in ASCII digits, with an optional sign.
+
+    Django's IntegerField takes whatever ``int()`` takes: "٣" or "３" become 3 and "2.0"
+    becomes 2. This field refuses them as invalid, and a number too long for ``int()``
+    (thousands of digits) is out of range, refused by the bounds: give it both
+    ``min_value`` and ``max_value``."""
+
+    digits = re.compile(r"[+-]?[0-9]+")
+    longest = 18  # more digits than any bound: out of range, whatever they are
+
+    def __init__(self, *, min_value: int, max_value: int, **kwargs):
+        super().__init__(min_value=min_value, max_value=max_value, **kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if not self.digits.fullmatch(text):
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        sign = -1 if text.startswith("-") else 1
+        digits = text.lstrip("+-").lstrip("0") or "0"
+        if len(digits) > self.longest:
+            return sign * 10**self.longest
+        return sign * int(digits)
+
+
+def row_auto_id(cls: type, pk) -> str:
+    """HTML ids unique per form on a page with many forms of one kind."""
+    return f"id_{cls.__name__}_{pk}_%s"
+
+
+def flag(label: str) -> forms.BooleanField:
+    return forms.BooleanField(label=label, required=False)
+
+
+def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=False):
+    """A choice of one object by its database id."""
+    return forms.TypedChoiceField(
+        label=label,
+        choices=[(str(pk), text) for pk, text in choices],
+        coerce=int,
+        widget=forms.HiddenInput if hidden else forms.Select,
+        error_messages={
+            "invalid_choice": f"There is no such {what} any more: reload the page.",
+            "required": f"Choose the {what}.",
+        },
+    )
+
+
+def number_field(label: str, bounds: tuple[int, int], **kwargs) -> WholeNumberField:
+    """A whole number within ``bounds``; every refusal says the range. (The dashboard's
+    message puts the label in front.)"""
+    low, high = bounds
+    message = f"enter a whole number from {low} to {high}."
+    return WholeNumberField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        error_messages={
+            "invalid": message,
+            "min_value": message,
+            "max_value": message,
+            "required": message,
+        },
+        **kwargs,
+    )
+
+
+class BaseOrderForm(forms.Form):
+    """Base of every order form: built from the World for one power, prefilled from a
+    saved draft, refusing any posted field it did not offer."""
+
+    rules: tuple[str, ...] = ()
+    nothing_to_order = "You have nothing to order in this phase."
+    field_names: dict[str, str] = {}  # fixed fields, offered only when legal -> refusal
+    field_prefixes: dict[str, str] = {}  # per-item fields: prefix -> refusal message
+
+    def __init__(self, data=None, *, world: Any, power_key: str, initial_payload=None):
+        self.world = world
+        self.power_key = power_key
+        super().__init__(data, initial=self.initial_from(initial_payload or {}))
+        self.add_fields()
+
+    def add_fields(self) -> None:
+        """Add the fields this power may fill in now."""
+
+    def initial_from(self, payload: dict) -> dict:
+        """Field values from a saved payload."""
+        return {}
+
+    def payload(self) -> dict:
+        """The order as the phase service reads it (call after is_valid())."""
+        raise NotImplementedError
+
+    @property
+    def has_choices(self) -> bool:
+        return bool(self.fields)
+
+    def posted(self, name: str) -> str:
+        values = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data[name]]
+        return ", ".join(str(value) for value in values)
+
+    def clean(self) -> dict:
+        """Refuse any posted field this power is not offered (a tampered request)."""
+        cleaned = super().clean()
+        for name in self.data:
+            if name in self.fields:
+                continue
+            if name in self.field_names:
+                message = self.field_names[name] or self.nothing_to_order
+                raise forms.ValidationError(message % {"value": self.posted(name)})
+            for prefix, message in self.field_prefixes.items():
+                if name.startswith(prefix):
+                    raise forms.ValidationError(message % {"value": name.removeprefix(prefix)})
+            raise forms.ValidationError(
+                f"These orders have no “{name}”: reload the page and give them again."
+            )
+        return cleaned
+
+
+class BaseEditForm(forms.Form):
+    """One GM edit, its choices built from the World; ``gm_edit`` is the ruleset's
+    edit service (a staticmethod of each ruleset's subclass)."""
+
+    edit_key = ""
+    title = ""
+    submit_label = "Save"
+    rule = ""
+    gm_edit = None
+
+    def __init__(self, data=None, *, world: Any, caption: str = "", **kwargs):
+        self.world = world
+        self.caption = caption
+        super().__init__(data, **kwargs)
+        self.add_choices()
+
+    def add_choices(self) -> None:
+        """Set the choice fields from the World."""
+
+    def edit_fields(self) -> dict:
+        return dict(self.cleaned_data)
+
+    def apply(self, *, campaign_id: int, actor) -> str:
+        """Make the edit (call after is_valid()); returns what the log says."""
+        return self.gm_edit(
+            campaign_id=campaign_id, actor=actor, edit=self.edit_key, **self.edit_fields()
+        )
+
+    @classmethod
+    def instances(cls, world: Any) -> list[BaseEditForm]:
+        """The forms the dashboard shows: by default one blank form, if it has choices."""
+        form = cls(world=world, auto_id=row_auto_id(cls, "new"))
+        return [form] if form.offers_choices else []
+
+    @property
+    def offers_choices(self) -> bool:
+        """Every required choice has something to choose from."""
+        return all(getattr(f, "choices", True) for f in self.fields.values() if f.required)
+
+    @classmethod
+    def current(cls, world: Any) -> list[str]:
+        """Lines describing the current state this edit changes, if the rows do not."""
+        return []

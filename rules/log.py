@@ -1,0 +1,27 @@
+"""A line of a campaign's log as the rule resolvers write it, before it is stored."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.modifiers import RollReport
+
+GM = "GM"  # the rule of a log line written for a GM edit
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """One line of the campaign log: which rule, what happened, and the roll if any.
+
+    ``audience`` limits the full text to these powers (and the GM and observers); every
+    other player reads ``redacted`` instead, or nothing when it is empty. An empty
+    audience is everyone: hidden-information games name their secrets only this way.
+    """
+
+    rule: str
+    text: str
+    power: str | None = None
+    area: str | None = None
+    roll: RollReport | None = None
+    audience: tuple[str, ...] = ()
+    redacted: str = ""
