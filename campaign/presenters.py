@@ -45,6 +45,7 @@ class AreaRow:
     badges: tuple = ()  # the ruleset's markers
     cells: tuple[str, ...] = ()  # the ruleset's table columns
     remarks: tuple[str, ...] = ()
+    highlight: bool = False  # part of what an answer points at (e.g. a line of communication)
 
 
 @dataclass(frozen=True)
@@ -109,6 +110,7 @@ def map_view(
     world: Any,
     presenter: RulesetPresenter | None,
     viewer: frozenset[str] | None = None,
+    highlight: set[str] = frozenset(),
 ) -> MapView:
     """Rows per area (sorted by name), adjacency lines and an SVG viewBox.
 
@@ -138,6 +140,7 @@ def map_view(
                 badges=mark.badges if mark else (),
                 cells=mark.cells if mark else (),
                 remarks=mark.remarks if mark else (),
+                highlight=area["key"] in highlight,
             )
         )
     return MapView(

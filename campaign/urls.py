@@ -25,6 +25,11 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/", pages.campaign_detail, name="detail"),
     path("campaigns/<id:campaign_id>/orders/", orders.orders, name="orders"),
     path("campaigns/<id:campaign_id>/standing/", orders.standing_order, name="standing"),
+    path(
+        "campaigns/<id:campaign_id>/ask/<slug:topic>/<id:item_id>/",
+        pages.question,
+        name="question",
+    ),
     path("campaigns/<id:campaign_id>/gm/", gm.dashboard, name="gm"),
     path("campaigns/<id:campaign_id>/gm/start/", gm.start, name="start"),
     path("campaigns/<id:campaign_id>/gm/advance/", gm.advance, name="advance"),

@@ -121,3 +121,24 @@ def parse_faces(text: str) -> list[int]:
             raise ValueError(f"“{shown}” is not a die face (1 to 6)")
         faces.append(int(token))
     return faces
+
+
+def choose_index(dice: Dice, count: int, purpose: str) -> int:
+    """A uniform index in ``range(count)`` from d6 rolls only (a random pick from a pool).
+
+    k dice read as base-6 digits give a value in [0, 6^k), with 6^k ≥ count; a value at or
+    above the largest multiple of ``count`` below 6^k is rejected and k dice are rolled
+    again, so no index is favoured. A count of 1 rolls nothing.
+    """
+    if count < 1:
+        raise ValueError(f"cannot choose among {count} items")
+    digits, span = 0, 1
+    while span < count:
+        digits, span = digits + 1, span * 6
+    limit = span // count * count
+    while True:
+        value = 0
+        for _ in range(digits):
+            value = value * 6 + dice.d6(purpose) - 1
+        if value < limit:
+            return value % count

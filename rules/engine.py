@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-RULESET_MODULES = ("rules.empires_in_arms.ruleset",)
+RULESET_MODULES = ("rules.empires_in_arms.ruleset", "rules.pax_baltica.ruleset")
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,10 @@ class Ruleset:
     # dotted path: sees(world, power_key) -> the power keys whose hidden state that
     # power's player may see; empty for a game without hidden information
     secrets: str = ""
+    # dotted path: {topic: answer(world, viewer, item_id) -> dict for the template
+    # "campaign/<ruleset>/<topic>.html"}, raising LookupError for what the viewer may
+    # not ask about; e.g. "why can't I reinforce this block?"
+    questions: str = ""
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def phase(self, key: str) -> PhaseSpec:

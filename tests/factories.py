@@ -15,12 +15,16 @@ from django.contrib.auth import get_user_model
 from campaign.models import (
     Adjacency,
     Area,
+    Block,
     Campaign,
     Corps,
     EiaArea,
     EiaPowerStatus,
     GuerrillaStack,
     NationalModifier,
+    PbNation,
+    PbSide,
+    PbTerritory,
     Power,
     PowerRelation,
     Revolt,
@@ -169,9 +173,10 @@ def make_eia_campaign(
     return campaign
 
 
-def seat_users(campaign: Campaign) -> dict:
-    """Users for every role: gm, observer, player (France), other_player (Great Britain),
-    outsider (no seat). Passwords are PASSWORD."""
+def seat_users(campaign: Campaign, player: str = "france", other: str = "great_britain") -> dict:
+    """Users for every role: gm, observer, player (``player``, France by default),
+    other_player (``other``, Great Britain by default), outsider (no seat). Passwords are
+    PASSWORD."""
     User = get_user_model()
     suffix = campaign.pk
 
@@ -185,9 +190,9 @@ def seat_users(campaign: Campaign) -> dict:
             seat.user = users["gm"]
         elif seat.role == Seat.Role.OBSERVER:
             seat.user = users["observer"]
-        elif seat.power.key == "france":
+        elif seat.power.key == player:
             seat.user = users["player"]
-        elif seat.power.key == "great_britain":
+        elif seat.power.key == other:
             seat.user = users["other_player"]
         else:
             continue
@@ -220,8 +225,171 @@ def snapshot(campaign: Campaign) -> dict:
         "guerrillas": GuerrillaStack.objects.filter(campaign=campaign),
         "depots": Depot.objects.filter(campaign=campaign),
         "let_downs": LetDown.objects.filter(campaign=campaign),
+        "nations": PbNation.objects.filter(power__campaign=campaign),
+        "territories": PbTerritory.objects.filter(area__campaign=campaign),
+        "sides": PbSide.objects.filter(campaign=campaign),
+        "blocks": Block.objects.filter(campaign=campaign),
     }
     return {
         name: sorted((tuple(sorted(row.items())) for row in rows.values()), key=repr)
         for name, rows in tables.items()
     }
+
+
+PB_NATIONS = (
+    ("sweden", "Sweden", "#1d4f91", "sweden", 20, ["livland", "narva"], ["livland"]),
+    ("russia", "Russia", "#2e7d32", "coalition", 16, ["velikaya", "rzhev"], []),
+    ("saxony", "Saxony-Poland", "#c62828", "coalition", 12, ["lausitz", "lietuva"], []),
+    ("denmark", "Denmark", "#b71c1c", "coalition", 16, ["copenhagen"], ["copenhagen"]),
+)
+# key, name, nation, (x, y), forage points, garrison, flags
+PB_TERRITORIES = (
+    ("livland", "Livland", "sweden", (520, 260), 2, 2, {"port": True}),
+    ("narva", "Narva", "sweden", (600, 180), 2, 2, {}),
+    ("velikaya", "Velikaya", "russia", (640, 300), 2, 1, {}),
+    ("rzhev", "Rzhev", "russia", (760, 320), 2, 1, {}),
+    ("kurland", "Kurland", None, (470, 330), 3, 0, {"port": True}),
+    ("lietuva", "Lietuva", "saxony", (520, 420), 2, 0, {"in_poland": True}),
+    ("lausitz", "Lausitz", "saxony", (300, 520), 3, 2, {}),
+    ("copenhagen", "Copenhagen", "denmark", (240, 330), 3, 3, {"port": True}),
+)
+PB_LINKS = (
+    ("livland", "narva"),
+    ("livland", "velikaya"),
+    ("velikaya", "rzhev"),
+    ("velikaya", "narva"),
+    ("livland", "kurland"),
+    ("kurland", "lietuva"),
+    ("lietuva", "lausitz"),
+)
+PB_SEA = (("central_baltic", (420, 250)), ("southern_baltic", (320, 380)))
+PB_SEA_LINKS = (
+    ("livland", "central_baltic"),
+    ("kurland", "central_baltic"),
+    ("central_baltic", "southern_baltic"),
+    ("copenhagen", "southern_baltic"),
+)
+# nation, kind, name, strength, max, rating, trains, location (None: the pool)
+PB_BLOCKS = (
+    ("sweden", "army", "Karl XII", 2, 4, "B3", 1, "lietuva"),
+    ("sweden", "regiment", "Upplands", 3, 3, "B2", 0, "narva"),
+    ("sweden", "fleet", "Wachtmeister", 3, 4, "B2", 0, "livland"),
+    ("sweden", "regiment", "Dalregementet", 3, 3, "B2", 0, None),
+    ("russia", "army", "Pyotr I", 4, 4, "C2", 1, "kurland"),
+    ("russia", "army", "Sheremetev", 4, 4, "C2", 1, "kurland"),
+    ("russia", "regiment", "Woronjetski", 3, 3, "C1", 0, "kurland"),
+    ("russia", "army", "Menshikov", 3, 4, "C2", 1, "narva"),
+    ("saxony", "army", "August II", 1, 4, "C2", 1, "lausitz"),
+    ("saxony", "army", "Schulenburg", 4, 4, "C2", 1, None),
+    ("saxony", "army", "Lubomirski", 4, 4, "C2", 0, None),
+    ("denmark", "fleet", "Danish fleet", 3, 4, "B2", 0, "copenhagen"),
+)
+
+
+def make_pb_campaign(
+    *, territories: int = 10, dice_mode: str = "seeded", start: bool = True, options=None
+) -> Campaign:
+    """A Pax Baltica campaign with ``territories`` land territories (at least 8): the
+    seed's cast (Karl XII in Lietuva without a friendly garrison, Pyotr I, Sheremetev and
+    Woronjetski in Kurland, August II at strength 1 in Lausitz, a Russian army before
+    Swedish Narva, Schulenburg and Lubomirski in Saxony-Poland's pool), two sea zones,
+    and filler territories alternately Swedish and Russian, every fourth with a regiment.
+    Seats for every nation, a GM seat and an observer seat (without users)."""
+    campaign = Campaign.objects.create(
+        name=f"Test Pax Baltica ({territories} territories)",
+        ruleset="pax_baltica",
+        scenario="test",
+        setup={"start_year": 1700},
+        options=options or {},
+        dice_mode=dice_mode,
+    )
+    powers = Power.objects.bulk_create(
+        [
+            Power(campaign=campaign, key=k, name=n, color=c, sort=i)
+            for i, (k, n, c, *_) in enumerate(PB_NATIONS)
+        ]
+    )
+    by_key = {p.key: p for p in powers}
+    PbNation.objects.bulk_create(
+        [
+            PbNation(power=by_key[k], side=side, rp_level=rp, deployment=dep, fleet_ports=ports)
+            for k, _, _, side, rp, dep, ports in PB_NATIONS
+        ]
+    )
+    land = list(PB_TERRITORIES)
+    for i in range(territories - len(PB_TERRITORIES)):
+        nation = "russia" if i % 2 else "sweden"
+        xy = (40 + (i * 37) % 900, 40 + (i * 53) % 600)
+        land.append((f"t-{i}", f"Territory {i:03d}", nation, xy, 2, 1, {}))
+    rows = [
+        Area(
+            campaign=campaign,
+            key=key,
+            name=name,
+            kind="territory",
+            home_power=by_key.get(nation),
+            controller=by_key.get(nation),
+            capital="Copenhagen" if key == "copenhagen" else "",
+            x=x,
+            y=y,
+        )
+        for key, name, nation, (x, y), *_ in land
+    ]
+    rows += [
+        Area(campaign=campaign, key=k, name=k.replace("_", " ").title(), kind="sea", x=x, y=y)
+        for k, (x, y) in PB_SEA
+    ]
+    areas = {a.key: a for a in Area.objects.bulk_create(rows)}
+    PbTerritory.objects.bulk_create(
+        [
+            PbTerritory(area=areas[key], forage_points=fp, garrison=garrison, **flags)
+            for key, _, _, _, fp, garrison, flags in land
+        ]
+    )
+    fillers = [key for key, *_ in land[len(PB_TERRITORIES) :]]
+    links = [*PB_LINKS, *pairwise(["rzhev", *fillers])]
+    Adjacency.objects.bulk_create(
+        [Adjacency(campaign=campaign, a=areas[a], b=areas[b]) for a, b in links]
+        + [
+            Adjacency(campaign=campaign, a=areas[a], b=areas[b], kind="sea")
+            for a, b in PB_SEA_LINKS
+        ]
+    )
+    PbSide.objects.bulk_create(
+        [
+            PbSide(campaign=campaign, key="sweden", sort=0, actions=3, actions_per_season=3),
+            PbSide(campaign=campaign, key="coalition", sort=1, actions=3, actions_per_season=3),
+        ]
+    )
+    blocks = list(PB_BLOCKS)
+    for i, key in enumerate(fillers):
+        if i % 4 == 0:
+            nation = "russia" if i % 8 else "sweden"
+            blocks.append((nation, "regiment", f"Regiment {i:03d}", 2, 3, "C1", 0, key))
+    Block.objects.bulk_create(
+        [
+            Block(
+                campaign=campaign,
+                power=by_key[nation],
+                kind=kind,
+                name=name,
+                strength=strength,
+                max_strength=top,
+                rating=rating,
+                supply_trains=trains,
+                location=areas.get(where),
+            )
+            for nation, kind, name, strength, top, rating, trains, where in blocks
+        ]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(campaign=campaign, role=Seat.Role.GM),
+            Seat(campaign=campaign, role=Seat.Role.OBSERVER),
+        ]
+        + [Seat(campaign=campaign, role=Seat.Role.PLAYER, power=p) for p in powers]
+    )
+    if start:
+        start_campaign(campaign, actor=None)
+        campaign.refresh_from_db()
+    return campaign

@@ -127,10 +127,11 @@ def page_context(state: CampaignState, **forms) -> dict:
     }
 
 
-def map_view(state: CampaignState) -> presenters.MapView:
+def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> presenters.MapView:
+    """The map for this seat, with ``highlight`` areas marked (an answer's path)."""
     areas = state.campaign.areas.values("key", "name", "kind", "controller_id", "x", "y")
     return presenters.map_view(
-        list(areas), state.powers, state.world, state.presenter, state.viewer
+        list(areas), state.powers, state.world, state.presenter, state.viewer, highlight
     )
 
 

@@ -12,8 +12,8 @@ from campaign.forms import NewCampaignForm
 from campaign.models import Seat
 from campaign.scenarios import create_campaign
 from campaign.services import ServiceError, seat_for
-from campaign.views.context import load_state, page_context
-from rules.engine import registry, ruleset_for
+from campaign.views.context import load_state, map_view, page_context
+from rules.engine import load, registry, ruleset_for
 
 
 @login_required
@@ -48,6 +48,28 @@ def new_campaign(request):
 def campaign_detail(request, campaign_id: int):
     state = load_state(seat_for(request.user, campaign_id))
     return render(request, "campaign/detail.html", page_context(state))
+
+
+@login_required
+def question(request, campaign_id: int, topic: str, item_id: int):
+    """A ruleset's answer to a question about one thing the seat may see (e.g. "why
+    can't I reinforce this block?"), with the areas it concerns highlighted on the map.
+    HTMX swaps the answer and, out of band, the map; otherwise the whole page shows it."""
+    state = load_state(seat_for(request.user, campaign_id))
+    questions = load(state.rules.questions) if state.rules.questions else {}
+    if topic not in questions:
+        raise Http404("No such question.")
+    try:
+        answer = questions[topic](state.world, state.viewer, item_id)
+    except LookupError:
+        raise Http404("Nothing of yours by that number.") from None
+    template = f"campaign/{state.campaign.ruleset}/{topic}.html"
+    highlighted = {"map": map_view(state, set(answer.get("highlight", ())))}
+    if request.htmx:
+        context = {**answer, **highlighted, "campaign": state.campaign, "oob": True}
+        return render(request, template, context)
+    context = {**page_context(state), **answer, **highlighted, "question_template": template}
+    return render(request, "campaign/detail.html", context)
 
 
 def rules_page(request, ruleset: str):

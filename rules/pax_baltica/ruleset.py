@@ -152,55 +152,120 @@ OPTIONS = (
 PROCEDURES = {
     "GNW-1": (
         "Siege",
-        "(6.3). Resolved with the battle rules, but for one round only. The garrison fights as a defending C1 block rolling as many dice as the garrison's strength; it never retreats and never takes losses. Each besieging block rolls its strength in dice and hits on its firepower or less. The garrison is captured when the attacker scores hits ≥ garrison strength in that round; otherwise the siege fails. Garrison hits reduce besieging blocks as in battle (one step per hit, to the strongest block first).",
+        "(6.3). Resolved with the battle rules, but for one round only. The garrison fights "
+        "as a defending C1 block rolling as many dice as the garrison's strength; it never "
+        "retreats and never takes losses. Each besieging block rolls its strength in dice and"
+        " hits on its firepower or less. The garrison is captured when the attacker scores "
+        "hits ≥ garrison strength in that round; otherwise the siege fails. Garrison hits "
+        "reduce besieging blocks as in battle (one step per hit, to the strongest block "
+        "first).",
     ),
     "GNW-2": (
         "Siege result",
-        "(6.4). Captured garrison in enemy-nation territory: the attacker places its own garrison marker and takes control. Captured enemy garrison in friendly-nation territory: the enemy garrison is only removed. Exception: in Poland the attacker may always place its garrison. After a successful siege the attacker may not regroup; after a failed one it may not retreat. Capturing a capital forces peace on that nation (10.2): the campaign records it for the GM.",
+        "(6.4). Captured garrison in enemy-nation territory: the attacker places its own "
+        "garrison marker and takes control. Captured enemy garrison in friendly-nation "
+        "territory: the enemy garrison is only removed. Exception: in Poland the attacker may"
+        " always place its garrison. After a successful siege the attacker may not regroup; "
+        "after a failed one it may not retreat. Capturing a capital forces peace on that "
+        "nation (10.2): the campaign records it for the GM.",
     ),
     "GNW-3": (
         "Battle before siege",
-        "(6.5). A block cannot besiege and fight a battle in the same turn. If a territory with besiegers is attacked, besieging blocks that the attacker holds leave the siege and fight; the battle comes first. If the besieging side wins, the siege then proceeds without the blocks that fought; if it loses, the besiegers retreat and there is no siege.",
+        "(6.5). A block cannot besiege and fight a battle in the same turn. If a territory "
+        "with besiegers is attacked, besieging blocks that the attacker holds leave the siege"
+        " and fight; the battle comes first. If the besieging side wins, the siege then "
+        "proceeds without the blocks that fought; if it loses, the besiegers retreat and "
+        "there is no siege.",
     ),
     "GNW-4": (
         "Forage",
-        "(7.1–7.3), after all battles, for each territory holding army or regiment blocks (fleets and blocks carried by fleets need none). Demand: 2 FP per army, 1 FP per regiment. Supply: the territory's FP, plus 1 per supply-train symbol of each army, usable only for regiments of that army's own nationality in the same territory (never for armies or allies). Deficit = demand − supply, if positive: the group loses that many steps. The first step is always lost by the strongest block (owner chooses among equals); the owner allocates the rest. Forage never eliminates a block and never takes one below strength 1; losses that cannot be taken are ignored. *Example (seed):* Pyotr I, Sheremetev (armies) and Woronjetski (regiment) in Kurland, FP 3, all at full strength. Pyotr I's train feeds Woronjetski; Sheremetev's train has no regiment to feed and is wasted. Demand 2 + 2 + 1 = 5, supply 3 + 1 = 4: one step lost, by one of the strongest blocks; the Coalition player picks Sheremetev.",
+        "(7.1–7.3), after all battles, for each territory holding army or regiment blocks "
+        "(fleets and blocks carried by fleets need none). Demand: 2 FP per army, 1 FP per "
+        "regiment. Supply: the territory's FP, plus 1 per supply-train symbol of each army, "
+        "usable only for regiments of that army's own nationality in the same territory "
+        "(never for armies or allies). Deficit = demand − supply, if positive: the group "
+        "loses that many steps. The first step is always lost by the strongest block (owner "
+        "chooses among equals); the owner allocates the rest. Forage never eliminates a block"
+        " and never takes one below strength 1; losses that cannot be taken are ignored. "
+        "*Example (seed):* Pyotr I, Sheremetev (armies) and Woronjetski (regiment) in "
+        "Kurland, FP 3, all at full strength. Pyotr I's train feeds Woronjetski; Sheremetev's"
+        " train has no regiment to feed and is wasted. Demand 2 + 2 + 1 = 5, supply 3 + 1 = "
+        "4: one step lost, by one of the strongest blocks; the Coalition player picks "
+        "Sheremetev.",
     ),
     "GNW-5": (
         "RP level",
-        "(8.1). Each nation starts at its scenario RP level. Each of its territories whose garrison was besieged and surrendered lowers it by 4; liberating the territory restores the 4. Capturing enemy territory never raises a nation's level. *Example (seed):* Sweden takes Akershus and Christiansand from Denmark: Denmark 16 → 8; Sweden unchanged.",
+        "(8.1). Each nation starts at its scenario RP level. Each of its territories whose "
+        "garrison was besieged and surrendered lowers it by 4; liberating the territory "
+        "restores the 4. Capturing enemy territory never raises a nation's level. *Example "
+        "(seed):* Sweden takes Akershus and Christiansand from Denmark: Denmark 16 → 8; "
+        "Sweden unchanged.",
     ),
     "GNW-6": (
         "Spending RP",
-        "(8.2). RP arrive at the start of each recruitment phase; unspent RP are lost at its end; never carried over, never given to another nation. Costs per step: army 2, regiment 1, fleet 2. Blocks on the map are reinforced first, then new blocks are drawn from the pool.",
+        "(8.2). RP arrive at the start of each recruitment phase; unspent RP are lost at its "
+        "end; never carried over, never given to another nation. Costs per step: army 2, "
+        "regiment 1, fleet 2. Blocks on the map are reinforced first, then new blocks are "
+        "drawn from the pool.",
     ),
     "GNW-7": (
         "Reinforcing a block on the map",
-        "(8.3). The block needs a line of communication (GNW-9); a block in a battle cannot be reinforced; a fleet only in a port; a block carried by a fleet never. In a territory without a friendly garrison every step costs double. *Example (seed):* Karl XII in Lietuva (Poland), 2 steps down; no friendly garrison in Vilnius, so 2 steps × 2 RP × 2 = 8 RP.",
+        "(8.3). The block needs a line of communication (GNW-9); a block in a battle cannot "
+        "be reinforced; a fleet only in a port; a block carried by a fleet never. In a "
+        "territory without a friendly garrison every step costs double. *Example (seed):* "
+        "Karl XII in Lietuva (Poland), 2 steps down; no friendly garrison in Vilnius, so 2 "
+        "steps × 2 RP × 2 = 8 RP.",
     ),
     "GNW-8": (
         "Reinforcing by action",
-        "(8.4). A block on the map (only) may gain one step per action spent, with every restriction of GNW-7, at no RP cost; several steps per turn are allowed. *Example (seed):* August II at strength 1 in Lausitz; in autumn the Coalition spends 2 actions: August II gains 2 steps.",
+        "(8.4). A block on the map (only) may gain one step per action spent, with every "
+        "restriction of GNW-7, at no RP cost; several steps per turn are allowed. *Example "
+        "(seed):* August II at strength 1 in Lausitz; in autumn the Coalition spends 2 "
+        "actions: August II gains 2 steps.",
     ),
     "GNW-9": (
         "Line of communication",
-        "(8.5). A block has one if its territory is of its own nation with a garrison its player controls, or if a path runs from it through adjacent friendly or transit territories to a territory its nation controls. The path may not enter or cross a territory holding enemy blocks, whoever controls it. A path may cross the sea: from or through a territory with a friendly port, through sea zones occupied by fleets of the same nationality, to a territory with a friendly port of that nation. *Example (seed):* the Swedish main army in Velikaya (Russian-controlled) can trace back to Livland; in Rzhev it could not while the Russians hold Velikaya.",
+        "(8.5). A block has one if its territory is of its own nation with a garrison its "
+        "player controls, or if a path runs from it through adjacent friendly or transit "
+        "territories to a territory its nation controls. The path may not enter or cross a "
+        "territory holding enemy blocks, whoever controls it. A path may cross the sea: from "
+        "or through a territory with a friendly port, through sea zones occupied by fleets of"
+        " the same nationality, to a territory with a friendly port of that nation. *Example "
+        "(seed):* the Swedish main army in Velikaya (Russian-controlled) can trace back to "
+        "Livland; in Rzhev it could not while the Russians hold Velikaya.",
     ),
     "GNW-10": (
         "Drawing new blocks",
-        "(8.6). Pool blocks are face down and shuffled. Draw one at random and pay its first step at double cost (army and fleet 4, regiment 2), then as many further steps at normal cost as wanted, up to full strength; place it (GNW-11) before drawing the next. A drawn block that cannot be paid for (or may not be had) ends the nation's spending: it goes back to the pool and the remaining RP are lost. *Example (seed):* Saxony with 12 RP draws Schulenburg (army): 4 for the first step + 6 for 3 more, placed in Lausitz; then draws Lubomirski (Polish army): 2 RP cannot pay 4, so it returns to the pool and the 2 RP are lost.",
+        "(8.6). Pool blocks are face down and shuffled. Draw one at random and pay its first "
+        "step at double cost (army and fleet 4, regiment 2), then as many further steps at "
+        "normal cost as wanted, up to full strength; place it (GNW-11) before drawing the "
+        "next. A drawn block that cannot be paid for (or may not be had) ends the nation's "
+        "spending: it goes back to the pool and the remaining RP are lost. *Example (seed):* "
+        "Saxony with 12 RP draws Schulenburg (army): 4 for the first step + 6 for 3 more, "
+        "placed in Lausitz; then draws Lubomirski (Polish army): 2 RP cannot pay 4, so it "
+        "returns to the pool and the 2 RP are lost.",
     ),
     "GNW-11": (
         "Placement",
-        "(8.7). New blocks go where their nation's deployment rules allow (scenario data, including red-dot blocks' special places), never into territory occupied by enemy blocks or holding an enemy garrison. They may exceed the territory's FP; forage applies only from the next forage phase. New fleets go to friendly ports allowed to their nation. A block with no legal place returns to the pool and its RP are lost.",
+        "(8.7). New blocks go where their nation's deployment rules allow (scenario data, "
+        "including red-dot blocks' special places), never into territory occupied by enemy "
+        "blocks or holding an enemy garrison. They may exceed the territory's FP; forage "
+        "applies only from the next forage phase. New fleets go to friendly ports allowed to "
+        "their nation. A block with no legal place returns to the pool and its RP are lost.",
     ),
     "GNW-12": (
         "Event RP",
-        "(8.8). RP gained or lost by events apply to the next recruitment phase only; they do not change the RP level or victory checks. *Example (seed):* an event gives Sweden 8 RP for the next recruitment phase; its RP level stays where it was.",
+        "(8.8). RP gained or lost by events apply to the next recruitment phase only; they do"
+        " not change the RP level or victory checks. *Example (seed):* an event gives Sweden "
+        "8 RP for the next recruitment phase; its RP level stays where it was.",
     ),
     "GNW-13": (
         "Fleet movement",
-        "(9.1). A fleet moves up to 6 sea zones per action (the Russian galley fleet: 3). Entering a port counts as one zone; leaving a port is part of the action and costs no movement. A fleet stops when it enters a sea zone holding one or more enemy fleets. Fleets never enter a territory without a port, nor a port occupied by the enemy.",
+        "(9.1). A fleet moves up to 6 sea zones per action (the Russian galley fleet: 3). "
+        "Entering a port counts as one zone; leaving a port is part of the action and costs "
+        "no movement. A fleet stops when it enters a sea zone holding one or more enemy "
+        "fleets. Fleets never enter a territory without a port, nor a port occupied by the "
+        "enemy.",
     ),
 }
 
@@ -232,5 +297,7 @@ RULESET = Ruleset(
     world_loader=f"{PACKAGE}.services.load_world",
     edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
     presenter=f"{PACKAGE}.presenters",
+    secrets=f"{PACKAGE}.presenters.sees",
+    questions=f"{PACKAGE}.presenters.QUESTIONS",
     procedures=PROCEDURES,
 )

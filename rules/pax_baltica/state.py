@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.log import LogLine
 from rules.pax_baltica.ruleset import OPTIONS
 
 ARMY, REGIMENT, FLEET = "army", "regiment", "fleet"
@@ -42,6 +43,8 @@ class Nation:
     event_rp: int = 0  # GNW-12: for the next recruitment phase only
     deployment: tuple[str, ...] = ()  # territory keys where new blocks may be placed
     fleet_ports: tuple[str, ...] = ()  # ports where new fleets may be placed
+    forced_peace: bool = False  # its capital was captured (GNW-2, rule 10.2)
+    color: str = "#888888"  # how its blocks are drawn
 
 
 @dataclass
@@ -60,6 +63,7 @@ class Territory:
     capital: bool = False
     garrison: int = 0  # strength of the controller's garrison marker; 0 = no marker
     surrendered: bool = False  # its garrison surrendered: its nation's RP level is −4
+    battle_winner: str = ""  # the side that won a battle here this season (GNW-3)
 
 
 @dataclass
@@ -99,8 +103,10 @@ class World:
     territories: dict[str, Territory]  # land territories and sea zones
     adjacency: dict[str, set[str]]  # symmetric; land–land, port–sea and sea–sea links
     blocks: dict[int, Block]
-    actions: dict[str, int] = field(default_factory=dict)  # side → actions left this season
+    actions: dict[str, int] = field(default_factory=dict)  # side → actions left, in acting order
+    season_actions: dict[str, int] = field(default_factory=dict)  # side → actions a season brings
     options: dict[str, Any] = field(default_factory=dict)
+    log: list[LogLine] = field(default_factory=list)
 
     def side_of(self, nation: str) -> str:
         return self.nations[nation].side
@@ -116,3 +122,11 @@ class World:
             (b for b in self.blocks.values() if b.nation == nation and b.in_pool),
             key=lambda b: b.id,
         )
+
+    def side_powers(self, side: str) -> tuple[str, ...]:
+        """The nations of a side: the audience of a log line about its blocks."""
+        return tuple(key for key, nation in self.nations.items() if nation.side == side)
+
+    def say(self, rule: str, text: str, **fields: Any) -> None:
+        """Add a log line (``power``, ``area``, ``roll``, ``audience``, ``redacted``)."""
+        self.log.append(LogLine(rule, text, **fields))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import itertools
 from collections import Counter
 
 import pytest
@@ -13,6 +14,7 @@ from rules.dice import (
     DieRoll,
     ScriptedDice,
     SeededDice,
+    choose_index,
     new_seed,
     parse_faces,
     seed_hash,
@@ -137,3 +139,60 @@ def test_roll_report_text_with_and_without_comparison():
 @pytest.mark.parametrize("value, expected", [(1, 2), (2, 2), (4, 4), (5, 5), (9, 5)])
 def test_clamp(value, expected):
     assert clamp(value, 2, 5) == expected
+
+
+# -- choose_index: a uniform pick from d6 rolls only --------------------------------------
+
+
+def test_choose_index_of_one_rolls_nothing():
+    dice = ScriptedDice([])
+    assert choose_index(dice, 1, "draw from the Swedish pool") == 0
+    assert dice.rolls == []
+
+
+@pytest.mark.parametrize("count", [0, -3])
+def test_choose_index_refuses_an_empty_choice(count):
+    with pytest.raises(ValueError, match=f"cannot choose among {count} items"):
+        choose_index(ScriptedDice([3]), count, "draw")
+
+
+def test_choose_index_of_six_is_the_face_less_one():
+    picks = [choose_index(ScriptedDice([face]), 6, "draw") for face in range(1, 7)]
+    assert picks == list(range(6))
+
+
+def test_choose_index_rejects_the_faces_above_the_last_whole_multiple():
+    """Among 4, faces 5 and 6 would favour indexes 0 and 1: they are rolled again."""
+    dice = ScriptedDice([5, 6, 3])
+    assert choose_index(dice, 4, "draw from the Danish pool") == 2
+    assert [r.face for r in dice.rolls] == [5, 6, 3]
+    assert {r.purpose for r in dice.rolls} == {"draw from the Danish pool"}
+
+
+def test_choose_index_reads_two_dice_as_base_six_digits():
+    """Among 7: 6² = 36, 35 values are used (5 per index), a double six is rolled again."""
+    assert choose_index(ScriptedDice([2, 3]), 7, "draw") == (1 * 6 + 2) % 7
+    dice = ScriptedDice([6, 6, 1, 1])
+    assert choose_index(dice, 7, "draw") == 0
+    assert dice.unused == 0
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 5, 6, 7, 11, 13, 35, 36, 37])
+def test_choose_index_is_uniform_over_every_accepted_roll(count):
+    """Every sequence of faces of one attempt: each index is reached equally often."""
+    digits = 1 if count <= 6 else 2 if count <= 36 else 3
+    hits = Counter()
+    for faces in itertools.product(range(1, 7), repeat=digits):
+        value = 0
+        for face in faces:
+            value = value * 6 + face - 1
+        if value < 6**digits // count * count:
+            hits[choose_index(ScriptedDice(list(faces)), count, "draw")] += 1
+    assert sorted(hits) == list(range(count))
+    assert len(set(hits.values())) == 1
+
+
+def test_choose_index_with_seeded_dice_stays_in_range():
+    dice = SeededDice("secret", "campaign 1/turn 1/recruitment")
+    picks = [choose_index(dice, 5, "draw") for _ in range(200)]
+    assert set(picks) == set(range(5))

@@ -39,6 +39,12 @@ CASES = {
         None,
         expect(200, outsider=404),
     ),
+    "question": (
+        "get",
+        lambda c: reverse("campaign:question", args=[c.pk, "line", 1]),
+        None,
+        expect(404),  # Empires in Arms asks no questions; Pax Baltica's: test_pb_views
+    ),
     "gm": (
         "get",
         lambda c: reverse("campaign:gm", args=[c.pk]),

@@ -1,0 +1,268 @@
+"""The GM's edit forms for Pax Baltica: land moves, battles and every value the rules
+do not automate. EDIT_FORMS maps each gm_edit key to its form (see rules/forms.py)."""
+
+from __future__ import annotations
+
+from django import forms
+
+from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id
+from rules.pax_baltica import edits
+from rules.pax_baltica.services import gm_edit
+from rules.pax_baltica.state import KINDS, SEA, SIDES, TERRITORY, World
+
+POOL, NOBODY = "", ""
+
+
+def area_choices(world: World, kind: str | None = None) -> list[tuple[str, str]]:
+    areas = sorted(
+        (a for a in world.territories.values() if kind is None or a.kind == kind),
+        key=lambda a: a.name,
+    )
+    return [(a.key, a.name + (" (sea)" if a.kind == SEA else "")) for a in areas]
+
+
+def nation_choices(world: World) -> list[tuple[str, str]]:
+    return [(key, n.name) for key, n in world.nations.items()]
+
+
+def block_choices(world: World) -> list[tuple[int, str]]:
+    return [
+        (b.id, f"{b.name} ({world.nations[b.nation].name})")
+        for b in sorted(world.blocks.values(), key=lambda b: (b.nation, b.name))
+        if b.id is not None
+    ]
+
+
+def optional(choices: list[tuple[str, str]], blank: str) -> list[tuple[str, str]]:
+    return [("", blank), *choices]
+
+
+class EditForm(BaseEditForm):
+    gm_edit = staticmethod(gm_edit)
+
+
+class BlockForm(EditForm):
+    edit_key = "block"
+    title = "Blocks: land moves, strength, carried by a fleet, in a battle"
+    rule = "GNW-3"
+    strength = number_field("Strength", edits.STRENGTH_RANGE)
+    max_strength = number_field("Max", edits.MAX_STRENGTH_RANGE)
+    rating = forms.RegexField(
+        label="Rating",
+        regex=edits.RATING,
+        max_length=2,
+        error_messages={"invalid": "a letter A–D and a number 1–6, like C1."},
+    )
+    supply_trains = number_field("Trains", edits.TRAINS_RANGE)
+    in_battle = flag("In a battle this season")
+
+    def add_choices(self) -> None:
+        world = self.world
+        self.fields["block"] = id_field("Block", block_choices(world), "block", hidden=True)
+        self.fields["location"] = forms.ChoiceField(
+            label="Where", choices=optional(area_choices(world), "the pool"), required=False
+        )
+        fleets = [(b.id, b.name) for b in world.blocks.values() if b.kind == "fleet" and b.id]
+        self.fields["carried_by"] = forms.TypedChoiceField(
+            label="Carried by",
+            choices=[("", "—"), *((str(i), n) for i, n in fleets)],
+            coerce=int,
+            required=False,
+            empty_value=None,
+        )
+        self.order_fields(["block", "location", "strength", "max_strength", "rating"])
+
+    def edit_fields(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["location"] = data["location"] or None
+        return data
+
+    @classmethod
+    def instances(cls, world: World) -> list[EditForm]:
+        return [
+            cls(
+                world=world,
+                caption=f"{b.name} ({world.nations[b.nation].name} {b.kind})",
+                initial={
+                    "block": b.id,
+                    "location": b.location or POOL,
+                    "strength": b.strength,
+                    "max_strength": b.max_strength,
+                    "rating": b.rating,
+                    "supply_trains": b.supply_trains,
+                    "carried_by": b.carried_by,
+                    "in_battle": b.in_battle,
+                },
+                auto_id=row_auto_id(cls, b.id),
+            )
+            for b in sorted(world.blocks.values(), key=lambda b: (b.nation, b.name))
+            if b.id is not None
+        ]
+
+
+class BlockAddForm(EditForm):
+    edit_key = "block_add"
+    title = "Add a block"
+    submit_label = "Add"
+    name = forms.CharField(label="Name", max_length=60)
+    kind = forms.ChoiceField(label="Kind", choices=[(k, k) for k in KINDS])
+    strength = number_field("Strength", (1, edits.MAX_STRENGTH_RANGE[1]))
+    max_strength = number_field("Max", edits.MAX_STRENGTH_RANGE)
+    rating = forms.RegexField(
+        label="Rating",
+        regex=edits.RATING,
+        max_length=2,
+        error_messages={"invalid": "a letter A–D and a number 1–6, like C1."},
+    )
+    supply_trains = number_field("Trains", edits.TRAINS_RANGE)
+
+    def add_choices(self) -> None:
+        self.fields["nation"] = forms.ChoiceField(
+            label="Nation", choices=nation_choices(self.world)
+        )
+        self.fields["location"] = forms.ChoiceField(
+            label="Where", choices=optional(area_choices(self.world), "the pool"), required=False
+        )
+        self.order_fields(["nation", "name", "kind", "location"])
+
+    def edit_fields(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["location"] = data["location"] or None
+        return data
+
+
+class BattleForm(EditForm):
+    edit_key = "battle"
+    title = "Record a battle (before the sieges)"
+    submit_label = "Record"
+    rule = "GNW-3"
+
+    def add_choices(self) -> None:
+        self.fields["territory"] = forms.ChoiceField(
+            label="Territory", choices=area_choices(self.world, TERRITORY)
+        )
+        self.fields["winner"] = forms.ChoiceField(label="Won by", choices=list(SIDES.items()))
+        self.fields["fought"] = forms.TypedMultipleChoiceField(
+            label="Blocks that fought",
+            choices=[(str(i), n) for i, n in block_choices(self.world)],
+            coerce=int,
+            required=False,
+            widget=forms.SelectMultiple(attrs={"size": 6}),
+        )
+
+
+class NationForm(EditForm):
+    edit_key = "nation"
+    title = "Nations: RP level, event RP, forced peace, deployment"
+    rule = "GNW-5"
+    rp_level = number_field("RP level", edits.RP_RANGE, required=False)
+    event_rp = number_field("Event RP (next recruitment)", edits.EVENT_RP_RANGE)
+    forced_peace = flag("Peace forced (capital captured)")
+
+    def add_choices(self) -> None:
+        world = self.world
+        self.fields["nation"] = forms.ChoiceField(
+            choices=nation_choices(world), widget=forms.HiddenInput
+        )
+        self.fields["deployment"] = forms.MultipleChoiceField(
+            label="Deployment areas",
+            choices=area_choices(world, TERRITORY),
+            required=False,
+            widget=forms.SelectMultiple(attrs={"size": 5}),
+        )
+        ports = [(k, n) for k, n in area_choices(world, TERRITORY) if world.territories[k].port]
+        self.fields["fleet_ports"] = forms.MultipleChoiceField(
+            label="Ports for new fleets",
+            choices=ports,
+            required=False,
+            widget=forms.SelectMultiple(attrs={"size": 4}),
+        )
+
+    @classmethod
+    def instances(cls, world: World) -> list[EditForm]:
+        return [
+            cls(
+                world=world,
+                caption=n.name,
+                initial={
+                    "nation": n.key,
+                    "rp_level": n.rp_level,
+                    "event_rp": n.event_rp,
+                    "forced_peace": n.forced_peace,
+                    "deployment": list(n.deployment),
+                    "fleet_ports": list(n.fleet_ports),
+                },
+                auto_id=row_auto_id(cls, n.key),
+            )
+            for n in world.nations.values()
+        ]
+
+
+class TerritoryForm(EditForm):
+    edit_key = "territory"
+    title = "A territory: control, garrison marker, forage points, port"
+    rule = "GNW-2"
+    garrison = number_field("Garrison", edits.GARRISON_RANGE)
+    forage_points = number_field("FP", edits.FORAGE_RANGE)
+    port = flag("Port")
+    transit = flag("Transit")
+    in_poland = flag("In Poland")
+    surrendered = flag("Surrendered (its nation's RP −4)")
+
+    def add_choices(self) -> None:
+        self.fields["territory"] = forms.ChoiceField(
+            label="Territory", choices=area_choices(self.world, TERRITORY)
+        )
+        self.fields["controller"] = forms.ChoiceField(
+            label="Held by", choices=optional(nation_choices(self.world), "nobody"), required=False
+        )
+        self.order_fields(["territory", "controller"])
+
+    def edit_fields(self) -> dict:
+        data = dict(self.cleaned_data)
+        data["controller"] = data["controller"] or None
+        return data
+
+    @classmethod
+    def current(cls, world: World) -> list[str]:
+        held = [t for t in world.territories.values() if t.kind == TERRITORY]
+        return [
+            f"{t.name}: {world.nations[t.controller].name if t.controller else 'nobody'}, "
+            f"garrison {t.garrison}, FP {t.forage_points}"
+            + (", surrendered" if t.surrendered else "")
+            for t in sorted(held, key=lambda t: t.name)
+        ]
+
+
+class SideForm(EditForm):
+    edit_key = "side"
+    title = "Actions per side (the season's action roll)"
+    actions = number_field("Left this season", edits.ACTIONS_RANGE)
+    actions_per_season = number_field("Each season", edits.ACTIONS_RANGE)
+
+    def add_choices(self) -> None:
+        self.fields["side"] = forms.ChoiceField(
+            choices=list(SIDES.items()), widget=forms.HiddenInput
+        )
+
+    @classmethod
+    def instances(cls, world: World) -> list[EditForm]:
+        return [
+            cls(
+                world=world,
+                caption=SIDES[side],
+                initial={
+                    "side": side,
+                    "actions": left,
+                    "actions_per_season": world.season_actions.get(side, 0),
+                },
+                auto_id=row_auto_id(cls, side),
+            )
+            for side, left in world.actions.items()
+        ]
+
+
+EDIT_FORMS: dict[str, type[EditForm]] = {
+    form.edit_key: form
+    for form in (SideForm, BattleForm, BlockForm, BlockAddForm, NationForm, TerritoryForm)
+}

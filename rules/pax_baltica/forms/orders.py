@@ -1,0 +1,316 @@
+"""A player's order forms for Pax Baltica: recruitment, actions and forage.
+
+Each form offers only what the nation may do now, names the rule, refuses anything else
+in plain words (another side's block is simply "not one of yours": its existence is not
+confirmed), and turns what it got into the payload the phase resolver reads.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from rules.forms import BaseOrderForm, WholeNumberField
+from rules.pax_baltica import procedures as gnw
+from rules.pax_baltica import supply
+from rules.pax_baltica.phases import FULL_STRENGTH, siege_refusal
+from rules.pax_baltica.presenters import reinforce_obstacle
+from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, TERRITORY, Block, World, option
+
+NOT_YOURS = "Block #%(value)s is not one of your blocks."
+PLACE_PREFERENCES = 3
+NO_PLACE = ""
+
+
+def steps_field(label: str, most: int, help_text: str = "") -> WholeNumberField:
+    message = f"enter a whole number from 0 to {most}."
+    return WholeNumberField(
+        label=label,
+        min_value=0,
+        max_value=most,
+        required=False,
+        help_text=help_text,
+        error_messages={k: message for k in ("invalid", "min_value", "max_value")},
+    )
+
+
+class PaxBalticaOrderForm(BaseOrderForm):
+    """Base: the nation, its blocks on the map, and refusals naming what went wrong."""
+
+    field_prefixes = {
+        "reinforce_": NOT_YOURS,
+        "act_": NOT_YOURS,
+        "loss_": NOT_YOURS,
+        "move_": "Block #%(value)s is not one of your fleets that can move now (GNW-13).",
+        "siege_": "You cannot besiege “%(value)s”: you need army or regiment blocks in an "
+        "enemy-held territory (GNW-1).",
+    }
+
+    def __init__(self, data=None, *, world: World, power_key: str, initial_payload=None):
+        self.nation = world.nations[power_key]
+        super().__init__(data, world=world, power_key=power_key, initial_payload=initial_payload)
+
+    def own_blocks(self, keep=lambda block: True) -> list[Block]:
+        return sorted(
+            (
+                b
+                for b in self.world.blocks.values()
+                if b.nation == self.power_key and not b.in_pool and keep(b)
+            ),
+            key=lambda b: b.name,
+        )
+
+    def block_label(self, block: Block) -> str:
+        where = self.world.territories[block.location].name
+        return f"{block.name} ({block.kind}, {block.strength}/{block.max_strength}) in {where}"
+
+    def refuse_unoffered_blocks(self, prefix: str) -> None:
+        """A posted block field that was not offered: say why that block cannot, if it is
+        the nation's own; otherwise only that it is not one of its blocks."""
+        for name in self.data:
+            if not name.startswith(prefix) or name in self.fields:
+                continue
+            block = self.world.blocks.get(_digits(name.removeprefix(prefix)))
+            if block is None or block.nation != self.power_key or block.in_pool:
+                raise forms.ValidationError(NOT_YOURS % {"value": name.removeprefix(prefix)})
+            reason = reinforce_obstacle(self.world, block) or "it cannot take this order now"
+            raise forms.ValidationError(f"{block.name} cannot be reinforced: {reason}.")
+
+
+def _digits(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 19 else None
+
+
+class RecruitmentOrderForm(PaxBalticaOrderForm):
+    """GNW-6 to GNW-11: steps for blocks on the map, then pool draws and where to place
+    them. The draws are random, so the order is a standing instruction the resolver
+    follows draw by draw."""
+
+    rules = ("GNW-6", "GNW-7", "GNW-10", "GNW-11")
+
+    def add_fields(self) -> None:
+        for block in self.own_blocks(lambda b: not reinforce_obstacle(self.world, b)):
+            cost = gnw.step_cost(block, gnw.friendly_garrison(self.world, block))
+            self.fields[f"reinforce_{block.id}"] = steps_field(
+                self.block_label(block),
+                block.max_strength - block.strength,
+                f"{cost} RP a step (GNW-7)",
+            )
+        pool = self.world.pool(self.power_key)
+        if not pool:
+            return
+        self.fields["draws"] = steps_field(
+            "Blocks to draw from the pool",
+            len(pool),
+            f"{len(pool)} in your pool; each is placed before the next draw (GNW-10)",
+        )
+        self.fields["steps_each"] = forms.TypedChoiceField(
+            label="Steps to buy for each drawn block",
+            choices=[(FULL_STRENGTH, "As many as the RP allow, up to full strength")]
+            + [(n, f"{n} (the first costs double)") for n in range(1, 5)],
+            coerce=int,
+            initial=FULL_STRENGTH,
+        )
+        for kind, prefix, label in (
+            (None, "place", "Place new blocks in"),
+            (FLEET, "fleet_place", "Place new fleets in"),
+        ):
+            places = self._places(kind)
+            if kind == FLEET and not any(b.kind == FLEET for b in pool):
+                continue
+            for rank in range(1, PLACE_PREFERENCES + 1):
+                self.fields[f"{prefix}_{rank}"] = forms.ChoiceField(
+                    label=f"{label} (choice {rank})",
+                    choices=[(NO_PLACE, "—")] + places,
+                    required=False,
+                    error_messages={
+                        "invalid_choice": "New blocks cannot be placed in “%(value)s”: not one "
+                        "of your deployment areas, or it holds enemy blocks or an enemy "
+                        "garrison (GNW-11)."
+                    },
+                )
+
+    def _places(self, kind: str | None) -> list[tuple[str, str]]:
+        probe = Block(0, self.power_key, kind or ARMY, "", 1, 1)
+        return [
+            (key, self.world.territories[key].name)
+            for key in gnw.placement_choices(self.world, probe)
+        ]
+
+    def initial_from(self, payload: dict) -> dict:
+        initial = {f"reinforce_{i['block']}": i["steps"] for i in payload.get("reinforce", [])}
+        initial["draws"] = payload.get("draws", 0)
+        initial["steps_each"] = payload.get("steps_each", FULL_STRENGTH)
+        for prefix, key in (("place", "places"), ("fleet_place", "fleet_places")):
+            for rank, place in enumerate(payload.get(key, []), start=1):
+                initial[f"{prefix}_{rank}"] = place
+        return initial
+
+    def clean(self) -> dict:
+        self.refuse_unoffered_blocks("reinforce_")
+        cleaned = super().clean()
+        cost = sum(
+            gnw.step_cost(block, gnw.friendly_garrison(self.world, block)) * steps
+            for block, steps in self._reinforcements(cleaned)
+        )
+        available = gnw.rp_available(self.nation)
+        if cost > available:
+            raise forms.ValidationError(
+                f"These steps cost {cost} RP and {self.nation.name} has {available} (GNW-6)."
+            )
+        return cleaned
+
+    def _reinforcements(self, cleaned: dict) -> list[tuple[Block, int]]:
+        return [
+            (self.world.blocks[int(name.removeprefix("reinforce_"))], cleaned[name])
+            for name in self.fields
+            if name.startswith("reinforce_") and cleaned.get(name)
+        ]
+
+    def payload(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "reinforce": [{"block": b.id, "steps": n} for b, n in self._reinforcements(data)],
+            "draws": data.get("draws") or 0,
+            "steps_each": data.get("steps_each", FULL_STRENGTH),
+            "places": self._preferences(data, "place"),
+            "fleet_places": self._preferences(data, "fleet_place"),
+        }
+
+    def _preferences(self, data: dict, prefix: str) -> list[str]:
+        ranked = [data.get(f"{prefix}_{rank}") for rank in range(1, PLACE_PREFERENCES + 1)]
+        return list(dict.fromkeys(key for key in ranked if key))
+
+
+class ActionOrderForm(PaxBalticaOrderForm):
+    """A season's actions: steps by action (GNW-8), fleet moves (GNW-13), sieges."""
+
+    rules = ("GNW-8", "GNW-13", "GNW-1")
+
+    def add_fields(self) -> None:
+        for block in self.own_blocks(lambda b: not reinforce_obstacle(self.world, b)):
+            self.fields[f"act_{block.id}"] = steps_field(
+                self.block_label(block),
+                block.max_strength - block.strength,
+                "Steps to add, one action each (GNW-8)",
+            )
+        for fleet in self.own_blocks(lambda b: b.kind == FLEET and b.carried_by is None):
+            reach = supply.fleet_destinations(self.world, fleet)
+            if reach:
+                self.fields[f"move_{fleet.id}"] = forms.ChoiceField(
+                    label=f"Move {self.block_label(fleet)} to",
+                    choices=[(NO_PLACE, "— stays")]
+                    + [
+                        (key, f"{self.world.territories[key].name} ({zones} zone(s))")
+                        for key, zones in sorted(reach.items(), key=lambda kv: (kv[1], kv[0]))
+                    ],
+                    required=False,
+                    help_text="1 action (GNW-13)",
+                    error_messages={
+                        "invalid_choice": f"{fleet.name} cannot end a move in “%(value)s”: too "
+                        "far (6 zones, galleys 3), a territory without a port, or an enemy port "
+                        "(GNW-13)."
+                    },
+                )
+        for key, blocks in self._siege_targets().items():
+            names = ", ".join(b.name for b in blocks)
+            self.fields[f"siege_{key}"] = forms.BooleanField(
+                label=f"Besiege {self.world.territories[key].name} with {names}",
+                required=False,
+                help_text="1 action (GNW-1)",
+            )
+
+    def _siege_targets(self) -> dict[str, list[Block]]:
+        """Enemy-held territories where the nation has army or regiment blocks."""
+        targets: dict[str, list[Block]] = {}
+        for block in self.own_blocks(lambda b: b.kind in (ARMY, REGIMENT) and b.carried_by is None):
+            targets.setdefault(block.location, []).append(block)
+        return {
+            key: blocks
+            for key, blocks in targets.items()
+            if self.world.territories[key].kind == TERRITORY
+            and not siege_refusal(self.world, self.power_key, self.world.territories[key], blocks)
+        }
+
+    def initial_from(self, payload: dict) -> dict:
+        initial = {f"act_{i['block']}": i["actions"] for i in payload.get("reinforce", [])}
+        initial |= {f"move_{m['fleet']}": m["path"][-1] for m in payload.get("fleet_moves", [])}
+        initial |= {f"siege_{s['territory']}": True for s in payload.get("sieges", [])}
+        return initial
+
+    def clean(self) -> dict:
+        self.refuse_unoffered_blocks("act_")
+        cleaned = super().clean()
+        needed = self._actions_needed(cleaned)
+        side = self.nation.side
+        left = self.world.actions.get(side, 0)
+        if needed > left:
+            raise forms.ValidationError(
+                f"These orders need {needed} actions and your side has {left} left this season."
+            )
+        return cleaned
+
+    def _actions_needed(self, cleaned: dict) -> int:
+        doubled = option(self.world.options, "action_doubling") == "two_actions"
+        total = 0
+        for name, value in cleaned.items():
+            if not value:
+                continue
+            if name.startswith("act_"):
+                block = self.world.blocks[int(name.removeprefix("act_"))]
+                per_step = 2 if doubled and not gnw.friendly_garrison(self.world, block) else 1
+                total += value * per_step
+            elif name.startswith(("move_", "siege_")):
+                total += 1
+        return total
+
+    def payload(self) -> dict:
+        data = self.cleaned_data
+        fleet_moves = []
+        for name, value in data.items():
+            if name.startswith("move_") and value:
+                fleet = self.world.blocks[int(name.removeprefix("move_"))]
+                fleet_moves.append(
+                    {"fleet": fleet.id, "path": list(supply.fleet_route(self.world, fleet, value))}
+                )
+        targets = self._siege_targets()
+        return {
+            "reinforce": [
+                {"block": int(name.removeprefix("act_")), "actions": value}
+                for name, value in data.items()
+                if name.startswith("act_") and value
+            ],
+            "fleet_moves": fleet_moves,
+            "sieges": [
+                {"territory": key, "blocks": [b.id for b in targets[key]]}
+                for key in targets
+                if data.get(f"siege_{key}")
+            ],
+        }
+
+
+class ForageOrderForm(PaxBalticaOrderForm):
+    """GNW-4: the order in which the nation's blocks take forage losses after the
+    first (which always falls on the strongest)."""
+
+    rules = ("GNW-4",)
+    nothing_to_order = "You have no army or regiment on the map."
+
+    def add_fields(self) -> None:
+        blocks = self.own_blocks(lambda b: b.kind in (ARMY, REGIMENT) and b.carried_by is None)
+        for block in blocks:
+            self.fields[f"loss_{block.id}"] = steps_field(
+                self.block_label(block),
+                len(blocks),
+                "1 loses first; blank: after the numbered ones, strongest first",
+            )
+
+    def initial_from(self, payload: dict) -> dict:
+        return {f"loss_{i}": rank for rank, i in enumerate(payload.get("loss_order", []), 1)}
+
+    def payload(self) -> dict:
+        ranked = [
+            (value, int(name.removeprefix("loss_")))
+            for name, value in self.cleaned_data.items()
+            if name.startswith("loss_") and value
+        ]
+        return {"loss_order": [block_id for _, block_id in sorted(ranked)]}

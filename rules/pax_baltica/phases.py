@@ -1,0 +1,444 @@
+"""The Pax Baltica phase resolvers: each applies one phase's orders to the World.
+
+Pure: no database. Each resolver reads the orders (power key → payload, as the order
+forms clean them), calls the procedures, changes the World and writes log lines. A line
+that names a block or its strength is for that block's side only (``audience``); the
+other side reads the ``redacted`` text, as it would see wooden blocks across a table.
+Orders are checked again here: the state may have changed since they were given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rules.dice import Dice, choose_index
+from rules.pax_baltica import procedures as gnw
+from rules.pax_baltica import supply
+from rules.pax_baltica.state import (
+    ARMY,
+    FLEET,
+    REGIMENT,
+    SIDES,
+    TERRITORY,
+    Block,
+    Nation,
+    Territory,
+    World,
+    option,
+)
+
+FULL_STRENGTH = 0  # steps_each: buy every step up to full strength
+
+
+def _secret(world: World, nation: str) -> dict[str, Any]:
+    """The fields of a log line that only the nation's side may read in full."""
+    return {"power": nation, "audience": world.side_powers(world.side_of(nation))}
+
+
+def _side_name(world: World, nation: str) -> str:
+    return SIDES[world.side_of(nation)]
+
+
+def _where(world: World, area: str | None) -> str:
+    return world.territories[area].name if area in world.territories else "the pool"
+
+
+# -- recruitment (GNW-12, GNW-6, GNW-7, GNW-10, GNW-11) ------------------------------
+
+
+def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
+    """Each nation spends this year's RP: blocks on the map first, then pool draws.
+
+    Unspent RP are lost and event RP apply to this phase only (GNW-12), so both are
+    cleared at the end; RP levels do not change here.
+    """
+    for nation in world.nations.values():
+        rp = gnw.rp_available(nation)
+        payload = orders.get(nation.key)
+        if payload is None:
+            if rp:
+                world.say("GNW-6", f"{nation.name} gave no orders: its {rp} RP are lost.")
+            continue
+        on_map = _reinforce_on_map(world, nation, payload.get("reinforce", []), rp)
+        if on_map:
+            world.say(
+                "GNW-7",
+                f"{nation.name} spends {on_map} of its {rp} RP on blocks on the map.",
+                power=nation.key,
+            )
+        _draw_new_blocks(world, nation, payload, rp - on_map, dice)
+    for nation in world.nations.values():
+        nation.event_rp = 0
+
+
+def _reinforce_on_map(world: World, nation: Nation, wanted: Sequence[dict], rp: int) -> int:
+    """GNW-7 for each block the order names, in order; the RP spent."""
+    spent = 0
+    for item in wanted:
+        block = world.blocks.get(item["block"])
+        if block is None or block.nation != nation.key:
+            continue
+        has_line = supply.line_of_communication(world, block.nation, block.location) is not None
+        try:
+            done = gnw.reinforce_with_rp(world, block, item["steps"], has_line, rp - spent)
+        except ValueError as refusal:
+            world.say(
+                "GNW-7", f"{block.name} is not reinforced: {refusal}", **_secret(world, nation.key)
+            )
+            continue
+        block.strength = done.strength
+        spent += done.rp_cost
+        world.say(
+            "GNW-7",
+            done.text,
+            area=block.location,
+            redacted=f"{nation.name} reinforces a block in {_where(world, block.location)}.",
+            **_secret(world, nation.key),
+        )
+    return spent
+
+
+def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice: Dice) -> None:
+    """GNW-10 and GNW-11: draw, pay, place, until the order's draws or the RP run out."""
+    steps_each = payload.get("steps_each", FULL_STRENGTH)
+
+    def steps_wanted(block: Block) -> int:
+        return block.max_strength if steps_each == FULL_STRENGTH else steps_each
+
+    def place(block: Block) -> str | None:
+        return _placement(world, block, payload)
+
+    def draw(pool: Sequence[Block]) -> Block:
+        return pool[choose_index(dice, len(pool), f"{nation.name} draws from its pool")]
+
+    pool = world.pool(nation.key)
+    names = {key: area.name for key, area in world.territories.items()}
+    outcome = gnw.draw_blocks(
+        pool, rp, payload.get("draws", 0), steps_wanted, place, draw, world.options, names
+    )
+    for drawn in outcome.draws:
+        block = world.blocks[drawn.block]
+        if not drawn.returned:
+            block.location, block.strength = drawn.placed_at, drawn.steps
+        redacted = (
+            f"{nation.name} places a new block in {_where(world, drawn.placed_at)}."
+            if not drawn.returned
+            else f"{nation.name} draws a block and returns it to the pool."
+        )
+        world.say(
+            "GNW-10",
+            drawn.text,
+            area=drawn.placed_at,
+            redacted=redacted,
+            **_secret(world, nation.key),
+        )
+    world.say("GNW-6", f"{nation.name}'s pool draws: {outcome.text}", power=nation.key)
+
+
+def _placement(world: World, block: Block, payload: dict) -> str | None:
+    """GNW-11: the first legal place of the player's preferences, else the first legal
+    place of the nation's deployment areas (the log names it)."""
+    legal = gnw.placement_choices(world, block)
+    wanted = payload.get("fleet_places" if block.kind == FLEET else "places", [])
+    for key in wanted:
+        if key in legal:
+            return key
+    return legal[0] if legal else None
+
+
+# -- actions (GNW-8, GNW-13, siege declarations) -------------------------------------
+
+
+def resolve_actions(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
+    """Each side in acting order spends its actions, its nations in turn: reinforcement
+    by action, fleet moves, then siege declarations. An item the side's remaining
+    actions cannot pay for is refused and logged."""
+    for side in list(world.actions):
+        for nation in world.side_powers(side):
+            payload = orders.get(nation)
+            if payload:
+                _spend_actions(world, side, nation, payload)
+
+
+def _spend_actions(world: World, side: str, nation: str, payload: dict) -> None:
+    for item in payload.get("reinforce", []):
+        _reinforce_by_action(world, side, nation, item)
+    for item in payload.get("fleet_moves", []):
+        _move_fleet(world, side, nation, item)
+    for item in payload.get("sieges", []):
+        _declare_siege(world, side, nation, item)
+
+
+def _pay(world: World, side: str, nation: str, cost: int, what: str, rule: str) -> bool:
+    if world.actions.get(side, 0) >= cost:
+        world.actions[side] -= cost
+        return True
+    world.say(
+        rule,
+        f"{what}: refused, {SIDES[side]} has {world.actions.get(side, 0)} "
+        f"action(s) left and it needs {cost}.",
+        **_secret(world, nation),
+    )
+    return False
+
+
+def _own_block(world: World, nation: str, block_id: Any) -> Block | None:
+    block = world.blocks.get(block_id)
+    return block if block is not None and block.nation == nation else None
+
+
+def _reinforce_by_action(world: World, side: str, nation: str, item: dict) -> None:
+    block = _own_block(world, nation, item["block"])
+    if block is None:
+        return
+    has_line = supply.line_of_communication(world, nation, block.location) is not None
+    try:
+        done = gnw.reinforce_by_action(world, block, item["actions"], has_line)
+    except ValueError as refusal:
+        world.say("GNW-8", f"{block.name} is not reinforced: {refusal}", **_secret(world, nation))
+        return
+    if _pay(world, side, nation, done.actions, f"Reinforcing {block.name}", "GNW-8"):
+        block.strength = done.strength
+        world.say(
+            "GNW-8",
+            done.text,
+            area=block.location,
+            redacted=f"{_side_name(world, nation)} spends {done.actions} action(s) "
+            f"reinforcing a block in {_where(world, block.location)}.",
+            **_secret(world, nation),
+        )
+
+
+def _move_fleet(world: World, side: str, nation: str, item: dict) -> None:
+    fleet = _own_block(world, nation, item["fleet"])
+    if fleet is None:
+        return
+    refusal = supply.fleet_move_refusal(world, fleet, item["path"])
+    if refusal:
+        world.say("GNW-13", f"{fleet.name} does not move: {refusal}", **_secret(world, nation))
+        return
+    if not _pay(world, side, nation, 1, f"Moving {fleet.name}", "GNW-13"):
+        return
+    start = fleet.location
+    move = supply.move_fleet(world, fleet, item["path"])
+    end = move.path[-1] if move.path else start
+    for block in world.blocks.values():
+        if block.id == fleet.id or block.carried_by == fleet.id:
+            block.location = end
+    world.say(
+        "GNW-13",
+        move.text,
+        area=end,
+        redacted=f"A {world.nations[nation].name} fleet moves from {_where(world, start)} "
+        f"to {_where(world, end)}.",
+        power=nation,
+        audience=world.side_powers(side),
+    )
+
+
+def _declare_siege(world: World, side: str, nation: str, item: dict) -> None:
+    territory = world.territories.get(item["territory"])
+    if territory is None:
+        return
+    blocks = [b for b in (_own_block(world, nation, i) for i in item["blocks"]) if b]
+    refusal = siege_refusal(world, nation, territory, blocks)
+    if refusal:
+        world.say("GNW-1", f"No siege of {territory.name}: {refusal}", **_secret(world, nation))
+        return
+    if not _pay(world, side, nation, 1, f"The siege of {territory.name}", "GNW-1"):
+        return
+    for block in blocks:
+        block.besieging = True
+    names = ", ".join(b.name for b in blocks)
+    world.say(
+        "GNW-1",
+        f"{names} lay siege to {territory.name} (1 action).",
+        area=territory.key,
+        redacted=f"{_side_name(world, nation)} lays siege to {territory.name}.",
+        **_secret(world, nation),
+    )
+
+
+def siege_refusal(world: World, nation: str, territory: Territory, blocks: Sequence[Block]) -> str:
+    """Why these blocks may not besiege this territory ("" when they may)."""
+    if territory.kind != TERRITORY:
+        return "only a land territory can be besieged"
+    if not world.enemies(nation, territory.controller):
+        return f"{territory.name} is not held by the enemy"
+    if not blocks:
+        return "no blocks were named"
+    for block in blocks:
+        if block.location != territory.key or block.carried_by is not None:
+            return f"{block.name} is not in {territory.name}"
+        if block.kind == FLEET:
+            return f"{block.name} is a fleet"
+        if block.besieging:
+            return f"{block.name} already besieges"
+    return ""
+
+
+# -- battles and sieges (GNW-3, GNW-1, GNW-2, GNW-5) ----------------------------------
+
+
+def resolve_sieges(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
+    """Every territory with besieging blocks: the battle first (GNW-3), one round of
+    siege fire (GNW-1), the result (GNW-2) and the RP levels it changes (GNW-5)."""
+    for key in sorted({b.location for b in world.blocks.values() if b.besieging}):
+        territory = world.territories[key]
+        besiegers = sorted(
+            (b for b in world.blocks_in(key) if b.besieging), key=lambda b: (-b.strength, b.id)
+        )
+        besiegers = _after_battle(world, territory, besiegers)
+        if besiegers:
+            _siege(world, territory, besiegers, dice)
+    for block in world.blocks.values():
+        block.besieging = False
+
+
+def _after_battle(world: World, territory: Territory, besiegers: list[Block]) -> list[Block]:
+    side = world.side_of(besiegers[0].nation)
+    fought = [b.id for b in besiegers if b.in_battle]
+    if not fought and not territory.battle_winner:
+        return besiegers
+    outcome = gnw.battle_before_siege(
+        besiegers, fought, territory.battle_winner == side, world.options
+    )
+    world.say(
+        "GNW-3",
+        f"{territory.name}: {outcome.text}",
+        area=territory.key,
+        redacted=f"{territory.name}: the battle comes before the siege; "
+        + ("the siege goes ahead." if outcome.siege_goes_ahead else "there is no siege."),
+        **_secret(world, besiegers[0].nation),
+    )
+    if not outcome.siege_goes_ahead:
+        return []
+    return [b for b in besiegers if b.id in outcome.besiegers]
+
+
+def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dice) -> None:
+    attacker = besiegers[0].nation
+    fight = gnw.siege_round(territory, besiegers, dice, world.options)
+    for report in fight.reports:
+        public = report.power is None or world.enemies(attacker, report.power)
+        world.say(
+            "GNW-1",
+            f"{report.purpose}: {report.text}",
+            area=territory.key,
+            roll=report,
+            redacted="" if public else f"The besiegers of {territory.name} fire.",
+            **({} if public else _secret(world, attacker)),
+        )
+    for block in besiegers:
+        block.strength = fight.strengths[block.id]
+        if block.strength == 0:
+            block.location, block.carried_by = None, None
+            world.say(
+                "GNW-1",
+                f"{block.name} is eliminated in the siege of {territory.name} and returns "
+                "to the pool.",
+                redacted=f"A {_side_name(world, attacker)} block is eliminated before "
+                f"{territory.name}.",
+                **_secret(world, attacker),
+            )
+    if fight.captured:
+        _captured(world, territory, attacker)
+    else:
+        world.say(
+            "GNW-2",
+            f"The siege of {territory.name} fails ({fight.besieger_hits} hit(s) against a "
+            f"garrison of {territory.garrison}); the besiegers may not retreat.",
+            area=territory.key,
+        )
+
+
+def _captured(world: World, territory: Territory, attacker: str) -> None:
+    result = gnw.siege_result(world, territory, attacker)
+    territory.controller, territory.garrison = result.controller, result.garrison
+    levels = {key: n.rp_level for key, n in world.nations.items()}
+    after = gnw.rp_levels_after(
+        levels,
+        [result.surrendered_nation] if result.surrendered_nation else [],
+        [result.liberated_nation] if result.liberated_nation else [],
+    )
+    if result.surrendered_nation:
+        territory.surrendered = True
+    if result.liberated_nation:
+        territory.surrendered = False
+    world.say("GNW-2", result.text, area=territory.key, power=attacker)
+    for key, level in after.items():
+        if level != levels[key]:
+            nation = world.nations[key]
+            world.say(
+                "GNW-5",
+                f"{nation.name}'s RP level: {levels[key]} → {level} ({territory.name}).",
+                power=key,
+            )
+            nation.rp_level = level
+    if result.forced_peace:
+        world.nations[result.forced_peace].forced_peace = True
+        world.say(
+            "GNW-2",
+            f"{territory.name} was {world.nations[result.forced_peace].name}'s capital: "
+            "peace is forced on it (10.2); the GM applies the peace terms.",
+            area=territory.key,
+        )
+
+
+# -- forage (GNW-4) and the end of the season ----------------------------------------
+
+
+def resolve_forage(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
+    """Every land territory with army or regiment blocks forages, one group per side;
+    then the season ends: battle and siege marks are cleared, actions renewed."""
+    loss_order = [i for payload in orders.values() for i in payload.get("loss_order", [])]
+    for territory in world.territories.values():
+        groups = _forage_groups(world, territory)
+        fp_left = territory.forage_points
+        for group in groups:
+            fp = territory.forage_points
+            if option(world.options, "forage_both_sides") == "shared":
+                fp = fp_left
+                fp_left = max(0, fp_left - sum(2 if b.kind == ARMY else 1 for b in group))
+            _forage(world, territory, group, loss_order, fp)
+    _end_season(world)
+
+
+def _forage_groups(world: World, territory: Territory) -> list[list[Block]]:
+    """The sides' groups of army and regiment blocks here, the controller's side first."""
+    blocks = [
+        b
+        for b in world.blocks_in(territory.key)
+        if b.kind in (ARMY, REGIMENT) and b.carried_by is None
+    ]
+    sides = sorted(
+        {world.side_of(b.nation) for b in blocks},
+        key=lambda s: territory.controller is None or world.side_of(territory.controller) != s,
+    )
+    return [[b for b in blocks if world.side_of(b.nation) == s] for s in sides]
+
+
+def _forage(
+    world: World, territory: Territory, group: list[Block], loss_order: list[int], fp: int
+) -> None:
+    check = gnw.forage(territory, group, loss_order, world.options, forage_points=fp)
+    for block in group:
+        block.strength -= check.losses.get(block.id, 0)
+    if check.deficit:
+        nation = group[0].nation
+        world.say(
+            "GNW-4",
+            check.text,
+            area=territory.key,
+            redacted=f"{_side_name(world, nation)} blocks in {territory.name} go short of forage.",
+            **_secret(world, nation),
+        )
+
+
+def _end_season(world: World) -> None:
+    for block in world.blocks.values():
+        block.in_battle = False
+    for territory in world.territories.values():
+        territory.battle_winner = ""
+    world.actions.update(world.season_actions)

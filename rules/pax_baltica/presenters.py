@@ -1,0 +1,237 @@
+"""What the campaign pages show of the Pax Baltica state (the ruleset's presenter).
+
+Pure functions over the World. Blocks are wooden blocks: a player sees the other
+side's blocks only as a nation-coloured block in a territory (or a count in a pool),
+never their name or strength. ``viewer`` is the set of powers whose blocks the reader
+sees in full (Ruleset.viewer: their own side), or None for the GM and observers.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.pax_baltica import procedures as gnw
+from rules.pax_baltica import supply
+from rules.pax_baltica.state import SEA, SIDES, Block, World
+
+COLUMNS = ("Forage points", "Garrison", "Blocks")
+MAP_KEY = (
+    "On the map: a square per block in its nation's colour — your side's with its "
+    "strength, the enemy's blank; the dark number is the garrison marker's strength."
+)
+NO_VALUE = "—"
+
+
+def sees(world: World, power_key: str) -> frozenset[str]:
+    """A nation's player sees the blocks of its whole side."""
+    return frozenset(world.side_powers(world.side_of(power_key)))
+
+
+def visible(block: Block, viewer: frozenset[str] | None) -> bool:
+    return viewer is None or block.nation in viewer
+
+
+BLOCK_SPACING = 9  # map units between two blocks drawn side by side
+
+
+@dataclass(frozen=True)
+class Badge:
+    kind: str  # "block", "hidden-block" or "garrison": how the map draws it
+    value: int  # a block's strength (0 when hidden), a garrison's strength
+    label: str
+    color: str = ""  # the block's nation's colour
+    dx: float = 0  # where a block sits in the row under its area
+
+
+@dataclass(frozen=True)
+class AreaMarks:
+    badges: tuple[Badge, ...]
+    cells: tuple[str, ...]
+    remarks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class BlockRow:
+    id: int
+    name: str
+    nation: str
+    kind: str
+    strength: int
+    max_strength: int
+    rating: str
+    supply_trains: int
+    where: str
+    reinforceable: bool  # by RP or action, now (GNW-7)
+    why_not: str  # what stops it, "" when it can
+
+
+@dataclass(frozen=True)
+class NationRow:
+    key: str
+    name: str
+    side: str
+    rp_level: str
+    event_rp: int
+    rp_available: int
+    pool: str  # the blocks in its pool (names for its side, a count for the other)
+    forced_peace: bool
+
+
+def block_label(world: World, block: Block, viewer: frozenset[str] | None) -> str:
+    nation = world.nations[block.nation].name
+    if not visible(block, viewer):
+        return f"a {nation} block"
+    return f"{block.name} ({nation} {block.kind}, {block.strength}/{block.max_strength})"
+
+
+def area_marks(world: World, viewer: frozenset[str] | None) -> dict[str, AreaMarks]:
+    """Per area: the garrison marker and each block (blank for the other side)."""
+    marks = {}
+    for key, area in world.territories.items():
+        blocks = sorted(world.blocks_in(key), key=lambda b: (b.nation, b.id))
+        badges = (
+            [Badge("garrison", area.garrison, f"garrison {area.garrison}")] if area.garrison else []
+        )
+        start = -(len(blocks) - 1) * BLOCK_SPACING / 2
+        for index, block in enumerate(blocks):
+            shown = visible(block, viewer)
+            badges.append(
+                Badge(
+                    "block" if shown else "hidden-block",
+                    block.strength if shown else 0,
+                    block_label(world, block, viewer),
+                    world.nations[block.nation].color,
+                    start + index * BLOCK_SPACING,
+                )
+            )
+        marks[key] = AreaMarks(
+            badges=tuple(badges),
+            cells=(
+                NO_VALUE if area.kind == SEA else str(area.forage_points),
+                str(area.garrison) if area.garrison else NO_VALUE,
+                "; ".join(block_label(world, b, viewer) for b in blocks) or NO_VALUE,
+            ),
+            remarks=remarks(area),
+        )
+    return marks
+
+
+def remarks(area) -> tuple[str, ...]:
+    words = []
+    if area.capital:
+        words.append("capital")
+    if area.port:
+        words.append("port")
+    if area.transit:
+        words.append("transit")
+    if area.in_poland:
+        words.append("in Poland")
+    if area.surrendered:
+        words.append("surrendered")
+    if area.battle_winner:
+        words.append(f"battle won by {SIDES[area.battle_winner]}")
+    return tuple(words)
+
+
+def panels(world: World, viewer: frozenset[str] | None) -> dict:
+    """The Nations and Sides panels, and the blocks the viewer may see in full."""
+    return {
+        "nations": nation_rows(world, viewer),
+        "sides": [
+            (SIDES[side], left, world.season_actions.get(side, 0))
+            for side, left in world.actions.items()
+        ],
+        "blocks": block_rows(world, viewer),
+    }
+
+
+def nation_rows(world: World, viewer: frozenset[str] | None) -> list[NationRow]:
+    rows = []
+    for nation in world.nations.values():
+        pool = world.pool(nation.key)
+        if viewer is None or nation.key in viewer:
+            listed = ", ".join(f"{b.name} ({b.kind})" for b in pool) or "empty"
+        else:
+            listed = f"{len(pool)} block{'s' if len(pool) != 1 else ''}"
+        rows.append(
+            NationRow(
+                key=nation.key,
+                name=nation.name,
+                side=SIDES[nation.side],
+                rp_level=NO_VALUE if nation.rp_level is None else str(nation.rp_level),
+                event_rp=nation.event_rp,
+                rp_available=gnw.rp_available(nation),
+                pool=listed,
+                forced_peace=nation.forced_peace,
+            )
+        )
+    return rows
+
+
+def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
+    """The blocks on the map the viewer sees in full, by nation and name."""
+    rows = []
+    for block in sorted(world.blocks.values(), key=lambda b: (b.nation, b.name)):
+        if block.in_pool or not visible(block, viewer):
+            continue
+        why_not = reinforce_obstacle(world, block)
+        rows.append(
+            BlockRow(
+                id=block.id,
+                name=block.name,
+                nation=world.nations[block.nation].name,
+                kind=block.kind,
+                strength=block.strength,
+                max_strength=block.max_strength,
+                rating=block.rating,
+                supply_trains=block.supply_trains,
+                where=world.territories[block.location].name
+                + (" (carried)" if block.carried_by else ""),
+                reinforceable=not why_not,
+                why_not=why_not,
+            )
+        )
+    return rows
+
+
+def reinforce_obstacle(world: World, block: Block) -> str:
+    """What stops a block on the map gaining a step now (GNW-7), "" when nothing."""
+    if block.strength >= block.max_strength:
+        return "at full strength"
+    has_line = supply.line_of_communication(world, block.nation, block.location) is not None
+    return gnw.reinforce_refusal(world, block, 1, has_line)
+
+
+@dataclass(frozen=True)
+class LineAnswer:
+    """The answer to "why can't I reinforce this block?": the reason, and the areas of
+    the line of communication (or of the block alone when there is none)."""
+
+    block: str
+    text: str
+    obstacle: str
+    path: tuple[str, ...]
+    path_names: tuple[str, ...]
+
+
+def line_answer(world: World, block: Block) -> LineAnswer:
+    path = supply.line_of_communication(world, block.nation, block.location) or [block.location]
+    return LineAnswer(
+        block=block.name,
+        text=supply.line_explanation(world, block.nation, block.location),
+        obstacle=reinforce_obstacle(world, block),
+        path=tuple(path),
+        path_names=tuple(world.territories[key].name for key in path),
+    )
+
+
+def answer_line(world: World, viewer: frozenset[str] | None, block_id: int) -> dict:
+    """Why a block can or cannot be reinforced, with its line of communication; only
+    for a block on the map that the viewer sees in full (LookupError otherwise)."""
+    block = world.blocks.get(block_id)
+    if block is None or block.in_pool or not visible(block, viewer):
+        raise LookupError(block_id)
+    return {"answer": line_answer(world, block), "highlight": line_answer(world, block).path}
+
+
+QUESTIONS = {"line": answer_line}

@@ -1,0 +1,309 @@
+"""Pax Baltica phase services: the only code that reads and writes Pax Baltica state.
+
+Each service loads the whole World in a fixed number of queries, hands it to a pure
+phase resolver (phases.py), then writes back only what changed, with every roll and log
+line. They run inside the caller's transaction, after it has locked the campaign.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from campaign import persistence
+from campaign.models import (
+    Adjacency,
+    Area,
+    Block,
+    Campaign,
+    PbNation,
+    PbSide,
+    PbTerritory,
+    Phase,
+    Power,
+)
+from campaign.services import PhaseContext, ServiceError, locked_campaign
+from rules.log import GM, LogLine
+from rules.pax_baltica import phases, state
+from rules.pax_baltica.edits import EDITS, EditError
+
+
+@dataclass
+class Loaded:
+    """A World with the database ids behind its keys, and a copy to diff against."""
+
+    world: state.World
+    before: state.World
+    power_ids: dict[str, int]
+    area_ids: dict[str, int]
+    campaign: Campaign
+
+
+def load_state(campaign: Campaign) -> Loaded:
+    """Read every piece of Pax Baltica state of the campaign (five queries)."""
+    powers = list(Power.objects.filter(campaign=campaign).select_related("pax_baltica"))
+    areas = list(Area.objects.filter(campaign=campaign).select_related("pax_baltica"))
+    pkey = {p.pk: p.key for p in powers}
+    akey = {a.pk: a.key for a in areas}
+    sides = list(PbSide.objects.filter(campaign=campaign))
+    world = state.World(
+        nations={p.key: _nation(p) for p in powers if hasattr(p, "pax_baltica")},
+        territories={a.key: _territory(a, pkey) for a in areas},
+        adjacency={},
+        blocks={
+            b.pk: _block(b, pkey, akey)
+            for b in Block.objects.filter(campaign=campaign).order_by("pk")
+        },
+        actions={s.key: s.actions for s in sides},
+        season_actions={s.key: s.actions_per_season for s in sides},
+        options=campaign.rule_options,
+    )
+    for a_id, b_id in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
+        world.adjacency.setdefault(akey[a_id], set()).add(akey[b_id])
+        world.adjacency.setdefault(akey[b_id], set()).add(akey[a_id])
+    return Loaded(
+        world,
+        copy.deepcopy(world),
+        {p.key: p.pk for p in powers},
+        {a.key: a.pk for a in areas},
+        campaign,
+    )
+
+
+def load_world(campaign: Campaign) -> state.World:
+    """The campaign's Pax Baltica state, for pages and forms."""
+    return load_state(campaign).world
+
+
+def _nation(p: Power) -> state.Nation:
+    pb = p.pax_baltica
+    return state.Nation(
+        p.key,
+        p.name,
+        pb.side,
+        pb.rp_level,
+        pb.event_rp,
+        tuple(pb.deployment),
+        tuple(pb.fleet_ports),
+        pb.forced_peace,
+        p.color,
+    )
+
+
+def _territory(a: Area, pkey: dict[int, str]) -> state.Territory:
+    pb = getattr(a, "pax_baltica", None)
+    kind = state.SEA if a.kind == state.SEA else state.TERRITORY
+    fields = {}
+    if pb is not None:
+        fields = {
+            "forage_points": pb.forage_points,
+            "port": pb.port,
+            "transit": pb.transit,
+            "in_poland": pb.in_poland,
+            "garrison": pb.garrison,
+            "surrendered": pb.surrendered,
+            "battle_winner": pb.battle_winner,
+        }
+    return state.Territory(
+        a.key,
+        a.name,
+        kind,
+        nation=pkey.get(a.home_power_id),
+        controller=pkey.get(a.controller_id),
+        capital=bool(a.capital),
+        **fields,
+    )
+
+
+def _block(b: Block, pkey: dict[int, str], akey: dict[int, str]) -> state.Block:
+    return state.Block(
+        b.pk,
+        pkey[b.power_id],
+        b.kind,
+        b.name,
+        b.strength,
+        b.max_strength,
+        b.rating,
+        b.supply_trains,
+        akey.get(b.location_id),
+        b.carried_by_id,
+        b.red_dot,
+        tuple(b.places),
+        b.galley,
+        b.in_battle,
+        b.besieging,
+    )
+
+
+# -- writing back -------------------------------------------------------------------
+
+BLOCK_FIELDS = [
+    "strength",
+    "max_strength",
+    "rating",
+    "supply_trains",
+    "location",
+    "carried_by",
+    "red_dot",
+    "places",
+    "galley",
+    "in_battle",
+    "besieging",
+]
+
+
+def persist(loaded: Loaded, phase: Phase | None, actor) -> None:
+    """Write what changed in the World, then its log lines and rolls."""
+    _persist_nations(loaded)
+    _persist_territories(loaded)
+    _persist_sides(loaded)
+    p, a, campaign = loaded.power_ids, loaded.area_ids, loaded.campaign
+
+    def row(b: state.Block, pk: int | None) -> Block:
+        return Block(
+            pk=pk,
+            campaign=campaign,
+            power_id=p[b.nation],
+            kind=b.kind,
+            name=b.name,
+            strength=b.strength,
+            max_strength=b.max_strength,
+            rating=b.rating,
+            supply_trains=b.supply_trains,
+            location_id=a.get(b.location),
+            carried_by_id=b.carried_by,
+            red_dot=b.red_dot,
+            places=list(b.places),
+            galley=b.galley,
+            in_battle=b.in_battle,
+            besieging=b.besieging,
+        )
+
+    persistence.sync_rows(
+        Block, loaded.before.blocks.values(), loaded.world.blocks.values(), BLOCK_FIELDS, row
+    )
+    persistence.write_log(loaded.world.log, campaign, phase, actor, p, a)
+
+
+def _persist_nations(loaded: Loaded) -> None:
+    before = loaded.before.nations
+    changed = [n for k, n in loaded.world.nations.items() if n != before[k]]
+    if changed:
+        PbNation.objects.bulk_update(
+            [
+                PbNation(
+                    power_id=loaded.power_ids[n.key],
+                    rp_level=n.rp_level,
+                    event_rp=n.event_rp,
+                    deployment=list(n.deployment),
+                    fleet_ports=list(n.fleet_ports),
+                    forced_peace=n.forced_peace,
+                )
+                for n in changed
+            ],
+            ["rp_level", "event_rp", "deployment", "fleet_ports", "forced_peace"],
+        )
+
+
+def _persist_territories(loaded: Loaded) -> None:
+    before = loaded.before.territories
+    changed = [t for k, t in loaded.world.territories.items() if t != before[k]]
+    if not changed:
+        return
+    p, a = loaded.power_ids, loaded.area_ids
+    Area.objects.bulk_update(
+        [Area(pk=a[t.key], controller_id=p.get(t.controller)) for t in changed], ["controller"]
+    )
+    land = [t for t in changed if t.kind == state.TERRITORY]
+    if land:
+        PbTerritory.objects.bulk_update(
+            [
+                PbTerritory(
+                    area_id=a[t.key],
+                    forage_points=t.forage_points,
+                    port=t.port,
+                    transit=t.transit,
+                    in_poland=t.in_poland,
+                    garrison=t.garrison,
+                    surrendered=t.surrendered,
+                    battle_winner=t.battle_winner,
+                )
+                for t in land
+            ],
+            [
+                "forage_points",
+                "port",
+                "transit",
+                "in_poland",
+                "garrison",
+                "surrendered",
+                "battle_winner",
+            ],
+        )
+
+
+def _persist_sides(loaded: Loaded) -> None:
+    world, before = loaded.world, loaded.before
+    if world.actions == before.actions and world.season_actions == before.season_actions:
+        return
+    persistence.upsert_changed(
+        PbSide,
+        {k: (before.actions[k], before.season_actions.get(k, 0)) for k in before.actions},
+        {k: (world.actions[k], world.season_actions.get(k, 0)) for k in world.actions},
+        "actions",
+        ["campaign", "key"],
+        lambda key, v: PbSide(
+            campaign=loaded.campaign, key=key, actions=v[0], actions_per_season=v[1]
+        ),
+    )
+
+
+# -- phase services -----------------------------------------------------------------
+
+
+def _phase_service(resolver: Callable[..., None]) -> Callable[[PhaseContext], None]:
+    def service(context: PhaseContext) -> None:
+        loaded = load_state(context.campaign)
+        resolver(loaded.world, context.orders, context.dice)
+        persist(loaded, context.phase, context.actor)
+
+    service.__doc__ = f"Load, resolve with {resolver.__name__}, persist."
+    return service
+
+
+resolve_recruitment = _phase_service(phases.resolve_recruitment)
+resolve_actions = _phase_service(phases.resolve_actions)
+resolve_sieges = _phase_service(phases.resolve_sieges)
+resolve_forage = _phase_service(phases.resolve_forage)
+
+
+# -- GM edits ---------------------------------------------------------------------
+
+
+def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
+    """Apply one GM edit and log it with who made it (block details for the GM only)."""
+    if edit not in EDITS:
+        raise ServiceError(f"Unknown edit “{edit}”.")
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        loaded = load_state(campaign)
+        try:
+            change = EDITS[edit](loaded.world, **fields)
+        except EditError as error:
+            raise ServiceError(str(error)) from None
+        who = f"GM {actor.get_username()}"
+        loaded.world.log.insert(
+            0,
+            LogLine(
+                GM,
+                f"{who}: {change.text}.",
+                audience=change.audience,
+                redacted=f"{who}: {change.redacted}." if change.redacted else "",
+            ),
+        )
+        persist(loaded, campaign.phase if campaign.phase_id else None, actor)
+        campaign.bump_version()
+        return change.text

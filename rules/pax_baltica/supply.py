@@ -1,0 +1,305 @@
+"""Lines of communication (GNW-9, seed 8.5) and fleet movement (GNW-13, seed 9.1).
+
+Pure functions of a ``World``: nothing here changes it. Links are read both ways (the
+map's adjacency is symmetric; a one-way entry is taken as a link too), and neighbours
+are visited in key order, so every answer is deterministic and a shortest one.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.pax_baltica.state import FLEET, FLEET_REACH, GALLEY_REACH, SEA, Block, World
+
+Links = dict[str, set[str]]
+
+
+def _links(world: World) -> Links:
+    links: Links = {}
+    for area, others in world.adjacency.items():
+        for other in others:
+            links.setdefault(area, set()).add(other)
+            links.setdefault(other, set()).add(area)
+    return links
+
+
+def _name(world: World, area: str) -> str:
+    territory = world.territories.get(area)
+    return territory.name if territory else area
+
+
+def _nation_name(world: World, nation: str) -> str:
+    known = world.nations.get(nation)
+    return known.name if known else nation
+
+
+def _is_sea(world: World, area: str) -> bool:
+    return world.territories[area].kind == SEA
+
+
+def _enemy_blocks(world: World, nation: str, area: str) -> list[Block]:
+    return [b for b in world.blocks_in(area) if world.enemies(nation, b.nation)]
+
+
+def _enemy_fleets(world: World, nation: str, area: str) -> list[Block]:
+    return [b for b in _enemy_blocks(world, nation, area) if b.kind == FLEET]
+
+
+def _nations_of(world: World, blocks: list[Block]) -> str:
+    return ", ".join(sorted({_nation_name(world, b.nation) for b in blocks}))
+
+
+def _side(world: World, nation: str | None) -> str | None:
+    known = world.nations.get(nation) if nation else None
+    return known.side if known else None
+
+
+# -- GNW-9 line of communication ---------------------------------------------------------
+
+
+def friendly(world: World, nation: str, area: str) -> bool:
+    """Seed 1.2: a land territory is friendly when a nation of ``nation``'s side controls
+    it, or when it is the home of a nation of that side and no enemy controls it."""
+    territory = world.territories[area]
+    if territory.kind == SEA:
+        return False
+    side, holder = world.side_of(nation), _side(world, territory.controller)
+    if holder == side:
+        return True
+    return _side(world, territory.nation) == side and holder in (None, side)
+
+
+def _own_base(world: World, nation: str, area: str) -> bool:
+    territory = world.territories[area]
+    return territory.nation == nation and territory.controller == nation
+
+
+def _closed(world: World, nation: str, came_from: str, area: str) -> str:
+    """Why the line may not step from ``came_from`` into ``area``; "" when it may."""
+    territory, origin = world.territories[area], world.territories[came_from]
+    boarding = origin.kind != SEA and territory.kind == SEA
+    if boarding and not (origin.port and friendly(world, nation, came_from)):
+        return f"{origin.name} has no friendly port"
+    enemies = _enemy_blocks(world, nation, area)
+    if enemies:
+        return f"{territory.name} holds enemy blocks ({_nations_of(world, enemies)})"
+    if territory.kind == SEA:
+        if any(b.kind == FLEET and b.nation == nation for b in world.blocks_in(area)):
+            return ""
+        return f"{territory.name} has no fleet of {_nation_name(world, nation)}"
+    if origin.kind == SEA:
+        if not territory.port:
+            return f"{territory.name} has no port"
+        if not friendly(world, nation, area):
+            return f"the port of {territory.name} is not friendly"
+        return ""
+    if territory.transit or friendly(world, nation, area):
+        return ""
+    if territory.controller:
+        holder = _nation_name(world, territory.controller)
+        return f"{territory.name} is held by {holder} and is not friendly"
+    return f"{territory.name} is neither friendly nor transit"
+
+
+def _trace(world: World, nation: str, area: str | None) -> tuple[list[str] | None, dict[str, str]]:
+    """Breadth-first search from ``area``: the path, else the closed areas next to the
+    reached ones, each with the reason it is closed."""
+    if area not in world.territories or world.territories[area].kind == SEA:
+        return None, {}
+    if _own_base(world, nation, area):
+        return [area], {}
+    links = _links(world)
+    came: dict[str, str | None] = {area: None}
+    closed: dict[str, str] = {}
+    queue = deque([area])
+    while queue:
+        here = queue.popleft()
+        for there in sorted(links.get(here, ())):
+            if there in came:
+                continue
+            reason = _closed(world, nation, here, there)
+            if reason:
+                closed.setdefault(there, reason)
+                continue
+            came[there] = here
+            if world.territories[there].controller == nation:
+                path = [there]
+                while (step := came[path[-1]]) is not None:
+                    path.append(step)
+                return path[::-1], {}
+            queue.append(there)
+    return None, {key: why for key, why in closed.items() if key not in came}
+
+
+def line_of_communication(world: World, nation: str, area: str | None) -> list[str] | None:
+    """GNW-9: a shortest path of area keys from ``area`` to a territory ``nation``
+    controls, through friendly or transit land and through sea zones holding a fleet of
+    ``nation`` (boarding and landing at friendly ports), never entering an area with
+    enemy blocks; ``[area]`` for the nation's own territory that it controls; None when
+    there is no line (or ``area`` is a sea zone or not on the map, as a pool block's)."""
+    return _trace(world, nation, area)[0]
+
+
+def line_explanation(world: World, nation: str, area: str | None) -> str:
+    """GNW-9 in one sentence: the line of communication, or why there is none."""
+    if area not in world.territories:
+        return "No line of communication: the block is not on the map."
+    path, closed = _trace(world, nation, area)
+    who = _nation_name(world, nation)
+    start = _name(world, area)
+    if path == [area]:
+        return f"Line of communication: {start} ({who}'s own territory, controlled by {who})."
+    if path:
+        route = " → ".join(_name(world, key) for key in path)
+        return f"Line of communication: {route} (controlled by {who})."
+    if world.territories[area].kind == SEA:
+        return f"No line of communication from {start}: it is a sea zone, not a territory."
+    order = sorted(closed, key=lambda key: _name(world, key))
+    reasons = list(dict.fromkeys(closed[key] for key in order)) or [
+        f"no territory controlled by {who} can be reached"
+    ]
+    return f"No line of communication from {start}: {'; '.join(reasons)}."
+
+
+# -- GNW-13 fleet movement ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FleetMove:
+    fleet: int
+    path: tuple[str, ...]  # the areas actually entered, in order
+    stopped_by: str | None  # the sea zone where an enemy fleet stopped it
+    zones: int  # movement used (sea zones entered + 1 for entering a port)
+    text: str
+
+
+def fleet_reach(fleet: Block) -> int:
+    """GNW-13: sea zones per action: 6, the Russian galley fleet 3."""
+    return GALLEY_REACH if fleet.galley else FLEET_REACH
+
+
+def _enemy_port(world: World, nation: str, area: str) -> bool:
+    territory = world.territories[area]
+    holder = _side(world, territory.controller)
+    held = holder not in (None, world.side_of(nation)) and territory.garrison > 0
+    return held or bool(_enemy_blocks(world, nation, area))
+
+
+def _unmovable(fleet: Block) -> str:
+    if fleet.kind != FLEET:
+        return f"{fleet.name} is not a fleet."
+    if fleet.in_pool:
+        return f"{fleet.name} is in the pool."
+    if fleet.carried_by is not None:
+        return f"{fleet.name} is carried by another fleet."
+    return ""
+
+
+def _step_refusal(world: World, fleet: Block, links: Links, here: str, there: str) -> str:
+    """Why ``fleet`` may not sail from ``here`` into ``there``; "" when it may."""
+    if there not in world.territories:
+        return f"{there} is not an area of the map."
+    target = world.territories[there]
+    if there not in links.get(here, ()):
+        return f"{target.name} is not adjacent to {_name(world, here)}."
+    if target.kind == SEA:
+        return ""
+    if not _is_sea(world, here):
+        return f"{fleet.name} cannot sail overland from {_name(world, here)} to {target.name}."
+    if not target.port:
+        return f"{fleet.name} cannot enter {target.name}: it has no port."
+    if _enemy_port(world, fleet.nation, there):
+        return f"{fleet.name} cannot enter {target.name}: the port is held by the enemy."
+    return ""
+
+
+def fleet_move_refusal(world: World, fleet: Block, path: Sequence[str]) -> str:
+    """GNW-13: why the fleet may not sail along ``path`` (the areas to enter, in order);
+    "" when it may. Leaving a port is free; each sea zone and entering a port (which ends
+    the move) count one zone. Enemy fleets, which stop a move, do not make it illegal."""
+    refusal = _unmovable(fleet)
+    if refusal:
+        return refusal
+    if not path:
+        return f"No move given for {fleet.name}."
+    links, here, reach = _links(world), fleet.location, fleet_reach(fleet)
+    for zones, there in enumerate(path, start=1):
+        refusal = _step_refusal(world, fleet, links, here, there)
+        if refusal:
+            return refusal
+        name = world.territories[there].name
+        if zones > reach:
+            return f"{fleet.name} cannot reach {name}: {zones} zones, more than its {reach}."
+        if not _is_sea(world, there) and zones < len(path):
+            return f"Entering the port of {name} ends {fleet.name}'s move."
+        here = there
+    return ""
+
+
+def move_fleet(world: World, fleet: Block, path: Sequence[str]) -> FleetMove:
+    """GNW-13: sail a legal ``path``, stopping in the first sea zone entered that holds an
+    enemy fleet. Does not change the world: the caller moves the fleet and the blocks it
+    carries. Raises ValueError with the refusal for an illegal path."""
+    refusal = fleet_move_refusal(world, fleet, path)
+    if refusal:
+        raise ValueError(refusal)
+    entered: list[str] = []
+    stopped_by, stoppers = None, []
+    for there in path:
+        entered.append(there)
+        stoppers = _enemy_fleets(world, fleet.nation, there)
+        if stoppers:
+            stopped_by = there
+            break
+    route = " → ".join(_name(world, key) for key in (fleet.location, *entered))
+    text = f"{fleet.name}: {route} ({len(entered)} of {fleet_reach(fleet)} zones)"
+    if stopped_by:
+        who = _nations_of(world, stoppers)
+        text += f", stopped in {_name(world, stopped_by)} by an enemy fleet ({who})"
+    return FleetMove(fleet.id, tuple(entered), stopped_by, len(entered), text + ".")
+
+
+def _fleet_search(world: World, fleet: Block) -> dict[str, str]:
+    """Breadth-first search of the fleet's legal ends: each reachable area and the area
+    it is entered from. A port or a sea zone with an enemy fleet ends the move there."""
+    if _unmovable(fleet):
+        return {}
+    links, reach = _links(world), fleet_reach(fleet)
+    came: dict[str, str] = {}
+    queue = deque([(fleet.location, 0)])
+    while queue:
+        here, zones = queue.popleft()
+        if zones == reach:
+            continue
+        for there in sorted(links.get(here, ())):
+            if there == fleet.location or there in came:
+                continue
+            if _step_refusal(world, fleet, links, here, there):
+                continue
+            came[there] = here
+            if _is_sea(world, there) and not _enemy_fleets(world, fleet.nation, there):
+                queue.append((there, zones + 1))
+    return came
+
+
+def fleet_destinations(world: World, fleet: Block) -> dict[str, int]:
+    """GNW-13: every area the fleet could end this action in (not its start), with the
+    fewest zones needed. A sea zone with an enemy fleet is an end, never passed through."""
+    came = _fleet_search(world, fleet)
+    return {area: len(_route(came, area)) for area in came}
+
+
+def fleet_route(world: World, fleet: Block, destination: str) -> tuple[str, ...] | None:
+    """GNW-13: a shortest legal path to ``destination`` (as ``fleet_destinations`` finds
+    it), for ``move_fleet``; None when the fleet cannot end there this action."""
+    came = _fleet_search(world, fleet)
+    return _route(came, destination) if destination in came else None
+
+
+def _route(came: dict[str, str], area: str) -> tuple[str, ...]:
+    path = [area]
+    while path[-1] in came:
+        path.append(came[path[-1]])
+    return tuple(path[-2::-1])
