@@ -66,7 +66,13 @@ def question(request, campaign_id: int, topic: str, item_id: int):
     template = f"campaign/{state.campaign.ruleset}/{topic}.html"
     highlighted = {"map": map_view(state, set(answer.get("highlight", ())))}
     if request.htmx:
-        context = {**answer, **highlighted, "campaign": state.campaign, "oob": True}
+        context = {
+            **answer,
+            **highlighted,
+            "campaign": state.campaign,
+            "ruleset_templates": f"campaign/{state.campaign.ruleset}",
+            "oob": True,
+        }
         return render(request, template, context)
     context = {**page_context(state), **answer, **highlighted, "question_template": template}
     return render(request, "campaign/detail.html", context)
