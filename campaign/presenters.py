@@ -207,10 +207,13 @@ def step_state(position: int, here: int) -> str:
     return "done" if position < here else "next"
 
 
-def readiness(powers: list[Any], orders: dict[int, Any]) -> list[Readiness]:
-    """Per power: its player (powers come with their seats prefetched) and order status."""
+def readiness(powers: list[Any], orders: dict[int, Any], spec: Any = None) -> list[Readiness]:
+    """Per power that gives orders in the phase (``spec``: every power when it is None or
+    takes them from all): its player (seats come prefetched) and order status."""
     rows = []
     for power in powers:
+        if spec is not None and spec.orders_from not in ("all", "none", power.key):
+            continue
         seat = next((s for s in power.seats.all() if s.user_id), None)
         order = orders.get(power.pk)
         status = "none" if order is None else "ready" if order.ready else "draft"
@@ -267,7 +270,7 @@ def visible_text(event: Any, viewer: frozenset[str] | None) -> str:
 def log_group(
     phase: Any, events: list[tuple[Any, str]], ruleset: Any, setup: dict, seeded: bool
 ) -> LogGroup:
-    revealed = seeded and phase is not None and not phase.is_open
+    revealed = seeded and phase is not None and phase.status == "resolved"
     return LogGroup(
         phase=ruleset.phase(phase.key).name if phase else BEFORE_THE_FIRST_PHASE,
         turn=ruleset.turn_label(phase.turn if phase else events[0][0].turn, setup),

@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from campaign.models import Campaign, Event, Order, Phase, Seat
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_hash
+from rules.engine import load
 
 
 class ServiceError(Exception):
@@ -36,6 +37,9 @@ class PhaseAlreadyResolved(Conflict):
 
 class DiceError(ServiceError):
     """GM-entered dice that are missing or malformed."""
+
+
+WAITING = "waiting"  # a phase service's result when a procedure waits for a decision
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,8 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
         rule=spec.rules[0],
         phase=phase,
     )
+    if position == 0 and campaign.rules.turn_started:
+        load(campaign.rules.turn_started)(campaign, turn, actor)
     return phase
 
 
@@ -154,7 +160,8 @@ def _dice_for(campaign: Campaign, phase: Phase, faces: list[int] | None):
 def resolve_open_phase(
     *, campaign_id: int, expected_phase_id: int, actor, faces: list[int] | None = None
 ) -> Phase:
-    """Resolve the open phase once and open the next; returns the newly opened phase.
+    """Resolve the open phase once and open the next; returns the newly opened phase, or
+    the same phase when a procedure in it now waits for a power's decision (decide()).
 
     A second request for the same phase waits on the campaign lock, then finds the
     phase already moved on and raises PhaseAlreadyResolved. Any error rolls back all.
@@ -164,11 +171,13 @@ def resolve_open_phase(
         if campaign.phase_id != expected_phase_id:
             raise PhaseAlreadyResolved("This phase has already been resolved.")
         phase = Phase.objects.select_for_update().get(pk=expected_phase_id)
+        spec = campaign.rules.phase(phase.key)
+        if phase.status == Phase.Status.WAITING:
+            raise Conflict(f"{spec.name} is under way and waits for a decision.")
         dice = _dice_for(campaign, phase, faces)
         orders = _orders_for(campaign, phase)
-        spec = campaign.rules.phase(phase.key)
         try:
-            spec.resolver()(PhaseContext(campaign, phase, orders, dice, actor))
+            result = spec.resolver()(PhaseContext(campaign, phase, orders, dice, actor))
         except DiceExhausted as error:
             raise DiceError(f"Not enough dice entered: {error}.") from None
         if isinstance(dice, ScriptedDice) and dice.unused:
@@ -176,22 +185,59 @@ def resolve_open_phase(
                 f"{len(dice.faces)} faces were entered but the phase rolled "
                 f"{len(dice.rolls)}: enter exactly the dice it needs."
             )
-        phase.status = Phase.Status.RESOLVED
-        phase.resolved_at = timezone.now()
-        phase.resolved_by = actor if getattr(actor, "is_authenticated", False) else None
-        phase.save(update_fields=["status", "resolved_at", "resolved_by"])
-        log(
-            campaign,
-            Event.Kind.PHASE,
-            f"{spec.name} resolved.",
-            actor=actor,
+        if result == WAITING:
+            return _wait(campaign, phase)
+        return _finish(campaign, phase, spec, actor)
+
+
+def decide(*, seat: Seat, phase_id: int, answer: dict, actor) -> Phase:
+    """A power's (or the GM's) answer to the decision a procedure waits for; the phase
+    goes on and, when nothing more is asked, resolves and the next opens."""
+    with transaction.atomic():
+        campaign = locked_campaign(seat.campaign_id)
+        phase = campaign.phase
+        if campaign.phase_id != phase_id or phase.status != Phase.Status.WAITING:
+            raise PhaseClosed("That decision is no longer asked: nothing was changed.")
+        power_key = seat.power.key if seat.power_id else None
+        result = load(campaign.rules.decision_service)(
+            campaign=campaign,
             phase=phase,
-            rule=spec.rules[0],
+            power_key=power_key,
+            answer=answer,
+            actor=actor,
+            as_gm=seat.is_gm,
         )
-        turn, position = _next_position(campaign, phase)
-        opened = _open_phase(campaign, turn, position, actor)
-        campaign.bump_version()
-        return opened
+        if result == WAITING:
+            return _wait(campaign, phase)
+        return _finish(campaign, phase, campaign.rules.phase(phase.key), actor)
+
+
+def _wait(campaign: Campaign, phase: Phase) -> Phase:
+    if phase.status != Phase.Status.WAITING:
+        phase.status = Phase.Status.WAITING
+        phase.save(update_fields=["status"])
+    campaign.bump_version()
+    return phase
+
+
+def _finish(campaign: Campaign, phase: Phase, spec, actor) -> Phase:
+    """Mark the phase resolved, log it, open the next; returns the opened phase."""
+    phase.status = Phase.Status.RESOLVED
+    phase.resolved_at = timezone.now()
+    phase.resolved_by = actor if getattr(actor, "is_authenticated", False) else None
+    phase.save(update_fields=["status", "resolved_at", "resolved_by"])
+    log(
+        campaign,
+        Event.Kind.PHASE,
+        f"{spec.name} resolved.",
+        actor=actor,
+        phase=phase,
+        rule=spec.rules[0],
+    )
+    turn, position = _next_position(campaign, phase)
+    opened = _open_phase(campaign, turn, position, actor)
+    campaign.bump_version()
+    return opened
 
 
 def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
@@ -227,6 +273,10 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
         spec = campaign.rules.phase(campaign.phase.key)
         if not spec.takes_orders:
             raise PhaseClosed("This phase takes no orders.")
+        if campaign.phase.status == Phase.Status.WAITING:
+            raise PhaseClosed("The action is under way: orders can no longer change.")
+        if not spec.takes_orders_from(seat.power.key):
+            raise ServiceError(f"{spec.name} is not {seat.power.name}'s to order.")
         order, _ = Order.objects.update_or_create(
             phase_id=phase_id,
             power_id=seat.power_id,

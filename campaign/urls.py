@@ -25,6 +25,7 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/", pages.campaign_detail, name="detail"),
     path("campaigns/<id:campaign_id>/orders/", orders.orders, name="orders"),
     path("campaigns/<id:campaign_id>/standing/", orders.standing_order, name="standing"),
+    path("campaigns/<id:campaign_id>/decision/", orders.decision, name="decision"),
     path(
         "campaigns/<id:campaign_id>/ask/<slug:topic>/<id:item_id>/",
         pages.question,

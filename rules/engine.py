@@ -44,11 +44,15 @@ class PhaseSpec:
     does: str
     service: str
     order_form: str | None = None
-    orders_from: str = "all"  # "all" seated powers, or "none"
+    orders_from: str = "all"  # "all" seated powers, "none", or one power's key (an impulse)
 
     @property
     def takes_orders(self) -> bool:
         return self.order_form is not None and self.orders_from != "none"
+
+    def takes_orders_from(self, power_key: str | None) -> bool:
+        """Whether this power gives orders in this phase."""
+        return self.takes_orders and self.orders_from in ("all", power_key)
 
     def form_class(self) -> type:
         return load(self.order_form)
@@ -78,6 +82,13 @@ class Ruleset:
     # "campaign/<ruleset>/<topic>.html"}, raising LookupError for what the viewer may
     # not ask about; e.g. "why can't I reinforce this block?"
     questions: str = ""
+    # dotted paths, for procedures that wait for a power's decision in mid-phase:
+    # decide(campaign=, phase=, power_key=, answer=, actor=, as_gm=) -> WAITING or None,
+    # and the form that asks it: DecisionForm(data, world=, power_key=)
+    decision_service: str = ""
+    decision_form: str = ""
+    # dotted path: turn_started(campaign, turn, actor) when a turn's first phase opens
+    turn_started: str = ""
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     def phase(self, key: str) -> PhaseSpec:

@@ -23,6 +23,7 @@ from campaign.models.empires_in_arms import (
     Revolt,
 )
 from campaign.models.pax_baltica import Block, PbNation, PbSide, PbTerritory
+from campaign.models.virgin_queen import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
 
 __all__ = [
     "Adjacency",
@@ -47,4 +48,10 @@ __all__ = [
     "Revolt",
     "RollRecord",
     "Seat",
+    "VqLeader",
+    "VqPending",
+    "VqPower",
+    "VqSpace",
+    "VqUnits",
+    "VqZone",
 ]

@@ -211,6 +211,7 @@ class Phase(models.Model):
 
     class Status(models.TextChoices):
         OPEN = "open", _("Open")
+        WAITING = "waiting", _("Waiting for a decision")
         RESOLVED = "resolved", _("Resolved")
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="phases")
@@ -242,7 +243,7 @@ class Phase(models.Model):
 
     @property
     def is_open(self) -> bool:
-        return self.status == self.Status.OPEN
+        return self.status != self.Status.RESOLVED
 
     @property
     def dice_context(self) -> str:

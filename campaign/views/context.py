@@ -30,7 +30,10 @@ class CampaignState:
 
     @property
     def takes_orders(self) -> bool:
-        return self.spec is not None and self.spec.takes_orders
+        """The open phase takes orders from this seat's power, and is not under way."""
+        if self.spec is None or self.phase.status == Phase.Status.WAITING:
+            return False
+        return self.spec.takes_orders_from(self.seat.power.key if self.seat.power_id else None)
 
     @property
     def presenter(self) -> presenters.RulesetPresenter | None:
@@ -56,6 +59,20 @@ class CampaignState:
             world=self.world,
             power_key=self.seat.power.key,
             initial_payload=saved.payload if saved else None,
+        )
+
+    def decision_form(self, data=None):
+        """The decision a procedure of the open phase waits for (None when it waits for
+        none); it says whom it waits for, and whether this seat may answer."""
+        if not (
+            self.rules.decision_form and self.phase and self.phase.status == Phase.Status.WAITING
+        ):
+            return None
+        return load(self.rules.decision_form)(
+            data,
+            world=self.world,
+            power_key=self.seat.power.key if self.seat.power_id else None,
+            as_gm=self.seat.is_gm,
         )
 
     def standing_form(self, data=None):
@@ -101,30 +118,33 @@ def panels(state: CampaignState) -> dict:
         "phase": state.phase,
         "spec": state.spec,
         "steps": presenters.sequence(state.rules, state.campaign, state.phase),
-        "readiness": presenters.readiness(state.powers, state.orders),
+        "readiness": presenters.readiness(state.powers, state.orders, state.spec),
         "dice": presenters.dice_note(seeded, state.phase),
         "ruleset_panels": presenter.panels(state.world, state.viewer) if presenter else {},
         "ruleset_templates": f"campaign/{state.campaign.ruleset}",
     }
 
 
-def orders_context(state: CampaignState, *, order_form=None, standing_form=None) -> dict:
-    """The orders panel, the standing order and the submissions panel."""
+def orders_context(
+    state: CampaignState, *, order_form=None, standing_form=None, decision_form=None
+) -> dict:
+    """The orders panel, the decision awaited, the standing order and the submissions."""
     return {
         **panels(state),
         "order_form": order_form or state.order_form(),
         "order": state.my_order,
         "standing_form": standing_form or state.standing_form(),
+        "decision_form": decision_form or state.decision_form(),
     }
 
 
 def page_context(state: CampaignState, **forms) -> dict:
-    """Everything the campaign page shows."""
-    return {
-        **orders_context(state, **forms),
-        "map": map_view(state),
-        "log": log_lines(state, LOG_LIMIT),
-    }
+    """Everything the campaign page shows; the spaces a decision may choose are
+    highlighted on the map for whoever may make it."""
+    context = orders_context(state, **forms)
+    decision = context["decision_form"]
+    highlight = set(decision.highlight) if decision is not None and decision.answerable else set()
+    return {**context, "map": map_view(state, highlight), "log": log_lines(state, LOG_LIMIT)}
 
 
 def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> presenters.MapView:

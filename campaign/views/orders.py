@@ -12,9 +12,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
-from campaign.services import PhaseClosed, ServiceError, submit_orders
+from campaign.services import PhaseClosed, ServiceError, decide, seat_for, submit_orders
 from campaign.views.access import player_seat
 from campaign.views.context import (
     CampaignState,
@@ -28,6 +30,7 @@ ERROR = "error"
 SUCCESS = "success"
 ENVELOPE = ("csrfmiddlewaretoken", "phase", "ready")  # posted with, not part of, the orders
 ORDERS_PARTIAL = "campaign/detail.html#order_update"
+DECISION_PARTIAL = "campaign/detail.html#decision"
 STANDING_PARTIAL = "campaign/detail.html#standing"
 
 
@@ -77,6 +80,34 @@ def standing_order(request, campaign_id: int):
     except ServiceError as error:
         return refuse(request, state, str(error), 400, STANDING_PARTIAL, standing_form=form)
     return done(request, load_state(state.seat), "Standing order saved.", STANDING_PARTIAL)
+
+
+@login_required
+@require_POST
+def decision(request, campaign_id: int):
+    """Answer the decision the open phase waits for: the power it waits for, or the GM
+    on its behalf. The page is then reloaded (the answer may change the whole map)."""
+    state = load_state(seat_for(request.user, campaign_id))
+    form = state.decision_form(order_fields(request.POST))
+    if form is None or str(state.phase.pk) != request.POST.get("phase", ""):
+        return refuse(request, state, "That decision is no longer asked.", 409, DECISION_PARTIAL)
+    if not form.answerable:
+        reason = f"The decision is {form.waiting_for}'s to make."
+        return refuse(request, state, reason, 403, DECISION_PARTIAL, decision_form=form)
+    if not form.is_valid():
+        reason = "Your decision was not accepted."
+        return refuse(request, state, reason, 422, DECISION_PARTIAL, decision_form=form)
+    try:
+        decide(seat=state.seat, phase_id=state.phase.pk, answer=form.answer(), actor=request.user)
+    except PhaseClosed as error:
+        return refuse(request, state, str(error), 409, DECISION_PARTIAL)
+    except ServiceError as error:
+        return refuse(request, state, str(error), 422, DECISION_PARTIAL, decision_form=form)
+    page = "campaign:gm" if state.seat.is_gm else "campaign:detail"
+    messages.success(request, "Decision made.")
+    if request.htmx:
+        return HttpResponseClientRedirect(reverse(page, args=[campaign_id]))
+    return redirect(page, campaign_id)
 
 
 def order_fields(data):

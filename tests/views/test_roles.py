@@ -76,6 +76,12 @@ CASES = {
         lambda c: {"pays_bad_roll": "no"},
         expect(302, outsider=404, observer=403, gm=403),
     ),
+    "decision": (
+        "post",
+        lambda c: reverse("campaign:decision", args=[c.pk]),
+        lambda c: {"phase": c.phase_id},
+        expect(409, outsider=404),  # nothing waits for a decision; see test_vq_views
+    ),
     "advance": (
         "post",
         lambda c: reverse("campaign:advance", args=[c.pk]),
