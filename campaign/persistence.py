@@ -38,7 +38,7 @@ def upsert_changed(
     model,
     before: Mapping,
     after: Mapping,
-    value_field: str,
+    value_fields: list[str],
     unique: list[str],
     row: Callable[[tuple, int], object],
 ) -> None:
@@ -49,7 +49,7 @@ def upsert_changed(
             [row(key, value) for key, value in changed.items()],
             update_conflicts=True,
             unique_fields=unique,
-            update_fields=[value_field],
+            update_fields=value_fields,
         )
 
 

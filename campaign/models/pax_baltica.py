@@ -118,6 +118,14 @@ class Block(models.Model):
     galley = models.BooleanField(default=False)
     in_battle = models.BooleanField(default=False)
     besieging = models.BooleanField(default=False)
+    nationality = models.CharField(
+        max_length=30,
+        blank=True,
+        help_text=_(
+            "When not its nation's own (a Polish block of Saxony-Poland); trains feed "
+            "only regiments of their army's nationality (7.2)."
+        ),
+    )
 
     class Meta:
         ordering = ["pk"]

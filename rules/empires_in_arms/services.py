@@ -364,7 +364,7 @@ def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
         LetDown,
         loaded.before.let_downs,
         loaded.world.let_downs,
-        "count",
+        ["count"],
         ["power", "area"],
         lambda key, n: LetDown(campaign=campaign, power_id=p[key[0]], area_id=a[key[1]], count=n),
     )
@@ -372,7 +372,7 @@ def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
         NationalModifier,
         loaded.before.national_modifiers,
         loaded.world.national_modifiers,
-        "value",
+        ["value"],
         ["area", "power"],
         lambda key, v: NationalModifier(
             campaign=campaign, area_id=a[key[0]], power_id=p[key[1]], value=v

@@ -120,6 +120,12 @@ def edit_block(
     target.location, target.strength, target.max_strength = location, strength, max_strength
     target.rating, target.supply_trains = rating, supply_trains
     target.carried_by, target.in_battle = carried_by, in_battle and location is not None
+    if before != location:
+        target.besieging = False  # a declared siege stays where it was declared
+        for cargo in world.blocks.values():
+            if cargo.carried_by == target.id and target.id is not None:
+                cargo.location = location
+                cargo.carried_by = target.id if location is not None else None
     nation = world.nations[target.nation].name
     moved = (
         f" from {_where(world, before)} to {_where(world, location)}" if before != location else ""

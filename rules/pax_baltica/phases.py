@@ -65,7 +65,7 @@ def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) ->
             world.say(
                 "GNW-7",
                 f"{nation.name} spends {on_map} of its {rp} RP on blocks on the map.",
-                power=nation.key,
+                **_secret(world, nation.key),
             )
         _draw_new_blocks(world, nation, payload, rp - on_map, dice)
     for nation in world.nations.values():
@@ -133,7 +133,13 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
             redacted=redacted,
             **_secret(world, nation.key),
         )
-    world.say("GNW-6", f"{nation.name}'s pool draws: {outcome.text}", power=nation.key)
+    placed = sum(1 for drawn in outcome.draws if not drawn.returned)
+    world.say(
+        "GNW-6",
+        f"{nation.name}'s pool draws: {outcome.text}",
+        redacted=f"{nation.name} places {placed} new block(s); its unspent RP are lost.",
+        **_secret(world, nation.key),
+    )
 
 
 def _placement(world: World, block: Block, payload: dict) -> str | None:
@@ -260,12 +266,22 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> None:
     )
 
 
-def siege_refusal(world: World, nation: str, territory: Territory, blocks: Sequence[Block]) -> str:
-    """Why these blocks may not besiege this territory ("" when they may)."""
+def siege_refusal(
+    world: World,
+    nation: str,
+    territory: Territory,
+    blocks: Sequence[Block],
+    *,
+    declared: bool = False,
+) -> str:
+    """Why these blocks may not besiege this territory ("" when they may); ``declared``:
+    checked again when the siege comes (the GM may have moved things meanwhile)."""
     if territory.kind != TERRITORY:
         return "only a land territory can be besieged"
     if not world.enemies(nation, territory.controller):
         return f"{territory.name} is not held by the enemy"
+    if territory.garrison == 0:
+        return f"{territory.name} has no garrison to besiege"
     if not blocks:
         return "no blocks were named"
     for block in blocks:
@@ -273,7 +289,7 @@ def siege_refusal(world: World, nation: str, territory: Territory, blocks: Seque
             return f"{block.name} is not in {territory.name}"
         if block.kind == FLEET:
             return f"{block.name} is a fleet"
-        if block.besieging:
+        if block.besieging and not declared:
             return f"{block.name} already besieges"
     return ""
 
@@ -284,11 +300,15 @@ def siege_refusal(world: World, nation: str, territory: Territory, blocks: Seque
 def resolve_sieges(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
     """Every territory with besieging blocks: the battle first (GNW-3), one round of
     siege fire (GNW-1), the result (GNW-2) and the RP levels it changes (GNW-5)."""
-    for key in sorted({b.location for b in world.blocks.values() if b.besieging}):
+    for key in sorted({b.location for b in world.blocks.values() if b.besieging and b.location}):
         territory = world.territories[key]
         besiegers = sorted(
             (b for b in world.blocks_in(key) if b.besieging), key=lambda b: (-b.strength, b.id)
         )
+        refusal = siege_refusal(world, besiegers[0].nation, territory, besiegers, declared=True)
+        if refusal:
+            world.say("GNW-1", f"No siege of {territory.name}: {refusal}.", area=key)
+            continue
         besiegers = _after_battle(world, territory, besiegers)
         if besiegers:
             _siege(world, territory, besiegers, dice)
@@ -321,17 +341,31 @@ def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dic
     attacker = besiegers[0].nation
     fight = gnw.siege_round(territory, besiegers, dice, world.options)
     for report in fight.reports:
-        public = report.power is None or world.enemies(attacker, report.power)
+        garrison = report.power is None or world.enemies(attacker, report.power)
+        faces = " ".join(str(face) for face in report.faces)
+        redacted = (
+            f"{report.purpose}: {faces} → {fight.garrison_hits} hit(s) on the besiegers"
+            if garrison
+            else f"The besiegers of {territory.name} fire."
+        )
         world.say(
             "GNW-1",
             f"{report.purpose}: {report.text}",
             area=territory.key,
             roll=report,
-            redacted="" if public else f"The besiegers of {territory.name} fire.",
-            **({} if public else _secret(world, attacker)),
+            redacted=redacted,
+            **_secret(world, attacker),
         )
     for block in besiegers:
+        lost = block.strength - fight.strengths[block.id]
         block.strength = fight.strengths[block.id]
+        if lost and block.strength:
+            world.say(
+                "GNW-1",
+                f"{block.name} loses {lost} step(s) before {territory.name} "
+                f"({block.strength}/{block.max_strength}).",
+                **_secret(world, attacker),
+            )
         if block.strength == 0:
             block.location, block.carried_by = None, None
             world.say(
@@ -372,10 +406,10 @@ def _captured(world: World, territory: Territory, attacker: str) -> None:
             nation = world.nations[key]
             world.say(
                 "GNW-5",
-                f"{nation.name}'s RP level: {levels[key]} → {level} ({territory.name}).",
+                f"{nation.name}'s RP level: {levels[key]} → {max(0, level)} ({territory.name}).",
                 power=key,
             )
-            nation.rp_level = level
+            nation.rp_level = max(0, level)
     if result.forced_peace:
         world.nations[result.forced_peace].forced_peace = True
         world.say(

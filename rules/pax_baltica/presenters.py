@@ -179,7 +179,8 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
             BlockRow(
                 id=block.id,
                 name=block.name,
-                nation=world.nations[block.nation].name,
+                nation=world.nations[block.nation].name
+                + (f" ({block.nationality})" if block.nationality else ""),
                 kind=block.kind,
                 strength=block.strength,
                 max_strength=block.max_strength,

@@ -364,13 +364,13 @@ def forage(
 
 
 def _usable_trains(blocks: Sequence[Block]) -> int:
-    """Each nation's supply-train points, up to its regiments' demand."""
+    """Each nationality's supply-train points, up to its regiments' demand (7.2: a Saxon
+    army's train does not feed a Polish regiment, though one nation pays for both)."""
     total = 0
-    for nation in {b.nation for b in blocks}:
-        trains = sum(b.supply_trains for b in blocks if b.nation == nation and b.kind == ARMY)
-        fed = sum(
-            FORAGE_DEMAND[b.kind] for b in blocks if b.nation == nation and b.kind == REGIMENT
-        )
+    for nationality in {b.nationality_key for b in blocks}:
+        own = [b for b in blocks if b.nationality_key == nationality]
+        trains = sum(b.supply_trains for b in own if b.kind == ARMY)
+        fed = sum(FORAGE_DEMAND[b.kind] for b in own if b.kind == REGIMENT)
         total += min(trains, fed)
     return total
 

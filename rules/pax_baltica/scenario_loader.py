@@ -10,7 +10,8 @@
       "blocks"?: [{"nation", "kind": "army" | "regiment" | "fleet", "name",
                    "strength", "max_strength", "rating"?: "C1", "supply_trains"?: n,
                    "location": "<area>" | null,            # null: in the pool
-                   "red_dot"?: bool, "places"?: ["<territory>"], "galley"?: bool}],
+                   "red_dot"?: bool, "places"?: ["<territory>"], "galley"?: bool,
+                   "nationality"?: "Polish"}],          # when not the nation's own
       "actions"?: {"sweden": n, "coalition": n}             # each season; Sweden acts first
     }
 
@@ -142,6 +143,7 @@ def load_extras(campaign, data: dict, powers_by_key: dict, areas_by_key: dict) -
                 red_dot=b.get("red_dot", False),
                 places=b.get("places", []),
                 galley=b.get("galley", False),
+                nationality=b.get("nationality", ""),
             )
             for b in section.get("blocks", [])
         ]

@@ -135,6 +135,7 @@ def _block(b: Block, pkey: dict[int, str], akey: dict[int, str]) -> state.Block:
         b.galley,
         b.in_battle,
         b.besieging,
+        b.nationality,
     )
 
 
@@ -152,6 +153,7 @@ BLOCK_FIELDS = [
     "galley",
     "in_battle",
     "besieging",
+    "nationality",
 ]
 
 
@@ -180,6 +182,7 @@ def persist(loaded: Loaded, phase: Phase | None, actor) -> None:
             galley=b.galley,
             in_battle=b.in_battle,
             besieging=b.besieging,
+            nationality=b.nationality,
         )
 
     persistence.sync_rows(
@@ -253,7 +256,7 @@ def _persist_sides(loaded: Loaded) -> None:
         PbSide,
         {k: (before.actions[k], before.season_actions.get(k, 0)) for k in before.actions},
         {k: (world.actions[k], world.season_actions.get(k, 0)) for k in world.actions},
-        "actions",
+        ["actions", "actions_per_season"],
         ["campaign", "key"],
         lambda key, v: PbSide(
             campaign=loaded.campaign, key=key, actions=v[0], actions_per_season=v[1]

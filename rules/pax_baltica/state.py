@@ -83,6 +83,12 @@ class Block:
     galley: bool = False  # the Russian galley fleet: 3 zones per action
     in_battle: bool = False  # fought (or is fighting) a battle this season
     besieging: bool = False  # declared a siege this season
+    nationality: str = ""  # when not its nation's own, e.g. "Polish" in Saxony-Poland's pool
+
+    @property
+    def nationality_key(self) -> str:
+        """Whose supply trains feed it (7.2): its nationality, else its nation."""
+        return self.nationality or self.nation
 
     @property
     def in_pool(self) -> bool:

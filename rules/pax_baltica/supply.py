@@ -72,8 +72,9 @@ def friendly(world: World, nation: str, area: str) -> bool:
 
 
 def _own_base(world: World, nation: str, area: str) -> bool:
-    territory = world.territories[area]
-    return territory.nation == nation and territory.controller == nation
+    """Seed 8.5: a line ends in a territory ``nation`` controls, its own home territory
+    or one it has captured (the territory's nation does not matter)."""
+    return world.territories[area].controller == nation
 
 
 def _closed(world: World, nation: str, came_from: str, area: str) -> str:
@@ -105,7 +106,8 @@ def _closed(world: World, nation: str, came_from: str, area: str) -> str:
 
 def _trace(world: World, nation: str, area: str | None) -> tuple[list[str] | None, dict[str, str]]:
     """Breadth-first search from ``area``: the path, else the closed areas next to the
-    reached ones, each with the reason it is closed."""
+    reached ones, each with the reason it is closed. A start that ``nation`` controls is
+    a line by itself (``[area]``), whatever stands there."""
     if area not in world.territories or world.territories[area].kind == SEA:
         return None, {}
     if _own_base(world, nation, area):
@@ -124,7 +126,7 @@ def _trace(world: World, nation: str, area: str | None) -> tuple[list[str] | Non
                 closed.setdefault(there, reason)
                 continue
             came[there] = here
-            if world.territories[there].controller == nation:
+            if _own_base(world, nation, there):
                 path = [there]
                 while (step := came[path[-1]]) is not None:
                     path.append(step)
@@ -137,8 +139,9 @@ def line_of_communication(world: World, nation: str, area: str | None) -> list[s
     """GNW-9: a shortest path of area keys from ``area`` to a territory ``nation``
     controls, through friendly or transit land and through sea zones holding a fleet of
     ``nation`` (boarding and landing at friendly ports), never entering an area with
-    enemy blocks; ``[area]`` for the nation's own territory that it controls; None when
-    there is no line (or ``area`` is a sea zone or not on the map, as a pool block's)."""
+    enemy blocks; ``[area]`` when ``nation`` controls ``area`` itself (its own territory
+    or a captured one); None when there is no line (or ``area`` is a sea zone or not on
+    the map, as a pool block's)."""
     return _trace(world, nation, area)[0]
 
 
@@ -150,7 +153,9 @@ def line_explanation(world: World, nation: str, area: str | None) -> str:
     who = _nation_name(world, nation)
     start = _name(world, area)
     if path == [area]:
-        return f"Line of communication: {start} ({who}'s own territory, controlled by {who})."
+        if world.territories[area].nation == nation:
+            return f"Line of communication: {start} ({who}'s own territory, controlled by {who})."
+        return f"Line of communication: {start} (captured, controlled by {who})."
     if path:
         route = " → ".join(_name(world, key) for key in path)
         return f"Line of communication: {route} (controlled by {who})."
@@ -171,7 +176,7 @@ class FleetMove:
     fleet: int
     path: tuple[str, ...]  # the areas actually entered, in order
     stopped_by: str | None  # the sea zone where an enemy fleet stopped it
-    zones: int  # movement used (sea zones entered + 1 for entering a port)
+    zones: int  # movement counted: areas entered, less the free first one out of a port
     text: str
 
 
@@ -215,24 +220,32 @@ def _step_refusal(world: World, fleet: Block, links: Links, here: str, there: st
     return ""
 
 
+def _leaving_port(world: World, fleet: Block) -> int:
+    """1 when the fleet starts in a port: its first step, out into the sea, is free."""
+    return 0 if _is_sea(world, fleet.location) else 1
+
+
 def fleet_move_refusal(world: World, fleet: Block, path: Sequence[str]) -> str:
     """GNW-13: why the fleet may not sail along ``path`` (the areas to enter, in order);
-    "" when it may. Leaving a port is free; each sea zone and entering a port (which ends
-    the move) count one zone. Enemy fleets, which stop a move, do not make it illegal."""
+    "" when it may. Leaving a port into an adjacent sea zone is free (seed 9.1: leaving
+    is part of starting the action); each further sea zone and entering a port (which
+    ends the move) count one zone. Enemy fleets, which stop a move, do not make it
+    illegal."""
     refusal = _unmovable(fleet)
     if refusal:
         return refusal
     if not path:
         return f"No move given for {fleet.name}."
     links, here, reach = _links(world), fleet.location, fleet_reach(fleet)
-    for zones, there in enumerate(path, start=1):
+    free = _leaving_port(world, fleet)
+    for step, there in enumerate(path, start=1):
         refusal = _step_refusal(world, fleet, links, here, there)
         if refusal:
             return refusal
-        name = world.territories[there].name
+        name, zones = world.territories[there].name, step - free
         if zones > reach:
             return f"{fleet.name} cannot reach {name}: {zones} zones, more than its {reach}."
-        if not _is_sea(world, there) and zones < len(path):
+        if not _is_sea(world, there) and step < len(path):
             return f"Entering the port of {name} ends {fleet.name}'s move."
         here = there
     return ""
@@ -254,24 +267,26 @@ def move_fleet(world: World, fleet: Block, path: Sequence[str]) -> FleetMove:
             stopped_by = there
             break
     route = " → ".join(_name(world, key) for key in (fleet.location, *entered))
-    text = f"{fleet.name}: {route} ({len(entered)} of {fleet_reach(fleet)} zones)"
+    zones = len(entered) - _leaving_port(world, fleet)
+    text = f"{fleet.name}: {route} ({zones} of {fleet_reach(fleet)} zones)"
     if stopped_by:
         who = _nations_of(world, stoppers)
         text += f", stopped in {_name(world, stopped_by)} by an enemy fleet ({who})"
-    return FleetMove(fleet.id, tuple(entered), stopped_by, len(entered), text + ".")
+    return FleetMove(fleet.id, tuple(entered), stopped_by, zones, text + ".")
 
 
 def _fleet_search(world: World, fleet: Block) -> dict[str, str]:
     """Breadth-first search of the fleet's legal ends: each reachable area and the area
-    it is entered from. A port or a sea zone with an enemy fleet ends the move there."""
+    it is entered from. A port or a sea zone with an enemy fleet ends the move there.
+    From a port the count starts at -1, so the first zone out is entered at 0."""
     if _unmovable(fleet):
         return {}
     links, reach = _links(world), fleet_reach(fleet)
     came: dict[str, str] = {}
-    queue = deque([(fleet.location, 0)])
+    queue = deque([(fleet.location, -_leaving_port(world, fleet))])
     while queue:
-        here, zones = queue.popleft()
-        if zones == reach:
+        here, zones = queue.popleft()  # zones counted on reaching here (-1: a port start)
+        if zones >= reach:
             continue
         for there in sorted(links.get(here, ())):
             if there == fleet.location or there in came:
@@ -286,9 +301,10 @@ def _fleet_search(world: World, fleet: Block) -> dict[str, str]:
 
 def fleet_destinations(world: World, fleet: Block) -> dict[str, int]:
     """GNW-13: every area the fleet could end this action in (not its start), with the
-    fewest zones needed. A sea zone with an enemy fleet is an end, never passed through."""
-    came = _fleet_search(world, fleet)
-    return {area: len(_route(came, area)) for area in came}
+    fewest zones counted (0 for a sea zone next to the port it starts in). A sea zone
+    with an enemy fleet is an end, never passed through."""
+    came, free = _fleet_search(world, fleet), _leaving_port(world, fleet)
+    return {area: len(_route(came, area)) - free for area in came}
 
 
 def fleet_route(world: World, fleet: Block, destination: str) -> tuple[str, ...] | None:

@@ -189,3 +189,19 @@ def test_a_gm_edit_moves_a_block_and_only_its_side_reads_which():
     assert "Karl XII" in event.text and "Karl XII" not in event.redacted
     assert event.audience == ["sweden"]
     assert Area.objects.get(campaign=campaign, key="kurland").blocks.count() == 4
+
+
+@pytest.mark.django_db
+def test_a_side_edit_writes_both_the_actions_left_and_those_each_season_brings():
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    pb_services.gm_edit(
+        campaign_id=campaign.pk,
+        actor=users["gm"],
+        edit="side",
+        side="sweden",
+        actions=5,
+        actions_per_season=7,
+    )
+    side = PbSide.objects.get(campaign=campaign, key="sweden")
+    assert (side.actions, side.actions_per_season) == (5, 7)

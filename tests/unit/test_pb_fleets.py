@@ -53,8 +53,21 @@ def test_reach_six_and_the_galley_three():
 # -- reach -------------------------------------------------------------------------------
 
 
-def test_exactly_six_zones_and_not_seven():
+def test_from_a_port_seven_areas_entered_are_six_zones_and_eight_are_seven():
+    """9.1: leaving a port is part of starting the action, so the first zone out is free."""
     world = world_without_galley()
+    seven = [GULF, CENTRAL, SOUTH, SKAG, SOUTH, CENTRAL, GULF]
+    assert fleet_move_refusal(world, swedes(world), seven) == ""
+    move = move_fleet(world, swedes(world), seven)
+    assert (move.path, move.zones, move.stopped_by) == (tuple(seven), 6, None)
+    assert fleet_move_refusal(world, swedes(world), [*seven, CENTRAL]) == (
+        "Swedish fleet cannot reach Central Baltic: 7 zones, more than its 6."
+    )
+
+
+def test_from_a_sea_zone_six_zones_and_not_seven():
+    world = world_without_galley()
+    swedes(world).location = CENTRAL
     six = [GULF, CENTRAL, SOUTH, SKAG, SOUTH, CENTRAL]
     assert fleet_move_refusal(world, swedes(world), six) == ""
     move = move_fleet(world, swedes(world), six)
@@ -64,11 +77,23 @@ def test_exactly_six_zones_and_not_seven():
     )
 
 
-def test_entering_a_port_counts_one_zone():
+def test_entering_a_port_counts_one_zone_from_a_port():
     world = world_without_galley()
-    six = [CENTRAL, SOUTH, SKAG, SOUTH, CENTRAL, "livland"]
-    assert move_fleet(world, swedes(world), six).zones == 6
-    seven = [GULF, *six]
+    seven = [GULF, CENTRAL, SOUTH, SKAG, SOUTH, CENTRAL, "livland"]
+    assert move_fleet(world, swedes(world), seven).zones == 6
+    eight = [CENTRAL, *seven]
+    assert fleet_move_refusal(world, swedes(world), eight) == (
+        "Swedish fleet cannot reach Livland: 7 zones, more than its 6."
+    )
+
+
+def test_entering_a_port_counts_one_zone_from_a_sea_zone():
+    world = world_without_galley()
+    swedes(world).location = CENTRAL
+    six = [SOUTH, SKAG, SOUTH, CENTRAL, GULF, "stockholm"]
+    move = move_fleet(world, swedes(world), six)
+    assert (move.path, move.zones) == (tuple(six), 6)
+    seven = [GULF, CENTRAL, SOUTH, SKAG, SOUTH, CENTRAL, "livland"]
     assert fleet_move_refusal(world, swedes(world), seven) == (
         "Swedish fleet cannot reach Livland: 7 zones, more than its 6."
     )
@@ -77,10 +102,15 @@ def test_entering_a_port_counts_one_zone():
 def test_leaving_a_port_costs_nothing():
     world = world_without_galley()
     move = move_fleet(world, swedes(world), [CENTRAL])
-    assert (move.path, move.zones) == ((CENTRAL,), 1)
-    assert move.text == "Swedish fleet: Stockholm → Central Baltic (1 of 6 zones)."
+    assert (move.path, move.zones) == ((CENTRAL,), 0)
+    assert move.text == "Swedish fleet: Stockholm → Central Baltic (0 of 6 zones)."
     back = move_fleet(world, swedes(world), [CENTRAL, "stockholm"])  # out and back in
-    assert back.zones == 2
+    assert back.zones == 1
+    across = move_fleet(world, swedes(world), [CENTRAL, "livland"])  # out, then into a port
+    assert (across.zones, across.text) == (
+        1,
+        "Swedish fleet: Stockholm → Central Baltic → Livland (1 of 6 zones).",
+    )
 
 
 def test_the_galley_fleet_moves_three():
@@ -93,9 +123,30 @@ def test_the_galley_fleet_moves_three():
     )
 
 
+def test_the_galley_fleet_in_port_reaches_a_port_three_zones_away():
+    """The first zone out of Kurland is free; then Southern Baltic, Skagerrak and the
+    port of Akershus (Danish, an ally's) count three."""
+    world = build_world()
+    galley = world.blocks[8]
+    galley.location = "kurland"
+    route = (CENTRAL, SOUTH, SKAG, "akershus")
+    assert fleet_move_refusal(world, galley, route) == ""
+    move = move_fleet(world, galley, route)
+    assert (move.path, move.zones, move.stopped_by) == (route, 3, None)
+    assert move.text == (
+        "Galley fleet: Kurland → Central Baltic → Southern Baltic → Skagerrak → Akershus "
+        "(3 of 3 zones)."
+    )
+    assert fleet_destinations(world, galley)["akershus"] == 3
+    assert fleet_route(world, galley, "akershus") == route
+    assert fleet_move_refusal(world, galley, [CENTRAL, SOUTH, SKAG, SOUTH, "copenhagen"]) == (
+        "Galley fleet cannot reach Copenhagen: 4 zones, more than its 3."
+    )
+
+
 def test_a_repeated_zone_is_allowed_and_counted_again():
     world = world_without_galley()
-    assert move_fleet(world, swedes(world), [CENTRAL, GULF, CENTRAL, GULF]).zones == 4
+    assert move_fleet(world, swedes(world), [CENTRAL, GULF, CENTRAL, GULF]).zones == 3
 
 
 # -- stops -------------------------------------------------------------------------------
@@ -104,9 +155,9 @@ def test_a_repeated_zone_is_allowed_and_counted_again():
 def test_a_fleet_stops_on_entering_a_zone_with_an_enemy_fleet():
     world = build_world()  # the Russian galley fleet is in the Central Baltic
     move = move_fleet(world, swedes(world), [GULF, CENTRAL, SOUTH])
-    assert (move.path, move.stopped_by, move.zones) == ((GULF, CENTRAL), CENTRAL, 2)
+    assert (move.path, move.stopped_by, move.zones) == ((GULF, CENTRAL), CENTRAL, 1)
     assert move.text == (
-        "Swedish fleet: Stockholm → Gulf of Bothnia → Central Baltic (2 of 6 zones), "
+        "Swedish fleet: Stockholm → Gulf of Bothnia → Central Baltic (1 of 6 zones), "
         "stopped in Central Baltic by an enemy fleet (Russia)."
     )
 
@@ -226,17 +277,17 @@ def test_move_fleet_raises_the_refusal_and_changes_nothing():
 
 def test_destinations_stop_at_an_enemy_fleet():
     world = build_world()
-    assert fleet_destinations(world, swedes(world)) == {GULF: 1, CENTRAL: 1}
+    assert fleet_destinations(world, swedes(world)) == {GULF: 0, CENTRAL: 0}
 
 
 def test_destinations_with_the_fewest_zones():
     world = world_without_galley()
     assert fleet_destinations(world, swedes(world)) == {
-        GULF: 1,
-        CENTRAL: 1,
-        "livland": 2,
-        SOUTH: 2,
-        SKAG: 3,
+        GULF: 0,  # out of Stockholm's port: free
+        CENTRAL: 0,
+        "livland": 1,
+        SOUTH: 1,
+        SKAG: 2,
     }  # Kurland holds Russians; Copenhagen, Akershus and Christiansand Danish garrisons
     assert fleet_route(world, swedes(world), SKAG) == (CENTRAL, SOUTH, SKAG)
     assert fleet_route(world, swedes(world), "copenhagen") is None
@@ -309,6 +360,11 @@ def voyages(draw):
     return world, path
 
 
+def free_start(world: World, fleet: Block) -> int:
+    """1 when the fleet starts in a port: the first zone out is not counted."""
+    return int(world.territories[fleet.location].kind != SEA)
+
+
 def enemy_fleet_in(world: World, area: str) -> bool:
     return any(
         b.kind == FLEET and world.side_of(b.nation) != SWEDEN_SIDE for b in world.blocks_in(area)
@@ -319,9 +375,10 @@ def enemy_fleet_in(world: World, area: str) -> bool:
 def test_a_move_never_exceeds_the_reach_nor_ends_in_a_portless_territory(voyage):
     world, path = voyage
     fleet = world.blocks[1]
+    free = free_start(world, fleet)
     before = copy.deepcopy(world)
     refusal = fleet_move_refusal(world, fleet, path)
-    if len(path) > fleet_reach(fleet) or not path:
+    if len(path) - free > fleet_reach(fleet) or not path:
         assert refusal
     if refusal:
         with pytest.raises(ValueError) as raised:
@@ -330,7 +387,7 @@ def test_a_move_never_exceeds_the_reach_nor_ends_in_a_portless_territory(voyage)
         return
     move = move_fleet(world, fleet, path)
     assert world == before
-    assert move.zones == len(move.path) <= fleet_reach(fleet)
+    assert 0 <= move.zones == len(move.path) - free <= fleet_reach(fleet)
     assert move.path == tuple(path[: len(move.path)])
     for area in move.path:
         territory = world.territories[area]
@@ -347,10 +404,15 @@ def test_a_move_never_exceeds_the_reach_nor_ends_in_a_portless_territory(voyage)
 @given(seas())
 def test_every_destination_is_reached_by_a_legal_move_of_that_many_zones(world):
     fleet = world.blocks[1]
-    for area, zones in fleet_destinations(world, fleet).items():
+    free = free_start(world, fleet)
+    destinations = fleet_destinations(world, fleet)
+    if free:  # every sea zone off the port it starts in is reached for nothing
+        for area in world.adjacency.get(fleet.location, ()):
+            assert world.territories[area].kind != SEA or destinations[area] == 0
+    for area, zones in destinations.items():
         territory = world.territories[area]
         assert area != fleet.location
-        assert 1 <= zones <= fleet_reach(fleet)
+        assert 1 - free <= zones <= fleet_reach(fleet)
         assert territory.kind == SEA or territory.port
         route = fleet_route(world, fleet, area)
         assert fleet_move_refusal(world, fleet, route) == ""

@@ -36,6 +36,13 @@ def clear(world: World, area: str) -> None:
         block.location = None
 
 
+def ally_holds(world: World, area: str) -> None:
+    """Holstein, Sweden's ally, controls ``area``: friendly to Sweden, but not a
+    territory Sweden controls, so a Swedish line must go on from it."""
+    world.nations.setdefault("holstein", Nation("holstein", "Holstein", SWEDEN_SIDE))
+    world.territories[area].controller = "holstein"
+
+
 # -- friendly (seed 1.2) -----------------------------------------------------------------
 
 
@@ -108,12 +115,29 @@ def test_own_territory_under_an_enemy_garrison_needs_a_path():
     )
 
 
-def test_a_captured_territory_is_not_a_line_by_itself():
+def test_a_captured_territory_is_a_line_by_itself():
+    """8.5: a line is traced to a territory the nation controls; a block already standing
+    in one has a line of no steps, even in a captured territory and amid enemies."""
     world = build_world()
-    world.territories["akershus"].controller = "sweden"
-    assert line_of_communication(world, "sweden", "akershus") is None
-    world.territories["christiansand"].controller = "sweden"
-    assert line_of_communication(world, "sweden", "akershus") == ["akershus", "christiansand"]
+    world.territories["akershus"].controller = "sweden"  # Danish Christiansand next door
+    assert line_of_communication(world, "sweden", "akershus") == ["akershus"]
+    assert line_explanation(world, "sweden", "akershus") == (
+        "Line of communication: Akershus (captured, controlled by Sweden)."
+    )
+
+
+def test_captured_velikaya_held_by_sweden_with_enemy_neighbours():
+    world = build_world()
+    world.territories["velikaya"].controller = "sweden"
+    add(world, "russia", ARMY, "livland")  # Livland and Rzhev: enemy blocks all around
+    add(world, "russia", ARMY, "rzhev")
+    add(world, "russia", ARMY, "velikaya")  # the start is not checked for enemies
+    assert line_of_communication(world, "sweden", "velikaya") == ["velikaya"]
+    assert line_explanation(world, "sweden", "velikaya") == (
+        "Line of communication: Velikaya (captured, controlled by Sweden)."
+    )
+    world.territories["velikaya"].controller = "russia"  # retaken: no line any more
+    assert line_of_communication(world, "sweden", "velikaya") is None
 
 
 def test_an_ally_controlled_territory_is_friendly_but_not_a_target():
@@ -172,11 +196,11 @@ def test_allied_blocks_do_not_close_a_path():
 
 
 def sea_world() -> World:
-    """Sweden holds Kurland (transit, a port) and Russians stand in Livland: the only way
-    home from Kurland is across the Central Baltic."""
+    """Sweden's ally Holstein holds Kurland (transit, a port) and Russians stand in
+    Livland: the only way to a territory Sweden controls is across the Central Baltic."""
     world = build_world()
     clear(world, "kurland")
-    world.territories["kurland"].controller = "sweden"
+    ally_holds(world, "kurland")
     world.blocks[8].location = "gulf_of_bothnia"  # the galley out of the way
     add(world, "russia", ARMY, "livland")
     return world
@@ -218,7 +242,7 @@ def test_sea_crossing_from_a_port_that_is_not_friendly_is_closed():
 
 def test_a_long_crossing_through_several_zones():
     world = build_world()
-    world.territories["akershus"].controller = "sweden"
+    ally_holds(world, "akershus")
     for zone in ("skagerrak", "southern_baltic"):
         add(world, "sweden", FLEET, zone)
     assert line_of_communication(world, "sweden", "akershus") is None  # no fleet in Central
@@ -290,7 +314,7 @@ def test_no_line_from_a_sea_zone_the_pool_or_an_isolated_territory():
     assert line_explanation(world, "saxony", None) == (
         "No line of communication: the block is not on the map."
     )
-    world.territories["rzhev"].controller = "sweden"
+    ally_holds(world, "rzhev")  # friendly, but not Sweden's own
     world.adjacency["velikaya"].discard("rzhev")
     world.adjacency["rzhev"].discard("velikaya")
     assert line_explanation(world, "sweden", "rzhev") == (
@@ -301,7 +325,7 @@ def test_no_line_from_a_sea_zone_the_pool_or_an_isolated_territory():
 def test_the_line_is_a_shortest_one_and_ties_go_by_key():
     world = build_world()
     clear(world, "kurland")
-    world.territories["kurland"].controller = "sweden"
+    ally_holds(world, "kurland")
     add(world, "sweden", FLEET, "central_baltic")
     world.blocks[8].location = None
     world.territories["velikaya"].controller = "sweden"
@@ -412,8 +436,7 @@ def may_step(world: World, nation: str, a: str, b: str) -> bool:
 
 def oracle_length(world: World, nation: str, start: str, adjacency) -> int | None:
     """Steps in a shortest line, by plain breadth-first search over ``may_step``."""
-    own = world.territories[start]
-    if own.nation == nation and own.controller == nation:
+    if world.territories[start].controller == nation:
         return 0
     seen, queue = {start: 0}, deque([start])
     while queue:
@@ -429,15 +452,17 @@ def oracle_length(world: World, nation: str, start: str, adjacency) -> int | Non
 
 @st.composite
 def cases(draw):
-    """A map, a nation and a start; half the time the start l0 and the last land are
-    friendly ports at either end of the chain of zones, each zone with a fleet of the
-    nation, so that the line may cross the sea (unless drawn enemies are in the way)."""
+    """A map, a nation and a start; half the time the start l0 (held by an ally, so not a
+    line by itself) and the last land (held by the nation) are friendly ports at either
+    end of the chain of zones, each zone with a fleet of the nation, so that the line may
+    cross the sea (unless drawn enemies are in the way)."""
     nation = draw(nation_keys)
     spec = draw(maps(nation))
     lands, seas = spec["lands"], spec["seas"]
     if not seas or len(lands) < 2 or draw(st.booleans()):
         return spec, nation, draw(st.sampled_from(lands))
-    spec["territories"]["l0"].update(nation=None, controller=nation, port=True)
+    ally = next(key for key in sorted(NATIONS) if key != nation and NATIONS[key] == NATIONS[nation])
+    spec["territories"]["l0"].update(nation=None, controller=ally, port=True)
     spec["territories"][lands[-1]].update(controller=nation, port=True)
     spec["pairs"] += [("l0", seas[0]), (seas[-1], lands[-1])]
     spec["blocks"] += [(nation, FLEET, zone) for zone in seas]
@@ -484,8 +509,7 @@ def test_the_line_avoids_enemy_blocks_and_ends_where_the_nation_controls(case):
     assert not any(enemies_in(world, nation, area) for area in path[1:])
     end = world.territories[path[-1]]
     assert end.controller == nation
-    if len(path) == 1:
-        assert end.nation == nation
+    assert (len(path) == 1) == (world.territories[start].controller == nation)
     assert line_explanation(world, nation, start).startswith("Line of communication: ")
 
 

@@ -249,17 +249,19 @@ class ActionOrderForm(PaxBalticaOrderForm):
             )
         return cleaned
 
-    def _actions_needed(self, cleaned: dict) -> int:
+    def _actions_for(self, name: str, steps: int) -> int:
+        """Actions for ``steps`` steps on a block: two a step outside a friendly garrison
+        under Decision 8's other reading, else one."""
+        block = self.world.blocks[int(name.removeprefix("act_"))]
         doubled = option(self.world.options, "action_doubling") == "two_actions"
+        return steps * (2 if doubled and not gnw.friendly_garrison(self.world, block) else 1)
+
+    def _actions_needed(self, cleaned: dict) -> int:
         total = 0
         for name, value in cleaned.items():
-            if not value:
-                continue
-            if name.startswith("act_"):
-                block = self.world.blocks[int(name.removeprefix("act_"))]
-                per_step = 2 if doubled and not gnw.friendly_garrison(self.world, block) else 1
-                total += value * per_step
-            elif name.startswith(("move_", "siege_")):
+            if value and name.startswith("act_"):
+                total += self._actions_for(name, value)
+            elif value and name.startswith(("move_", "siege_")):
                 total += 1
         return total
 
@@ -275,7 +277,7 @@ class ActionOrderForm(PaxBalticaOrderForm):
         targets = self._siege_targets()
         return {
             "reinforce": [
-                {"block": int(name.removeprefix("act_")), "actions": value}
+                {"block": int(name.removeprefix("act_")), "actions": self._actions_for(name, value)}
                 for name, value in data.items()
                 if name.startswith("act_") and value
             ],
