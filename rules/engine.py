@@ -13,7 +13,11 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
-RULESET_MODULES = ("rules.empires_in_arms.ruleset", "rules.pax_baltica.ruleset")
+RULESET_MODULES = (
+    "rules.empires_in_arms.ruleset",
+    "rules.pax_baltica.ruleset",
+    "rules.virgin_queen.ruleset",
+)
 
 
 @dataclass(frozen=True)

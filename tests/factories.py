@@ -29,6 +29,11 @@ from campaign.models import (
     PowerRelation,
     Revolt,
     Seat,
+    VqLeader,
+    VqPower,
+    VqSpace,
+    VqUnits,
+    VqZone,
 )
 from campaign.services import start_campaign
 
@@ -204,7 +209,20 @@ def seat_users(campaign: Campaign, player: str = "france", other: str = "great_b
 
 def snapshot(campaign: Campaign) -> dict:
     """Every row of the campaign's state, to assert that a refused request changed nothing."""
-    from campaign.models import Depot, Event, LetDown, Order, Phase, RollRecord
+    from campaign.models import (
+        Depot,
+        Event,
+        LetDown,
+        Order,
+        Phase,
+        RollRecord,
+        VqLeader,
+        VqPending,
+        VqPower,
+        VqSpace,
+        VqUnits,
+        VqZone,
+    )
 
     campaign.refresh_from_db()
     tables = {
@@ -229,6 +247,12 @@ def snapshot(campaign: Campaign) -> dict:
         "territories": PbTerritory.objects.filter(area__campaign=campaign),
         "sides": PbSide.objects.filter(campaign=campaign),
         "blocks": Block.objects.filter(campaign=campaign),
+        "vq_powers": VqPower.objects.filter(power__campaign=campaign),
+        "vq_spaces": VqSpace.objects.filter(area__campaign=campaign),
+        "vq_zones": VqZone.objects.filter(campaign=campaign),
+        "vq_units": VqUnits.objects.filter(campaign=campaign),
+        "vq_leaders": VqLeader.objects.filter(campaign=campaign),
+        "vq_pending": VqPending.objects.filter(campaign=campaign),
     }
     return {
         name: sorted((tuple(sorted(row.items())) for row in rows.values()), key=repr)
@@ -380,6 +404,189 @@ def make_pb_campaign(
                 location=areas.get(where),
             )
             for nation, kind, name, strength, top, rating, trains, where in blocks
+        ]
+    )
+    Seat.objects.bulk_create(
+        [
+            Seat(campaign=campaign, role=Seat.Role.GM),
+            Seat(campaign=campaign, role=Seat.Role.OBSERVER),
+        ]
+        + [Seat(campaign=campaign, role=Seat.Role.PLAYER, power=p) for p in powers]
+    )
+    if start:
+        start_campaign(campaign, actor=None)
+        campaign.refresh_from_db()
+    return campaign
+
+
+VQ_POWERS = (
+    ("ottoman", "Ottoman Empire", "#2e7d32", False),
+    ("spain", "Spain", "#f1bf00", True),
+    ("england", "England", "#c8102e", False),
+    ("france", "France", "#2b50aa", True),
+    ("hre", "Holy Roman Empire", "#5d4037", True),
+    ("protestant", "Protestant", "#6a3d9a", False),
+)
+# key, name, zone, religion, controller, (x, y), flags
+VQ_SPACES = (
+    ("paris", "Paris", "france", "catholic", "france", (300, 200), {"fortified": True}),
+    ("orleans", "Orléans", "france", "catholic", "france", (280, 300), {"fortified": True}),
+    ("lyon", "Lyon", "france", "protestant", "france", (420, 420), {"fortified": True}),
+    ("dijon", "Dijon", "france", "protestant", "france", (440, 300), {}),
+    ("clermont", "Clermont", "france", "protestant", "france", (330, 440), {}),
+    ("bourges", "Bourges", "france", "protestant", "france", (320, 350), {"besieged": True}),
+    (
+        "la_rochelle",
+        "La Rochelle",
+        "france",
+        "protestant",
+        "protestant",
+        (150, 420),
+        {"fortified": True, "protestant_home": True, "port": True},
+    ),
+    ("calais", "Calais", "france", "catholic", "france", (280, 80), {"port": True}),
+    ("brussels", "Brussels", "netherlands", "catholic", "spain", (420, 90), {"fortified": True}),
+    ("antwerp", "Antwerp", "netherlands", "protestant", "spain", (400, 40), {"port": True}),
+    (
+        "amsterdam",
+        "Amsterdam",
+        "netherlands",
+        "protestant",
+        "spain",
+        (450, 10),
+        {"port": True, "protestant_home": True},
+    ),
+)
+VQ_LINKS = (
+    ("paris", "orleans"),
+    ("paris", "dijon"),
+    ("paris", "calais"),
+    ("orleans", "lyon"),
+    ("orleans", "bourges"),
+    ("orleans", "la_rochelle"),
+    ("lyon", "dijon"),
+    ("lyon", "clermont"),
+    ("clermont", "bourges"),
+    ("calais", "brussels"),
+    ("brussels", "antwerp"),
+    ("antwerp", "amsterdam"),
+)
+VQ_SEA_LINKS = (("calais", "north_sea"), ("antwerp", "north_sea"), ("amsterdam", "north_sea"))
+# power, kind, space, count
+VQ_UNITS = (
+    ("france", "regular", "lyon", 1),
+    ("france", "mercenary", "lyon", 2),
+    ("france", "regular", "paris", 3),
+    ("spain", "regular", "antwerp", 2),
+    ("spain", "naval", "antwerp", 1),
+    ("protestant", "regular", "la_rochelle", 2),
+)
+
+
+def make_vq_campaign(*, spaces: int = 12, start: bool = True, dice_mode: str = "seeded"):
+    """A Virgin Queen campaign with ``spaces`` land spaces (at least 11): the seed's Lyon
+    (1 French regular, 2 mercenaries) beside Protestant Dijon and Clermont, fortified
+    Orléans, Paris the French capital, La Rochelle the Huguenot capital, besieged
+    Bourges; Spanish Brussels, Protestant Antwerp (2 Spanish regulars, 1 naval unit) and
+    Amsterdam on the North Sea with French Calais; filler Catholic spaces in Germany.
+    One impulse round a turn; seats for every power, a GM and an observer (no users)."""
+    campaign = Campaign.objects.create(
+        name=f"Test Virgin Queen ({spaces} spaces)",
+        ruleset="virgin_queen",
+        scenario="test",
+        setup={"start_year": 1559, "impulse_rounds": 1},
+        dice_mode=dice_mode,
+    )
+    powers = Power.objects.bulk_create(
+        [
+            Power(campaign=campaign, key=k, name=n, color=c, sort=i)
+            for i, (k, n, c, _) in enumerate(VQ_POWERS)
+        ]
+    )
+    by_key = {p.key: p for p in powers}
+    VqPower.objects.bulk_create(
+        [VqPower(power=by_key[k], catholic=catholic) for k, _, _, catholic in VQ_POWERS]
+    )
+    land = list(VQ_SPACES)
+    for i in range(spaces - len(VQ_SPACES)):
+        xy = (560 + (i * 37) % 400, 40 + (i * 53) % 600)
+        land.append((f"s-{i}", f"Space {i:03d}", "germany", "catholic", "hre", xy, {}))
+    homes = {"la_rochelle": "france", "paris": "france"}
+    rows = [
+        Area(
+            campaign=campaign,
+            key=key,
+            name=name,
+            kind="space",
+            home_power=by_key.get(homes.get(key, controller)),
+            controller=by_key.get(controller),
+            capital="Paris" if key == "paris" else "",
+            x=x,
+            y=y,
+        )
+        for key, name, _, _, controller, (x, y), _ in land
+    ]
+    rows.append(Area(campaign=campaign, key="north_sea", name="North Sea", kind="sea", x=350, y=5))
+    areas = {a.key: a for a in Area.objects.bulk_create(rows)}
+    VqSpace.objects.bulk_create(
+        [
+            VqSpace(
+                area=areas[key],
+                zone=zone,
+                religion=religion,
+                capital_of=by_key["france"] if key == "paris" else None,
+                **flags,
+            )
+            for key, _, zone, religion, _, _, flags in land
+        ]
+    )
+    fillers = [key for key, *_ in land[len(VQ_SPACES) :]]
+    Adjacency.objects.bulk_create(
+        [Adjacency(campaign=campaign, a=areas[a], b=areas[b]) for a, b in VQ_LINKS]
+        + [
+            Adjacency(campaign=campaign, a=areas[a], b=areas[b])
+            for a, b in pairwise(["dijon", *fillers])
+        ]
+        + [
+            Adjacency(campaign=campaign, a=areas[a], b=areas[b], kind="sea")
+            for a, b in VQ_SEA_LINKS
+        ]
+    )
+    VqZone.objects.bulk_create(
+        [
+            VqZone(
+                campaign=campaign,
+                key="france",
+                name="France",
+                capital=areas["la_rochelle"],
+                regulars_available=6,
+            ),
+            VqZone(campaign=campaign, key="netherlands", name="Netherlands", regulars_available=2),
+            VqZone(campaign=campaign, key="germany", name="Germany"),
+        ]
+    )
+    VqUnits.objects.bulk_create(
+        [
+            VqUnits(campaign=campaign, power=by_key[p], kind=k, area=areas[s], count=n)
+            for p, k, s, n in VQ_UNITS
+        ]
+    )
+    VqLeader.objects.bulk_create(
+        [
+            VqLeader(
+                campaign=campaign,
+                name="Coligny",
+                power=by_key["protestant"],
+                area=areas["la_rochelle"],
+                zone="france",
+            ),
+            VqLeader(
+                campaign=campaign,
+                name="William of Orange",
+                power=by_key["protestant"],
+                zone="netherlands",
+                can_enter=True,
+            ),
         ]
     )
     Seat.objects.bulk_create(

@@ -68,6 +68,8 @@ def advance(request, campaign_id: int):
             faces=form.dice_faces(),
         )
         resolved = state.spec.name if state.spec else "The phase"
+        if opened.status == opened.Status.WAITING:
+            return f"{resolved} is under way and waits for a decision."
         return f"{resolved} resolved; {state.rules.phase(opened.key).name} is open."
 
     return perform(request, state, form, resolve)
@@ -235,8 +237,10 @@ def seat_rows(request, state: CampaignState) -> list[dict]:
 
 
 def dashboard_context(request, state: CampaignState) -> dict:
+    decision = state.decision_form()
     return {
         **panels(state),
+        "decision_form": decision,
         "advance_form": advance_form(state.campaign),
         "deadline_form": DeadlineForm(
             initial={
@@ -247,6 +251,6 @@ def dashboard_context(request, state: CampaignState) -> dict:
         "options_form": OptionsForm.for_campaign(state.campaign),
         "seats": seat_rows(request, state),
         "edit_panels": edit_panels(state),
-        "map": map_view(state),
+        "map": map_view(state, set(decision.highlight) if decision else set()),
         "log": log_lines(state, GM_LOG_LIMIT),
     }

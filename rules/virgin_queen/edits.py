@@ -1,0 +1,154 @@
+"""What the GM edits by hand in Virgin Queen: everything the card play at the table
+changes (moves, battles, sieges, events) that the procedures do not. Each edit changes
+the World and returns the sentence the log shows; an unknown reference or an impossible
+value raises EditError and changes nothing.
+"""
+
+from __future__ import annotations
+
+from rules.virgin_queen.state import (
+    CATHOLIC,
+    MERCENARY,
+    NAVAL,
+    PROTESTANT,
+    REGULAR,
+    TURN_TRACK,
+    Units,
+    World,
+    power_name,
+    zone_name,
+)
+
+COUNT_RANGE = (0, 30)
+MARKER_RANGE = (0, 9)
+
+
+class EditError(ValueError):
+    """A GM edit that names something unknown or an impossible value."""
+
+
+def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
+    low, high = bounds
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise EditError(f"{what} must be a whole number from {low} to {high}.")
+    return value
+
+
+def _space(world: World, key: str | None) -> str:
+    if key not in world.spaces:
+        raise EditError(f"There is no space “{key}”.")
+    return key
+
+
+def _power(world: World, key: str | None) -> str:
+    if key not in world.markers:
+        raise EditError(f"There is no power “{key}”.")
+    return key
+
+
+def edit_space(
+    world: World,
+    *,
+    space: str,
+    religion: str,
+    controller: str | None,
+    unrest: bool,
+    fortified: bool,
+    besieged: bool,
+) -> str:
+    """A space's religious influence, political control, unrest, fortification, siege."""
+    target = world.spaces[_space(world, space)]
+    if religion not in (CATHOLIC, PROTESTANT):
+        raise EditError("Religious influence is Catholic or Protestant.")
+    if controller is not None:
+        _power(world, controller)
+    target.religion, target.controller, target.unrest = religion, controller, unrest
+    target.fortified, target.besieged = fortified, besieged
+    flags = [word for word, on in (("unrest", unrest), ("besieged", besieged)) if on]
+    return f"{target.name}: {religion}, controlled by {power_name(controller)}" + (
+        f", {', '.join(flags)}" if flags else ""
+    )
+
+
+def set_units(world: World, *, power: str, kind: str, space: str, count: int) -> str:
+    """How many of a power's units of a kind stand in a space (0 removes them)."""
+    _power(world, power)
+    _space(world, space)
+    if kind not in (REGULAR, MERCENARY, NAVAL):
+        raise EditError("A unit is a regular, a mercenary or a naval unit.")
+    _whole(count, COUNT_RANGE, "The number of units")
+    stack = next(
+        (u for u in world.units.values() if (u.power, u.kind, u.space) == (power, kind, space)),
+        None,
+    )
+    if stack is None:
+        world.units[f"new:{power}:{kind}:{space}"] = Units(None, power, kind, space, count)
+    else:
+        stack.count = count
+    return f"{count} {power_name(power)} {kind} unit(s) in {world.spaces[space].name}"
+
+
+def edit_leader(world: World, *, leader: int, space: str | None, can_enter: bool) -> str:
+    """Where a leader is (None: off the map), and whether it may enter play."""
+    target = world.leaders.get(leader)
+    if target is None:
+        raise EditError(f"There is no leader #{leader}.")
+    if space is not None:
+        _space(world, space)
+    target.space, target.can_enter = space, can_enter
+    where = world.spaces[space].name if space else "off the map"
+    return f"{target.name}: {where}" + (", may enter play" if can_enter else "")
+
+
+def edit_zone(world: World, *, zone: str, capital: str | None, regulars: int) -> str:
+    """The Protestant's capital in a struggle zone (None: none; TURN_TRACK: captured this
+    turn) and the Protestant regulars left for it in the counter mix."""
+    if zone not in world.capitals:
+        raise EditError(f"There is no struggle zone “{zone}”.")
+    if capital not in (None, TURN_TRACK):
+        _space(world, capital)
+    _whole(regulars, COUNT_RANGE, "Regulars available")
+    world.capitals[zone], world.counter_mix[zone] = capital, regulars
+    where = {None: "none", TURN_TRACK: "on the turn track"}.get(
+        capital, world.spaces[capital].name if capital in world.spaces else capital
+    )
+    return f"{zone_name(zone)}: Protestant capital {where}, {regulars} regulars available"
+
+
+def set_war(world: World, *, first: str, second: str, at_war: bool) -> str:
+    """Two powers at war, or at peace."""
+    pair = frozenset((_power(world, first), _power(world, second)))
+    if len(pair) != 2:
+        raise EditError("Choose two different powers.")
+    (world.wars.add if at_war else world.wars.discard)(pair)
+    state = "at war" if at_war else "at peace"
+    return f"{power_name(first)} and {power_name(second)} are {state}"
+
+
+def edit_markers(
+    world: World, *, power: str, informant: int, assassination_used: int, cipher_key: int
+) -> str:
+    """A power's espionage markers (VQ-3)."""
+    markers = world.markers[_power(world, power)]
+    for value, what in (
+        (informant, "Informant markers"),
+        (assassination_used, "Assassination Used markers"),
+        (cipher_key, "Cipher Key markers"),
+    ):
+        _whole(value, MARKER_RANGE, what)
+    markers.informant, markers.assassination_used = informant, assassination_used
+    markers.cipher_key = cipher_key
+    return (
+        f"{power_name(power)}: {informant} Informant, {assassination_used} Assassination "
+        f"Used, {cipher_key} Cipher Key"
+    )
+
+
+EDITS = {
+    "space": edit_space,
+    "units": set_units,
+    "leader": edit_leader,
+    "zone": edit_zone,
+    "war": set_war,
+    "markers": edit_markers,
+}

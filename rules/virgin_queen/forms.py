@@ -1,0 +1,391 @@
+"""Virgin Queen forms: an impulse's action, the decisions a procedure waits for, and
+the GM's edits. Each offers only the legal choices and says why anything else is
+refused. ``world`` here is the services' Loaded: the World and the procedure under way.
+"""
+
+from __future__ import annotations
+
+from django import forms
+
+from rules.forms import BaseEditForm, BaseOrderForm, flag, number_field, row_auto_id
+from rules.virgin_queen import edits
+from rules.virgin_queen import procedures as vq
+from rules.virgin_queen.services import gm_edit
+from rules.virgin_queen.state import (
+    AUTOMATIC_SIX_EVENTS,
+    CATHOLIC,
+    MERCENARY,
+    NAVAL,
+    PROTESTANT,
+    PROTESTANT_POWER,
+    REGULAR,
+    TURN_TRACK,
+    power_name,
+    power_title,
+    zone_name,
+)
+
+CP_CHOICES = tuple(range(2, 6))  # VQ-2 step 1
+MAX_ATTEMPTS = 6
+NO_EVENT = ""
+ACTION_LABELS = {
+    "conversion": "Catholic conversion attempt (VQ-1)",
+    "revolt": "Protestant revolt (VQ-2)",
+    "espionage": "Espionage action (VQ-3), played at the table",
+    "other": "Another action, played at the table (the GM records it)",
+    "pass": "Pass",
+}
+
+
+def space_choices(world, keep=lambda space: True) -> list[tuple[str, str]]:
+    spaces = sorted((s for s in world.spaces.values() if keep(s)), key=lambda s: s.name)
+    return [(s.key, s.name) for s in spaces]
+
+
+def power_choices(world) -> list[tuple[str, str]]:
+    return [(key, power_title(key)) for key in world.markers]
+
+
+class ImpulseOrderForm(BaseOrderForm):
+    """The impulse's action: only those the power may take now are offered."""
+
+    rules = ("VQ-1", "VQ-2", "VQ-3")
+
+    def add_fields(self) -> None:
+        world = self.world.world
+        self.fields["action"] = forms.ChoiceField(
+            label="Action",
+            choices=[(key, ACTION_LABELS[key]) for key in self.actions()],
+            error_messages={"invalid_choice": self.action_refusal()},
+        )
+        if "conversion" in self.actions():
+            self.fields["zones"] = forms.MultipleChoiceField(
+                label="Struggle zones targeted",
+                choices=[(key, zone_name(key)) for key in sorted(world.capitals)],
+                required=False,
+                widget=forms.CheckboxSelectMultiple,
+            )
+            self.fields["attempts"] = forms.TypedChoiceField(
+                label="Conversion attempts (dice)",
+                choices=[(n, str(n)) for n in range(1, MAX_ATTEMPTS + 1)],
+                coerce=int,
+                required=False,
+            )
+            self.fields["event"] = forms.ChoiceField(
+                label="Played as the event",
+                choices=[(NO_EVENT, "— (an action)")] + [(e, e) for e in AUTOMATIC_SIX_EVENTS],
+                required=False,
+                help_text="These events make the first die an automatic 6.",
+            )
+        if "revolt" in self.actions():
+            self.fields["target"] = forms.ChoiceField(
+                label="Target",
+                choices=[("", "—")] + space_choices(world, lambda s: s.key in self.targets()),
+                required=False,
+                error_messages={
+                    "invalid_choice": "“%(value)s” cannot be the target of a revolt: it must "
+                    "be a Protestant space of France under French control, or of the "
+                    "Netherlands under Spanish control, not besieged (VQ-2)."
+                },
+            )
+            self.fields["cp"] = forms.TypedChoiceField(
+                label="CP spent",
+                choices=[(n, str(n)) for n in CP_CHOICES],
+                coerce=int,
+                required=False,
+                error_messages={"invalid_choice": "A revolt costs 2 to 5 CP (VQ-2)."},
+            )
+        self.fields["note"] = forms.CharField(
+            label="What is played at the table", max_length=200, required=False
+        )
+
+    def actions(self) -> list[str]:
+        world = self.world.world
+        offered = []
+        if self.power_key in world.catholic_powers:
+            offered.append("conversion")
+        if self.power_key == PROTESTANT_POWER:
+            offered.append("revolt")
+        if not vq.espionage_refusal(world.turn):
+            offered.append("espionage")
+        return offered + ["other", "pass"]
+
+    def action_refusal(self) -> str:
+        turn = self.world.world.turn
+        reasons = vq.espionage_refusal(turn) or ""
+        return (
+            "That action is not open to you: only Catholic powers attempt conversions, only "
+            f"the Protestant revolts. {reasons}"
+        ).strip()
+
+    def targets(self) -> list[str]:
+        """Spaces a revolt may target now (VQ-2 step 1)."""
+        world = self.world.world
+        return [key for key in world.spaces if not vq.revolt_refusal(world, key, CP_CHOICES[0])]
+
+    def initial_from(self, payload: dict) -> dict:
+        return dict(payload)
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        action = cleaned.get("action")
+        if action == "conversion" and not (cleaned.get("zones") and cleaned.get("attempts")):
+            raise forms.ValidationError(
+                "A conversion needs the struggle zones it targets and the number of attempts."
+            )
+        if action == "revolt" and not (cleaned.get("target") and cleaned.get("cp")):
+            raise forms.ValidationError("A revolt needs its target and the CP spent (2 to 5).")
+        return cleaned
+
+    def payload(self) -> dict:
+        data = self.cleaned_data
+        action = data["action"]
+        if action == "conversion":
+            return {
+                "action": action,
+                "zones": data["zones"],
+                "attempts": data["attempts"],
+                "event": data.get("event", NO_EVENT),
+            }
+        if action == "revolt":
+            return {"action": action, "target": data["target"], "cp": data["cp"]}
+        return {"action": action, "note": data.get("note", "")}
+
+
+class DecisionForm(forms.Form):
+    """The decision the procedure under way waits for, its questions as fields."""
+
+    def __init__(self, data=None, *, world, power_key: str | None, as_gm: bool):
+        super().__init__(data)
+        self.prompt = vq.prompt(world.world, world.pending)
+        self.answerable = as_gm or power_key == self.prompt.waiting_for
+        for question in self.prompt.questions:
+            self.fields[question.name] = self._field(question)
+
+    @property
+    def waiting_for(self) -> str:
+        return power_title(self.prompt.waiting_for)
+
+    @property
+    def text(self) -> str:
+        return self.prompt.text
+
+    @property
+    def rule(self) -> str:
+        return self.prompt.rule
+
+    @property
+    def highlight(self) -> tuple[str, ...]:
+        return self.prompt.highlight
+
+    @staticmethod
+    def _field(question: vq.Question) -> forms.Field:
+        refusal = "“%(value)s” is not one of the choices offered: reload the page."
+        if question.many:
+            return forms.MultipleChoiceField(
+                label=question.label,
+                choices=question.options,
+                required=question.min > 0,
+                widget=forms.CheckboxSelectMultiple,
+                error_messages={"invalid_choice": refusal},
+            )
+        return forms.ChoiceField(
+            label=question.label,
+            choices=[("", "— choose —" if question.min else "— none —"), *question.options],
+            required=question.min > 0,
+            error_messages={"invalid_choice": refusal, "required": "Choose one."},
+        )
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        for question in self.prompt.questions:
+            chosen = cleaned.get(question.name)
+            if (
+                question.many
+                and chosen is not None
+                and not (question.min <= len(chosen) <= question.max)
+            ):
+                raise forms.ValidationError(
+                    f"{question.label}: choose from {question.min} to {question.max}."
+                )
+        return cleaned
+
+    def answer(self) -> dict:
+        """The answer as the procedure reads it (call after is_valid())."""
+        return {name: value for name, value in self.cleaned_data.items()}
+
+
+# -- GM edits -----------------------------------------------------------------------
+
+
+class EditForm(BaseEditForm):
+    gm_edit = staticmethod(gm_edit)
+
+    def __init__(self, data=None, *, world, caption: str = "", **kwargs):
+        super().__init__(data, world=world.world, caption=caption, **kwargs)
+
+
+class SpaceForm(EditForm):
+    edit_key = "space"
+    title = "A space: religion, control, unrest, fortified, besieged"
+    rule = "VQ-1"
+    religion = forms.ChoiceField(
+        label="Religious influence", choices=[(CATHOLIC, "Catholic"), (PROTESTANT, "Protestant")]
+    )
+    unrest = flag("Unrest")
+    fortified = flag("Fortified")
+    besieged = flag("Besieged")
+
+    def add_choices(self) -> None:
+        self.fields["space"] = forms.ChoiceField(label="Space", choices=space_choices(self.world))
+        self.fields["controller"] = forms.ChoiceField(
+            label="Political control",
+            choices=[("", "nobody"), *power_choices(self.world)],
+            required=False,
+        )
+        self.order_fields(["space", "religion", "controller"])
+
+    def edit_fields(self) -> dict:
+        return {**self.cleaned_data, "controller": self.cleaned_data["controller"] or None}
+
+
+class UnitsForm(EditForm):
+    edit_key = "units"
+    title = "Units in a space (0 removes them)"
+    kind = forms.ChoiceField(
+        label="Kind", choices=[(REGULAR, "regular"), (MERCENARY, "mercenary"), (NAVAL, "naval")]
+    )
+    count = number_field("Count", edits.COUNT_RANGE)
+
+    def add_choices(self) -> None:
+        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
+        self.fields["space"] = forms.ChoiceField(label="Space", choices=space_choices(self.world))
+        self.order_fields(["power", "kind", "space", "count"])
+
+    @classmethod
+    def current(cls, world) -> list[str]:
+        return [
+            f"{u.count} {power_name(u.power)} {u.kind} in {world.world.spaces[u.space].name}"
+            for u in sorted(world.world.units.values(), key=lambda u: (u.space, u.power))
+        ]
+
+
+class LeaderForm(EditForm):
+    edit_key = "leader"
+    title = "Leaders: where, and whether they may enter play"
+    can_enter = flag("May enter play")
+
+    def add_choices(self) -> None:
+        leaders = [(str(k), v.name) for k, v in self.world.leaders.items() if v.id is not None]
+        self.fields["leader"] = forms.TypedChoiceField(
+            choices=leaders, coerce=int, widget=forms.HiddenInput
+        )
+        self.fields["space"] = forms.ChoiceField(
+            label="Where", choices=[("", "off the map"), *space_choices(self.world)], required=False
+        )
+
+    def edit_fields(self) -> dict:
+        return {**self.cleaned_data, "space": self.cleaned_data["space"] or None}
+
+    @classmethod
+    def instances(cls, world) -> list[BaseEditForm]:
+        return [
+            cls(
+                world=world,
+                caption=f"{leader.name} ({power_name(leader.power)})",
+                initial={"leader": key, "space": leader.space or "", "can_enter": leader.can_enter},
+                auto_id=row_auto_id(cls, key),
+            )
+            for key, leader in world.world.leaders.items()
+            if leader.id is not None
+        ]
+
+
+class ZoneForm(EditForm):
+    edit_key = "zone"
+    title = "Struggle zones: the Protestant capital and regulars left"
+    rule = "VQ-2"
+    regulars = number_field("Regulars available", edits.COUNT_RANGE)
+
+    def add_choices(self) -> None:
+        self.fields["zone"] = forms.ChoiceField(
+            choices=[(z, z) for z in self.world.capitals], widget=forms.HiddenInput
+        )
+        self.fields["capital"] = forms.ChoiceField(
+            label="Capital",
+            choices=[("", "none"), (TURN_TRACK, "on the turn track")] + space_choices(self.world),
+            required=False,
+        )
+
+    def edit_fields(self) -> dict:
+        return {**self.cleaned_data, "capital": self.cleaned_data["capital"] or None}
+
+    @classmethod
+    def instances(cls, world) -> list[BaseEditForm]:
+        return [
+            cls(
+                world=world,
+                caption=zone_name(zone),
+                initial={
+                    "zone": zone,
+                    "capital": capital or "",
+                    "regulars": world.world.counter_mix.get(zone, 0),
+                },
+                auto_id=row_auto_id(cls, zone),
+            )
+            for zone, capital in world.world.capitals.items()
+        ]
+
+
+class WarForm(EditForm):
+    edit_key = "war"
+    title = "War and peace"
+    at_war = flag("At war")
+
+    def add_choices(self) -> None:
+        self.fields["first"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
+        self.fields["second"] = forms.ChoiceField(label="and", choices=power_choices(self.world))
+
+    @classmethod
+    def current(cls, world) -> list[str]:
+        return sorted(
+            " and ".join(sorted(power_name(k) for k in pair)) + " are at war"
+            for pair in world.world.wars
+        )
+
+
+class MarkersForm(EditForm):
+    edit_key = "markers"
+    title = "Espionage markers"
+    rule = "VQ-3"
+    informant = number_field("Informant", edits.MARKER_RANGE)
+    assassination_used = number_field("Assassination Used", edits.MARKER_RANGE)
+    cipher_key = number_field("Cipher Key", edits.MARKER_RANGE)
+
+    def add_choices(self) -> None:
+        self.fields["power"] = forms.ChoiceField(
+            choices=power_choices(self.world), widget=forms.HiddenInput
+        )
+
+    @classmethod
+    def instances(cls, world) -> list[BaseEditForm]:
+        return [
+            cls(
+                world=world,
+                caption=power_title(key),
+                initial={
+                    "power": key,
+                    "informant": m.informant,
+                    "assassination_used": m.assassination_used,
+                    "cipher_key": m.cipher_key,
+                },
+                auto_id=row_auto_id(cls, key),
+            )
+            for key, m in world.world.markers.items()
+        ]
+
+
+EDIT_FORMS: dict[str, type[EditForm]] = {
+    form.edit_key: form
+    for form in (SpaceForm, UnitsForm, LeaderForm, ZoneForm, WarForm, MarkersForm)
+}

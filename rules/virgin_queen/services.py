@@ -1,0 +1,373 @@
+"""Virgin Queen services: the only code that reads and writes Virgin Queen state.
+
+An impulse's service starts the action its power ordered; a conversion or a revolt that
+needs decisions is stored as the campaign's VqPending and the phase waits (WAITING).
+``decide`` applies one answer and either waits again or lets the phase resolve. Each
+call loads the whole World in a fixed number of queries and writes back only what
+changed, with every roll and log line.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from django.db import transaction
+
+from campaign import persistence
+from campaign.models import (
+    Adjacency,
+    Area,
+    Campaign,
+    Phase,
+    Power,
+    PowerRelation,
+    VqLeader,
+    VqPending,
+    VqPower,
+    VqSpace,
+    VqUnits,
+    VqZone,
+)
+from campaign.services import WAITING, PhaseContext, ServiceError, locked_campaign
+from rules.log import GM, LogLine
+from rules.virgin_queen import procedures as vq
+from rules.virgin_queen import state
+from rules.virgin_queen.edits import EDITS, EditError
+
+SEA = "sea"
+
+
+@dataclass
+class Loaded:
+    """A World with the database ids behind its keys, a copy to diff against, and the
+    procedure under way (if any)."""
+
+    world: state.World
+    before: state.World
+    power_ids: dict[str, int]
+    area_ids: dict[str, int]
+    campaign: Campaign
+    pending: vq.Pending | None
+
+    @property
+    def adjacency(self) -> dict[str, set[str]]:
+        """Land, pass and port–sea links, for the map's lines."""
+        links = {key: set(near) for key, near in self.world.adjacency.items()}
+        for port, zones in self.world.sea_zones.items():
+            links.setdefault(port, set()).update(zones)
+        return links
+
+
+def load_state(campaign: Campaign) -> Loaded:
+    """Read every piece of Virgin Queen state of the campaign (nine queries)."""
+    powers = list(Power.objects.filter(campaign=campaign).select_related("virgin_queen"))
+    areas = list(Area.objects.filter(campaign=campaign).select_related("virgin_queen"))
+    pkey = {p.pk: p.key for p in powers}
+    akey = {a.pk: a.key for a in areas}
+    kinds = {a.key: a.kind for a in areas}
+    zones = list(VqZone.objects.filter(campaign=campaign))
+    world = state.World(
+        spaces={a.key: _space(a, pkey) for a in areas if a.kind != SEA},
+        adjacency={},
+        units={
+            u.pk: state.Units(u.pk, pkey[u.power_id], u.kind, akey[u.area_id], u.count)
+            for u in VqUnits.objects.filter(campaign=campaign)
+        },
+        leaders={
+            leader.pk: state.Leader(
+                leader.pk,
+                leader.name,
+                pkey[leader.power_id],
+                leader.kind,
+                akey.get(leader.area_id),
+                leader.zone,
+                leader.can_enter,
+            )
+            for leader in VqLeader.objects.filter(campaign=campaign)
+        },
+        capitals={
+            z.key: state.TURN_TRACK if z.capital_on_turn_track else akey.get(z.capital_id)
+            for z in zones
+        },
+        counter_mix={z.key: z.regulars_available for z in zones},
+        turn=campaign.turn,
+        markers={p.key: _markers(p) for p in powers if hasattr(p, "virgin_queen")},
+        catholic_powers=frozenset(
+            p.key for p in powers if hasattr(p, "virgin_queen") and p.virgin_queen.catholic
+        ),
+        options=campaign.rule_options,
+    )
+    for a_id, b_id in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
+        a, b = akey[a_id], akey[b_id]
+        if kinds[a] == SEA or kinds[b] == SEA:
+            port, zone = (b, a) if kinds[a] == SEA else (a, b)
+            if kinds[port] != SEA:
+                world.sea_zones.setdefault(port, set()).add(zone)
+        else:
+            world.adjacency.setdefault(a, set()).add(b)
+            world.adjacency.setdefault(b, set()).add(a)
+    world.wars = {
+        frozenset((pkey[a], pkey[b]))
+        for a, b in PowerRelation.objects.filter(
+            campaign=campaign, kind=PowerRelation.Kind.WAR
+        ).values_list("a_id", "b_id")
+    }
+    row = VqPending.objects.filter(campaign=campaign).select_related("waiting_for").first()
+    pending = (
+        vq.Pending(row.kind, row.stage, row.waiting_for.key, row.data) if row is not None else None
+    )
+    return Loaded(
+        world,
+        copy.deepcopy(world),
+        {p.key: p.pk for p in powers},
+        {a.key: a.pk for a in areas},
+        campaign,
+        pending,
+    )
+
+
+def load_world(campaign: Campaign) -> Loaded:
+    """The campaign's Virgin Queen state with the procedure under way, for pages."""
+    return load_state(campaign)
+
+
+def _space(a: Area, pkey: dict[int, str]) -> state.Space:
+    vq_space = getattr(a, "virgin_queen", None)
+    fields = {}
+    if vq_space is not None:
+        fields = {
+            "zone": vq_space.zone,
+            "religion": vq_space.religion,
+            "unrest": vq_space.unrest,
+            "fortified": vq_space.fortified,
+            "key_space": vq_space.key_space,
+            "port": vq_space.port,
+            "protestant_home": vq_space.protestant_home,
+            "besieged": vq_space.besieged,
+            "capital_of": pkey.get(vq_space.capital_of_id),
+        }
+    return state.Space(
+        a.key,
+        a.name,
+        controller=pkey.get(a.controller_id),
+        home_power=pkey.get(a.home_power_id),
+        **fields,
+    )
+
+
+def _markers(p: Power) -> state.Markers:
+    row = p.virgin_queen
+    return state.Markers(row.informant, row.assassination_used, row.cipher_key)
+
+
+# -- writing back -------------------------------------------------------------------
+
+
+def persist(loaded: Loaded, phase: Phase | None, actor) -> None:
+    """Write what changed in the World, then its log lines and rolls."""
+    _persist_spaces(loaded)
+    _persist_powers(loaded)
+    _persist_zones(loaded)
+    _persist_wars(loaded)
+    p, a, campaign = loaded.power_ids, loaded.area_ids, loaded.campaign
+    persistence.sync_rows(
+        VqUnits,
+        loaded.before.units.values(),
+        [u for u in loaded.world.units.values() if u.count > 0],
+        ["area", "count"],
+        lambda u, pk: VqUnits(
+            pk=pk,
+            campaign=campaign,
+            power_id=p[u.power],
+            kind=u.kind,
+            area_id=a[u.space],
+            count=u.count,
+        ),
+    )
+    persistence.sync_rows(
+        VqLeader,
+        loaded.before.leaders.values(),
+        loaded.world.leaders.values(),
+        ["area", "can_enter"],
+        lambda leader, pk: VqLeader(
+            pk=pk,
+            campaign=campaign,
+            name=leader.name,
+            power_id=p[leader.power],
+            kind=leader.kind,
+            area_id=a.get(leader.space),
+            zone=leader.zone,
+            can_enter=leader.can_enter,
+        ),
+    )
+    persistence.write_log(loaded.world.log, campaign, phase, actor, p, a)
+
+
+def _persist_spaces(loaded: Loaded) -> None:
+    before = loaded.before.spaces
+    changed = [s for k, s in loaded.world.spaces.items() if s != before[k]]
+    if not changed:
+        return
+    p, a = loaded.power_ids, loaded.area_ids
+    Area.objects.bulk_update(
+        [Area(pk=a[s.key], controller_id=p.get(s.controller)) for s in changed], ["controller"]
+    )
+    fields = ["zone", "religion", "unrest", "fortified", "key_space", "port", "besieged"]
+    VqSpace.objects.bulk_update(
+        [VqSpace(area_id=a[s.key], **{name: getattr(s, name) for name in fields}) for s in changed],
+        fields,
+    )
+
+
+def _persist_powers(loaded: Loaded) -> None:
+    before = loaded.before.markers
+    changed = {k: m for k, m in loaded.world.markers.items() if m != before.get(k)}
+    if changed:
+        VqPower.objects.bulk_update(
+            [
+                VqPower(
+                    power_id=loaded.power_ids[k],
+                    catholic=k in loaded.world.catholic_powers,
+                    informant=m.informant,
+                    assassination_used=m.assassination_used,
+                    cipher_key=m.cipher_key,
+                )
+                for k, m in changed.items()
+            ],
+            ["informant", "assassination_used", "cipher_key"],
+        )
+
+
+def _persist_zones(loaded: Loaded) -> None:
+    world, before = loaded.world, loaded.before
+    if world.capitals == before.capitals and world.counter_mix == before.counter_mix:
+        return
+    persistence.upsert_changed(
+        VqZone,
+        {k: (before.capitals.get(k), before.counter_mix.get(k, 0)) for k in before.capitals},
+        {k: (world.capitals.get(k), world.counter_mix.get(k, 0)) for k in world.capitals},
+        ["capital", "capital_on_turn_track", "regulars_available"],
+        ["campaign", "key"],
+        lambda key, v: VqZone(
+            campaign=loaded.campaign,
+            key=key,
+            name=state.zone_name(key),
+            capital_id=loaded.area_ids.get(v[0]),
+            capital_on_turn_track=v[0] == state.TURN_TRACK,
+            regulars_available=v[1],
+        ),
+    )
+
+
+def _persist_wars(loaded: Loaded) -> None:
+    new = loaded.world.wars - loaded.before.wars
+    gone = loaded.before.wars - loaded.world.wars
+    p = loaded.power_ids
+    for pair in gone:
+        x, y = sorted(p[k] for k in pair)
+        PowerRelation.objects.filter(campaign=loaded.campaign, a_id=x, b_id=y).delete()
+    if new:
+        rows = [sorted(p[k] for k in pair) for pair in new]
+        PowerRelation.objects.bulk_create(
+            [PowerRelation(campaign=loaded.campaign, a_id=x, b_id=y, kind="war") for x, y in rows],
+            update_conflicts=True,
+            unique_fields=["a", "b"],
+            update_fields=["kind"],
+        )
+
+
+def _save_pending(loaded: Loaded, phase: Phase, pending: vq.Pending | None) -> str | None:
+    """Store the procedure under way (WAITING), or clear it (None: the phase may end)."""
+    if pending is None:
+        VqPending.objects.filter(campaign=loaded.campaign).delete()
+        return None
+    VqPending.objects.update_or_create(
+        campaign=loaded.campaign,
+        defaults={
+            "phase": phase,
+            "kind": pending.kind,
+            "stage": pending.stage,
+            "waiting_for_id": loaded.power_ids[pending.waiting_for],
+            "data": pending.data,
+        },
+    )
+    return WAITING
+
+
+# -- the impulse and its decisions --------------------------------------------------
+
+
+def resolve_impulse(context: PhaseContext) -> str | None:
+    """Start the action the impulse's power ordered; WAITING when it needs decisions."""
+    loaded = load_state(context.campaign)
+    power = context.campaign.rules.phase(context.phase.key).orders_from
+    pending = start_action(loaded.world, power, context.orders.get(power), context.dice)
+    persist(loaded, context.phase, context.actor)
+    return _save_pending(loaded, context.phase, pending)
+
+
+def start_action(world: state.World, power: str, order: dict | None, dice) -> vq.Pending | None:
+    """The ordered action: a conversion (VQ-1), a revolt (VQ-2), espionage (VQ-3), an
+    action played at the table, or a pass. A refused one is logged and ends the impulse."""
+    name = state.power_title(power)
+    action = (order or {}).get("action", "pass")
+    try:
+        if action == "conversion":
+            return vq.start_conversion(
+                world, power, order["zones"], order["attempts"], order.get("event", ""), dice
+            )
+        if action == "revolt":
+            return vq.start_revolt(world, order["target"], order["cp"], dice)
+    except vq.Refused as refusal:
+        world.say("VQ-1" if action == "conversion" else "VQ-2", f"{name}: {refusal}", power=power)
+        return None
+    if action == "espionage":
+        refusal = vq.espionage_refusal(world.turn)
+        text = refusal or f"an espionage action, played at the table: {order.get('note', '')}"
+        world.say("VQ-3", f"{name}: {text}".rstrip(": "), power=power)
+    elif action == "other":
+        world.say("", f"{name} plays an action at the table: {order.get('note', '')}", power=power)
+    else:
+        world.say("", f"{name} passes{'' if order else ' (no orders)'}.", power=power)
+    return None
+
+
+def decide(*, campaign, phase, power_key, answer, actor, as_gm) -> str | None:
+    """Apply an answer to the procedure under way (the platform's decision service)."""
+    loaded = load_state(campaign)
+    if loaded.pending is None:
+        raise ServiceError("Nothing waits for a decision.")
+    try:
+        pending = vq.decide(loaded.world, loaded.pending, power_key, answer, as_gm=as_gm)
+    except vq.Refused as refusal:
+        raise ServiceError(str(refusal)) from None
+    persist(loaded, phase, actor)
+    return _save_pending(loaded, phase, pending)
+
+
+def turn_started(campaign: Campaign, turn: int, actor) -> None:
+    """VQ-3: at the start of turn 3 every power receives its espionage markers."""
+    loaded = load_state(campaign)
+    vq.espionage_markers(loaded.world)
+    persist(loaded, campaign.phase, actor)
+
+
+# -- GM edits -----------------------------------------------------------------------
+
+
+def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
+    """Apply one GM edit and log it with who made it."""
+    if edit not in EDITS:
+        raise ServiceError(f"Unknown edit “{edit}”.")
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        loaded = load_state(campaign)
+        try:
+            text = EDITS[edit](loaded.world, **fields)
+        except EditError as error:
+            raise ServiceError(str(error)) from None
+        loaded.world.log.insert(0, LogLine(GM, f"GM {actor.get_username()}: {text}."))
+        persist(loaded, campaign.phase if campaign.phase_id else None, actor)
+        campaign.bump_version()
+        return text

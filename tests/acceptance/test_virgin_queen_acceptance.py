@@ -1,0 +1,121 @@
+"""The seed's worked example (shared/acceptance/virgin_queen.json), one test per case.
+
+The cases are read at run time; this file only builds the case's ``given`` map, drives
+the procedure with the case's ``choices`` wherever a prompt asks, and reads back every
+``expect`` key. Spaces and powers are named in the case ("La Rochelle", "France"); their
+keys are the names in lower case with underscores.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from rules.dice import ScriptedDice
+from rules.virgin_queen.procedures import decide, prompt, start_revolt
+from rules.virgin_queen.state import PROTESTANT_POWER, Space, Units, World
+
+
+def shared_dir() -> Path:
+    configured = os.environ.get("COURIER_SHARED_DIR")
+    return Path(configured) if configured else Path(__file__).resolve().parents[2].parent / "shared"
+
+
+def load_cases() -> list[dict]:
+    path = shared_dir() / "acceptance" / "virgin_queen.json"
+    return json.loads(path.read_text(encoding="utf-8"))["cases"]
+
+
+CASES = load_cases()
+
+
+def key(name: str) -> str:
+    return name.lower().replace(" ", "_")
+
+
+def world_of(given: dict) -> World:
+    spaces, units = {}, {}
+    for entry in given["spaces"]:
+        space_key = key(entry["name"])
+        spaces[space_key] = Space(
+            space_key,
+            entry["name"],
+            key(entry["zone"]),
+            key(entry["religion"]),
+            key(entry["controller"]),
+            protestant_home=entry.get("protestant_home", False),
+            fortified=entry.get("fortified", False),
+        )
+        for stack in entry["units"]:
+            n = len(units) + 1
+            units[n] = Units(n, key(stack["owner"]), stack["kind"], space_key, stack["count"])
+    adjacency: dict[str, set[str]] = {k: set() for k in spaces}
+    for a, b in given["adjacent"]:
+        adjacency[key(a)].add(key(b))
+        adjacency[key(b)].add(key(a))
+    zone = spaces[key(given["target"])].zone
+    capital = given.get("protestant_capital_in_zone")
+    return World(
+        spaces=spaces,
+        adjacency=adjacency,
+        units=units,
+        capitals={zone: key(capital) if capital else None},
+        counter_mix={zone: given["huguenot_regulars_available"]},
+        wars={frozenset({PROTESTANT_POWER, "france"})}
+        if given["protestant_at_war_with_france"]
+        else set(),
+    )
+
+
+def answer_for(world: World, asked, choices: dict) -> dict:
+    """The case's choice for every question of a prompt; a question it has no choice for
+    fails the test (the case must say what the player chose)."""
+    answer = {}
+    for question in asked.questions:
+        if asked.stage == "extra":
+            answer[question.name] = [key(name) for name in choices["extra_spaces"]]
+        elif asked.stage == "displace":
+            unit = world.units[int(question.name.removeprefix("unit:"))]
+            label = f"{unit.power.title()} {unit.kind}"
+            answer[question.name] = key(choices["displace_to"][label])
+        else:
+            pytest.fail(f"the case has no choice for {asked.stage}: {question.label}")
+    return answer
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_case(case):
+    assert case["procedure"] == "VQ-2"
+    given, expect = case["given"], case["expect"]
+    world = world_of(given)
+    target = key(given["target"])
+    dice = ScriptedDice(case["dice"])
+    was_protestant = {k for k, s in world.spaces.items() if s.controller == PROTESTANT_POWER}
+    pending = start_revolt(world, target, given["cp"], dice)
+    while pending is not None:
+        pending = decide(
+            world,
+            pending,
+            pending.waiting_for,
+            answer_for(world, prompt(world, pending), case["choices"]),
+        )
+    assert dice.unused == 0
+
+    roll = next(line.roll for line in world.log if line.roll is not None)
+    assert roll.faces == tuple(case["dice"])
+    assert int(roll.outcome.split()[0]) == expect["hits"]
+    succeeded = world.spaces[target].controller == PROTESTANT_POWER
+    assert succeeded == expect["success"]
+    assert any("the revolt succeeds" in line.text for line in world.log) == expect["success"]
+
+    controlled = {k for k, s in world.spaces.items() if s.controller == PROTESTANT_POWER}
+    assert controlled - was_protestant == {key(name) for name in expect["protestant_controls"]}
+    for name, stacks in expect["units_after"].items():
+        there = sorted((u.power, u.kind, u.count) for _, u in world.units_in(key(name)))
+        assert there == sorted((key(s["owner"]), s["kind"], s["count"]) for s in stacks)
+    assert world.at_war(PROTESTANT_POWER, "france") == expect["protestant_at_war_with_france"]
+    zone = world.spaces[target].zone
+    assert world.capitals[zone] == key(expect["protestant_capital_in_zone"])

@@ -1,0 +1,720 @@
+"""VQ-1 conversion, VQ-2 revolt and VQ-3 espionage markers, one edge at a time, driven
+through the interactive engine (start → prompt → decide). No database: the small map of
+``vq_world``."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from rules.dice import ScriptedDice
+from rules.virgin_queen.options import OPTIONS
+from rules.virgin_queen.procedures import (
+    DiceReport,
+    Pending,
+    Refused,
+    decide,
+    eligible_spaces,
+    espionage_markers,
+    espionage_refusal,
+    nearest_legal_spaces,
+    prompt,
+    start_conversion,
+    start_revolt,
+)
+from rules.virgin_queen.state import (
+    CATHOLIC,
+    MERCENARY,
+    PROTESTANT_POWER,
+    REGULAR,
+    TURN_TRACK,
+    Markers,
+    Units,
+    option,
+)
+from tests.unit.vq_world import build_world
+
+
+def refused(world, call, match):
+    """``call`` raises Refused matching ``match`` and leaves ``world`` exactly as it was."""
+    before = copy.deepcopy(world)
+    with pytest.raises(Refused, match=match):
+        call()
+    assert world == before
+
+
+def catholic(world):
+    return {key for key, space in world.spaces.items() if space.religion == CATHOLIC}
+
+
+def options_of(world, pending, name):
+    question = next(q for q in prompt(world, pending).questions if q.name == name)
+    return [value for value, _ in question.options]
+
+
+def texts(world):
+    return [line.text for line in world.log]
+
+
+# -- options --------------------------------------------------------------------------
+
+
+def test_options_have_a_default_and_an_alternative_each():
+    assert [(spec.key, spec.decision) for spec in OPTIONS] == [
+        ("unrest_cancel", "1"),
+        ("displacement", "2"),
+    ]
+    assert all(len(spec.choices) == 2 for spec in OPTIONS)
+    assert option({}, "unrest_cancel") == "each_six"
+    assert option({"displacement": "automatic"}, "displacement") == "automatic"
+
+
+# -- VQ-1 conversion ------------------------------------------------------------------
+
+
+def test_vq1_all_misses_end_at_once_and_change_nothing():
+    world = build_world()
+    before = catholic(world)
+    dice = ScriptedDice([2, 3, 3])
+    assert start_conversion(world, "france", ["france"], 3, dice=dice) is None
+    assert dice.unused == 0 and catholic(world) == before
+    line = world.log[0]
+    assert line.text == "France rolled 2 3 3 for 3 conversion attempts in France: 3 misses."
+    assert isinstance(line.roll, DiceReport) and line.roll.faces == (2, 3, 3)
+    assert (line.rule, line.power, line.roll.rule) == ("VQ-1", "france", "VQ-1")
+    assert world.log[-1].text == "France's conversion is over: no space converted."
+
+
+def test_vq1_ones_without_conversions_are_discarded():
+    world = build_world()
+    assert start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([1, 1, 2])) is None
+    assert not any(space.unrest for space in world.spaces.values())
+    assert "2 unrest markers discarded: no space was converted (step 6)." in texts(world)
+
+
+def test_vq1_a_six_lowered_to_five_cancels_unrest_and_becomes_a_minor_conversion():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 1]))
+    assert (pending.kind, pending.stage, pending.waiting_for) == ("conversion", "sixes", "france")
+    asked = prompt(world, pending)
+    assert asked.rule == "VQ-1" and asked.text.startswith("France rolled 6 1 for 2 conversion")
+    assert [q.name for q in asked.questions] == ["die_1"]
+    assert options_of(world, pending, "die_1") == [
+        "keep",
+        "lower",
+        "dijon",
+        "lyon",
+        "nantes",
+        "rouen",
+    ]
+    assert asked.highlight == ("dijon", "lyon", "nantes", "rouen")
+    pending = decide(world, pending, "france", {"die_1": "lower"})
+    assert pending.stage == "flips"
+    assert prompt(world, pending).questions[0].label == "Die 1 (6 lowered to 5)"
+    # a lowered 6 is a minor conversion: no space with Protestant units (La Rochelle)
+    assert "la_rochelle" not in options_of(world, pending, "die_1")
+    assert decide(world, pending, "france", {"die_1": "lyon"}) is None
+    assert world.spaces["lyon"].religion == CATHOLIC and not world.spaces["lyon"].unrest
+    assert "France's 6s (step 4): die 1 is lowered to 5, cancelling an unrest marker (step 3)." in (
+        texts(world)
+    )
+
+
+def test_vq1_each_lowered_six_cancels_one_marker_by_default_and_one_in_all_by_option():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 4, dice=ScriptedDice([6, 6, 1, 1]))
+    after = decide(world, copy.deepcopy(pending), "france", {"die_1": "lower", "die_2": "lower"})
+    assert after.data["unrest"] == 0 and after.data["lowered"] == [1, 2]
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([6, 6, 1]))
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"die_1": "lower", "die_2": "lower"}),
+        "At most 1 six may be lowered to cancel unrest \\(one per unrest marker, and 1 marker",
+    )
+
+    strict = build_world(unrest_cancel="one_per_action")
+    pending = start_conversion(strict, "france", ["france"], 4, dice=ScriptedDice([6, 6, 1, 1]))
+    refused(
+        strict,
+        lambda: decide(strict, pending, "france", {"die_1": "lower", "die_2": "lower"}),
+        "At most 1 six may be lowered to cancel unrest \\(one per action, by campaign option\\)",
+    )
+    pending = decide(strict, pending, "france", {"die_1": "lower", "die_2": "keep"})
+    assert pending.data["unrest"] == 1
+
+
+def test_vq1_the_automatic_six_of_an_event_is_not_rolled_and_may_be_lowered():
+    world = build_world()
+    pending = start_conversion(world, "spain", ["netherlands"], 1, "Council of Troubles")
+    assert pending.data["faces"] == [6]
+    assert world.log[0].roll is None
+    assert "(Council of Troubles: the first die is a 6, not rolled)" in world.log[0].text
+    assert prompt(world, pending).questions[0].label == "Die 1 (6: Council of Troubles)"
+    assert "lower" not in options_of(world, pending, "die_1")  # no unrest to cancel
+
+    dice = ScriptedDice([1])
+    pending = start_conversion(world, "spain", ["netherlands"], 2, "English Recusants", dice)
+    assert pending.data["faces"] == [6, 1] and dice.unused == 0
+    assert "lower" in options_of(world, pending, "die_1")
+
+
+def test_vq1_a_kept_six_flips_a_space_with_protestant_units_a_minor_die_cannot():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 4]))
+    assert "la_rochelle" not in options_of(world, pending, "die_1")  # not in step 4 either
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"die_1": "la_rochelle"}),
+        "La Rochelle holds Protestant units: only a 6 kept for step 5 may flip it",
+    )
+    pending = decide(world, pending, "france", {"die_1": "keep"})
+    assert "la_rochelle" in options_of(world, pending, "die_1")
+    assert "la_rochelle" not in options_of(world, pending, "die_2")
+    assert prompt(world, pending).questions[1].label == "Die 1 (6 kept for step 5)"
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"die_2": "la_rochelle", "die_1": "lyon"}),
+        "Die 2 \\(4\\): La Rochelle holds Protestant units",
+    )
+    assert decide(world, pending, "france", {"die_1": "la_rochelle", "die_2": "lyon"}) is None
+    assert world.spaces["la_rochelle"].religion == CATHOLIC
+    assert world.units[4].space == "la_rochelle"  # the Huguenots stay where they are
+
+
+def test_vq1_a_port_on_a_sea_zone_with_a_catholic_port_is_eligible():
+    world = build_world()
+    # Nantes touches only La Rochelle (Protestant) by land; Bordeaux is a Catholic port
+    # on the Bay of Biscay
+    assert "nantes" in eligible_spaces(world, ["france"], catholic(world), ignore_units=False)
+    world.spaces["bordeaux"].unrest = True
+    assert "nantes" not in eligible_spaces(world, ["france"], catholic(world), ignore_units=False)
+    world.spaces["bordeaux"].unrest = False
+    world.spaces["bordeaux"].port = False
+    assert "nantes" not in eligible_spaces(world, ["france"], catholic(world), ignore_units=False)
+
+
+def test_vq1_a_neighbour_in_unrest_does_not_count():
+    world = build_world()
+    world.spaces["orleans"].unrest = True
+    eligible = eligible_spaces(world, ["france"], catholic(world), ignore_units=False)
+    assert "lyon" not in eligible and "dijon" in eligible  # Dijon still has Paris
+
+
+def test_vq1_step_four_flips_widen_the_base_for_step_five_but_nothing_chains_in_a_step():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 4]))
+    assert "clermont" not in options_of(world, pending, "die_1")
+    pending = decide(world, pending, "france", {"die_1": "lyon"})
+    assert "clermont" in options_of(world, pending, "die_2")  # Lyon is Catholic now
+
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 5]))
+    assert "clermont" not in options_of(world, pending, "die_1")
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"die_1": "lyon", "die_2": "clermont"}),
+        "Clermont is next to no Catholic space out of unrest.*condition b",
+    )
+
+
+def test_vq1_conversions_stay_in_the_targeted_zone():
+    world = build_world()
+    pending = start_conversion(world, "spain", ["netherlands"], 1, dice=ScriptedDice([4]))
+    assert options_of(world, pending, "die_1") == ["antwerp", "utrecht"]
+    refused(
+        world,
+        lambda: decide(world, pending, "spain", {"die_1": "dijon"}),
+        "Dijon is not in the Netherlands, the struggle zone of this action \\(condition a\\)",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, "spain", {"die_1": "brussels"}),
+        "Brussels is already Catholic",
+    )
+
+
+def test_vq1_a_space_is_flipped_only_once():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 4]))
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"die_1": "lyon", "die_2": "lyon"}),
+        "Lyon is chosen twice",
+    )
+
+
+def test_vq1_a_die_is_wasted_only_when_no_eligible_space_is_left():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 4]))
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"die_1": "lyon"}),
+        "Die 2 \\(4\\): a choice is needed",
+    )
+    # only Dijon is left in a zone-limited world: the second die is wasted, automatically
+    world = build_world()
+    for key in ("lyon", "nantes", "rouen"):
+        world.spaces[key].religion = CATHOLIC
+    for key in ("lyon", "orleans"):
+        world.spaces[key].unrest = True
+    assert eligible_spaces(world, ["france"], catholic(world), ignore_units=False) == ["dijon"]
+    assert start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 5])) is None
+    assert world.spaces["dijon"].religion == CATHOLIC
+    assert (
+        "France's step 5: die 1 flips Dijon to Catholic; "
+        "die 2 is wasted: no eligible space is left."
+    ) in texts(world)
+
+
+def test_vq1_a_blank_is_accepted_when_the_other_dice_take_every_space_it_could_flip():
+    world = build_world()
+    for key in ("nantes", "rouen", "clermont"):
+        world.spaces[key].religion = CATHOLIC
+    world.spaces["clermont"].unrest = True
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 4, 4]))
+    assert [q.min for q in prompt(world, pending).questions] == [0, 0, 0]  # Dijon, Lyon
+    refused(world, lambda: decide(world, pending, "france", {"die_1": "lyon"}), "can still flip")
+    assert decide(world, pending, "france", {"die_1": "lyon", "die_3": "dijon"}) is None
+    assert texts(world)[-2] == (
+        "France's step 5: die 1 flips Lyon to Catholic; die 2 is wasted: no eligible space "
+        "is left; die 3 flips Dijon to Catholic."
+    )
+
+
+def test_vq1_unrest_goes_to_converted_spaces_one_each():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 4, 1]))
+    pending = decide(world, pending, "france", {"die_1": "lyon", "die_2": "dijon"})
+    assert pending.stage == "unrest"
+    (question,) = prompt(world, pending).questions
+    assert (question.name, question.many, question.min, question.max) == ("unrest", True, 1, 1)
+    assert [value for value, _ in question.options] == ["dijon", "lyon"]
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"unrest": ["rouen"]}),
+        "“rouen” is not one of the choices",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"unrest": ["lyon", "dijon"]}),
+        "choose exactly 1, not 2",
+    )
+    assert decide(world, pending, "france", {"unrest": ["lyon"]}) is None
+    assert world.spaces["lyon"].unrest and not world.spaces["dijon"].unrest
+
+
+def test_vq1_unrest_beyond_the_converted_spaces_is_discarded():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 1, 1]))
+    assert decide(world, pending, "france", {"die_1": "rouen"}) is None
+    assert [key for key, space in world.spaces.items() if space.unrest] == ["rouen"]
+    assert (
+        "Unrest in Rouen; 1 unrest marker discarded: more markers than converted spaces"
+        in (texts(world)[-2])
+    )
+
+
+def test_vq1_refuses_a_start_that_is_not_legal():
+    world = build_world()
+    refused(
+        world,
+        lambda: start_conversion(world, "england", ["france"], 1, dice=ScriptedDice([4])),
+        "England is not a Catholic power",
+    )
+    refused(
+        world,
+        lambda: start_conversion(world, "france", ["france"], 0, dice=ScriptedDice([])),
+        "at least one attempt",
+    )
+    refused(
+        world,
+        lambda: start_conversion(world, "france", ["spain"], 1, dice=ScriptedDice([4])),
+        "There is no religious struggle zone “spain”",
+    )
+
+
+def test_vq1_only_the_waiting_power_answers_unless_the_gm_does():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 1, dice=ScriptedDice([6]))
+    refused(
+        world,
+        lambda: decide(world, pending, "spain", {"die_1": "keep"}),
+        "This conversion waits for France, not Spain",
+    )
+    pending = decide(world, pending, "spain", {"die_1": "keep"}, as_gm=True)
+    assert pending.stage == "flips"
+
+
+def test_vq1_refused_answers_leave_the_pending_data_unchanged_and_data_is_json():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([6, 4, 1]))
+    kept = copy.deepcopy(pending)
+    refused(world, lambda: decide(world, pending, "france", {"die_1": "paris"}), "already")
+    refused(world, lambda: decide(world, pending, "france", {"die_1": ["keep"]}), "choose one")
+    refused(world, lambda: decide(world, pending, "france", {}), "a choice is needed")
+    assert pending == kept
+    assert json.loads(json.dumps(pending.data)) == pending.data
+    stored = Pending(
+        pending.kind, pending.stage, pending.waiting_for, json.loads(json.dumps(kept.data))
+    )
+    assert decide(world, stored, "france", {"die_1": "keep"}).stage == "flips"
+
+
+# -- VQ-2 revolt ----------------------------------------------------------------------
+
+
+def test_vq2_refuses_illegal_targets_and_cp_clearly():
+    world = build_world()
+    cases = [
+        ("lyon", 1, "A revolt costs 2 to 5 CP, not 1"),
+        ("lyon", 6, "A revolt costs 2 to 5 CP, not 6"),
+        ("london", 3, "London is in neither France nor the Netherlands"),
+        ("la_rochelle", 3, "La Rochelle is not under French political control"),
+        ("paris", 3, "Paris is Catholic"),
+        ("nowhere", 3, "There is no space “nowhere”"),
+    ]
+    for target, cp, match in cases:
+        refused(world, lambda t=target, c=cp: start_revolt(world, t, c, ScriptedDice([])), match)
+    world.spaces["antwerp"].controller = "france"
+    refused(
+        world,
+        lambda: start_revolt(world, "antwerp", 2, ScriptedDice([])),
+        "Antwerp is not under Spanish political control \\(France controls it\\): no revolt",
+    )
+    world.spaces["lyon"].besieged = True
+    refused(world, lambda: start_revolt(world, "lyon", 3, ScriptedDice([])), "under siege")
+    world.spaces["lyon"].besieged, world.spaces["lyon"].unrest = False, True
+    assert start_revolt(world, "lyon", 2, ScriptedDice([6, 6])).stage == "extra"  # unrest is ok
+
+
+def test_vq2_succeeds_automatically_without_catholic_units():
+    world = build_world()
+    dice = ScriptedDice([])
+    pending = start_revolt(world, "dijon", 2, dice)
+    assert dice.rolls == []
+    assert "No Catholic unit of France in Dijon: the revolt succeeds automatically (step 2)." in (
+        texts(world)
+    )
+    assert pending is None  # Lyon holds a French regular, Paris is Catholic: no extra space
+    assert world.spaces["dijon"].controller == PROTESTANT_POWER
+
+
+def test_vq2_mercenaries_are_never_catholic_units_so_success_is_automatic():
+    world = build_world()
+    world.units[3].space = "dijon"  # 2 French mercenaries
+    dice = ScriptedDice([])
+    pending = start_revolt(world, "dijon", 2, dice)
+    assert dice.rolls == []
+    # Dijon touches Paris and Lyon, both fortified and French: France chooses
+    assert (pending.stage, pending.waiting_for) == ("displace", "france")
+    asked = prompt(world, pending)
+    (question,) = asked.questions
+    assert question.name == "unit:3" and question.label == "2 French mercenaries in Dijon"
+    assert [value for value, _ in question.options] == ["lyon", "paris"]
+    assert asked.highlight == ("lyon", "paris")
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"unit:3": "orleans"}),
+        "Orléans is not among the nearest legal spaces \\(Lyon and Paris\\)",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, "protestant", {"unit:3": "paris"}),
+        "waits for France, not the Protestant",
+    )
+    assert decide(world, pending, "france", {"unit:3": "lyon"}) is None
+    assert world.units[3].space == "lyon"
+
+
+def test_vq2_the_gm_may_answer_a_displacement_for_its_owner():
+    world = build_world()
+    world.units[3].space = "dijon"
+    pending = start_revolt(world, "dijon", 2, ScriptedDice([]))
+    assert decide(world, pending, "protestant", {"unit:3": "lyon"}, as_gm=True) is None
+    assert world.units[3].space == "lyon"
+
+
+def test_vq2_automatic_displacement_option_takes_the_first_nearest_space():
+    world = build_world(displacement="automatic")
+    world.units[3].space = "dijon"
+    assert start_revolt(world, "dijon", 2, ScriptedDice([])) is None
+    assert world.units[3].space == "lyon"
+    assert "2 French mercenaries in Dijon displaced to Lyon (first by name) (step 3)." in (
+        texts(world)
+    )
+
+
+def test_vq2_a_displaced_stack_joins_its_powers_stack_there():
+    world = build_world()
+    world.units[3].space = "rouen"  # Rouen touches only Paris
+    world.units[8] = Units(8, "france", MERCENARY, "paris", 1)
+    pending = start_revolt(world, "rouen", 2, ScriptedDice([]))
+    assert 3 not in world.units and world.units[8].count == 3
+    assert pending is None  # no adjacent space, no capital to place, no leader
+
+
+def test_vq2_units_without_a_legal_space_are_eliminated():
+    world = build_world()
+    world.adjacency["rouen"].clear()  # cut off from Paris
+    world.units[3].space = "rouen"
+    start_revolt(world, "rouen", 2, ScriptedDice([]))
+    assert 3 not in world.units
+    assert any(
+        "no fortified space or capital of France to go to, eliminated" in t for t in texts(world)
+    )
+
+
+def test_vq2_third_catholic_powers_units_are_not_hit_and_are_displaced():
+    world = build_world()
+    world.units[8] = Units(8, "spain", REGULAR, "dijon", 2)
+    dice = ScriptedDice([])
+    pending = start_revolt(world, "dijon", 2, dice)
+    assert dice.rolls == [] and pending is None
+    assert 8 not in world.units and world.units[5].count == 5  # Dijon – Paris – Brussels
+    assert "2 Spanish regulars in Dijon displaced to Brussels (step 3)." in texts(world)
+
+
+def test_vq2_fails_with_units_left_after_one_hit():
+    world = build_world()
+    world.units[2].count = 2
+    assert start_revolt(world, "lyon", 3, ScriptedDice([5, 1, 2])) is None
+    assert world.units[2].count == 1
+    assert world.spaces["lyon"].controller == "france" and not world.wars
+    assert texts(world)[-2:] == [
+        "France removes 1 French regular in Lyon (step 2).",
+        "1 Catholic unit of France remains in Lyon: the revolt fails (step 2).",
+    ]
+
+
+def test_vq2_no_hit_fails_without_a_question():
+    world = build_world()
+    assert start_revolt(world, "lyon", 2, ScriptedDice([4, 4])) is None
+    assert world.units[2].count == 1 and world.units[3].space == "lyon"
+
+
+def test_vq2_a_protestant_home_space_adds_a_die():
+    world = build_world()
+    dice = ScriptedDice([1, 1, 6])
+    start_revolt(world, "antwerp", 2, dice)
+    assert dice.unused == 1  # Antwerp is not a home space: 2 dice
+    world = build_world()
+    world.units[9] = Units(9, "spain", REGULAR, "amsterdam", 1)
+    dice = ScriptedDice([1, 1, 6])
+    start_revolt(world, "amsterdam", 2, dice)
+    assert dice.unused == 0
+    assert (
+        world.log[1].roll.purpose == "Revolt in Amsterdam (2 CP, +1 die in a Protestant home space)"
+    )
+    assert 9 not in world.units
+
+
+def test_vq2_the_controller_allocates_hits_among_its_stacks():
+    world = build_world()
+    pending = start_revolt(world, "antwerp", 3, ScriptedDice([6, 1, 2]))
+    assert (pending.stage, pending.waiting_for) == ("hits", "spain")
+    questions = prompt(world, pending).questions
+    assert [(q.name, [v for v, _ in q.options]) for q in questions] == [
+        ("unit:6", ["0", "1"]),
+        ("unit:7", ["0", "1"]),
+    ]
+    refused(
+        world,
+        lambda: decide(world, pending, "spain", {"unit:6": "1", "unit:7": "1"}),
+        "1 hit must be taken, one unit each, not 2",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, "spain", {"unit:6": "0", "unit:7": "0"}),
+        "not 0",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"unit:6": "0", "unit:7": "1"}),
+        "waits for Spain",
+    )
+    assert decide(world, pending, "spain", {"unit:6": "0", "unit:7": "1"}) is None
+    assert 7 not in world.units and world.units[6].count == 1
+    assert texts(world)[-2] == "Spain removes 1 Spanish naval unit in Antwerp (step 2)."
+
+
+def test_vq2_extra_spaces_are_limited_by_the_cp_and_adjacent_to_the_target():
+    world = build_world()
+    pending = start_revolt(world, "lyon", 2, ScriptedDice([5, 5]))
+    (question,) = prompt(world, pending).questions
+    assert (question.name, question.many, question.min, question.max) == ("extra", True, 0, 1)
+    assert [value for value, _ in question.options] == ["clermont", "dijon"]
+    refused(
+        world,
+        lambda: decide(world, pending, "protestant", {"extra": ["dijon", "clermont"]}),
+        "2 CP put at most 2 spaces under Protestant control, Lyon included: at most 1 more",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, "protestant", {"extra": ["rouen"]}),
+        "Rouen is not adjacent to Lyon, the target \\(Decision 6\\)",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, "protestant", {"extra": ["orleans"]}),
+        "Orléans is Catholic, not under Protestant religious influence",
+    )
+    assert decide(world, pending, "protestant", {"extra": ["dijon"]}) is None
+    assert world.spaces["dijon"].controller == PROTESTANT_POWER
+    assert world.spaces["clermont"].controller == "france"
+
+
+def test_vq2_extra_spaces_must_be_free_of_catholic_units_and_meet_step_one():
+    world = build_world()
+    world.units[8] = Units(8, "france", REGULAR, "dijon", 1)
+    world.spaces["clermont"].besieged = True
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([5, 5, 5]))
+    assert pending is None  # nothing to choose: Dijon has a regular, Clermont is besieged
+    assert "No space adjacent to Lyon can also come under Protestant control (step 4)." in (
+        texts(world)
+    )
+
+
+def test_vq2_units_in_extra_spaces_are_displaced_after_the_choice():
+    world = build_world()
+    world.units[8] = Units(8, "france", MERCENARY, "clermont", 1)
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([5, 1, 1]))
+    assert pending.stage == "extra"
+    assert decide(world, pending, "protestant", {"extra": ["clermont"]}) is None
+    # Clermont – Lyon (now Protestant) – Orléans, where it joins the mercenaries from Lyon
+    assert 8 not in world.units and world.units[3].count == 3
+    assert "1 French mercenary in Clermont displaced to Orléans (step 4)." in texts(world)
+
+
+def test_vq2_one_regular_per_two_full_cp():
+    for cp, regulars in ((2, 1), (3, 1), (4, 2), (5, 2)):
+        world = build_world()
+        world.units.pop(2)  # no Catholic unit in Lyon
+        pending = start_revolt(world, "lyon", cp, ScriptedDice([]))
+        decide(world, pending, "protestant", {"extra": []})
+        assert world.units[f"new:lyon:{PROTESTANT_POWER}:{REGULAR}"].count == regulars
+        assert world.counter_mix["france"] == 6 - regulars
+
+
+def test_vq2_regulars_are_limited_by_the_counter_mix_and_join_a_stack_there():
+    world = build_world()
+    world.units[9] = Units(9, PROTESTANT_POWER, REGULAR, "utrecht", 1)
+    pending = start_revolt(world, "utrecht", 4, ScriptedDice([]))
+    decide(world, pending, "protestant", {"extra": []})
+    assert world.units[9].count == 2 and world.counter_mix["netherlands"] == 0
+    assert "1 Dutch regular placed in Utrecht, not 2: the counter mix has no more" in (
+        "\n".join(texts(world))
+    )
+    assert not any(str(key).startswith("new:") for key in world.units)
+
+
+def test_vq2_the_war_marker_is_placed_once():
+    world = build_world()
+    world.units.pop(2)
+    pending = start_revolt(world, "lyon", 2, ScriptedDice([]))
+    decide(world, pending, "protestant", {"extra": []})
+    assert world.wars == {frozenset({"france", PROTESTANT_POWER})}
+    assert "The Protestant and France are now at war (step 6)." in texts(world)
+    start_revolt(world, "rouen", 2, ScriptedDice([]))
+    assert world.wars == {frozenset({"france", PROTESTANT_POWER})}
+    assert texts(world).count("The Protestant and France are already at war (step 6).") == 1
+
+
+def test_vq2_a_capital_and_a_leader_may_be_placed_or_declined():
+    world = build_world()
+    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([]))
+    assert pending.stage == "extra"
+    pending = decide(world, pending, "protestant", {"extra": []})
+    assert world.spaces["amsterdam"].controller == PROTESTANT_POWER
+    assert (pending.stage, pending.waiting_for) == ("capital", PROTESTANT_POWER)
+    (question,) = prompt(world, pending).questions
+    assert (question.name, question.min, question.options) == (
+        "capital",
+        0,
+        (("amsterdam", "Amsterdam"),),
+    )
+    pending = decide(world, pending, "protestant", {"capital": "amsterdam"})
+    assert world.capitals["netherlands"] == "amsterdam"
+    assert pending.stage == "leader"
+    (question,) = prompt(world, pending).questions
+    assert question.options == (("4", "William of Orange"),)
+    refused(world, lambda: decide(world, pending, "protestant", {"leader": "1"}), "not one of")
+    assert decide(world, pending, "protestant", {"leader": "4"}) is None
+    assert world.leaders[4].space == "amsterdam"
+    assert texts(world)[-1] == (
+        "The revolt in Amsterdam is over: the Protestant now controls Amsterdam."
+    )
+
+    world = build_world()
+    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([]))
+    pending = decide(world, pending, "protestant", {"extra": []})
+    pending = decide(world, pending, "protestant", {"capital": ""})
+    assert world.capitals["netherlands"] is None
+    assert decide(world, pending, "protestant", {}) is None
+    assert world.leaders[4].space is None
+
+
+def test_vq2_no_capital_while_it_is_on_the_turn_track():
+    world = build_world()
+    world.capitals["netherlands"] = TURN_TRACK
+    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([]))
+    pending = decide(world, pending, "protestant", {"extra": []})
+    assert pending.stage == "leader"
+    assert any("on the turn track" in text for text in texts(world))
+
+
+def test_vq2_the_seed_example_without_a_choice_left_to_make():
+    world = build_world()
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
+    assert world.log[1].text == (
+        "Revolt in Lyon (3 CP): 1 2 5, hits on 5 or 6: 1 hit against 1 Catholic unit of France."
+    )
+    assert world.units[3].space == "orleans" and world.leaders[2].space == "orleans"
+    assert decide(world, pending, "protestant", {"extra": ["dijon", "clermont"]}) is None
+    assert world.units["new:lyon:protestant:regular"].count == 1
+    assert {line.rule for line in world.log} == {"VQ-2"}
+
+
+def test_nearest_legal_spaces_are_all_those_at_the_shortest_distance():
+    world = build_world()
+    assert nearest_legal_spaces(world, "france", "dijon") == ["lyon", "paris"]
+    assert nearest_legal_spaces(world, "france", "clermont") == ["lyon"]
+    assert nearest_legal_spaces(world, "spain", "dijon") == ["brussels"]
+    assert nearest_legal_spaces(world, PROTESTANT_POWER, "nantes") == ["la_rochelle"]
+    world.spaces["paris"].fortified = False  # still France's capital
+    assert nearest_legal_spaces(world, "france", "rouen") == ["paris"]
+    assert nearest_legal_spaces(world, "england", "lyon") == []
+
+
+def test_unknown_stage_is_refused():
+    world = build_world()
+    with pytest.raises(Refused, match="There is no revolt stage “vote”"):
+        decide(world, Pending("revolt", "vote", "france", {}), "france", {})
+
+
+# -- VQ-3 espionage -------------------------------------------------------------------
+
+
+def test_vq3_espionage_is_refused_on_turns_one_and_two():
+    assert "turn 1" in espionage_refusal(1) and "turn 3" in espionage_refusal(1)
+    assert espionage_refusal(2).startswith("No espionage on turn 2")
+    assert espionage_refusal(3) == espionage_refusal(7) == ""
+
+
+def test_vq3_markers_are_given_once_at_the_start_of_turn_three():
+    world = build_world()
+    world.turn = 2
+    espionage_markers(world)
+    assert all(markers == Markers() for markers in world.markers.values()) and not world.log
+    world.turn = 3
+    espionage_markers(world)
+    assert all(markers == Markers(2, 1, 1) for markers in world.markers.values())
+    assert len(world.markers) == 6
+    assert [line.rule for line in world.log] == ["VQ-3"]
+    espionage_markers(world)
+    assert world.markers["france"] == Markers(2, 1, 1) and len(world.log) == 1
+    world.turn = 4
+    world.markers = {"france": Markers()}
+    espionage_markers(world)
+    assert world.markers["france"] == Markers()
