@@ -43,7 +43,7 @@ def orders(request, campaign_id: int):
     if not (phase_id.isascii() and phase_id.isdigit()):
         return refuse(request, state, "The form is incomplete: reload the page.", 400)
     if not state.takes_orders or phase_id != str(state.phase.pk):
-        return refuse(request, state, "This phase is closed: your orders were not saved.", 409)
+        return refuse(request, state, closed_reason(state, phase_id), 409)
     form = state.order_form(order_fields(request.POST))
     if not form.is_valid():
         return refuse(request, state, "Your orders were not saved.", 422, order_form=form)
@@ -102,12 +102,29 @@ def decision(request, campaign_id: int):
     except PhaseClosed as error:
         return refuse(request, state, str(error), 409, DECISION_PARTIAL)
     except ServiceError as error:
-        return refuse(request, state, str(error), 422, DECISION_PARTIAL, decision_form=form)
+        reason = f"Your decision was not accepted: {error}"
+        return refuse(request, state, reason, 422, DECISION_PARTIAL, decision_form=form)
     page = "campaign:gm" if state.seat.is_gm else "campaign:detail"
     messages.success(request, "Decision made.")
     if request.htmx:
         return HttpResponseClientRedirect(reverse(page, args=[campaign_id]))
     return redirect(page, campaign_id)
+
+
+def closed_reason(state: CampaignState, phase_id: str) -> str:
+    """Why the orders were not saved: the phase moved on, or is not this power's."""
+    spec, phase = state.spec, state.phase
+    others = (
+        spec is not None
+        and phase_id == str(phase.pk)
+        and phase.status == phase.Status.OPEN
+        and spec.takes_orders
+        and not spec.takes_orders_from(state.seat.power.key)
+    )
+    if others:
+        power = state.seat.power.name
+        return f"{spec.name} is not {power}'s to order: your orders were not saved."
+    return "This phase is closed: your orders were not saved."
 
 
 def order_fields(data):

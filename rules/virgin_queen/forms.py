@@ -78,7 +78,7 @@ class ImpulseOrderForm(BaseOrderForm):
                 help_text="These events make the first die an automatic 6.",
             )
         if "revolt" in self.actions():
-            self.fields["target"] = forms.ChoiceField(
+            self.fields["target"] = SpaceChoiceField(
                 label="Target",
                 choices=[("", "—")] + space_choices(world, lambda s: s.key in self.targets()),
                 required=False,
@@ -88,6 +88,7 @@ class ImpulseOrderForm(BaseOrderForm):
                     "Netherlands under Spanish control, not besieged (VQ-2)."
                 },
             )
+            self.fields["target"].spaces = frozenset(world.spaces)
             self.fields["cp"] = forms.TypedChoiceField(
                 label="CP spent",
                 choices=[(n, str(n)) for n in CP_CHOICES],
@@ -135,6 +136,10 @@ class ImpulseOrderForm(BaseOrderForm):
             )
         if action == "revolt" and not (cleaned.get("target") and cleaned.get("cp")):
             raise forms.ValidationError("A revolt needs its target and the CP spent (2 to 5).")
+        if action == "revolt":
+            refusal = vq.revolt_refusal(self.world.world, cleaned["target"], cleaned["cp"])
+            if refusal:
+                raise forms.ValidationError(refusal)
         return cleaned
 
     def payload(self) -> dict:
@@ -152,15 +157,36 @@ class ImpulseOrderForm(BaseOrderForm):
         return {"action": action, "note": data.get("note", "")}
 
 
+class SpaceChoiceMixin:
+    """A choice that also lets through any space of the map, so that the procedure says
+    why a space that is not offered cannot be chosen (which condition it fails)."""
+
+    spaces: frozenset[str] = frozenset()
+
+    def valid_value(self, value) -> bool:
+        return value in self.spaces or super().valid_value(value)
+
+
+class SpaceChoiceField(SpaceChoiceMixin, forms.ChoiceField):
+    pass
+
+
+class SpaceMultipleChoiceField(SpaceChoiceMixin, forms.MultipleChoiceField):
+    pass
+
+
 class DecisionForm(forms.Form):
-    """The decision the procedure under way waits for, its questions as fields."""
+    """The decision the procedure under way waits for, its questions as fields. A posted
+    field it did not ask, or two answers to one question, is refused."""
 
     def __init__(self, data=None, *, world, power_key: str | None, as_gm: bool):
         super().__init__(data)
         self.prompt = vq.prompt(world.world, world.pending)
         self.answerable = as_gm or power_key == self.prompt.waiting_for
+        spaces = frozenset(world.world.spaces)
         for question in self.prompt.questions:
             self.fields[question.name] = self._field(question)
+            self.fields[question.name].spaces = spaces
 
     @property
     def waiting_for(self) -> str:
@@ -182,14 +208,14 @@ class DecisionForm(forms.Form):
     def _field(question: vq.Question) -> forms.Field:
         refusal = "“%(value)s” is not one of the choices offered: reload the page."
         if question.many:
-            return forms.MultipleChoiceField(
+            return SpaceMultipleChoiceField(
                 label=question.label,
                 choices=question.options,
                 required=question.min > 0,
                 widget=forms.CheckboxSelectMultiple,
                 error_messages={"invalid_choice": refusal},
             )
-        return forms.ChoiceField(
+        return SpaceChoiceField(
             label=question.label,
             choices=[("", "— choose —" if question.min else "— none —"), *question.options],
             required=question.min > 0,
@@ -198,7 +224,14 @@ class DecisionForm(forms.Form):
 
     def clean(self) -> dict:
         cleaned = super().clean()
+        for name in self.data:
+            if name not in self.fields:
+                raise forms.ValidationError(
+                    f"This decision asks nothing called “{name}”: reload the page."
+                )
         for question in self.prompt.questions:
+            if not question.many and len(self._posted(question.name)) > 1:
+                raise forms.ValidationError(f"{question.label}: give one answer only.")
             chosen = cleaned.get(question.name)
             if (
                 question.many
@@ -209,6 +242,9 @@ class DecisionForm(forms.Form):
                     f"{question.label}: choose from {question.min} to {question.max}."
                 )
         return cleaned
+
+    def _posted(self, name: str) -> list:
+        return self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data[name]]
 
     def answer(self) -> dict:
         """The answer as the procedure reads it (call after is_valid())."""

@@ -597,7 +597,7 @@ def _why_not_revolt(world: World, key: str) -> str:
     if space.controller != controller:
         return (
             f"{space.name} is not under {ADJECTIVES[controller]} political control "
-            f"({_cap(power_name(space.controller))} controls it)"
+            f"({power_name(space.controller)} controls it)"
         )
     if space.religion != PROTESTANT:
         return f"{space.name} is Catholic, not under Protestant religious influence"
