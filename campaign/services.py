@@ -190,14 +190,21 @@ def resolve_open_phase(
         return _finish(campaign, phase, spec, actor)
 
 
-def decide(*, seat: Seat, phase_id: int, answer: dict, actor) -> Phase:
+def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | None = None) -> Phase:
     """A power's (or the GM's) answer to the decision a procedure waits for; the phase
-    goes on and, when nothing more is asked, resolves and the next opens."""
+    goes on and, when nothing more is asked, resolves and the next opens. ``version``:
+    the campaign's version the answer was given at; a later one means the question may
+    have changed (a double submission, another answer) and nothing is done."""
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
         phase = campaign.phase
         if campaign.phase_id != phase_id or phase.status != Phase.Status.WAITING:
             raise PhaseClosed("That decision is no longer asked: nothing was changed.")
+        if version is not None and version != campaign.version:
+            raise PhaseClosed(
+                "The decision has moved on since the page was loaded: nothing was changed. "
+                "Reload the page to see what is asked now."
+            )
         power_key = seat.power.key if seat.power_id else None
         result = load(campaign.rules.decision_service)(
             campaign=campaign,

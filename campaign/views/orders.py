@@ -28,7 +28,7 @@ from campaign.views.context import (
 
 ERROR = "error"
 SUCCESS = "success"
-ENVELOPE = ("csrfmiddlewaretoken", "phase", "ready")  # posted with, not part of, the orders
+ENVELOPE = ("csrfmiddlewaretoken", "phase", "ready", "version")  # posted with the orders
 ORDERS_PARTIAL = "campaign/detail.html#order_update"
 DECISION_PARTIAL = "campaign/detail.html#decision"
 STANDING_PARTIAL = "campaign/detail.html#standing"
@@ -97,8 +97,17 @@ def decision(request, campaign_id: int):
     if not form.is_valid():
         reason = "Your decision was not accepted."
         return refuse(request, state, reason, 422, DECISION_PARTIAL, decision_form=form)
+    version = request.POST.get("version", "")
     try:
-        decide(seat=state.seat, phase_id=state.phase.pk, answer=form.answer(), actor=request.user)
+        decide(
+            seat=state.seat,
+            phase_id=state.phase.pk,
+            answer=form.answer(),
+            actor=request.user,
+            version=int(version)
+            if version.isascii() and version.isdigit() and len(version) < 19
+            else None,
+        )
     except PhaseClosed as error:
         return refuse(request, state, str(error), 409, DECISION_PARTIAL)
     except ServiceError as error:

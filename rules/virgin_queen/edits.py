@@ -55,15 +55,27 @@ def edit_space(
     unrest: bool,
     fortified: bool,
     besieged: bool,
+    zone: str = "",
+    key_space: bool = False,
+    port: bool = False,
+    protestant_home: bool = False,
+    capital_of: str | None = None,
 ) -> str:
-    """A space's religious influence, political control, unrest, fortification, siege."""
+    """A space's religious influence, political control, unrest, fortification, siege,
+    and what the scenario says of it: struggle zone, key, port, Protestant home, whose
+    capital it is."""
     target = world.spaces[_space(world, space)]
     if religion not in (CATHOLIC, PROTESTANT):
         raise EditError("Religious influence is Catholic or Protestant.")
-    if controller is not None:
-        _power(world, controller)
+    for power in (controller, capital_of):
+        if power is not None:
+            _power(world, power)
+    if zone and zone not in world.capitals:
+        raise EditError(f"There is no struggle zone “{zone}”.")
     target.religion, target.controller, target.unrest = religion, controller, unrest
-    target.fortified, target.besieged = fortified, besieged
+    target.fortified, target.besieged, target.zone = fortified, besieged, zone
+    target.key_space, target.port, target.protestant_home = key_space, port, protestant_home
+    target.capital_of = capital_of
     flags = [word for word, on in (("unrest", unrest), ("besieged", besieged)) if on]
     return f"{target.name}: {religion}, controlled by {power_name(controller)}" + (
         f", {', '.join(flags)}" if flags else ""
@@ -115,6 +127,15 @@ def edit_zone(world: World, *, zone: str, capital: str | None, regulars: int) ->
     return f"{zone_name(zone)}: Protestant capital {where}, {regulars} regulars available"
 
 
+def edit_power(world: World, *, power: str, catholic: bool) -> str:
+    """Whether a power's regulars and naval units are Catholic units (the Holy Roman
+    Empire's religion is chosen at the start of the game)."""
+    _power(world, power)
+    others = world.catholic_powers - {power}
+    world.catholic_powers = others | {power} if catholic else others
+    return f"{power_name(power)} is {'a Catholic' if catholic else 'not a Catholic'} power"
+
+
 def set_war(world: World, *, first: str, second: str, at_war: bool) -> str:
     """Two powers at war, or at peace."""
     pair = frozenset((_power(world, first), _power(world, second)))
@@ -149,6 +170,7 @@ EDITS = {
     "units": set_units,
     "leader": edit_leader,
     "zone": edit_zone,
+    "power": edit_power,
     "war": set_war,
     "markers": edit_markers,
 }

@@ -10,7 +10,7 @@ from django import forms
 from rules.forms import BaseEditForm, BaseOrderForm, flag, number_field, row_auto_id
 from rules.virgin_queen import edits
 from rules.virgin_queen import procedures as vq
-from rules.virgin_queen.services import gm_edit
+from rules.virgin_queen.services import CANCEL, gm_edit
 from rules.virgin_queen.state import (
     AUTOMATIC_SIX_EVENTS,
     CATHOLIC,
@@ -187,6 +187,14 @@ class DecisionForm(forms.Form):
         for question in self.prompt.questions:
             self.fields[question.name] = self._field(question)
             self.fields[question.name].spaces = spaces
+            # the GM may cancel instead of answering; the procedure checks what is missing
+            self.fields[question.name].required &= not as_gm
+        if as_gm:
+            self.fields[CANCEL] = forms.BooleanField(
+                label=f"Cancel the {world.pending.kind} instead: the impulse ends as it "
+                "stands (after a change at the table made it impossible to finish)",
+                required=False,
+            )
 
     @property
     def waiting_for(self) -> str:
@@ -263,7 +271,7 @@ class EditForm(BaseEditForm):
 
 class SpaceForm(EditForm):
     edit_key = "space"
-    title = "A space: religion, control, unrest, fortified, besieged"
+    title = "Spaces: religion, control, unrest, fortified, besieged, zone, key, port, home"
     rule = "VQ-1"
     religion = forms.ChoiceField(
         label="Religious influence", choices=[(CATHOLIC, "Catholic"), (PROTESTANT, "Protestant")]
@@ -271,18 +279,55 @@ class SpaceForm(EditForm):
     unrest = flag("Unrest")
     fortified = flag("Fortified")
     besieged = flag("Besieged")
+    key_space = flag("Key")
+    port = flag("Port")
+    protestant_home = flag("Protestant home")
 
     def add_choices(self) -> None:
-        self.fields["space"] = forms.ChoiceField(label="Space", choices=space_choices(self.world))
+        self.fields["space"] = forms.ChoiceField(
+            choices=space_choices(self.world), widget=forms.HiddenInput
+        )
+        powers = [("", "nobody"), *power_choices(self.world)]
         self.fields["controller"] = forms.ChoiceField(
-            label="Political control",
-            choices=[("", "nobody"), *power_choices(self.world)],
+            label="Political control", choices=powers, required=False
+        )
+        self.fields["zone"] = forms.ChoiceField(
+            label="Struggle zone",
+            choices=[("", "none"), *((z, zone_name(z)) for z in sorted(self.world.capitals))],
             required=False,
         )
-        self.order_fields(["space", "religion", "controller"])
+        self.fields["capital_of"] = forms.ChoiceField(
+            label="Capital of", choices=powers, required=False
+        )
+        self.order_fields(["space", "religion", "controller", "zone", "capital_of"])
 
     def edit_fields(self) -> dict:
-        return {**self.cleaned_data, "controller": self.cleaned_data["controller"] or None}
+        data = self.cleaned_data
+        return {
+            **data,
+            "controller": data["controller"] or None,
+            "capital_of": data["capital_of"] or None,
+        }
+
+    @classmethod
+    def instances(cls, world) -> list[BaseEditForm]:
+        """One prefilled row per space, so that an edit never clears what it leaves."""
+        fields = ("religion", "unrest", "fortified", "besieged", "zone", "key_space", "port")
+        return [
+            cls(
+                world=world,
+                caption=space.name,
+                initial={
+                    "space": space.key,
+                    "controller": space.controller or "",
+                    "capital_of": space.capital_of or "",
+                    "protestant_home": space.protestant_home,
+                    **{name: getattr(space, name) for name in fields},
+                },
+                auto_id=row_auto_id(cls, space.key),
+            )
+            for space in sorted(world.world.spaces.values(), key=lambda s: s.name)
+        ]
 
 
 class UnitsForm(EditForm):
@@ -373,6 +418,30 @@ class ZoneForm(EditForm):
         ]
 
 
+class PowerForm(EditForm):
+    edit_key = "power"
+    title = "Catholic powers (their regulars and naval units are Catholic units)"
+    rule = "VQ-1"
+    catholic = flag("Catholic")
+
+    def add_choices(self) -> None:
+        self.fields["power"] = forms.ChoiceField(
+            choices=power_choices(self.world), widget=forms.HiddenInput
+        )
+
+    @classmethod
+    def instances(cls, world) -> list[BaseEditForm]:
+        return [
+            cls(
+                world=world,
+                caption=power_title(key),
+                initial={"power": key, "catholic": key in world.world.catholic_powers},
+                auto_id=row_auto_id(cls, key),
+            )
+            for key in world.world.markers
+        ]
+
+
 class WarForm(EditForm):
     edit_key = "war"
     title = "War and peace"
@@ -423,5 +492,5 @@ class MarkersForm(EditForm):
 
 EDIT_FORMS: dict[str, type[EditForm]] = {
     form.edit_key: form
-    for form in (SpaceForm, UnitsForm, LeaderForm, ZoneForm, WarForm, MarkersForm)
+    for form in (SpaceForm, UnitsForm, LeaderForm, ZoneForm, PowerForm, WarForm, MarkersForm)
 }

@@ -437,6 +437,25 @@ def _refuse_twice(world: World, spaces: Iterable[str]) -> None:
         seen.add(key)
 
 
+def _most_flips(questions: Sequence[Question]) -> int:
+    """The most spaces the dice can flip together: a maximum matching of dice to their
+    eligible spaces (each space flipped once)."""
+    owner: dict[str, str] = {}  # space -> the die flipping it
+
+    def assign(question: Question, seen: set[str]) -> bool:
+        for space, _ in question.options:
+            if space in seen:
+                continue
+            seen.add(space)
+            if space not in owner or assign(by_name[owner[space]], seen):
+                owner[space] = question.name
+                return True
+        return False
+
+    by_name = {question.name: question for question in questions}
+    return sum(assign(question, set()) for question in questions)
+
+
 def _flip_dice(data: dict) -> list[int]:
     """Step 5's dice: the minor conversions (4s, 5s, lowered 6s), then the kept 6s."""
     minors = [i for i, face in enumerate(data["faces"], 1) if face in (4, 5)]
@@ -461,8 +480,8 @@ def _ask_flips(world: World, data: dict, waiting_for: str) -> tuple[str, list[Qu
     text = (
         f"{data['summary']}. Step 5: each 4, 5 or lowered 6 flips a space meeting all three "
         "conditions; each kept 6 flips a space meeting conditions a and b (it may hold "
-        "Protestant units). A die may be left blank only when every space it could flip "
-        "is taken by another die."
+        "Protestant units). A die may be left blank only when no assignment of the dice "
+        "could use it (Decision 5)."
     )
     return text, questions
 
@@ -485,6 +504,12 @@ def _take_flips(world: World, data: dict, waiting_for: str, answer: Mapping[str,
                     f"{question.label} can still flip {_names(world, left)}: a die is "
                     "wasted only when no eligible space is left for it (Decision 5)."
                 )
+    most = _most_flips(questions)
+    if len(chosen) < most:
+        raise Refused(
+            f"These dice can flip {plural(most, 'space')} together and your answer flips "
+            f"{len(chosen)}: give each die a space so that none is wasted (Decision 5)."
+        )
     parts = []
     for die in _flip_dice(data):
         key = chosen.get(f"die_{die}")
@@ -758,7 +783,21 @@ def _revolt_fails(world: World, data: dict) -> None:
 
 def nearest_legal_spaces(world: World, power: str, origin: str) -> list[str]:
     """12.5: the nearest spaces (by adjacency) that ``power`` controls and that are
-    fortified or its capital, by name; every one at the shortest distance."""
+    fortified or its capital, by name; every one at the shortest distance, and its
+    capital wherever it is (the seed: "the nearest fortified space under French control
+    or Paris, the French capital")."""
+    nearest = _nearest_fortified(world, power, origin)
+    capitals = [
+        key
+        for key, space in world.spaces.items()
+        if space.capital_of == power and space.controller == power and key != origin
+    ]
+    return _by_name(world, set(nearest) | set(capitals))
+
+
+def _nearest_fortified(world: World, power: str, origin: str) -> list[str]:
+    """The spaces ``power`` controls that are fortified or one of its capitals (the
+    Protestant's by zone), at the shortest distance from ``origin``."""
     protestant_capitals = set(world.capitals.values()) if power == PROTESTANT_POWER else set()
 
     def legal(key: str) -> bool:
@@ -858,7 +897,8 @@ def _resolve_displacements(world: World, data: dict) -> str | None:
         elif len(options) == 1:
             _move(world, item, options[0], _displace_step(data))
         elif automatic:
-            _move(world, item, options[0], _displace_step(data), " (first by name)")
+            nearest = _nearest_fortified(world, piece.power, item[2]) or options
+            _move(world, item, nearest[0], _displace_step(data), " (the nearest, first by name)")
         else:
             left.append(item)
     data["queue"] = left
@@ -1232,11 +1272,10 @@ def espionage_refusal(turn: int) -> str:
 
 
 def espionage_markers(world: World) -> None:
-    """At the start of turn 3, once: each power (every key of ``world.markers``) receives
-    2 Informant, 1 Assassination Used and 1 Cipher Key markers."""
+    """At the start of turn 3 (call once, when the turn begins): each power (every key of
+    ``world.markers``) receives 2 Informant, 1 Assassination Used and 1 Cipher Key
+    markers, added to any it holds."""
     if world.turn != ESPIONAGE_TURN or not world.markers:
-        return
-    if any(markers.given for markers in world.markers.values()):
         return
     for markers in world.markers.values():
         markers.informant += 2

@@ -36,6 +36,8 @@ from rules.virgin_queen import state
 from rules.virgin_queen.edits import EDITS, EditError
 
 SEA = "sea"
+LAND_LINKS = (Adjacency.Kind.LAND, Adjacency.Kind.PASS)
+CANCEL = "cancel"  # the GM's answer that ends a procedure stuck after an edit at the table
 
 
 @dataclass
@@ -98,13 +100,14 @@ def load_state(campaign: Campaign) -> Loaded:
         ),
         options=campaign.rule_options,
     )
-    for a_id, b_id in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
+    links = Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id", "kind")
+    for a_id, b_id, kind in links:
         a, b = akey[a_id], akey[b_id]
         if kinds[a] == SEA or kinds[b] == SEA:
             port, zone = (b, a) if kinds[a] == SEA else (a, b)
             if kinds[port] != SEA:
                 world.sea_zones.setdefault(port, set()).add(zone)
-        else:
+        elif kind in LAND_LINKS:  # VQ-1 (b) and VQ-2 count land and pass links only
             world.adjacency.setdefault(a, set()).add(b)
             world.adjacency.setdefault(b, set()).add(a)
     world.wars = {
@@ -213,16 +216,36 @@ def _persist_spaces(loaded: Loaded) -> None:
     Area.objects.bulk_update(
         [Area(pk=a[s.key], controller_id=p.get(s.controller)) for s in changed], ["controller"]
     )
-    fields = ["zone", "religion", "unrest", "fortified", "key_space", "port", "besieged"]
+    fields = [
+        "zone",
+        "religion",
+        "unrest",
+        "fortified",
+        "key_space",
+        "port",
+        "protestant_home",
+        "besieged",
+    ]
     VqSpace.objects.bulk_update(
-        [VqSpace(area_id=a[s.key], **{name: getattr(s, name) for name in fields}) for s in changed],
-        fields,
+        [
+            VqSpace(
+                area_id=a[s.key],
+                capital_of_id=p.get(s.capital_of),
+                **{name: getattr(s, name) for name in fields},
+            )
+            for s in changed
+        ],
+        [*fields, "capital_of"],
     )
 
 
 def _persist_powers(loaded: Loaded) -> None:
-    before = loaded.before.markers
-    changed = {k: m for k, m in loaded.world.markers.items() if m != before.get(k)}
+    before, catholic = loaded.before.markers, loaded.world.catholic_powers
+    changed = {
+        k: m
+        for k, m in loaded.world.markers.items()
+        if m != before.get(k) or (k in catholic) != (k in loaded.before.catholic_powers)
+    }
     if changed:
         VqPower.objects.bulk_update(
             [
@@ -235,7 +258,7 @@ def _persist_powers(loaded: Loaded) -> None:
                 )
                 for k, m in changed.items()
             ],
-            ["informant", "assassination_used", "cipher_key"],
+            ["catholic", "informant", "assassination_used", "cipher_key"],
         )
 
 
@@ -338,6 +361,12 @@ def decide(*, campaign, phase, power_key, answer, actor, as_gm) -> str | None:
     loaded = load_state(campaign)
     if loaded.pending is None:
         raise ServiceError("Nothing waits for a decision.")
+    if as_gm and answer.get(CANCEL):
+        loaded.world.say(
+            "", f"The GM cancels the {loaded.pending.kind}: the impulse ends as it stands."
+        )
+        persist(loaded, phase, actor)
+        return _save_pending(loaded, phase, None)
     try:
         pending = vq.decide(loaded.world, loaded.pending, power_key, answer, as_gm=as_gm)
     except vq.Refused as refusal:
@@ -347,9 +376,20 @@ def decide(*, campaign, phase, power_key, answer, actor, as_gm) -> str | None:
 
 
 def turn_started(campaign: Campaign, turn: int, actor) -> None:
-    """VQ-3: at the start of turn 3 every power receives its espionage markers."""
+    """A new turn: a Protestant capital captured last turn leaves the turn track (step 7
+    only bars a capital captured earlier in the same turn); at the start of turn 3 every
+    power receives its espionage markers (VQ-3)."""
     loaded = load_state(campaign)
-    vq.espionage_markers(loaded.world)
+    world = loaded.world
+    for zone, capital in world.capitals.items():
+        if capital == state.TURN_TRACK:
+            world.capitals[zone] = None
+            world.say(
+                "VQ-2",
+                f"Turn {turn}: the Protestant's capital for {state.zone_name(zone)} leaves "
+                "the turn track; a new one may be placed after a revolt (step 7).",
+            )
+    vq.espionage_markers(world)
     persist(loaded, campaign.phase, actor)
 
 
@@ -363,6 +403,12 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         loaded = load_state(campaign)
+        if loaded.pending is not None:
+            raise ServiceError(
+                f"A {loaded.pending.kind} waits for "
+                f"{state.power_title(loaded.pending.waiting_for)}'s decision: answer it (or "
+                "cancel it) on the dashboard before editing the map."
+            )
         try:
             text = EDITS[edit](loaded.world, **fields)
         except EditError as error:

@@ -4,6 +4,11 @@ The cases are read at run time; this file only builds the case's ``given`` map, 
 the procedure with the case's ``choices`` wherever a prompt asks, and reads back every
 ``expect`` key. Spaces and powers are named in the case ("La Rochelle", "France"); their
 keys are the names in lower case with underscores.
+
+The Lyon case's map holds no French capital, so its mercenaries have one place to go and
+its ``displace_to`` choice is never asked. The seed's step 3 offers "the nearest fortified
+space under French control or Paris, the French capital": a second test adds Paris to the
+case's map, where the revolt waits for France and the case's choice is taken.
 """
 
 from __future__ import annotations
@@ -48,6 +53,7 @@ def world_of(given: dict) -> World:
             key(entry["controller"]),
             protestant_home=entry.get("protestant_home", False),
             fortified=entry.get("fortified", False),
+            capital_of=key(entry["capital_of"]) if entry.get("capital_of") else None,
         )
         for stack in entry["units"]:
             n = len(units) + 1
@@ -86,24 +92,26 @@ def answer_for(world: World, asked, choices: dict) -> dict:
     return answer
 
 
-@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
-def test_case(case):
-    assert case["procedure"] == "VQ-2"
-    given, expect = case["given"], case["expect"]
+def play(case: dict, given: dict) -> tuple[World, list]:
+    """The case's revolt on ``given``'s map, every prompt answered with the case's
+    choices; the world after and the prompts asked."""
     world = world_of(given)
-    target = key(given["target"])
     dice = ScriptedDice(case["dice"])
-    was_protestant = {k for k, s in world.spaces.items() if s.controller == PROTESTANT_POWER}
-    pending = start_revolt(world, target, given["cp"], dice)
+    pending = start_revolt(world, key(given["target"]), given["cp"], dice)
+    asked = []
     while pending is not None:
+        asked.append(prompt(world, pending))
         pending = decide(
-            world,
-            pending,
-            pending.waiting_for,
-            answer_for(world, prompt(world, pending), case["choices"]),
+            world, pending, pending.waiting_for, answer_for(world, asked[-1], case["choices"])
         )
     assert dice.unused == 0
+    return world, asked
 
+
+def check(case: dict, world: World, was_protestant: set[str]) -> None:
+    """Every ``expect`` key of the case."""
+    given, expect = case["given"], case["expect"]
+    target = key(given["target"])
     roll = next(line.roll for line in world.log if line.roll is not None)
     assert roll.faces == tuple(case["dice"])
     assert int(roll.outcome.split()[0]) == expect["hits"]
@@ -119,3 +127,47 @@ def test_case(case):
     assert world.at_war(PROTESTANT_POWER, "france") == expect["protestant_at_war_with_france"]
     zone = world.spaces[target].zone
     assert world.capitals[zone] == key(expect["protestant_capital_in_zone"])
+
+
+def protestant(given: dict) -> set[str]:
+    return {key(s["name"]) for s in given["spaces"] if key(s["controller"]) == PROTESTANT_POWER}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_case(case):
+    assert case["procedure"] == "VQ-2"
+    world, _ = play(case, case["given"])
+    check(case, world, protestant(case["given"]))
+
+
+PARIS = {
+    "name": "Paris",
+    "zone": "France",
+    "controller": "France",
+    "religion": "Catholic",
+    "fortified": True,
+    "capital_of": "France",
+    "units": [],  # linked to no space of the case: a capital is a refuge wherever it is
+}
+DISPLACING = [
+    case
+    for case in CASES
+    if case["choices"].get("displace_to")
+    and any(
+        s["name"] == case["given"]["target"] and key(s["zone"]) == "france"
+        for s in case["given"]["spaces"]
+    )
+]
+
+
+@pytest.mark.parametrize("case", DISPLACING, ids=[case["id"] for case in DISPLACING])
+def test_case_with_the_french_capital_on_the_map(case):
+    given = {**case["given"], "spaces": [*case["given"]["spaces"], PARIS]}
+    world, asked = play(case, given)
+    displace = [prompt for prompt in asked if prompt.stage == "displace"]
+    assert [(p.waiting_for, p.rule) for p in displace] == [("france", "VQ-2")]
+    offered = {q.label: [value for value, _ in q.options] for q in displace[0].questions}
+    nearest = sorted(key(name) for name in case["choices"]["displace_to"].values())
+    assert offered and all(values == sorted({*nearest, "paris"}) for values in offered.values())
+    check(case, world, protestant(given))
+    assert list(world.units_in("paris")) == []  # France chose the case's space, not Paris

@@ -99,8 +99,9 @@ def play_conversion(campaign, monkeypatch, counted) -> None:
 def play_revolts(campaign, monkeypatch, counted) -> None:
     """Two Protestant revolts in Lyon. With 4 CP (two hits) against two French regulars
     and a naval unit, France chooses its losses and keeps a unit: the revolt fails. A turn
-    later 3 CP (one hit, the seed's roll) take the last unit: the mercenaries go to
-    Orléans and the Protestant chooses the spaces that follow Lyon."""
+    later 3 CP (one hit, the seed's roll) take the last unit: France chooses where its
+    mercenaries go, Orléans (the nearest fortified space) rather than Paris (its capital),
+    and the Protestant chooses the spaces that follow Lyon."""
     lyon = Area.objects.get(campaign=campaign, key="lyon")
     VqUnits.objects.filter(campaign=campaign, area=lyon, kind="regular").update(count=2)
     VqUnits.objects.create(
@@ -126,6 +127,16 @@ def play_revolts(campaign, monkeypatch, counted) -> None:
     order(campaign, "protestant", {"action": "revolt", "target": "lyon", "cp": 3})
     with counted():
         resolve(campaign)
+    assert stage(campaign) == ("revolt", "displace", "france")
+    mercenaries = VqUnits.objects.get(campaign=campaign, area=lyon, kind="mercenary")
+    assert mercenaries.count == 2
+    assert VqPending.objects.get(campaign=campaign).data["queue"] == [
+        ["unit", mercenaries.pk, "lyon"]
+    ]
+    with pytest.raises(services.ServiceError):  # not among the nearest legal spaces
+        answer(campaign, "france", {f"unit:{mercenaries.pk}": "dijon"})
+    with counted():
+        answer(campaign, "france", {f"unit:{mercenaries.pk}": "orleans"})
     assert stage(campaign) == ("revolt", "extra", "protestant")
     with counted():
         answer(campaign, "protestant", {"extra": ["clermont"]})

@@ -58,6 +58,17 @@ def texts(world):
     return [line.text for line in world.log]
 
 
+def displace(world, pending, to, power="france"):
+    """``power`` answers a displacement (VQ-2 step 3 or 4) as its owner would: every piece
+    it is asked about goes to ``to``, which must be offered."""
+    assert (pending.kind, pending.stage, pending.waiting_for) == ("revolt", "displace", power)
+    answer = {}
+    for question in prompt(world, pending).questions:
+        assert to in [value for value, _ in question.options], question
+        answer[question.name] = to
+    return decide(world, pending, power, answer)
+
+
 # -- options --------------------------------------------------------------------------
 
 
@@ -283,6 +294,32 @@ def test_vq1_a_blank_is_accepted_when_the_other_dice_take_every_space_it_could_f
     )
 
 
+def test_vq1_an_answer_wasting_a_die_another_assignment_would_use_is_refused():
+    """The reviewer's case: Utrecht holds a Protestant unit, so Spain's 4 may flip only
+    Antwerp, while its kept 6 may flip Antwerp or Utrecht. The 6 on Antwerp leaves the 4
+    nothing, but 4 → Antwerp and 6 → Utrecht flips both: a die may be wasted only when no
+    assignment could use it (Decision 5)."""
+    world = build_world()
+    world.units[8] = Units(8, PROTESTANT_POWER, REGULAR, "utrecht", 1)
+    pending = start_conversion(world, "spain", ["netherlands"], 2, dice=ScriptedDice([6, 4]))
+    assert options_of(world, pending, "die_1") == ["keep", "antwerp"]
+    pending = decide(world, pending, "spain", {"die_1": "keep"})
+    assert pending.stage == "flips"
+    assert options_of(world, pending, "die_2") == ["antwerp"]
+    assert options_of(world, pending, "die_1") == ["antwerp", "utrecht"]
+    wasteful = (
+        "These dice can flip 2 spaces together and your answer flips 1: give each die a "
+        "space so that none is wasted \\(Decision 5\\)"
+    )
+    for answer in ({"die_1": "antwerp", "die_2": ""}, {"die_1": "antwerp"}):
+        refused(world, lambda a=answer: decide(world, pending, "spain", a), wasteful)
+    assert decide(world, pending, "spain", {"die_1": "utrecht", "die_2": "antwerp"}) is None
+    assert {"antwerp", "utrecht"} <= catholic(world)
+    assert (
+        "Spain's step 5: die 2 flips Antwerp to Catholic; die 1 flips Utrecht to Catholic."
+    ) in texts(world)
+
+
 def test_vq1_unrest_goes_to_converted_spaces_one_each():
     world = build_world()
     pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 4, 1]))
@@ -386,7 +423,8 @@ def test_vq2_refuses_illegal_targets_and_cp_clearly():
     world.spaces["lyon"].besieged = True
     refused(world, lambda: start_revolt(world, "lyon", 3, ScriptedDice([])), "under siege")
     world.spaces["lyon"].besieged, world.spaces["lyon"].unrest = False, True
-    assert start_revolt(world, "lyon", 2, ScriptedDice([6, 6])).stage == "extra"  # unrest is ok
+    pending = start_revolt(world, "lyon", 2, ScriptedDice([6, 6]))  # unrest is ok
+    assert displace(world, pending, "orleans").stage == "extra"
 
 
 def test_vq2_succeeds_automatically_without_catholic_units():
@@ -441,8 +479,9 @@ def test_vq2_automatic_displacement_option_takes_the_first_nearest_space():
     world.units[3].space = "dijon"
     assert start_revolt(world, "dijon", 2, ScriptedDice([])) is None
     assert world.units[3].space == "lyon"
-    assert "2 French mercenaries in Dijon displaced to Lyon (first by name) (step 3)." in (
-        texts(world)
+    assert (
+        "2 French mercenaries in Dijon displaced to Lyon (the nearest, first by name) (step 3)."
+        in (texts(world))
     )
 
 
@@ -455,9 +494,19 @@ def test_vq2_a_displaced_stack_joins_its_powers_stack_there():
     assert pending is None  # no adjacent space, no capital to place, no leader
 
 
+def test_vq2_units_go_to_their_capital_even_when_no_path_leads_there():
+    world = build_world()
+    world.adjacency["rouen"].clear()  # cut off from Paris, still France's capital
+    world.units[3].space = "rouen"
+    assert start_revolt(world, "rouen", 2, ScriptedDice([])) is None  # Paris, the only choice
+    assert world.units[3].space == "paris"
+    assert "2 French mercenaries in Rouen displaced to Paris (step 3)." in texts(world)
+
+
 def test_vq2_units_without_a_legal_space_are_eliminated():
     world = build_world()
-    world.adjacency["rouen"].clear()  # cut off from Paris
+    world.adjacency["rouen"].clear()  # cut off from every fortified space
+    world.spaces["paris"].controller = "spain"  # and France does not hold its capital
     world.units[3].space = "rouen"
     start_revolt(world, "rouen", 2, ScriptedDice([]))
     assert 3 not in world.units
@@ -541,7 +590,7 @@ def test_vq2_the_controller_allocates_hits_among_its_stacks():
 
 def test_vq2_extra_spaces_are_limited_by_the_cp_and_adjacent_to_the_target():
     world = build_world()
-    pending = start_revolt(world, "lyon", 2, ScriptedDice([5, 5]))
+    pending = displace(world, start_revolt(world, "lyon", 2, ScriptedDice([5, 5])), "orleans")
     (question,) = prompt(world, pending).questions
     assert (question.name, question.many, question.min, question.max) == ("extra", True, 0, 1)
     assert [value for value, _ in question.options] == ["clermont", "dijon"]
@@ -570,6 +619,7 @@ def test_vq2_extra_spaces_must_be_free_of_catholic_units_and_meet_step_one():
     world.units[8] = Units(8, "france", REGULAR, "dijon", 1)
     world.spaces["clermont"].besieged = True
     pending = start_revolt(world, "lyon", 3, ScriptedDice([5, 5, 5]))
+    pending = displace(world, pending, "orleans")  # Guise and the mercenaries
     assert pending is None  # nothing to choose: Dijon has a regular, Clermont is besieged
     assert "No space adjacent to Lyon can also come under Protestant control (step 4)." in (
         texts(world)
@@ -580,10 +630,20 @@ def test_vq2_units_in_extra_spaces_are_displaced_after_the_choice():
     world = build_world()
     world.units[8] = Units(8, "france", MERCENARY, "clermont", 1)
     pending = start_revolt(world, "lyon", 3, ScriptedDice([5, 1, 1]))
+    pending = displace(world, pending, "orleans")
     assert pending.stage == "extra"
-    assert decide(world, pending, "protestant", {"extra": ["clermont"]}) is None
-    # Clermont – Lyon (now Protestant) – Orléans, where it joins the mercenaries from Lyon
-    assert 8 not in world.units and world.units[3].count == 3
+    pending = decide(world, pending, "protestant", {"extra": ["clermont"]})
+    assert world.units[8].space == "clermont"  # France chooses where it goes (step 4)
+    assert (pending.stage, pending.waiting_for) == ("displace", "france")
+    asked = prompt(world, pending)
+    assert "(step 4, 12.5)" in asked.text
+    assert [(q.name, q.label) for q in asked.questions] == [
+        ("unit:8", "1 French mercenary in Clermont")
+    ]
+    # Clermont – Lyon (now Protestant) – Orléans, or Paris, France's capital
+    assert asked.highlight == ("orleans", "paris")
+    assert displace(world, pending, "orleans") is None
+    assert 8 not in world.units and world.units[3].count == 3  # joins the Lyon mercenaries
     assert "1 French mercenary in Clermont displaced to Orléans (step 4)." in texts(world)
 
 
@@ -591,7 +651,7 @@ def test_vq2_one_regular_per_two_full_cp():
     for cp, regulars in ((2, 1), (3, 1), (4, 2), (5, 2)):
         world = build_world()
         world.units.pop(2)  # no Catholic unit in Lyon
-        pending = start_revolt(world, "lyon", cp, ScriptedDice([]))
+        pending = displace(world, start_revolt(world, "lyon", cp, ScriptedDice([])), "orleans")
         decide(world, pending, "protestant", {"extra": []})
         assert world.units[f"new:lyon:{PROTESTANT_POWER}:{REGULAR}"].count == regulars
         assert world.counter_mix["france"] == 6 - regulars
@@ -612,7 +672,7 @@ def test_vq2_regulars_are_limited_by_the_counter_mix_and_join_a_stack_there():
 def test_vq2_the_war_marker_is_placed_once():
     world = build_world()
     world.units.pop(2)
-    pending = start_revolt(world, "lyon", 2, ScriptedDice([]))
+    pending = displace(world, start_revolt(world, "lyon", 2, ScriptedDice([])), "paris")
     decide(world, pending, "protestant", {"extra": []})
     assert world.wars == {frozenset({"france", PROTESTANT_POWER})}
     assert "The Protestant and France are now at war (step 6)." in texts(world)
@@ -664,27 +724,89 @@ def test_vq2_no_capital_while_it_is_on_the_turn_track():
     assert any("on the turn track" in text for text in texts(world))
 
 
-def test_vq2_the_seed_example_without_a_choice_left_to_make():
+def test_vq2_the_seed_example():
     world = build_world()
     pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
     assert world.log[1].text == (
         "Revolt in Lyon (3 CP): 1 2 5, hits on 5 or 6: 1 hit against 1 Catholic unit of France."
     )
+    # step 3: "the nearest fortified space under French control or Paris": Orléans chosen
+    pending = displace(world, pending, "orleans")
     assert world.units[3].space == "orleans" and world.leaders[2].space == "orleans"
     assert decide(world, pending, "protestant", {"extra": ["dijon", "clermont"]}) is None
     assert world.units["new:lyon:protestant:regular"].count == 1
     assert {line.rule for line in world.log} == {"VQ-2"}
 
 
+def test_vq2_the_seeds_mercenaries_are_offered_orleans_and_paris_and_france_chooses():
+    """Step 3 of the seed: "the nearest fortified space under French control or Paris,
+    the French capital". France (the owner) chooses; the revolt waits for it."""
+    world = build_world()
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
+    assert (pending.kind, pending.stage, pending.waiting_for) == ("revolt", "displace", "france")
+    asked = prompt(world, pending)
+    both = (("orleans", "Orléans"), ("paris", "Paris"))
+    assert [(q.name, q.label, q.options, q.min) for q in asked.questions] == [
+        ("unit:3", "2 French mercenaries in Lyon", both, 1),
+        ("leader:2", "Guise in Lyon", both, 1),
+    ]
+    assert asked.highlight == ("orleans", "paris")
+    assert "(step 3, 12.5)" in asked.text
+    assert world.units[3].space == "lyon" and world.spaces["lyon"].controller == "france"
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"unit:3": "dijon", "leader:2": "paris"}),
+        "2 French mercenaries in Lyon: Dijon is not among the nearest legal spaces "
+        "\\(Orléans and Paris\\)",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, "france", {"unit:3": "paris"}),
+        "Guise in Lyon: a choice is needed",
+    )
+    refused(
+        world,
+        lambda: decide(world, pending, PROTESTANT_POWER, {"unit:3": "paris", "leader:2": "paris"}),
+        "waits for France, not the Protestant",
+    )
+    pending = decide(world, pending, "france", {"unit:3": "paris", "leader:2": "orleans"})
+    assert world.units[3].space == "paris" and world.units[1].space == "paris"  # two stacks
+    assert world.leaders[2].space == "orleans"
+    assert "2 French mercenaries in Lyon displaced to Paris (step 3)." in texts(world)
+    assert "Guise in Lyon displaced to Orléans (step 3)." in texts(world)
+    assert (pending.stage, pending.waiting_for) == ("extra", PROTESTANT_POWER)
+    assert world.spaces["lyon"].controller == PROTESTANT_POWER
+
+
+def test_vq2_the_seeds_mercenaries_go_to_the_first_by_name_with_automatic_displacement():
+    world = build_world(displacement="automatic")
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
+    assert (pending.stage, pending.waiting_for) == ("extra", PROTESTANT_POWER)  # no wait
+    assert world.units[3].space == "orleans" and world.leaders[2].space == "orleans"
+    assert (
+        "2 French mercenaries in Lyon displaced to Orléans (the nearest, first by name) (step 3)."
+        in (texts(world))
+    )
+    assert "Guise in Lyon displaced to Orléans (the nearest, first by name) (step 3)." in texts(
+        world
+    )
+
+
 def test_nearest_legal_spaces_are_all_those_at_the_shortest_distance():
     world = build_world()
     assert nearest_legal_spaces(world, "france", "dijon") == ["lyon", "paris"]
-    assert nearest_legal_spaces(world, "france", "clermont") == ["lyon"]
+    # the nearest fortified spaces, and France's capital however far it is
+    assert nearest_legal_spaces(world, "france", "clermont") == ["lyon", "paris"]
+    assert nearest_legal_spaces(world, "france", "lyon") == ["orleans", "paris"]
+    assert nearest_legal_spaces(world, "france", "paris") == ["orleans"]  # not the origin
     assert nearest_legal_spaces(world, "spain", "dijon") == ["brussels"]
     assert nearest_legal_spaces(world, PROTESTANT_POWER, "nantes") == ["la_rochelle"]
     world.spaces["paris"].fortified = False  # still France's capital
     assert nearest_legal_spaces(world, "france", "rouen") == ["paris"]
     assert nearest_legal_spaces(world, "england", "lyon") == []
+    world.spaces["paris"].controller = "spain"  # a capital France lost is no refuge
+    assert nearest_legal_spaces(world, "france", "clermont") == ["lyon"]
+    assert nearest_legal_spaces(world, "france", "rouen") == ["orleans"]  # via Paris
 
 
 def test_unknown_stage_is_refused():
@@ -702,7 +824,7 @@ def test_vq3_espionage_is_refused_on_turns_one_and_two():
     assert espionage_refusal(3) == espionage_refusal(7) == ""
 
 
-def test_vq3_markers_are_given_once_at_the_start_of_turn_three():
+def test_vq3_markers_are_given_at_the_start_of_turn_three_only():
     world = build_world()
     world.turn = 2
     espionage_markers(world)
@@ -712,9 +834,27 @@ def test_vq3_markers_are_given_once_at_the_start_of_turn_three():
     assert all(markers == Markers(2, 1, 1) for markers in world.markers.values())
     assert len(world.markers) == 6
     assert [line.rule for line in world.log] == ["VQ-3"]
-    espionage_markers(world)
-    assert world.markers["france"] == Markers(2, 1, 1) and len(world.log) == 1
+    assert world.log[0].text == (
+        "Turn 3: espionage begins. Each power receives 2 Informant markers, "
+        "1 Assassination Used marker and 1 Cipher Key marker."
+    )
     world.turn = 4
     world.markers = {"france": Markers()}
     espionage_markers(world)
-    assert world.markers["france"] == Markers()
+    assert world.markers["france"] == Markers() and len(world.log) == 1
+
+
+def test_vq3_markers_are_added_to_those_the_gm_gave_before_turn_three():
+    """The hook runs once, when turn 3 begins; a marker a power already holds (one the GM
+    gave earlier) does not stop any power receiving its four."""
+    world = build_world()
+    world.markers["england"] = Markers(informant=1, cipher_key=2)
+    world.turn = 3
+    espionage_markers(world)
+    assert world.markers["england"] == Markers(3, 1, 3)
+    others = {power: m for power, m in world.markers.items() if power != "england"}
+    assert len(others) == 5 and all(m == Markers(2, 1, 1) for m in others.values())
+    assert [line.rule for line in world.log] == ["VQ-3"]
+    # each call gives them again: the turn hook, not this function, calls it once
+    espionage_markers(world)
+    assert world.markers["france"] == Markers(4, 2, 2) and len(world.log) == 2

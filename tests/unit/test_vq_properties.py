@@ -1,12 +1,14 @@
 """Properties of the Virgin Queen procedures for any map state, dice, options and legal
 or illegal answers: conversions never flip more spaces than dice, unrest goes only to
-converted spaces, revolts never flip more spaces than CP, a refused answer changes
-nothing, and answering from the prompt's options always ends the procedure. The example
-counts come from the hypothesis profile (tests/conftest.py)."""
+converted spaces, an accepted step-5 answer flips as many spaces as the dice can (and
+no answer doing so is refused), revolts never flip more spaces than CP, a refused answer
+changes nothing, and answering from the prompt's options always ends the procedure. The
+example counts come from the hypothesis profile (tests/conftest.py)."""
 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 
 from hypothesis import event, given
@@ -33,6 +35,7 @@ from rules.virgin_queen.state import (
     REGULAR,
     REVOLT_CONTROLLER,
     TURN_TRACK,
+    Space,
     Units,
 )
 from tests.unit.vq_world import build_world
@@ -82,10 +85,52 @@ def any_answer(draw, asked):
     return answer
 
 
+def most_flips(questions) -> tuple[int, dict[str, str]]:
+    """Step 5's oracle, independent of the engine's matching: the most dice that can each
+    flip a different space of their options (every assignment tried, memoised), and one
+    answer that does."""
+    options = [[value for value, _ in question.options] for question in questions]
+
+    @functools.cache
+    def best(i: int, used: frozenset) -> tuple[int, tuple[str, ...]]:
+        if i == len(options):
+            return 0, ()
+        count, rest = best(i + 1, used)
+        found = (count, ("", *rest))
+        for value in options[i]:
+            if value not in used:
+                count, rest = best(i + 1, used | {value})
+                if count + 1 > found[0]:
+                    found = (count + 1, (value, *rest))
+        return found
+
+    count, values = best(0, frozenset())
+    return count, {question.name: value for question, value in zip(questions, values, strict=True)}
+
+
+def greedy_answer(draw, asked):
+    """The dice in any order, each taking a space no die before it took, most often the one
+    the most other dice could flip (blank when none is left): every die's choice looks fine
+    alone, but fewer spaces may flip than the dice can."""
+    offered = [value for q in asked.questions for value, _ in q.options]
+    answer, taken = {}, set()
+    for question in draw(st.permutations(asked.questions)):
+        left = sorted(
+            (value for value, _ in question.options if value not in taken),
+            key=lambda value: -offered.count(value),
+        )
+        pick = draw(st.sampled_from([0, 0, 0, len(left) - 1])) if left else None
+        answer[question.name] = left[pick] if left else ""
+        taken.add(answer[question.name])
+    return answer
+
+
 def plain_answer(asked, pending):
-    """A legal answer: keep every 6, flip the first space no other die took, take the hits
+    """A legal answer: keep every 6, flip as many spaces as the dice can, take the hits
     from the first stacks, the first nearest space, no extra space, capital or leader."""
-    answer, used, hits = {}, set(), pending.data.get("hits", 0)
+    if asked.stage == "flips":
+        return most_flips(asked.questions)[1]
+    answer, hits = {}, pending.data.get("hits", 0)
     for question in asked.questions:
         values = [value for value, _ in question.options]
         if question.many:
@@ -97,9 +142,6 @@ def plain_answer(asked, pending):
             answer[question.name] = ""
         elif asked.stage == "sixes":
             answer[question.name] = KEEP
-        elif asked.stage == "flips":
-            answer[question.name] = next((value for value in values if value not in used), "")
-            used.add(answer[question.name])
         else:
             answer[question.name] = values[0]
     return answer
@@ -161,6 +203,86 @@ def test_conversions_never_flip_more_spaces_than_dice_nor_place_stray_unrest(dat
     new_unrest = unrest(world) - was_in_unrest
     assert new_unrest <= converted and len(new_unrest) <= all_faces.count(1)
     assert "conversion is over" in world.log[-1].text
+
+
+def contested_world(draw):
+    """Spain converting around Catholic Brussels: 1 to 5 Protestant spaces next to it,
+    some holding Protestant units (a kept 6 may flip those, a 4 or 5 may not), so that
+    the dice compete for the few spaces."""
+    world = build_world(**draw(option_sets))
+    world.units = {}
+    for key in ("antwerp", "amsterdam", "utrecht"):
+        del world.spaces[key]
+        world.adjacency.pop(key)
+        world.sea_zones.pop(key, None)
+    world.adjacency["brussels"] = {"paris"}
+    for n in range(draw(st.integers(1, 5))):
+        key = f"town_{n}"
+        world.spaces[key] = Space(key, f"Town {n}", "netherlands", PROTESTANT, "spain")
+        world.adjacency[key] = {"brussels"}
+        world.adjacency["brussels"].add(key)
+        if draw(st.booleans()):
+            world.units[n] = Units(n, PROTESTANT_POWER, REGULAR, key, 1)
+    return world
+
+
+def step_five_case(draw):
+    """A map, the converting power and its zones: any map, or a contested one."""
+    if draw(st.booleans()):
+        return contested_world(draw), "spain", ["netherlands"]
+    world = any_world(draw)
+    power = draw(st.sampled_from(["france", "spain"]))
+    zones = draw(st.sampled_from([["france"], ["netherlands"], ["france", "netherlands"]]))
+    return world, power, zones
+
+
+@given(st.data())
+def test_an_accepted_step_five_answer_flips_exactly_as_many_spaces_as_the_dice_can(data):
+    """Decision 5: a die is wasted only when no assignment of dice to eligible spaces could
+    use it. Any answer from the prompt's options is accepted exactly when it flips distinct
+    spaces, as many as a maximum matching of dice to spaces (``most_flips``)."""
+    draw = data.draw
+    world, power, zones = step_five_case(draw)
+    faces = draw(st.lists(st.sampled_from([1, 4, 5, 6, 6]), min_size=1, max_size=6))
+    pending = start_conversion(world, power, zones, len(faces), "", ScriptedDice(faces))
+    if pending is not None and pending.stage == "sixes":  # keep every 6 for step 5
+        asked = prompt(world, pending)
+        pending = decide(world, pending, power, {q.name: KEEP for q in asked.questions})
+    if pending is None or pending.stage != "flips":
+        event("no choice to make in step 5")
+        return
+    asked = prompt(world, pending)
+    most, best = most_flips(asked.questions)
+    how = draw(st.sampled_from(["best", "greedy", "greedy", "any"]))
+    if how == "best":
+        answer = best
+    elif how == "greedy":
+        answer = greedy_answer(draw, asked)
+    else:
+        answer = any_answer(draw, asked)
+    chosen = [value for value in answer.values() if value]
+    legal = len(set(chosen)) == len(chosen) == most
+    greedy = len(set(chosen)) == len(chosen) and all(  # each blank die finds its spaces taken
+        set(value for value, _ in q.options) <= set(chosen)
+        for q in asked.questions
+        if not answer.get(q.name)
+    )
+    event(
+        "step 5: a legal answer"
+        if legal
+        else "step 5: a die wasted that another assignment would use"
+        if greedy
+        else "step 5: a blank die with a space left, or a space twice"
+    )
+    before, was_catholic = copy.deepcopy(world), catholic(world)
+    try:
+        decide(world, pending, power, answer)
+    except Refused:
+        assert world == before
+        assert not legal, f"{answer} flips {most} spaces and was refused"
+    else:
+        assert legal, f"{answer} was accepted but the dice can flip {most} spaces"
+        assert catholic(world) - was_catholic == set(chosen)
 
 
 @given(st.data())

@@ -320,6 +320,21 @@ def test_turn_3_gives_every_power_its_espionage_markers_and_opens_espionage(vq, 
     assert VqPower.objects.get(power__campaign=vq, power__key="spain").informant == 2
 
 
+def test_a_marker_the_gm_gave_before_turn_3_does_not_stop_the_turn_3_markers(vq, as_role):
+    to_phase(vq, "impulse_spain", 2)
+    data = {"power": "england", "informant": "1", "assassination_used": "0", "cipher_key": "2"}
+    assert gm_post(as_role("gm"), vq, "markers", data).status_code == 302
+    to_phase(vq, "impulse_ottoman", 3)
+    markers = {
+        row.power.key: (row.informant, row.assassination_used, row.cipher_key)
+        for row in VqPower.objects.select_related("power").filter(power__campaign=vq)
+    }
+    assert markers == {power: (3, 1, 3) if power == "england" else (2, 1, 1) for power in POWERS}
+    assert log_text(vq).count("Turn 3: espionage begins.") == 1
+    to_phase(vq, "impulse_ottoman", 4)  # once, when turn 3 begins
+    assert VqPower.objects.get(power__campaign=vq, power__key="england").informant == 3
+
+
 # -- a conversion through every decision --------------------------------------------------
 
 
@@ -423,14 +438,49 @@ def test_the_gm_dashboard_shows_the_waiting_decision_and_the_gm_answers_for_spai
 # -- revolts ------------------------------------------------------------------------------
 
 
+def mercenaries_field(campaign) -> str:
+    """The displacement field of the French mercenaries in Lyon."""
+    pk = VqUnits.objects.get(campaign=campaign, area__key="lyon", kind="mercenary").pk
+    return f"unit:{pk}"
+
+
 def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     response = start_lyon_revolt(vq, as_role, monkeypatch)
     assert response.status_code == 302
+    # step 3: "the nearest fortified space under French control or Paris": France chooses
+    assert stage(vq) == ("revolt", "displace", "france")
+    assert units(vq, "lyon") == {("france", "mercenary"): 2}  # the regular destroyed
+    assert controller(vq, "lyon") == "france"  # step 4 comes after the displacement
+    field = mercenaries_field(vq)
+    france = as_role("france")
+    html = detail(france, vq)
+    panel = decision_panel(html)
+    assert "Waiting for France" in panel
+    assert options_of(panel, field) == ["orleans", "paris"]
+    assert highlighted(html) == {"orleans", "paris"}
+    assert "1 2 5, hits on 5 or 6: 1 hit" in html
+    protestant = as_role("protestant")
+    assert "<form" not in decision_panel(detail(protestant, vq))
+    before = snapshot(vq)
+    response = post_decision(protestant, vq, {field: "orleans"})
+    assert_refused(response, 403, vq, before, "The decision is France&#x27;s to make.")
+    response = post_decision(france, vq, {field: "dijon"})
+    assert_refused(
+        response,
+        422,
+        vq,
+        before,
+        "Your decision was not accepted",
+        "Dijon is not among the nearest legal spaces (Orléans and Paris)",
+    )
+    response = post_decision(france, vq, {field: "orleans"})
+    assert response["HX-Redirect"] == reverse("campaign:detail", args=[vq.pk])
+
     assert stage(vq) == ("revolt", "extra", "protestant")
-    assert units(vq, "lyon") == {}  # the regular destroyed, the mercenaries displaced
+    assert units(vq, "lyon") == {}
     assert units(vq, "orleans") == {("france", "mercenary"): 2}
     assert controller(vq, "lyon") == "protestant"
-    protestant = as_role("protestant")
+    assert "2 French mercenaries in Lyon displaced to Orléans (step 3)." in log_text(vq)
     html = detail(protestant, vq)
     assert "Waiting for Protestant" in decision_panel(html)
     assert checkboxes_of(decision_panel(html), "extra") == ["clermont", "dijon"]
@@ -455,6 +505,43 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     html = detail(as_role("observer"), vq)
     assert "The Huguenot capital is already in La Rochelle: no capital placed (step 7)." in html
     assert "the Protestant now controls Lyon, Dijon and Clermont." in html
+
+
+def test_france_may_send_the_lyon_mercenaries_to_paris_its_capital(vq, as_role, monkeypatch):
+    start_lyon_revolt(vq, as_role, monkeypatch)
+    response = post_decision(as_role("france"), vq, {mercenaries_field(vq): "paris"}, htmx=False)
+    assert response.status_code == 302
+    assert units(vq, "paris") == {("france", "regular"): 3, ("france", "mercenary"): 2}
+    assert units(vq, "orleans") == {}
+    assert "2 French mercenaries in Lyon displaced to Paris (step 3)." in log_text(vq)
+    assert stage(vq) == ("revolt", "extra", "protestant")
+
+
+def test_the_gm_answers_a_displacement_for_france(vq, as_role, vq_users, monkeypatch):
+    start_lyon_revolt(vq, as_role, monkeypatch)
+    gm = as_role("gm")
+    panel = decision_panel(dashboard(gm, vq))
+    assert "Decide for France" in panel
+    assert options_of(panel, mercenaries_field(vq)) == ["orleans", "paris"]
+    response = post_decision(gm, vq, {mercenaries_field(vq): "orleans"}, htmx=False)
+    assert response["Location"] == reverse("campaign:gm", args=[vq.pk])
+    assert units(vq, "orleans") == {("france", "mercenary"): 2}
+    line = Event.objects.get(campaign=vq, text__contains="displaced to Orléans (step 3)")
+    assert line.actor == vq_users["gm"]
+
+
+def test_with_automatic_displacement_the_mercenaries_go_to_the_first_by_name(
+    vq, as_role, monkeypatch
+):
+    vq.options = {**vq.options, "displacement": "automatic"}
+    vq.save(update_fields=["options"])
+    assert start_lyon_revolt(vq, as_role, monkeypatch).status_code == 302
+    assert stage(vq) == ("revolt", "extra", "protestant")  # nobody asked where they go
+    assert units(vq, "orleans") == {("france", "mercenary"): 2}
+    assert (
+        "2 French mercenaries in Lyon displaced to Orléans (the nearest, first by name) (step 3)."
+        in (log_text(vq))
+    )
 
 
 def test_france_allocates_the_hits_of_a_revolt_against_two_stacks(vq, as_role, monkeypatch):
@@ -710,6 +797,9 @@ def test_garbage_hit_allocations_are_refused(vq, as_role, monkeypatch):
 
 def test_more_extra_spaces_than_the_cp_allow_are_refused(vq, as_role, monkeypatch):
     assert start_lyon_revolt(vq, as_role, monkeypatch, cp=2, faces=[5, 1]).status_code == 302
+    assert stage(vq) == ("revolt", "displace", "france")
+    response = post_decision(as_role("france"), vq, {mercenaries_field(vq): "orleans"})
+    assert response["HX-Redirect"]
     assert stage(vq) == ("revolt", "extra", "protestant")
     protestant = as_role("protestant")
     before = snapshot(vq)
