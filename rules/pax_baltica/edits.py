@@ -249,15 +249,22 @@ def edit_territory(
     return Change(f"{area.name}: held by {held}, garrison {garrison}, FP {forage_points}")
 
 
-def edit_side(world: World, *, side: str, actions: int, actions_per_season: int) -> Change:
-    """A side's actions left this season and the actions each season brings."""
+def edit_side(
+    world: World, *, side: str, actions: int, actions_per_season: int, first: bool = False
+) -> Change:
+    """A side's actions left this season, the actions each season brings, and whether it
+    acts first (the season's action roll decides; the seed's 8.4 has the Coalition first)."""
     if side not in SIDES:
         raise EditError(f"There is no side “{side}”.")
     _whole(actions, ACTIONS_RANGE, "Actions")
     _whole(actions_per_season, ACTIONS_RANGE, "Actions per season")
     world.actions[side], world.season_actions[side] = actions, actions_per_season
+    if first:
+        world.actions = {side: actions, **{k: v for k, v in world.actions.items() if k != side}}
+    order = " and acts first" if first else ""
     return Change(
-        f"{SIDES[side]}: {actions} action(s) left this season, {actions_per_season} each season"
+        f"{SIDES[side]}: {actions} action(s) left this season, {actions_per_season} each "
+        f"season{order}"
     )
 
 

@@ -249,17 +249,22 @@ def _persist_territories(loaded: Loaded) -> None:
 
 
 def _persist_sides(loaded: Loaded) -> None:
-    world, before = loaded.world, loaded.before
-    if world.actions == before.actions and world.season_actions == before.season_actions:
-        return
+    """Each side's actions and its place in the acting order (World.actions' order)."""
+
+    def rows(world: state.World) -> dict[str, tuple[int, int, int]]:
+        return {
+            key: (left, world.season_actions.get(key, 0), sort)
+            for sort, (key, left) in enumerate(world.actions.items())
+        }
+
     persistence.upsert_changed(
         PbSide,
-        {k: (before.actions[k], before.season_actions.get(k, 0)) for k in before.actions},
-        {k: (world.actions[k], world.season_actions.get(k, 0)) for k in world.actions},
-        ["actions", "actions_per_season"],
+        rows(loaded.before),
+        rows(loaded.world),
+        ["actions", "actions_per_season", "sort"],
         ["campaign", "key"],
         lambda key, v: PbSide(
-            campaign=loaded.campaign, key=key, actions=v[0], actions_per_season=v[1]
+            campaign=loaded.campaign, key=key, actions=v[0], actions_per_season=v[1], sort=v[2]
         ),
     )
 

@@ -205,3 +205,21 @@ def test_a_side_edit_writes_both_the_actions_left_and_those_each_season_brings()
     )
     side = PbSide.objects.get(campaign=campaign, key="sweden")
     assert (side.actions, side.actions_per_season) == (5, 7)
+
+
+@pytest.mark.django_db
+def test_the_gm_sets_which_side_acts_first():
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    pb_services.gm_edit(
+        campaign_id=campaign.pk,
+        actor=users["gm"],
+        edit="side",
+        side="coalition",
+        actions=3,
+        actions_per_season=3,
+        first=True,
+    )
+    order = list(PbSide.objects.filter(campaign=campaign).values_list("key", flat=True))
+    assert order == ["coalition", "sweden"]
+    assert list(pb_services.load_world(campaign).actions) == ["coalition", "sweden"]

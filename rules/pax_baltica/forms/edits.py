@@ -239,6 +239,7 @@ class SideForm(EditForm):
     title = "Actions per side (the season's action roll)"
     actions = number_field("Left this season", edits.ACTIONS_RANGE)
     actions_per_season = number_field("Each season", edits.ACTIONS_RANGE)
+    first = flag("Acts first")
 
     def add_choices(self) -> None:
         self.fields["side"] = forms.ChoiceField(
@@ -255,6 +256,7 @@ class SideForm(EditForm):
                     "side": side,
                     "actions": left,
                     "actions_per_season": world.season_actions.get(side, 0),
+                    "first": side == next(iter(world.actions)),
                 },
                 auto_id=row_auto_id(cls, side),
             )
