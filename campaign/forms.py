@@ -112,3 +112,62 @@ class DeadlineForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
         help_text="Shown to every player; leave empty for no deadline.",
     )
+
+
+class ClockForm(forms.Form):
+    """Extend, pause or resume the open phase's deadline."""
+
+    ACTIONS = (("extend", "Extend"), ("pause", "Pause"), ("resume", "Resume"))
+    phase = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**62)
+    action = forms.ChoiceField(choices=ACTIONS, widget=forms.HiddenInput)
+    hours = forms.IntegerField(label="Hours", min_value=1, max_value=24 * 14, required=False)
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("action") == "extend" and not cleaned.get("hours"):
+            raise forms.ValidationError("Say by how many hours (1 to 336) to extend it.")
+        return cleaned
+
+
+class ScheduleForm(forms.Form):
+    """Automatic resolution, the default deadline of each phase kind, the webhook."""
+
+    auto_resolve = forms.BooleanField(
+        label="Resolve a phase as soon as everyone is ready, or at its deadline",
+        required=False,
+        help_text="Seeded dice only: with GM-entered dice the GM always resolves.",
+    )
+    webhook_url = forms.URLField(
+        label="Webhook URL",
+        required=False,
+        assume_scheme="https",
+        help_text="Receives a JSON POST when a phase opens or resolves (e.g. a Discord hook).",
+    )
+
+    def __init__(self, *args, campaign: Campaign, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.phase_keys = [spec.key for spec in campaign.rules.phases]
+        for spec in campaign.rules.phases:
+            self.fields[f"hours_{spec.key}"] = forms.IntegerField(
+                label=f"Deadline of {spec.name} (hours after it opens)",
+                min_value=1,
+                max_value=24 * 60,
+                required=False,
+            )
+
+    @classmethod
+    def for_campaign(cls, campaign: Campaign, data=None) -> ScheduleForm:
+        initial = {"auto_resolve": campaign.auto_resolve, "webhook_url": campaign.webhook_url}
+        initial |= {f"hours_{k}": v for k, v in campaign.deadline_hours.items()}
+        return cls(data, campaign=campaign, initial=initial)
+
+    def deadline_hours(self) -> dict[str, int]:
+        return {
+            key: self.cleaned_data[f"hours_{key}"]
+            for key in self.phase_keys
+            if self.cleaned_data.get(f"hours_{key}")
+        }
+
+
+class AbsentForm(forms.Form):
+    absent = forms.BooleanField(required=False)

@@ -102,6 +102,7 @@ class LogGroup:
     lines: list[LogLine]
     seed: str = ""  # revealed once the phase is resolved (seeded dice only)
     seed_hash: str = ""
+    phase_id: int | None = None  # None: the lines before the first phase
 
 
 def map_view(
@@ -288,4 +289,5 @@ def log_group(
         ],
         seed=phase.seed if revealed else "",
         seed_hash=phase.seed_hash if revealed else "",
+        phase_id=phase.pk if phase else None,
     )

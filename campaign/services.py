@@ -77,9 +77,11 @@ def log(
 
 
 def locked_campaign(campaign_id: int) -> Campaign:
-    """The campaign row, locked until the end of the current transaction."""
+    """The campaign row, locked until the end of the current transaction (FOR NO KEY
+    UPDATE: changes to one campaign wait for each other, while rows that merely refer to
+    it, such as a log line, can still be written)."""
     try:
-        return Campaign.objects.select_for_update().get(pk=campaign_id)
+        return Campaign.objects.select_for_update(no_key=True).get(pk=campaign_id)
     except Campaign.DoesNotExist:
         raise ServiceError("This campaign does not exist.") from None
 
@@ -102,6 +104,8 @@ def seat_for(user, campaign_id: int) -> Seat:
 
 
 def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
+    from campaign import notifications, scheduling  # they import this module
+
     spec = campaign.rules.turn_phases(turn, campaign.setup)[position]
     seed = new_seed()
     phase = Phase.objects.create(
@@ -111,6 +115,8 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
         key=spec.key,
         seed=seed,
         seed_hash=seed_hash(seed),
+        dice_context=Phase.context_for(campaign.pk, turn, position, spec.key),
+        deadline=scheduling.default_deadline(campaign, spec.key, timezone.now()),
     )
     campaign.turn = turn
     campaign.phase = phase
@@ -125,6 +131,7 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
     )
     if position == 0 and campaign.rules.turn_started:
         load(campaign.rules.turn_started)(campaign, turn, actor)
+    notifications.phase_opened(campaign, phase)
     return phase
 
 
@@ -219,6 +226,17 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
         return _finish(campaign, phase, campaign.rules.phase(phase.key), actor)
 
 
+def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
+    """Once the transaction commits, have the worker resolve the phase if every power
+    that owes orders is ready (and the campaign resolves itself)."""
+    from campaign import scheduling, tasks  # they import this module
+
+    if scheduling.resolves_itself(campaign) and scheduling.everyone_ready(campaign, phase):
+        transaction.on_commit(
+            lambda: tasks.resolve_phase.enqueue(campaign.pk, phase.pk, "everyone is ready")
+        )
+
+
 def _wait(campaign: Campaign, phase: Phase) -> Phase:
     if phase.status != Phase.Status.WAITING:
         phase.status = Phase.Status.WAITING
@@ -229,10 +247,14 @@ def _wait(campaign: Campaign, phase: Phase) -> Phase:
 
 def _finish(campaign: Campaign, phase: Phase, spec, actor) -> Phase:
     """Mark the phase resolved, log it, open the next; returns the opened phase."""
+    from campaign import notifications  # it imports this module
+
     phase.status = Phase.Status.RESOLVED
     phase.resolved_at = timezone.now()
     phase.resolved_by = actor if getattr(actor, "is_authenticated", False) else None
-    phase.save(update_fields=["status", "resolved_at", "resolved_by"])
+    phase.failure = ""
+    phase.save(update_fields=["status", "resolved_at", "resolved_by", "failure"])
+    notifications.phase_resolved(campaign, phase)
     log(
         campaign,
         Event.Kind.PHASE,
@@ -248,20 +270,37 @@ def _finish(campaign: Campaign, phase: Phase, spec, actor) -> Phase:
 
 
 def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
-    """The saved orders by power key; drafts are used as saved, and the log says so."""
+    """The saved orders by power key; drafts are used as saved, and a power that gave
+    none (a power with a player) gets the ruleset's default orders: the log says both."""
     saved = list(phase.orders.select_related("power"))
+    spec, rules = campaign.rules.phase(phase.key), campaign.rules
+    given = {order.power_id for order in saved}
+    lines = [
+        (
+            order.power,
+            f"{order.power.name}'s orders were saved but not marked ready; they are used as saved.",
+        )
+        for order in saved
+        if not order.ready
+    ] + [
+        (
+            power,
+            f"{power.name}{' (absent)' if power.absent else ''} gave no orders: "
+            f"{rules.default_orders}.",
+        )
+        for power in campaign.powers.filter(seats__user__isnull=False)
+        if power.pk not in given and spec.takes_orders_from(power.key)
+    ]
     Event.objects.bulk_create(
         Event(
             campaign=campaign,
             phase=phase,
             turn=campaign.turn,
             kind=Event.Kind.ORDER,
-            power=order.power,
-            text=f"{order.power.name}'s orders were saved but not marked ready; "
-            "they are used as saved.",
+            power=power,
+            text=text,
         )
-        for order in saved
-        if not order.ready
+        for power, text in lines
     )
     return {order.power.key: order.payload for order in saved}
 
@@ -294,6 +333,8 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
                 "submitted_by": actor,
             },
         )
+        if ready:
+            resolve_when_everyone_is_ready(campaign, campaign.phase)
         state = "marked its orders ready" if ready else "saved its orders as a draft"
         log(
             campaign,
@@ -414,14 +455,16 @@ def add_observer_seat(*, campaign_id: int, actor) -> Seat:
 
 
 def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
-    """Set or clear the open phase's deadline (shown to everyone; the GM still resolves)."""
+    """Set or clear the open phase's deadline (a paused clock is cleared with it)."""
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         if campaign.phase_id != phase_id:
             raise PhaseClosed("This phase is closed: its deadline cannot change.")
         if deadline is not None and deadline <= timezone.now():
             raise ServiceError("A deadline must be in the future.")
-        Phase.objects.filter(pk=phase_id).update(deadline=deadline)
+        Phase.objects.filter(pk=phase_id).update(
+            deadline=deadline, paused_remaining=None, reminders_sent=[]
+        )
         when = deadline.strftime("%Y-%m-%d %H:%M %Z") if deadline else "no deadline"
         log(
             campaign,

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from campaign.views import gm, orders, pages, seats
+from campaign.views import account, archive, gm, orders, pages, seats, verify
 
 
 class IdConverter:
@@ -39,7 +39,17 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/gm/options/", gm.options, name="options"),
     path("campaigns/<id:campaign_id>/gm/deadline/", gm.deadline, name="deadline"),
     path("campaigns/<id:campaign_id>/gm/observer/", gm.observer, name="observer"),
+    path("campaigns/<id:campaign_id>/gm/clock/", gm.clock, name="clock"),
+    path("campaigns/<id:campaign_id>/gm/schedule/", gm.schedule, name="schedule"),
+    path("campaigns/<id:campaign_id>/gm/powers/<id:power_id>/absent/", gm.absent, name="absent"),
+    path("campaigns/<id:campaign_id>/gm/export/", archive.export, name="export"),
     path("join/<str:token>/", seats.join, name="join"),
     path("signup/", seats.signup, name="signup"),
+    path("account/", account.preferences, name="preferences"),
     path("rules/<slug:ruleset>/", pages.rules_page, name="rules"),
+    path(
+        "campaigns/<id:campaign_id>/phases/<id:phase_id>/verify/",
+        verify.phase_verify,
+        name="verify",
+    ),
 ]

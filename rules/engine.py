@@ -94,6 +94,7 @@ class Ruleset:
     # dotted path: turn_started(campaign, turn, actor) when a turn's first phase opens
     turn_started: str = ""
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
+    default_orders: str = "it does nothing this phase"  # what a power without orders does
 
     def phase(self, key: str) -> PhaseSpec:
         for spec in self.phases:

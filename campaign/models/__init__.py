@@ -23,6 +23,7 @@ from campaign.models.empires_in_arms import (
     Revolt,
 )
 from campaign.models.pax_baltica import Block, PbNation, PbSide, PbTerritory
+from campaign.models.people import Profile
 from campaign.models.virgin_queen import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
 
 __all__ = [
@@ -44,6 +45,7 @@ __all__ = [
     "PbTerritory",
     "Phase",
     "Power",
+    "Profile",
     "PowerRelation",
     "Revolt",
     "RollRecord",

@@ -29,6 +29,21 @@ class Campaign(models.Model):
         "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     version = models.PositiveIntegerField(default=1, help_text=_("Bumped on every change."))
+    auto_resolve = models.BooleanField(
+        default=True,
+        help_text=_(
+            "Resolve a phase as soon as every power that owes orders is ready, or at its "
+            "deadline (seeded dice only: GM-entered dice need the GM)."
+        ),
+    )
+    deadline_hours = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text=_("Default deadline of each phase kind, in hours from its opening."),
+    )
+    webhook_url = models.URLField(
+        blank=True, help_text=_("Receives a JSON POST when a phase opens or resolves.")
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -71,6 +86,10 @@ class Power(models.Model):
     sort = models.PositiveSmallIntegerField(default=0)
     treasury = models.IntegerField(default=0)
     political_points = models.IntegerField(default=0)
+    absent = models.BooleanField(
+        default=False,
+        help_text=_("Its player is away: it owes no orders and gets its default orders."),
+    )
 
     class Meta:
         ordering = ["sort", "name"]
@@ -227,6 +246,18 @@ class Phase(models.Model):
     )
     seed = models.CharField(max_length=64, blank=True)
     seed_hash = models.CharField(max_length=64, blank=True)
+    dice_context = models.CharField(
+        max_length=120, blank=True, help_text=_("What each die's HMAC is computed over, with n.")
+    )
+    paused_remaining = models.DurationField(
+        null=True, blank=True, help_text=_("Paused: the time that was left before the deadline.")
+    )
+    reminders_sent = models.JSONField(
+        default=list, blank=True, help_text=_("Deadline reminders already sent (hours before).")
+    )
+    failure = models.TextField(
+        blank=True, help_text=_("Why the last automatic resolution failed, until one succeeds.")
+    )
 
     class Meta:
         ordering = ["turn", "position"]
@@ -245,9 +276,11 @@ class Phase(models.Model):
     def is_open(self) -> bool:
         return self.status != self.Status.RESOLVED
 
-    @property
-    def dice_context(self) -> str:
-        return f"{self.campaign_id}/{self.turn}/{self.position}/{self.key}"
+    @staticmethod
+    def context_for(campaign_id: int, turn: int, position: int, key: str) -> str:
+        """The dice context a phase is given when it opens (kept with it, so that an
+        imported copy of the campaign still verifies and replays its rolls)."""
+        return f"{campaign_id}/{turn}/{position}/{key}"
 
 
 class Order(models.Model):

@@ -15,7 +15,16 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaign.forms import AdvanceForm, AssignSeatForm, DeadlineForm, OptionsForm
+from campaign import scheduling
+from campaign.forms import (
+    AbsentForm,
+    AdvanceForm,
+    AssignSeatForm,
+    ClockForm,
+    DeadlineForm,
+    OptionsForm,
+    ScheduleForm,
+)
 from campaign.models import Campaign, Seat
 from campaign.services import (
     Conflict,
@@ -152,6 +161,70 @@ def deadline(request, campaign_id: int):
 
 @login_required
 @require_POST
+def clock(request, campaign_id: int):
+    """Extend, pause or resume the open phase's deadline."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    actions = {
+        "extend": scheduling.extend_deadline,
+        "pause": scheduling.pause_deadline,
+        "resume": scheduling.resume_deadline,
+    }
+
+    def act(data: dict) -> str:
+        extra = {"hours": data["hours"]} if data["action"] == "extend" else {}
+        actions[data["action"]](
+            campaign_id=campaign_id, phase_id=data["phase"], actor=request.user, **extra
+        )
+        return {
+            "extend": "Deadline extended.",
+            "pause": "Deadline paused.",
+            "resume": "Deadline resumed.",
+        }[data["action"]]
+
+    return perform(request, state, ClockForm(request.POST), act, anchor="#phase")
+
+
+@login_required
+@require_POST
+def schedule(request, campaign_id: int):
+    """Automatic resolution, default deadlines per phase kind, the webhook."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form = ScheduleForm.for_campaign(state.campaign, request.POST)
+    return perform(
+        request,
+        state,
+        form,
+        lambda data: scheduling.set_schedule(
+            campaign_id=campaign_id,
+            auto_resolve=data["auto_resolve"],
+            deadline_hours=form.deadline_hours(),
+            webhook_url=data["webhook_url"],
+            actor=request.user,
+        ),
+        "Schedule saved.",
+        anchor="#schedule",
+    )
+
+
+@login_required
+@require_POST
+def absent(request, campaign_id: int, power_id: int):
+    """Mark a power absent (default orders) or back."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    return perform(
+        request,
+        state,
+        AbsentForm(request.POST),
+        lambda data: scheduling.set_absent(
+            campaign_id=campaign_id, power_id=power_id, absent=data["absent"], actor=request.user
+        ),
+        "Seat updated.",
+        anchor="#seats",
+    )
+
+
+@login_required
+@require_POST
 def observer(request, campaign_id: int):
     """Open an observer seat; its invitation link appears in the seats table."""
     state = load_state(gm_seat(request.user, campaign_id))
@@ -249,6 +322,8 @@ def dashboard_context(request, state: CampaignState) -> dict:
             }
         ),
         "options_form": OptionsForm.for_campaign(state.campaign),
+        "schedule_form": ScheduleForm.for_campaign(state.campaign),
+        "resolves_itself": scheduling.resolves_itself(state.campaign),
         "seats": seat_rows(request, state),
         "edit_panels": edit_panels(state),
         "map": map_view(state, set(decision.highlight) if decision else set()),

@@ -363,4 +363,5 @@ RULESET = Ruleset(
     standing_form=f"{PACKAGE}.forms.orders.StandingOrderForm",
     presenter=f"{PACKAGE}.presenters",
     procedures=PROCEDURES,
+    default_orders="it does nothing this phase; its standing order on bad rolls stands",
 )

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rules.dice import Dice, choose_index
+from rules.modifiers import ModifiedRoll, RollReport
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
 from rules.pax_baltica.state import (
@@ -58,7 +59,7 @@ def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) ->
         payload = orders.get(nation.key)
         if payload is None:
             if rp:
-                world.say("GNW-6", f"{nation.name} gave no orders: its {rp} RP are lost.")
+                world.say("GNW-6", f"{nation.name}'s {rp} RP are lost.")
             continue
         on_map = _reinforce_on_map(world, nation, payload.get("reinforce", []), rp)
         if on_map:
@@ -109,15 +110,30 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
     def place(block: Block) -> str | None:
         return _placement(world, block, payload)
 
+    rolls: list[RollReport | None] = []  # each draw's dice (None: a pool of one, no die)
+
     def draw(pool: Sequence[Block]) -> Block:
-        return pool[choose_index(dice, len(pool), f"{nation.name} draws from its pool")]
+        first = len(dice.rolls)
+        purpose = f"{nation.name} draws from its pool of {len(pool)}"
+        block = pool[choose_index(dice, len(pool), purpose)]
+        faces = [roll.face for roll in dice.rolls[first:]]
+        report = RollReport(
+            "GNW-10",
+            purpose,
+            ModifiedRoll(faces[0]) if faces else ModifiedRoll(0),
+            f"one of {len(pool)}",
+            f"{block.name} drawn",
+            extra_faces=tuple(faces[1:]),
+        )
+        rolls.append(report if faces else None)
+        return block
 
     pool = world.pool(nation.key)
     names = {key: area.name for key, area in world.territories.items()}
     outcome = gnw.draw_blocks(
         pool, rp, payload.get("draws", 0), steps_wanted, place, draw, world.options, names
     )
-    for drawn in outcome.draws:
+    for drawn, roll in zip(outcome.draws, rolls, strict=True):
         block = world.blocks[drawn.block]
         if not drawn.returned:
             block.location, block.strength = drawn.placed_at, drawn.steps
@@ -130,6 +146,7 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
             "GNW-10",
             drawn.text,
             area=drawn.placed_at,
+            roll=roll,
             redacted=redacted,
             **_secret(world, nation.key),
         )

@@ -300,4 +300,6 @@ RULESET = Ruleset(
     secrets=f"{PACKAGE}.presenters.sees",
     questions=f"{PACKAGE}.presenters.QUESTIONS",
     procedures=PROCEDURES,
+    default_orders="it does nothing this phase (unspent RP are lost, forage losses fall on "
+    "the strongest blocks)",
 )

@@ -122,6 +122,7 @@ RULESET = Ruleset(
     edit_forms=f"{PACKAGE}.forms.EDIT_FORMS",
     presenter=f"{PACKAGE}.presenters",
     procedures=PROCEDURES,
+    default_orders="it passes",
     decision_service=f"{PACKAGE}.services.decide",
     decision_form=f"{PACKAGE}.forms.DecisionForm",
     turn_started=f"{PACKAGE}.services.turn_started",

@@ -352,7 +352,7 @@ def start_action(world: state.World, power: str, order: dict | None, dice) -> vq
     elif action == "other":
         world.say("", f"{name} plays an action at the table: {order.get('note', '')}", power=power)
     else:
-        world.say("", f"{name} passes{'' if order else ' (no orders)'}.", power=power)
+        world.say("", f"{name} passes.", power=power)
     return None
 
 

@@ -229,7 +229,7 @@ def test_orders_stay_editable_until_the_phase_closes():
         )
     saved = Order.objects.get(phase_id=campaign.phase_id, power=seat.power)
     assert (saved.payload, saved.ready) == ({"targets": ["minor-4"]}, False)
-    assert Event.objects.filter(campaign=campaign, kind=Event.Kind.ORDER).count() == 3
+    assert Event.objects.filter(phase_id=campaign.phase_id, kind=Event.Kind.ORDER).count() == 3
 
 
 @pytest.mark.django_db

@@ -6,9 +6,10 @@ with a pool draw and a step, reinforcement by action, fleet moves, a battle, a s
 and its resolution, forage losses in Kurland, a GM move of a Coalition block), and at
 every phase it scans every page and HTMX fragment a Swedish player, then a Russian
 player, can reach: every URL name of the campaign URL conf, with the order POSTs of
-the phase (valid and invalid, HTMX and not) and the "Why?" question for every block id
-of both sides. No response may name a block of the other side or show its strength
-next to its nation; the GM and the observer, who see everything, must.
+the phase (valid and invalid, HTMX and not), the "Why?" question for every block id
+of both sides and the dice verify page of every phase so far. No response may name a
+block of the other side or show its strength next to its nation; the GM and the
+observer, who see everything, must.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from campaign import services
-from campaign.models import Block, Event, PbSide, Seat
+from campaign.models import Block, Event, PbSide, Phase, Seat
 from rules.pax_baltica.forms.edits import EDIT_FORMS
 from rules.pax_baltica.services import gm_edit
 from tests.factories import make_pb_campaign, seat_users
@@ -160,7 +161,14 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         Call("join", "join", "get", reverse("campaign:join", args=[seat.invite_token]), status=200),
         Call("join", "join, post", "post", reverse("campaign:join", args=[seat.invite_token])),
         Call("gm", "gm", "get", reverse("campaign:gm", args=[pk]), status=403),
+        Call("export", "export", "get", reverse("campaign:export", args=[pk]), status=403),
     ]
+    for past in Phase.objects.filter(campaign=campaign).order_by("turn", "position"):
+        url = reverse("campaign:verify", args=[pk, past.pk])
+        status = 409 if past.is_open else 200  # an open phase's seed is secret
+        calls.append(Call("verify", f"verify {past.key} T{past.turn}", "get", url, status=status))
+    url = reverse("campaign:verify", args=[pk, 10**17])
+    calls.append(Call("verify", "verify, no such phase", "get", url, status=404))
     for htmx in (False, True):
         how = ", htmx" if htmx else ""
         calls.append(
@@ -218,9 +226,14 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         "options": [{"dice_mode": "scripted"}],
         "deadline": [{"phase": phase.pk, "deadline": "2999-01-01T20:00"}],
         "observer": [],
+        "clock": [{"phase": phase.pk, "action": "extend", "hours": "1"}],
+        "schedule": [{"auto_resolve": "on"}],
+        "absent": [{"absent": "on"}],
     }
+    args_of = {"seat": [pk, seat.pk], "absent": [pk, seat.power_id]}
+    calls.append(Call("preferences", "preferences", "get", reverse("campaign:preferences"), {}))
     for name, posts in gm_posts.items():
-        args = [pk, seat.pk] if name == "seat" else [pk]
+        args = args_of.get(name, [pk])
         for data in posts or [{}]:
             calls.append(
                 Call(name, name, "post", reverse(f"campaign:{name}", args=args), data, status=403)
@@ -437,6 +450,12 @@ def test_no_page_or_fragment_shows_a_player_the_other_sides_blocks(dice, client)
         assert redacted in unescape(html), redacted
 
     # The GM and the observer see both sides in full: the scan can fail.
+    siege = Phase.objects.get(campaign=campaign, key="siege", turn=1)
+    for role in ("gm", "observer"):
+        seer = Client()
+        seer.force_login(users[role])
+        html = seer.get(reverse("campaign:verify", args=[campaign.pk, siege.pk])).content.decode()
+        assert "Menshikov" in html and "a roll of the other side" not in html, role
     for role, url in (("gm", "campaign:gm"), ("observer", "campaign:detail")):
         seer = Client()
         seer.force_login(users[role])

@@ -5,6 +5,7 @@ import pytest
 from django.urls import get_resolver, reverse
 
 from campaign.models import Campaign, Order
+from campaign.services import resolve_open_phase
 from tests.factories import snapshot
 from tests.views.conftest import ROLES
 
@@ -23,6 +24,14 @@ def expect(default=None, **by_role):
 
 def spain_seat(campaign):
     return campaign.seats.get(power__key="spain")
+
+
+def resolved_phase_id(campaign):
+    """Resolve the open phase (no orders, seeded dice) and return its id: a phase whose
+    seed is revealed, for the verify page."""
+    phase_id = campaign.phase_id
+    resolve_open_phase(campaign_id=campaign.pk, expected_phase_id=phase_id, actor=None)
+    return phase_id
 
 
 def options_data(campaign):
@@ -118,11 +127,42 @@ CASES = {
         lambda c: {"phase": c.phase_id, "deadline": "2999-01-01T20:00"},
         expect(403, outsider=404, gm=302),
     ),
+    "clock": (
+        "post",
+        lambda c: reverse("campaign:clock", args=[c.pk]),
+        lambda c: {"phase": c.phase_id, "action": "extend", "hours": "24"},
+        expect(403, outsider=404, gm=302),
+    ),
+    "schedule": (
+        "post",
+        lambda c: reverse("campaign:schedule", args=[c.pk]),
+        lambda c: {"auto_resolve": "on", "webhook_url": ""},
+        expect(403, outsider=404, gm=302),
+    ),
+    "absent": (
+        "post",
+        lambda c: reverse("campaign:absent", args=[c.pk, spain_seat(c).power_id]),
+        lambda c: {"absent": "on"},
+        expect(403, outsider=404, gm=302),
+    ),
+    "preferences": ("get", lambda c: reverse("campaign:preferences"), None, expect(200)),
     "observer": (
         "post",
         lambda c: reverse("campaign:observer", args=[c.pk]),
         lambda c: {},
         expect(403, outsider=404, gm=302),
+    ),
+    "export": (
+        "get",
+        lambda c: reverse("campaign:export", args=[c.pk]),
+        None,
+        expect(403, outsider=404, gm=200),
+    ),
+    "verify": (
+        "get",
+        lambda c: reverse("campaign:verify", args=[c.pk, resolved_phase_id(c)]),
+        None,
+        expect(200, outsider=404),  # an open phase: 409, see test_verify
     ),
     "join_post": (
         "post",

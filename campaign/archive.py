@@ -1,0 +1,1122 @@
+"""Export and import of a whole campaign as one JSON document, and its game state alone.
+
+The format ("courier-campaign", version 1)
+==========================================
+
+One JSON object, written by ``dumps()`` (sorted keys, two-space indent, UTF-8 text, a
+final newline), so that export → import → export gives the same bytes::
+
+    {
+      "format": "courier-campaign",
+      "version": 1,
+      "campaign": {name, ruleset, scenario, setup, options, dice_mode, turn,
+                   phase: [turn, position] | null, version, auto_resolve,
+                   deadline_hours, created_by, created_at},
+      "powers":    [{key, name, color, sort, absent}],          # the cast
+      "areas":     [{key, name, kind, x, y}],                   # the map
+      "adjacency": [{a, b, kind}],
+      "seats":     [{role, power, user, created_at}],
+      "phases":    [{turn, position, key, status, opened_at, deadline, resolved_at,
+                     resolved_by, seed, seed_hash, paused_remaining, reminders_sent,
+                     failure}],
+      "orders":    [{phase, power, payload, ready, submitted_by, updated_at}],
+      "rolls":     [{phase, index, rule, purpose, power, area, faces, modifiers, total,
+                     outcome, explanation}],
+      "events":    [{phase, turn, kind, rule, text, audience, redacted, actor, power,
+                     roll, created_at}],
+      "state":     {...}                                        # see below
+    }
+
+A row's keys are its model's field names (campaign/models/), every concrete field but
+the database id, the campaign it belongs to and the secrets below. A field added to a
+model later is exported by the same rule; an archive without it imports with the field's
+default. Rows never carry database ids; they name each other by natural keys:
+
+==============  ===============================================================
+a reference to  is written as
+==============  ===============================================================
+a power         its key: ``"france"``
+an area         its key: ``"palatinate"``
+a phase         ``[turn, position]``: ``[3, 1]``
+a block         its name (unique in a campaign): a block's ``carried_by``
+a roll          its position in ``rolls``, from 0: an event's ``roll``
+a user          the username, or null (users are named, not exported)
+==============  ===============================================================
+
+Lists keep the order in which their rows were created (the log shows newest first by
+that order). Times are ISO 8601 strings in UTC with microseconds, durations ISO 8601
+durations (``"P0DT05H00M00S"``), restored exactly. JSON fields (``setup``, ``options``,
+``payload``, ``faces``, ``modifiers``, ``data``…) are copied as they are, except where
+an order's payload or a pending decision names a piece by its database id (PIECE_IDS):
+there the archive names it by its natural key — a block by its name, a Virgin Queen
+unit stack by ``[power, kind, area]``, a guerrilla stack or a leader by its position in
+its ``state`` list — and ``null`` for a piece no longer in play.
+
+Secrets. Seat invitation tokens are never exported (every imported seat gets a fresh
+one), nor the campaign's webhook URL (it carries its channel's token: set it again
+after an import). A phase's dice seed is exported once its dice are rolled (resolved,
+or waiting for a decision: the GM's file only); a phase still open exports
+``"seed": null, "seed_hash": null`` and gets a fresh seed and hash when imported.
+Everything else is in the file, every power's hidden state and orders included: only
+the GM may download it.
+
+``state`` is the game state alone, everything the phases and the GM's edits change
+(``state_of()``; the same object serves per-phase snapshots and rollback)::
+
+    {
+      "powers": [{key, treasury, political_points}],     # the rest of each power
+      "areas":  [{key, home_power, controller, ceded, capital, manpower}],
+      "relations": [{a, b, kind}],                       # war and alliance
+      # Empires in Arms
+      "eia_powers": [{power, zone, pays_bad_roll, militia_due}],
+      "eia_areas": [{area, guerrilla_value, islamic, minor_status}],
+      "national_modifiers": [{area, power, value}],
+      "corps": [{power, area, minor, name, fought, besieged, besieging}],
+      "revolts": [{sponsor, area, number, months_without_guerrillas, capital_held_months,
+                   active, end_reason, conquest_choice, started_turn, ended_turn}],
+      "guerrillas": [{area, origin, nationality, factors, revolt, besieged}],
+      "depots": [{power, area, port_city, garrison}],
+      "let_downs": [{power, area, count}],
+      # Pax Baltica
+      "pb_nations": [{power, side, rp_level, event_rp, deployment, fleet_ports,
+                      forced_peace}],
+      "pb_territories": [{area, forage_points, port, transit, in_poland, garrison,
+                          surrendered, battle_winner}],
+      "pb_sides": [{key, sort, actions, actions_per_season}],
+      "blocks": [{power, kind, name, strength, max_strength, rating, supply_trains,
+                  location, carried_by, red_dot, places, galley, in_battle, besieging,
+                  nationality}],
+      # Virgin Queen
+      "vq_powers": [{power, catholic, informant, assassination_used, cipher_key}],
+      "vq_zones": [{key, name, capital, capital_on_turn_track, regulars_available}],
+      "vq_spaces": [{area, zone, religion, unrest, fortified, key_space, port,
+                     protestant_home, besieged, capital_of}],
+      "vq_units": [{power, kind, area, count}],
+      "vq_leaders": [{name, power, kind, area, zone, can_enter}],
+      "vq_pending": [{phase, kind, stage, waiting_for, data, since}]   # 0 or 1 row
+    }
+
+An export holds the tables of its campaign's ruleset (and any other that has rows); a
+table left out of a state is empty. ``state_of(campaign, ids=True)`` — for snapshots
+restored in the same database, never for a file — adds ``"ids": true`` and each row's
+database ``id``, and leaves the ids inside a pending decision as they are:
+``restore_state`` then gives every piece back its id, so that the ids inside saved
+order payloads stay right.
+
+Import
+======
+
+``import_campaign(data, gm=None, name=None)`` checks the whole document first: the
+format marker and version, a known ruleset, its phase keys and options, each field's
+type, choices and limits, and that every reference resolves (powers, areas, phases,
+blocks, rolls, zones, audiences, deployment areas, the pieces named in payloads).
+``ArchiveError`` lists every problem found; nothing is created unless the whole campaign
+is, in one transaction (a database constraint the checks missed is refused the same way).
+
+Users are matched by username on this server: a seat whose user exists here goes to
+them; the others stay open with a fresh invitation link (``created_by``, ``actor``,
+``resolved_by`` and ``submitted_by`` become null when the user is unknown here). With
+``gm``, that user takes the GM seat (one is added if the archive has none) and is the
+campaign's creator; a seat the archive gives that same user stays open. ``name``
+replaces the archive's campaign name.
+
+Collisions: an import is refused when a campaign of the same name (ignoring case)
+already has the same GM user — the ``gm`` given, else the archive's GM if that user
+exists here; two campaigns without a GM user count as having the same GM. Give another
+``name`` to import a second copy.
+
+A ruleset that keeps database ids inside JSON must say where in PIECE_IDS. Each phase
+keeps the dice context it was given when it opened, so an imported copy verifies and
+replays the rolls made before the export.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import DataError, IntegrityError, models, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_duration
+from django.utils.duration import duration_iso_string
+
+from campaign.models import (
+    Adjacency,
+    Area,
+    Block,
+    Campaign,
+    Corps,
+    Depot,
+    EiaArea,
+    EiaPowerStatus,
+    Event,
+    GuerrillaStack,
+    LetDown,
+    NationalModifier,
+    Order,
+    PbNation,
+    PbSide,
+    PbTerritory,
+    Phase,
+    Power,
+    PowerRelation,
+    Profile,
+    Revolt,
+    RollRecord,
+    Seat,
+    VqLeader,
+    VqPending,
+    VqPower,
+    VqSpace,
+    VqUnits,
+    VqZone,
+)
+from campaign.services import ServiceError
+from rules.dice import new_seed, seed_hash
+from rules.engine import registry
+
+FORMAT = "courier-campaign"
+VERSION = 1
+MAX_PROBLEMS = 30  # listed in an ArchiveError's message; the rest are counted
+
+# A power's and an area's fields outside the game state (the rest is in ``state``);
+# ``absent`` is the GM's seat management, which a rollback leaves as it is.
+POWER_IDENTITY = ("key", "name", "color", "sort", "absent")
+AREA_IDENTITY = ("key", "name", "kind", "x", "y")
+# Never exported: an invitation token opens a seat, a webhook URL holds its channel's token.
+SECRET_FIELDS = {Seat: ("invite_token",), Campaign: ("webhook_url",)}
+NULL_IN_ARCHIVE = {(Phase, "seed"), (Phase, "seed_hash")}  # secret: a fresh one on import
+
+
+class ArchiveError(ServiceError):
+    """An archive that cannot be imported (or a state that cannot be restored); ``messages``
+    lists every problem found, the message says them all."""
+
+    def __init__(self, problems: str | Iterable[str]):
+        self.messages = [problems] if isinstance(problems, str) else list(problems)
+        shown = self.messages[:MAX_PROBLEMS]
+        more = len(self.messages) - len(shown)
+        text = "; ".join(shown) + (f"; and {more} more" if more else "")
+        if len(self.messages) > 1:
+            text = f"{len(self.messages)} problems: {text}"
+        super().__init__(text if text.endswith(".") else f"{text}.")
+
+
+@dataclass(frozen=True)
+class Table:
+    """A state table: its key in the archive, model, and the lookup to its campaign.
+
+    ``ref``: the fields that name one of its rows inside a payload; empty: its position
+    in the list."""
+
+    key: str
+    model: type[models.Model]
+    scope: str
+    ruleset: str | None = None
+    ref: tuple[str, ...] = ()
+
+
+STATE_TABLES = (
+    Table("relations", PowerRelation, "campaign"),
+    Table("eia_powers", EiaPowerStatus, "power__campaign", "empires_in_arms"),
+    Table("eia_areas", EiaArea, "area__campaign", "empires_in_arms"),
+    Table("national_modifiers", NationalModifier, "campaign", "empires_in_arms"),
+    Table("corps", Corps, "campaign", "empires_in_arms"),
+    Table("revolts", Revolt, "campaign", "empires_in_arms"),
+    Table("guerrillas", GuerrillaStack, "campaign", "empires_in_arms"),
+    Table("depots", Depot, "campaign", "empires_in_arms"),
+    Table("let_downs", LetDown, "campaign", "empires_in_arms"),
+    Table("pb_nations", PbNation, "power__campaign", "pax_baltica"),
+    Table("pb_territories", PbTerritory, "area__campaign", "pax_baltica"),
+    Table("pb_sides", PbSide, "campaign", "pax_baltica"),
+    Table("blocks", Block, "campaign", "pax_baltica", ref=("name",)),
+    Table("vq_powers", VqPower, "power__campaign", "virgin_queen"),
+    Table("vq_zones", VqZone, "campaign", "virgin_queen"),
+    Table("vq_spaces", VqSpace, "area__campaign", "virgin_queen"),
+    Table("vq_units", VqUnits, "campaign", "virgin_queen", ref=("power", "kind", "area")),
+    Table("vq_leaders", VqLeader, "campaign", "virgin_queen"),
+    Table("vq_pending", VqPending, "campaign", "virgin_queen"),
+)
+TABLES = {table.key: table for table in STATE_TABLES}
+HISTORY = ("phases", "orders", "rolls", "events")
+TOP_LEVEL = ("format", "version", "campaign", "powers", "areas", "adjacency", "seats")
+TOP_LEVEL += (*HISTORY, "state")
+# Every model of the campaign app is in the archive; a new one must be added (or listed
+# here as deliberately left out, with the reason).
+ARCHIVED_MODELS = {Campaign, Power, Area, Adjacency, Seat, Phase, Order, RollRecord, Event}
+ARCHIVED_MODELS |= {table.model for table in STATE_TABLES}
+NOT_ARCHIVED = {Profile: "a user's own preferences, not part of any campaign"}
+
+
+def _vq_queue_item(item: list) -> str | None:
+    """A Virgin Queen displacement queue item: ["unit" | "leader", id, origin]."""
+    return {"unit": "vq_units", "leader": "vq_leaders"}.get(item[0]) if item else None
+
+
+# Where a ruleset keeps database ids of pieces inside JSON: (ruleset, "orders" or a state
+# table) → (path, state table or a function of the list or object holding the id).
+# ``...`` in a path: every element of a list.
+PIECE_IDS: dict[tuple[str, str], tuple[tuple[tuple, str | Callable], ...]] = {
+    ("empires_in_arms", "orders"): ((("moves", ..., "stack"), "guerrillas"),),
+    ("pax_baltica", "orders"): (
+        (("reinforce", ..., "block"), "blocks"),
+        (("fleet_moves", ..., "fleet"), "blocks"),
+        (("sieges", ..., "blocks", ...), "blocks"),
+        (("loss_order", ...), "blocks"),
+    ),
+    ("virgin_queen", "vq_pending"): ((("queue", ..., 1), _vq_queue_item),),
+}
+# JSON lists and slugs that hold keys: (model, field) → what they name.
+KEY_FIELDS = {
+    (Event, "audience"): Power,
+    (PbNation, "deployment"): Area,
+    (PbNation, "fleet_ports"): Area,
+    (Block, "places"): Area,
+    (VqSpace, "zone"): VqZone,
+    (VqLeader, "zone"): VqZone,
+}
+
+
+def dumps(data: dict) -> str:
+    """The archive as text: the same data always gives the same bytes."""
+    return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def archive_filename(campaign: Campaign) -> str:
+    """``<slug>-turn<N>.json`` for a download."""
+    from django.utils.text import slugify
+
+    return f"{slugify(campaign.name) or 'campaign'}-turn{campaign.turn}.json"
+
+
+# -- fields and values ------------------------------------------------------------------
+
+
+def _fields(model: type[models.Model], only: Iterable[str] | None = None, skip=()) -> list:
+    """The model's archived fields: every concrete field but the automatic id, the
+    campaign it belongs to and its secrets (``only``: these, in the model's order)."""
+    skip = (*skip, *SECRET_FIELDS.get(model, ()))
+    fields = [
+        f
+        for f in model._meta.concrete_fields
+        if not (f.primary_key and not f.is_relation)
+        and not (f.is_relation and f.related_model is Campaign)
+        and f.name not in skip
+    ]
+    return [f for f in fields if only is None or f.name in only]
+
+
+def _has_auto_id(model: type[models.Model]) -> bool:
+    return not model._meta.pk.is_relation
+
+
+def _auto_times(fields: list) -> list:
+    return [f for f in fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
+
+
+def _encode(fields: list, raw: dict, refs: dict) -> dict:
+    row = {}
+    for f in fields:
+        value = raw[f.attname]
+        if value is not None:
+            if f.is_relation:
+                value = _plain(refs[f.related_model][value])
+            elif isinstance(f, models.DateTimeField | models.DateField | models.TimeField):
+                value = value.isoformat()
+            elif isinstance(f, models.DurationField):
+                value = duration_iso_string(value)
+            elif isinstance(f, models.FloatField):
+                value = float(value)
+            elif not isinstance(value, str | int | float | bool | list | dict):
+                value = str(value)  # a Decimal, a UUID: as text
+        row[f.name] = value
+    return row
+
+
+def _plain(value: Any) -> Any:
+    """A natural key as JSON writes it: a fresh list for a tuple or a list."""
+    return [_plain(v) for v in value] if isinstance(value, list | tuple) else value
+
+
+def _ref_key(value: Any) -> Any:
+    """A natural key as a dict key (lists become tuples; an object, which names nothing,
+    becomes None)."""
+    if isinstance(value, list):
+        return tuple(_ref_key(v) for v in value)
+    return None if isinstance(value, dict) else value
+
+
+def _map_ids(obj: Any, path: tuple, table: str | Callable, fn: Callable) -> Any:
+    """``obj`` with each value at ``path`` replaced by ``fn(value, table)``."""
+    step, rest = path[0], path[1:]
+    if step is ...:
+        if not isinstance(obj, list):
+            return obj
+        keys: Iterable = range(len(obj))
+    elif _has_step(obj, step):
+        keys = (step,)
+    else:
+        return obj
+    obj = list(obj) if isinstance(obj, list) else dict(obj)
+    for key in keys:
+        if rest:
+            obj[key] = _map_ids(obj[key], rest, table, fn)
+        else:
+            name = table(obj) if callable(table) else table
+            if name:
+                obj[key] = fn(obj[key], name)
+    return obj
+
+
+def _has_step(obj: Any, step: Any) -> bool:
+    if isinstance(obj, dict):
+        return isinstance(step, str) and step in obj
+    return isinstance(obj, list) and isinstance(step, int) and step < len(obj)
+
+
+def _translate(obj: Any, ruleset: str, where: str, fn: Callable) -> Any:
+    for path, table in PIECE_IDS.get((ruleset, where), ()):
+        obj = _map_ids(obj, path, table, fn)
+    return obj
+
+
+# -- export -----------------------------------------------------------------------------
+
+
+class _Reader:
+    """Reads a campaign's rows in a fixed number of queries and encodes them."""
+
+    def __init__(self, campaign: Campaign):
+        self.campaign = campaign
+        self.refs: dict = {}
+        self.user_ids: set[int] = set()
+        self.powers = self._raw(Power, "campaign", _fields(Power))
+        self.areas = self._raw(Area, "campaign", _fields(Area))
+        self.phases = self._raw(Phase, "campaign", _fields(Phase))
+        self.refs[Power] = {r["pk"]: r["key"] for r in self.powers}
+        self.refs[Area] = {r["pk"]: r["key"] for r in self.areas}
+        self.refs[Phase] = {r["pk"]: (r["turn"], r["position"]) for r in self.phases}
+
+    def _raw(self, model, scope: str, fields: list) -> list[dict]:
+        rows = list(
+            model.objects.filter(**{scope: self.campaign})
+            .order_by("pk")
+            .values("pk", *(f.attname for f in fields))
+        )
+        for f in fields:
+            if f.is_relation and f.related_model is get_user_model():
+                self.user_ids.update(r[f.attname] for r in rows if r[f.attname] is not None)
+        return rows
+
+    def load_users(self) -> None:
+        User = get_user_model()
+        missing = self.user_ids - set(self.refs.get(User, {}))
+        if missing:
+            names = User.objects.filter(pk__in=missing).values_list("pk", User.USERNAME_FIELD)
+            self.refs.setdefault(User, {}).update(names)
+        self.refs.setdefault(User, {})
+
+    def tables(self) -> list[Table]:
+        """The ruleset's tables and any other with rows."""
+        return [
+            t
+            for t in STATE_TABLES
+            if t.ruleset in (None, self.campaign.ruleset)
+            or t.model.objects.filter(**{t.scope: self.campaign}).exists()
+        ]
+
+    def state(self, *, ids: bool) -> tuple[dict, dict]:
+        """The state object, and each piece table's {database id: reference}."""
+        tables = self.tables()
+        raw = {t.key: self._raw(t.model, t.scope, _fields(t.model)) for t in tables}
+        self.refs[Block] = {r["pk"]: r["name"] for r in raw.get("blocks", [])}
+        self.load_users()
+        power_fields = _fields(Power, skip=POWER_IDENTITY[1:])
+        area_fields = _fields(Area, skip=AREA_IDENTITY[1:])
+        state: dict = {
+            "powers": [_encode(power_fields, r, self.refs) for r in self.powers],
+            "areas": [_encode(area_fields, r, self.refs) for r in self.areas],
+        }
+        pieces: dict[str, dict] = {}
+        for t in tables:
+            fields = _fields(t.model)
+            rows = [_encode(fields, r, self.refs) for r in raw[t.key]]
+            pairs = enumerate(zip(raw[t.key], rows, strict=True))
+            pieces[t.key] = {r["pk"]: _row_ref(t, row, i) for i, (r, row) in pairs}
+            if ids and _has_auto_id(t.model):
+                rows = [{"id": r["pk"], **row} for r, row in zip(raw[t.key], rows, strict=True)]
+            state[t.key] = rows
+        if ids:
+            state["ids"] = True
+        else:
+            for row in state.get("vq_pending", []):
+                row["data"] = _translate(
+                    row["data"], self.campaign.ruleset, "vq_pending", _to_ref(pieces)
+                )
+        return state, pieces
+
+    def archive(self) -> dict:
+        c = self.campaign
+        campaign_fields = _fields(Campaign)
+        (campaign_raw,) = Campaign.objects.filter(pk=c.pk).values(
+            *(f.attname for f in campaign_fields)
+        )
+        if campaign_raw["created_by_id"] is not None:
+            self.user_ids.add(campaign_raw["created_by_id"])
+        adjacency_fields, seat_fields = _fields(Adjacency), _fields(Seat)
+        order_fields, roll_fields, event_fields = (
+            _fields(Order),
+            _fields(RollRecord),
+            _fields(Event),
+        )
+        adjacency = self._raw(Adjacency, "campaign", adjacency_fields)
+        seats = self._raw(Seat, "campaign", seat_fields)
+        orders = self._raw(Order, "campaign", order_fields)
+        rolls = self._raw(RollRecord, "campaign", roll_fields)
+        events = self._raw(Event, "campaign", event_fields)
+        self.refs[RollRecord] = {r["pk"]: i for i, r in enumerate(rolls)}
+        state, pieces = self.state(ids=False)
+        phase_fields = _fields(Phase)
+        phases = []
+        for raw in self.phases:
+            row = _encode(phase_fields, raw, self.refs)
+            if row["status"] == Phase.Status.OPEN:
+                row["seed"] = row["seed_hash"] = None  # secret until its dice are rolled
+            phases.append(row)
+        orders_out = []
+        for raw in orders:
+            row = _encode(order_fields, raw, self.refs)
+            row["payload"] = _translate(row["payload"], c.ruleset, "orders", _to_ref(pieces))
+            orders_out.append(row)
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "campaign": _encode(campaign_fields, campaign_raw, self.refs),
+            "powers": [_encode(_fields(Power, POWER_IDENTITY), r, self.refs) for r in self.powers],
+            "areas": [_encode(_fields(Area, AREA_IDENTITY), r, self.refs) for r in self.areas],
+            "adjacency": [_encode(adjacency_fields, r, self.refs) for r in adjacency],
+            "seats": [_encode(seat_fields, r, self.refs) for r in seats],
+            "phases": phases,
+            "orders": orders_out,
+            "rolls": [_encode(roll_fields, r, self.refs) for r in rolls],
+            "events": [_encode(event_fields, r, self.refs) for r in events],
+            "state": state,
+        }
+
+
+def _row_ref(table: Table, row: dict, position: int) -> Any:
+    if not table.ref:
+        return position
+    values = [row[name] for name in table.ref]
+    return values[0] if len(values) == 1 else values
+
+
+def _to_ref(pieces: dict[str, dict]) -> Callable:
+    def to_ref(value, table: str):
+        if isinstance(value, bool) or not isinstance(value, int):
+            return None
+        return _plain(pieces.get(table, {}).get(value))
+
+    return to_ref
+
+
+def export_campaign(campaign: Campaign) -> dict:
+    """The whole campaign as archive data (format version 1, see the module docstring).
+
+    Reads under the campaign's row lock, so a phase resolving meanwhile waits and the
+    archive is one consistent moment of the campaign."""
+    with transaction.atomic():
+        locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
+        return _Reader(locked).archive()
+
+
+def state_of(campaign: Campaign, *, ids: bool = False) -> dict:
+    """The campaign's game state (the archive's ``state``): powers' and areas' changing
+    fields, relations and the ruleset's tables. ``ids``: with each piece's database id,
+    for a snapshot to restore in this database."""
+    reader = _Reader(campaign)
+    state, _ = reader.state(ids=ids)
+    return state
+
+
+# -- reading an archive -----------------------------------------------------------------
+
+_BAD = object()
+TEXT_FIELDS = (models.CharField, models.TextField)
+
+
+class _Checker:
+    """Checks archive rows against the models, collecting every problem.
+
+    A decoded row maps field names to Python values; relations stay natural keys (phases
+    as (turn, position) tuples) until ``_Writer`` turns them into ids. ``known`` holds,
+    per related model, the natural keys a reference may name."""
+
+    def __init__(self, ruleset: str):
+        self.ruleset = ruleset
+        self.problems: list[str] = []
+        self.known: dict = {}
+        self.usernames: set[str] = set()  # every user named, to look up at once
+
+    def problem(self, text: str) -> None:
+        self.problems.append(text)
+
+    def rows(
+        self, where: str, items: Any, model, fields: list, *, extra: Iterable[str] = ()
+    ) -> list[dict]:
+        if items is None:
+            return []
+        if not isinstance(items, list):
+            self.problem(f"{where} must be a list")
+            return []
+        names = {f.name for f in fields} | set(extra)
+        decoded = []
+        for index, item in enumerate(items):
+            row = self.row(f"{where}[{index}]", item, model, fields, names)
+            if row is not None:
+                decoded.append(row)
+        return decoded
+
+    def row(self, where: str, item: Any, model, fields: list, names: set | None = None):
+        if not isinstance(item, dict):
+            self.problem(f"{where} must be an object")
+            return None
+        names = names if names is not None else {f.name for f in fields}
+        unknown = sorted(set(item) - names)
+        if unknown:
+            self.problem(f"{where}: unknown field(s) {', '.join(map(repr, unknown))}")
+        row, bad = {}, False
+        for f in fields:
+            value = self.value(f"{where}.{f.name}", model, f, item)
+            bad = bad or value is _BAD
+            row[f.name] = value
+        for name in set(item) & (names - {f.name for f in fields}):
+            row[name] = item[name]
+        return None if bad else row
+
+    def value(self, where: str, model, f, item: dict) -> Any:
+        if f.name not in item:
+            if f.has_default() or f.null or f.blank and isinstance(f, TEXT_FIELDS):
+                return f.get_default()
+            if _auto_times([f]):
+                return timezone.now()
+            self.problem(f"{where} is missing")
+            return _BAD
+        value = item[f.name]
+        if value is None:
+            if f.null or (model, f.name) in NULL_IN_ARCHIVE:
+                return None
+            self.problem(f"{where} may not be null")
+            return _BAD
+        if f.is_relation:
+            return self.reference(where, f.related_model, value)
+        value = self.typed(where, f, value)
+        if value is _BAD:
+            return _BAD
+        target = KEY_FIELDS.get((model, f.name))
+        if target is not None and not self.keys_known(where, target, value):
+            return _BAD
+        if f.choices and not (f.blank and value == "") and value not in dict(f.flatchoices):
+            choices = ", ".join(repr(c) for c, _ in f.flatchoices)
+            self.problem(f"{where}: {value!r} is not one of {choices}")
+            return _BAD
+        try:
+            f.run_validators(value)
+        except ValidationError as error:
+            self.problem(f"{where}: {' '.join(error.messages)}")
+            return _BAD
+        return value
+
+    def typed(self, where: str, f, value: Any) -> Any:
+        """The value as the field holds it, or _BAD (a problem said why)."""
+        if isinstance(f, models.JSONField):
+            return value
+        if isinstance(f, models.BooleanField):
+            ok = isinstance(value, bool)
+            kind = "true or false"
+        elif isinstance(f, models.IntegerField):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+            kind = "a whole number"
+        elif isinstance(f, models.FloatField):
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+            value = float(value) if ok else value
+            kind = "a number"
+        elif isinstance(f, models.DateTimeField):
+            return self.moment(where, value)
+        elif isinstance(f, models.DurationField):
+            duration = parse_duration(value) if isinstance(value, str) else None
+            ok, value = duration is not None, duration if duration is not None else value
+            kind = "an ISO 8601 duration"
+        elif isinstance(f, TEXT_FIELDS):
+            ok = isinstance(value, str)
+            kind = "text"
+        else:  # dates, times, decimals…: as the field reads its text
+            try:
+                return f.to_python(value)
+            except ValidationError as error:
+                self.problem(f"{where}: {' '.join(error.messages)}")
+                return _BAD
+        if not ok:
+            self.problem(f"{where} must be {kind}, not {value!r}")
+            return _BAD
+        return value
+
+    def moment(self, where: str, value: Any) -> Any:
+        try:
+            moment = datetime.fromisoformat(value) if isinstance(value, str) else None
+        except ValueError:
+            moment = None
+        if moment is None or moment.tzinfo is None:
+            self.problem(f"{where} must be an ISO 8601 time with its UTC offset, not {value!r}")
+            return _BAD
+        return moment
+
+    def reference(self, where: str, model, value: Any) -> Any:
+        if model is get_user_model():
+            if isinstance(value, str):
+                self.usernames.add(value)
+                return value
+            self.problem(f"{where} must be a username or null, not {value!r}")
+            return _BAD
+        key = _ref_key(value)
+        if model is Phase and not (
+            isinstance(key, tuple)
+            and len(key) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in key)
+        ):
+            self.problem(f"{where} must be a phase as [turn, position], not {value!r}")
+            return _BAD
+        known = self.known.get(model, set())
+        if key is None or isinstance(key, bool) or key not in known:
+            self.problem(f"{where}: no {_noun(model)} {value!r}")
+            return _BAD
+        return key
+
+    def keys_known(self, where: str, model, value: Any) -> bool:
+        keys = value if isinstance(value, list) else [value]
+        if isinstance(value, str) and value == "":
+            return True
+        if not all(isinstance(k, str) for k in keys):
+            self.problem(f"{where} must hold {_noun(model)} keys, not {value!r}")
+            return False
+        unknown = [k for k in keys if k not in self.known.get(model, set())]
+        for key in unknown:
+            self.problem(f"{where}: no {_noun(model)} {key!r}")
+        return not unknown
+
+    def unique(self, where: str, rows: list[dict], names: tuple[str, ...]) -> None:
+        seen = set()
+        for row in rows:
+            key = tuple(_ref_key(row[n]) for n in names)
+            if key in seen:
+                shown = key[0] if len(key) == 1 else list(key)
+                self.problem(f"{where}: {'/'.join(names)} {shown!r} is listed twice")
+            seen.add(key)
+
+    def pieces(self, where: str, obj: Any, kind: str, refs: dict[str, set]) -> None:
+        """Check that the pieces a payload names (by reference) are in the state."""
+
+        def check(value, table: str):
+            key = _ref_key(value)
+            if value is not None and (key is None or key not in refs.get(table, set())):
+                self.problem(f"{where}: no {_table_noun(table)} {value!r}")
+            return value
+
+        _translate(obj, self.ruleset, kind, check)
+
+    def state(self, state: Any) -> _StatePlan | None:
+        """Check a state object; the decoded plan, or None (problems say why)."""
+        if not isinstance(state, dict):
+            self.problem("state must be an object")
+            return None
+        unknown = sorted(set(state) - {"powers", "areas", "ids", *TABLES})
+        if unknown:
+            self.problem(f"state: unknown table(s) {', '.join(map(repr, unknown))}")
+        with_ids = state.get("ids", False)
+        if not isinstance(with_ids, bool):
+            self.problem("state.ids must be true or false")
+            with_ids = False
+        plan = _StatePlan(with_ids=with_ids)
+        plan.powers = self._keyed(state, "powers", Power, POWER_IDENTITY[1:])
+        plan.areas = self._keyed(state, "areas", Area, AREA_IDENTITY[1:])
+        # the names and keys other state rows refer to, before those rows are read
+        for key, model, field in (("blocks", Block, "name"), ("vq_zones", VqZone, "key")):
+            items = state.get(key) if isinstance(state.get(key), list) else []
+            self.known[model] = {i.get(field) for i in items if isinstance(i, dict)}
+        for t in STATE_TABLES:
+            if t.key not in state:
+                continue
+            fields = _fields(t.model)
+            needs_id = with_ids and _has_auto_id(t.model)
+            extra = ("id",) if needs_id else ()
+            rows = self.rows(f"state.{t.key}", state[t.key], t.model, fields, extra=extra)
+            for i, row in enumerate(rows):
+                if needs_id and not (isinstance(row.get("id"), int) and row["id"] > 0):
+                    self.problem(f"state.{t.key}[{i}].id must be a database id")
+            plan.tables[t.key] = rows
+            plan.refs[t.key] = {
+                _ref_key(_row_ref(t, _encoded(fields, row), i)) for i, row in enumerate(rows)
+            }
+        self.unique("state.blocks", plan.tables.get("blocks", []), ("name",))
+        self.unique("state.vq_zones", plan.tables.get("vq_zones", []), ("key",))
+        if not with_ids:
+            for i, row in enumerate(plan.tables.get("vq_pending", [])):
+                self.pieces(f"state.vq_pending[{i}].data", row["data"], "vq_pending", plan.refs)
+        return plan
+
+    def _keyed(self, state: dict, key: str, model, identity: tuple[str, ...]) -> list[dict]:
+        """A power's or area's changing fields, by the key of one that exists."""
+        rows = self.rows(f"state.{key}", state.get(key), model, _fields(model, skip=identity))
+        for i, row in enumerate(rows):
+            if row["key"] not in self.known.get(model, set()):
+                self.problem(f"state.{key}[{i}]: no {_noun(model)} {row['key']!r}")
+        self.unique(f"state.{key}", rows, ("key",))
+        return rows
+
+
+def _noun(model) -> str:
+    return {Phase: "phase", RollRecord: "roll", VqZone: "zone"}.get(
+        model, str(model._meta.verbose_name)
+    )
+
+
+def _table_noun(table: str) -> str:
+    return {
+        "blocks": "block",
+        "guerrillas": "guerrilla stack",
+        "vq_units": "unit stack",
+        "vq_leaders": "leader",
+    }.get(table, table)
+
+
+@dataclass
+class _StatePlan:
+    with_ids: bool = False
+
+    def __post_init__(self):
+        self.powers: list[dict] = []
+        self.areas: list[dict] = []
+        self.tables: dict[str, list[dict]] = {}
+        self.refs: dict[str, set] = {}
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+class _Writer:
+    """Creates rows from decoded archive rows; ``ids`` maps each related model's natural
+    keys to the new database ids, ``pieces`` each state table's references to them."""
+
+    def __init__(self, campaign: Campaign | None, users: dict[str, int]):
+        self.campaign = campaign
+        self.ids: dict = {get_user_model(): users}
+        self.pieces: dict[str, dict] = {}
+
+    def obj(self, model, fields: list, row: dict, **extra) -> models.Model:
+        kwargs = dict(extra)
+        for f in fields:
+            value = row[f.name]
+            if not f.is_relation:
+                kwargs[f.attname] = value
+            elif f.related_model is not model:  # a carrier is set once every row exists
+                kwargs[f.attname] = None if value is None else self.ids[f.related_model].get(value)
+        if any(f.name == "campaign" for f in model._meta.concrete_fields):
+            kwargs["campaign"] = self.campaign
+        return model(**kwargs)
+
+    def create(self, model, fields: list, rows: list[dict], *, keep_ids: bool = False) -> list:
+        """bulk_create in the rows' order, then restore the times bulk_create stamped
+        "now" and the references of rows to rows of the same table (by name)."""
+        keep_ids = keep_ids and _has_auto_id(model)
+        objs = [
+            self.obj(model, fields, row, **({"pk": row["id"]} if keep_ids else {})) for row in rows
+        ]
+        if model is PowerRelation:
+            for o in objs:
+                if o.a_id > o.b_id:  # stored once per pair, lower id first
+                    o.a_id, o.b_id = o.b_id, o.a_id
+        model.objects.bulk_create(objs)
+        times = _auto_times(fields)
+        own = [f for f in fields if f.is_relation and f.related_model is model]
+        by_name = {o.name: o.pk for o in objs} if own else {}
+        for o, row in zip(objs, rows, strict=True):
+            for f in times:
+                setattr(o, f.attname, row[f.name])
+            for f in own:
+                setattr(o, f.attname, by_name.get(row[f.name]))
+        if times or own:
+            model.objects.bulk_update(objs, [f.name for f in (*times, *own)], batch_size=500)
+        return objs
+
+    def update(self, model, rows: list[dict], identity: tuple[str, ...]) -> None:
+        """The changing fields of existing powers or areas, found by key."""
+        fields = _fields(model, skip=identity)
+        objs = [self.obj(model, fields, row, pk=self.ids[model][row["key"]]) for row in rows]
+        names = [f.name for f in fields if f.name != "key"]
+        if objs and names:
+            model.objects.bulk_update(objs, names)
+
+    def state(self, plan: _StatePlan, *, replace: bool) -> None:
+        c = self.campaign
+        self.update(Power, plan.powers, POWER_IDENTITY[1:])
+        self.update(Area, plan.areas, AREA_IDENTITY[1:])
+        tables = [t for t in STATE_TABLES if t.key in plan.tables or t.ruleset in (None, c.ruleset)]
+        if replace:
+            for t in reversed(tables):
+                t.model.objects.filter(**{t.scope: c}).delete()
+        for t in tables:
+            rows = plan.tables.get(t.key, [])
+            if not rows:
+                continue
+            fields = _fields(t.model)
+            if t.key == "vq_pending" and not plan.with_ids:
+                rows = [
+                    {**r, "data": _translate(r["data"], c.ruleset, t.key, self.to_id)} for r in rows
+                ]
+            objs = self.create(t.model, fields, rows, keep_ids=plan.with_ids)
+            self.pieces[t.key] = {
+                _ref_key(_row_ref(t, _encoded(fields, row), i)): o.pk
+                for i, (row, o) in enumerate(zip(rows, objs, strict=True))
+            }
+
+    def to_id(self, value, table: str):
+        return None if value is None else self.pieces.get(table, {}).get(_ref_key(value))
+
+
+def _encoded(fields: list, row: dict) -> dict:
+    """A decoded row's reference fields as the archive writes them (tuples → lists)."""
+    return {f.name: _plain(row[f.name]) for f in fields}
+
+
+# -- import -----------------------------------------------------------------------------
+
+
+def _check_archive(data: Any, *, name: str | None) -> tuple[_Checker, dict]:
+    """Every problem of an archive, and its decoded sections."""
+    if not isinstance(data, dict):
+        raise ArchiveError("An archive is a JSON object")
+    if data.get("format") != FORMAT:
+        raise ArchiveError(
+            f"Not a Courier campaign archive: its format is {data.get('format')!r}, "
+            f"expected {FORMAT!r}"
+        )
+    version = data.get("version")
+    if version != VERSION or isinstance(version, bool):
+        raise ArchiveError(
+            f"Unknown archive version {version!r}: this Courier reads version {VERSION}"
+        )
+    section = data.get("campaign")
+    if not isinstance(section, dict):
+        raise ArchiveError("campaign must be an object")
+    ruleset = section.get("ruleset")
+    if ruleset not in registry():
+        raise ArchiveError(
+            f"Unknown ruleset {ruleset!r}: this Courier knows {', '.join(sorted(registry()))}"
+        )
+    check = _Checker(ruleset)
+    unknown = sorted(set(data) - set(TOP_LEVEL))
+    if unknown:
+        check.problem(f"unknown section(s) {', '.join(map(repr, unknown))}")
+    out: dict = {}
+    out["powers"] = check.rows("powers", data.get("powers"), Power, _fields(Power, POWER_IDENTITY))
+    out["areas"] = check.rows("areas", data.get("areas"), Area, _fields(Area, AREA_IDENTITY))
+    for key in ("powers", "areas"):
+        if not out[key]:
+            check.problem(f"{key}: an archive needs at least one")
+        check.unique(key, out[key], ("key",))
+    # what references may name: every row's key, even a row refused for another field
+    check.known[Power] = _keys(data.get("powers"), "key")
+    check.known[Area] = _keys(data.get("areas"), "key")
+    check.known[Phase] = _keys(data.get("phases"), "turn", "position")
+    out["phases"] = check.rows("phases", data.get("phases"), Phase, _fields(Phase))
+    check.unique("phases", out["phases"], ("turn", "position"))
+    rules = registry()[ruleset]
+    keys = {spec.key for spec in rules.phases}
+    for i, phase in enumerate(out["phases"]):
+        if phase["key"] not in keys:
+            check.problem(f"phases[{i}].key: {ruleset} has no phase {phase['key']!r}")
+        if phase["status"] != Phase.Status.OPEN and phase["seed"] is None:
+            check.problem(f"phases[{i}].seed: a phase whose dice are rolled keeps its seed")
+    campaign_fields = _fields(Campaign)
+    if name is not None:
+        section = {**section, "name": name}
+    out["campaign"] = check.row("campaign", section, Campaign, campaign_fields)
+    if isinstance(section.get("name"), str) and not section["name"].strip():
+        check.problem("campaign.name may not be empty")
+    options = section.get("options", {})
+    specs = {spec.key: spec for spec in rules.options}
+    if not isinstance(options, dict):
+        check.problem("campaign.options must be an object")
+    else:
+        for key, value in options.items():
+            if key not in specs:
+                check.problem(f"campaign.options: {ruleset} has no option {key!r}")
+            elif value not in dict(specs[key].choices):
+                check.problem(f"campaign.options.{key}: {value!r} is not a choice")
+    if not isinstance(section.get("setup", {}), dict):
+        check.problem("campaign.setup must be an object")
+    out["adjacency"] = check.rows("adjacency", data.get("adjacency"), Adjacency, _fields(Adjacency))
+    out["seats"] = check.rows("seats", data.get("seats"), Seat, _fields(Seat))
+    usernames = [s["user"] for s in out["seats"] if s["user"] is not None]
+    for username in {u for u in usernames if usernames.count(u) > 1}:
+        check.problem(f"seats: user {username!r} has more than one seat")
+    out["state"] = check.state(data.get("state", {}))
+    refs = out["state"].refs if out["state"] is not None else {}
+    out["orders"] = check.rows("orders", data.get("orders"), Order, _fields(Order))
+    for i, order in enumerate(out["orders"]):
+        check.pieces(f"orders[{i}].payload", order["payload"], "orders", refs)
+    out["rolls"] = check.rows("rolls", data.get("rolls"), RollRecord, _fields(RollRecord))
+    check.known[RollRecord] = set(range(len(out["rolls"])))
+    out["events"] = check.rows("events", data.get("events"), Event, _fields(Event))
+    return check, out
+
+
+def _keys(items: Any, *names: str) -> set:
+    """The natural keys of a section's rows (a tuple for several fields), however else
+    the rows are wrong, so that one bad row does not make every reference to it fail."""
+    keys = set()
+    for item in items if isinstance(items, list) else ():
+        if isinstance(item, dict) and all(isinstance(item.get(n), str | int) for n in names):
+            keys.add(item[names[0]] if len(names) == 1 else tuple(item[n] for n in names))
+    return keys
+
+
+def _users(names: Iterable[str]) -> dict[str, int]:
+    User = get_user_model()
+    field = User.USERNAME_FIELD
+    return dict(User.objects.filter(**{f"{field}__in": set(names)}).values_list(field, "pk"))
+
+
+def import_campaign(data: Any, *, gm=None, name: str | None = None) -> Campaign:
+    """A new campaign from archive data (see the module docstring): checked whole first,
+    then created in one transaction. ``gm``: the user who becomes its GM; ``name``: a
+    name instead of the archive's. ArchiveError lists every problem; nothing is created."""
+    check, out = _check_archive(data, name=name)
+    if check.problems:
+        raise ArchiveError(check.problems)
+    try:
+        with transaction.atomic():
+            return _create(out, gm, check.usernames)
+    except (IntegrityError, DataError) as error:
+        raise ArchiveError(
+            f"The archive breaks a rule of the database: {str(error).splitlines()[0]}"
+        ) from error
+
+
+def _create(out: dict, gm, usernames: set[str]) -> Campaign:
+    users = _users(usernames)
+    gm_seat = next((s for s in out["seats"] if s["role"] == Seat.Role.GM), None)
+    gm_id = gm.pk if gm is not None else users.get(gm_seat["user"]) if gm_seat else None
+    _refuse_collision(out["campaign"]["name"], gm_id)
+
+    fields = _fields(Campaign)
+    row = dict(out["campaign"])
+    if gm is not None:
+        row["created_by"] = gm.get_username()
+        users[gm.get_username()] = gm.pk
+    writer = _Writer(None, users)  # type: ignore[arg-type]
+    campaign = writer.obj(Campaign, [f for f in fields if f.name != "phase"], row)
+    campaign.save()
+    writer.campaign = campaign
+
+    power_rows = writer.create(Power, _fields(Power, POWER_IDENTITY), out["powers"])
+    writer.ids[Power] = {p.key: p.pk for p in power_rows}
+    area_rows = writer.create(Area, _fields(Area, AREA_IDENTITY), out["areas"])
+    writer.ids[Area] = {a.key: a.pk for a in area_rows}
+    writer.create(Adjacency, _fields(Adjacency), out["adjacency"])
+    phases = []
+    for phase in out["phases"]:
+        if phase["seed"] is None:
+            seed = new_seed()
+            phase = {**phase, "seed": seed, "seed_hash": seed_hash(seed)}
+        elif phase["seed_hash"] is None:
+            phase = {**phase, "seed_hash": seed_hash(phase["seed"])}
+        phases.append(phase)
+    phase_rows = writer.create(Phase, _fields(Phase), phases)
+    writer.ids[Phase] = {(p.turn, p.position): p.pk for p in phase_rows}
+    writer.state(out["state"], replace=False)
+
+    seats = [dict(s) for s in out["seats"]]
+    if gm is not None:
+        for seat in seats:
+            if seat["user"] == gm.get_username():
+                seat["user"] = None
+        if gm_seat is None:
+            seats.append({"role": Seat.Role.GM, "power": None, "user": None})
+        next(s for s in seats if s["role"] == Seat.Role.GM)["user"] = gm.get_username()
+        for seat in seats:
+            seat.setdefault("created_at", timezone.now())
+    writer.create(Seat, _fields(Seat), seats)
+
+    writer.create(
+        Order,
+        _fields(Order),
+        [
+            {**o, "payload": _translate(o["payload"], campaign.ruleset, "orders", writer.to_id)}
+            for o in out["orders"]
+        ],
+    )
+    roll_rows = writer.create(RollRecord, _fields(RollRecord), out["rolls"])
+    writer.ids[RollRecord] = {i: r.pk for i, r in enumerate(roll_rows)}
+    writer.create(Event, _fields(Event), out["events"])
+
+    current = out["campaign"]["phase"]
+    Campaign.objects.filter(pk=campaign.pk).update(
+        phase_id=writer.ids[Phase][current] if current is not None else None,
+        created_at=row["created_at"],
+    )
+    campaign.refresh_from_db()
+    return campaign
+
+
+def _refuse_collision(name: str, gm_id: int | None) -> None:
+    if gm_id is not None:  # two imports for one GM at once: the second waits, then sees it
+        list(get_user_model().objects.select_for_update().filter(pk=gm_id).values("pk"))
+    same = Campaign.objects.filter(name__iexact=name)
+    if gm_id is not None:
+        same = same.filter(seats__role=Seat.Role.GM, seats__user_id=gm_id)
+        whose = "this GM"
+    else:
+        same = same.exclude(seats__role=Seat.Role.GM, seats__user__isnull=False)
+        whose = "no GM"
+    found = same.first()
+    if found is not None:
+        raise ArchiveError(
+            f"A campaign named {found.name!r} with {whose} already exists (#{found.pk}): "
+            "import it under another name"
+        )
+
+
+# -- restoring a state ------------------------------------------------------------------
+
+
+def restore_state(campaign: Campaign, state: dict) -> None:
+    """Rewrite the campaign's game state from ``state`` (as ``state_of`` gives it):
+    powers' and areas' changing fields are updated; every state table of the ruleset (and
+    any the state holds) is emptied and created again. Checked whole first (ArchiveError,
+    nothing changed); one transaction, a fixed number of queries. Bumps the campaign's
+    version; the caller locks the campaign row first (as every service does)."""
+    check = _Checker(campaign.ruleset)
+    check.known[Power] = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
+    check.known[Area] = dict(Area.objects.filter(campaign=campaign).values_list("key", "pk"))
+    phases = Phase.objects.filter(campaign=campaign).values_list("turn", "position", "pk")
+    check.known[Phase] = {(t, p): pk for t, p, pk in phases}
+    plan = check.state(state)
+    if check.problems or plan is None:
+        raise ArchiveError(check.problems)
+    writer = _Writer(campaign, {})
+    for model in (Power, Area, Phase):
+        writer.ids[model] = check.known[model]
+    try:
+        with transaction.atomic():
+            writer.state(plan, replace=True)
+            campaign.bump_version()
+    except (IntegrityError, DataError) as error:
+        raise ArchiveError(
+            f"The state breaks a rule of the database: {str(error).splitlines()[0]}"
+        ) from error

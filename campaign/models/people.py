@@ -1,0 +1,33 @@
+"""What each user chooses for themselves: time zone and the mail they receive."""
+
+from __future__ import annotations
+
+import zoneinfo
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+TIME_ZONES = sorted(zoneinfo.available_timezones())
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="profile"
+    )
+    time_zone = models.CharField(
+        max_length=64,
+        blank=True,
+        choices=[(tz, tz) for tz in TIME_ZONES],
+        help_text=_("Empty: the browser's time zone."),
+    )
+    mail_phase_opened = models.BooleanField(_("a phase opens"), default=True)
+    mail_reminders = models.BooleanField(
+        _("24 hours and 1 hour before a deadline, if my orders are not ready"), default=True
+    )
+    mail_phase_resolved = models.BooleanField(
+        _("a phase is resolved (with my rolls)"), default=True
+    )
+
+    def __str__(self) -> str:
+        return f"{self.user}'s preferences"

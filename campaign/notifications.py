@@ -1,0 +1,145 @@
+"""Who hears what: mail when a phase opens, before its deadline (to powers not ready)
+and when it is resolved (with the rolls that concern the reader), and the campaign's
+webhook (JSON POST) when a phase opens or resolves. Each user chooses what they receive
+(Profile). Nothing is sent inside a request: messages are handed to the worker once
+the transaction commits, and a failed send is retried there.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.urls import reverse
+
+from campaign import scheduling, tasks
+from campaign.models import Campaign, Event, Phase, Profile, Seat
+from campaign.presenters import visible_text
+
+REMINDERS = (24, 1)  # hours before a deadline
+
+
+def _link(campaign: Campaign) -> str:
+    return settings.SITE_URL.rstrip("/") + reverse("campaign:detail", args=[campaign.pk])
+
+
+def _readers(campaign: Campaign, preference: str) -> list[Seat]:
+    """The seated users with a mail address who want this kind of mail."""
+    seats = campaign.seats.filter(user__isnull=False).exclude(user__email="")
+    seats = seats.select_related("user", "power")
+    muted = set(
+        Profile.objects.filter(
+            user__in=[s.user_id for s in seats], **{preference: False}
+        ).values_list("user_id", flat=True)
+    )
+    return [seat for seat in seats if seat.user_id not in muted]
+
+
+def _mail(seat: Seat, subject: str, body: str) -> None:
+    tasks.deliver_mail.enqueue(seat.user.email, subject, body)
+
+
+def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
+    if campaign.webhook_url:
+        payload = {
+            "event": event,
+            "campaign": campaign.name,
+            "turn": campaign.rules.turn_label(phase.turn, campaign.setup),
+            "phase": campaign.rules.phase(phase.key).name,
+            "deadline": phase.deadline.isoformat() if phase.deadline else None,
+            "url": _link(campaign),
+            "text": text,
+        }
+        tasks.deliver_webhook.enqueue(campaign.webhook_url, payload)
+
+
+def phase_opened(campaign: Campaign, phase: Phase) -> None:
+    """After commit: tell the players and the webhook that a phase is open."""
+    transaction.on_commit(lambda: _phase_opened(campaign.pk, phase.pk))
+
+
+def _phase_opened(campaign_id: int, phase_id: int) -> None:
+    campaign = Campaign.objects.get(pk=campaign_id)
+    phase = Phase.objects.get(pk=phase_id)
+    spec = campaign.rules.phase(phase.key)
+    when = f" The deadline is {phase.deadline:%d %b %Y %H:%M} UTC." if phase.deadline else ""
+    text = f"{campaign.rules.turn_label(phase.turn, campaign.setup)}: {spec.name} is open."
+    owing = {power.pk for power in scheduling.owing_powers(campaign, phase)}
+    for seat in _readers(campaign, "mail_phase_opened"):
+        owes = seat.power_id in owing
+        ask = " Your orders are awaited." if owes else ""
+        _mail(
+            seat,
+            f"[{campaign.name}] {spec.name} is open",
+            f"{text}{ask}{when}\n\n{_link(campaign)}",
+        )
+    _webhook(campaign, "phase_opened", phase, text)
+
+
+def phase_resolved(campaign: Campaign, phase: Phase) -> None:
+    """After commit: tell each player what the phase did, their own rolls first."""
+    transaction.on_commit(lambda: _phase_resolved(campaign.pk, phase.pk))
+
+
+def _phase_resolved(campaign_id: int, phase_id: int) -> None:
+    campaign = Campaign.objects.get(pk=campaign_id)
+    phase = Phase.objects.get(pk=phase_id)
+    spec = campaign.rules.phase(phase.key)
+    text = f"{campaign.rules.turn_label(phase.turn, campaign.setup)}: {spec.name} is resolved."
+    events = list(Event.objects.filter(phase=phase).select_related("power").order_by("pk"))
+    world = campaign.rules.load_world(campaign) if campaign.rules.secrets else None
+    for seat in _readers(campaign, "mail_phase_resolved"):
+        key = seat.power.key if seat.power_id else None
+        viewer = campaign.rules.viewer(world, key) if seat.power_id else None
+        lines = [
+            (
+                seat.power_id is not None and event.power_id == seat.power_id,
+                f"{event.rule + ' ' if event.rule else ''}{line}",
+            )
+            for event in events
+            if event.kind in (Event.Kind.ROLL, Event.Kind.RULE)
+            and (line := visible_text(event, viewer))
+        ]
+        mine = [line for own, line in lines if own]
+        body = text + "\n\n"
+        if mine:
+            body += "Your rolls and results:\n" + "\n".join(mine) + "\n\n"
+        body += (
+            "The whole phase:\n" + "\n".join(line for _, line in lines) + f"\n\n{_link(campaign)}"
+        )
+        _mail(seat, f"[{campaign.name}] {spec.name} is resolved", body)
+    _webhook(campaign, "phase_resolved", phase, text)
+
+
+def send_due_reminders(now: datetime) -> None:
+    """24 h and 1 h before a deadline, mail the players whose orders are not ready."""
+    phases = Phase.objects.filter(
+        status=Phase.Status.OPEN,
+        deadline__gt=now,
+        deadline__lte=now + timedelta(hours=REMINDERS[0]),
+    ).select_related("campaign")
+    for phase in phases:
+        due = [h for h in REMINDERS if phase.deadline - now <= timedelta(hours=h)]
+        fresh = [h for h in due if h not in phase.reminders_sent]
+        if fresh:
+            _remind(phase, min(fresh))
+            Phase.objects.filter(pk=phase.pk).update(
+                reminders_sent=sorted({*phase.reminders_sent, *due})
+            )
+
+
+def _remind(phase: Phase, hours: int) -> None:
+    campaign = phase.campaign
+    if campaign.phase_id != phase.pk:
+        return
+    late = {p.pk for p in scheduling.owing_powers(campaign, phase) if not p.ready}
+    spec = campaign.rules.phase(phase.key)
+    for seat in _readers(campaign, "mail_reminders"):
+        if seat.power_id in late:
+            _mail(
+                seat,
+                f"[{campaign.name}] {spec.name}: {hours} h left",
+                f"{spec.name} closes at {phase.deadline:%d %b %Y %H:%M} UTC and your orders "
+                f"are not marked ready.\n\n{_link(campaign)}",
+            )

@@ -1,0 +1,157 @@
+"""Background work run by `manage.py db_worker`: automatic resolution, the clock's check
+of deadlines and reminders, mail and webhooks (retried when they fail).
+
+Exactly one resolution per phase, whatever fires: resolve_open_phase locks the campaign
+row and checks that the phase it was asked to resolve is still the open one, so a
+second trigger (the "all ready" task and the deadline, or two workers) finds it resolved
+and does nothing but say so in the worker's log. A resolution that fails is rolled back,
+its error kept on the phase for the GM dashboard (which can retry), and never blocks
+other campaigns: each waits for its campaign's lock at most RESOLUTION_LOCK_TIMEOUT_MS.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import urllib.request
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.db import connection, transaction
+from django.utils import timezone
+from django_tasks import task
+
+from campaign import notifications, scheduling
+from campaign.models import Campaign, Event, Phase
+from campaign.services import (
+    Conflict,
+    PhaseAlreadyResolved,
+    locked_campaign,
+    log,
+    resolve_open_phase,
+)
+
+logger = logging.getLogger(__name__)
+RETRIES = 5
+RETRY_DELAY = timedelta(minutes=1)  # doubled after each failure
+
+
+DEADLINE = "deadline"
+
+
+@task()
+def resolve_phase(campaign_id: int, phase_id: int, reason: str) -> str:
+    """Resolve the phase if it is still open and still due: at its deadline (``reason``
+    DEADLINE) or with every power ready. What changed since the task was enqueued (a
+    "ready" taken back, a deadline extended or paused, automatic resolution turned off)
+    is checked under the campaign's lock."""
+    try:
+        with transaction.atomic():
+            _limit_lock_wait()
+            campaign = locked_campaign(campaign_id)
+            if not _still_due(campaign, phase_id, reason):
+                logger.info("Phase %s (%s): no longer due", phase_id, reason)
+                return "skipped"
+            resolve_open_phase(campaign_id=campaign_id, expected_phase_id=phase_id, actor=None)
+    except (PhaseAlreadyResolved, Conflict) as error:
+        logger.info("Phase %s (%s): nothing to do: %s", phase_id, reason, error)
+        return "skipped"
+    except Exception as error:  # kept for the GM to see and retry; other campaigns go on
+        logger.exception("Phase %s (%s): resolution failed", phase_id, reason)
+        _record_failure(campaign_id, phase_id, reason, error)
+        return "failed"
+    return "resolved"
+
+
+def _still_due(campaign: Campaign, phase_id: int, reason: str) -> bool:
+    phase = campaign.phase
+    if phase is None or phase.pk != phase_id or not scheduling.resolves_itself(campaign):
+        return False
+    if reason == DEADLINE:
+        return phase.deadline is not None and phase.deadline <= timezone.now()
+    return scheduling.everyone_ready(campaign, phase)
+
+
+def _limit_lock_wait() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(f"SET LOCAL lock_timeout = {int(settings.RESOLUTION_LOCK_TIMEOUT_MS)}")
+
+
+def _record_failure(campaign_id: int, phase_id: int, reason: str, error: Exception) -> None:
+    text = f"{type(error).__name__}: {error}"
+    with transaction.atomic():
+        _limit_lock_wait()
+        if not Phase.objects.filter(pk=phase_id).exclude(failure=text).update(failure=text):
+            return  # the same failure again (the clock retries it): logged once
+        campaign = Campaign.objects.get(pk=campaign_id)
+        log(
+            campaign,
+            Event.Kind.PHASE,
+            f"Automatic resolution ({reason}) failed and was undone: {text}. "
+            "The GM can retry from the dashboard.",
+        )
+
+
+@task()
+def tick() -> int:
+    """The clock: enqueue the resolution of every phase past its deadline, and send the
+    reminders that are due. Returns how many resolutions were enqueued."""
+    now = timezone.now()
+    due = list(scheduling.due_phases(now).values_list("campaign_id", "pk"))
+    for campaign_id, phase_id in due:
+        resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)
+    notifications.send_due_reminders(now)
+    return len(due)
+
+
+@task()
+def deliver_mail(recipient: str, subject: str, body: str, attempt: int = 1) -> str:
+    """Send one mail; on failure try again later (RETRIES times, waiting longer each time)."""
+    try:
+        send_mail(subject, body, None, [recipient])
+    except Exception as error:
+        return _retry(deliver_mail, (recipient, subject, body), attempt, error)
+    return "sent"
+
+
+@task()
+def deliver_webhook(url: str, payload: dict, attempt: int = 1) -> str:
+    """POST the payload as JSON; on failure try again later, like mail."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(payload).encode(),
+        headers={"Content-Type": "application/json", "User-Agent": "Courier"},
+        method="POST",
+    )
+    refusal = scheduling.webhook_refusal(url, resolve=True)
+    if refusal:
+        logger.error("Webhook %s not sent: %s", url, refusal)
+        return "refused"
+    try:
+        with NO_REDIRECTS.open(request, timeout=10) as response:
+            response.read()
+    except Exception as error:
+        return _retry(deliver_webhook, (url, payload), attempt, error)
+    return "sent"
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A webhook's redirect is not followed: it could lead anywhere, this server included."""
+
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+NO_REDIRECTS = urllib.request.build_opener(_NoRedirect)
+
+
+def _retry(deliver, args: tuple, attempt: int, error: Exception) -> str:
+    if attempt >= RETRIES:
+        logger.error("Giving up after %s attempts: %s", attempt, error)
+        return "failed"
+    delay = RETRY_DELAY * 2 ** (attempt - 1)
+    deliver.using(run_after=timezone.now() + delay).enqueue(*args, attempt=attempt + 1)
+    logger.warning("Attempt %s failed (%s); retrying in %s", attempt, error, delay)
+    return "retrying"

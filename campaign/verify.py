@@ -1,0 +1,237 @@
+"""Checking a resolved phase's stored rolls against its revealed seed.
+
+Seeded dice derive die n (from 0) of a phase from HMAC-SHA256(seed, "<context>/<n>")
+(rules.dice.seeded_face); the seed's SHA-256 was published when the phase opened. Once
+the phase is resolved and its seed revealed, verify_phase() recomputes every die of every
+stored roll from the seed alone and says, roll by roll, whether the stored faces are the
+ones the seed gives; that the seed is the one committed to (its SHA-256 equals the hash
+published); and whether the stored rolls cover the phase's dice without a gap or an
+overlap. Nothing is ever derived from the published hash: it is only compared.
+
+No queries: ``phase`` comes with its campaign loaded (or ``dice_mode`` is given) and
+``rolls`` are any objects with ``index`` and ``faces`` (RollRecords).
+
+SCRIPT is the standalone check the README prints and bin/verify-dice runs: given the
+seed, the context and a count of dice, it prints the seed's SHA-256 and the faces.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules.dice import seeded_face
+
+SCRIPTED = "scripted"
+
+SCRIPT = """\
+import hashlib, hmac, sys
+
+seed, context, count = sys.argv[1].encode(), sys.argv[2], int(sys.argv[3])
+print("seed SHA-256:", hashlib.sha256(seed).hexdigest())
+for n in range(count):  # die n (from 0): "context/n", else "context/n/1", …
+    for suffix in ["", *(f"/{retry}" for retry in range(1, 99))]:
+        digest = hmac.digest(seed, f"{context}/{n}{suffix}".encode(), "sha256")
+        if usable := [byte for byte in digest if byte < 252]:
+            break
+    print(usable[0] % 6 + 1, end=" " if n < count - 1 else "\\n")
+"""
+
+
+@dataclass(frozen=True)
+class RollCheck:
+    """One stored roll: its dice (``index`` is its first die in the phase), the faces
+    stored, the faces the seed gives, and whether they are the same."""
+
+    roll: Any
+    index: int
+    stored: tuple[int, ...]
+    recomputed: tuple[int, ...]
+
+    @property
+    def match(self) -> bool:
+        return self.stored == self.recomputed
+
+    @property
+    def dice(self) -> str:
+        """The roll's dice numbers, "3" or "3–5"."""
+        return _span(self.index, self.index + len(self.stored))
+
+
+@dataclass(frozen=True)
+class Gap:
+    """Dice ``start`` to ``end`` (exclusive) of the phase that no stored roll holds, with
+    the faces the seed gives them; or, as an overlap, dice held by more than one roll."""
+
+    start: int
+    end: int
+    faces: tuple[int, ...] = ()
+
+    @property
+    def dice(self) -> str:
+        return _span(self.start, self.end)
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What the seed says of a phase's stored rolls."""
+
+    context: str
+    seed: str
+    seed_hash: str  # as published when the phase opened
+    verifiable: bool  # seeded dice with a seed (GM-entered dice cannot be recomputed)
+    scripted: bool = False  # the campaign's dice are entered by the GM
+    checks: list[RollCheck] = field(default_factory=list)
+    gaps: list[Gap] = field(default_factory=list)
+    overlaps: list[Gap] = field(default_factory=list)
+
+    @property
+    def seed_matches_hash(self) -> bool:
+        """The revealed seed is the one committed to when the phase opened."""
+        return bool(self.seed) and hashlib.sha256(self.seed.encode()).hexdigest() == (
+            self.seed_hash
+        )
+
+    @property
+    def rolls(self) -> int:
+        return len(self.checks)
+
+    @property
+    def dice(self) -> int:
+        """How many dice the stored rolls hold."""
+        return sum(len(check.stored) for check in self.checks)
+
+    @property
+    def span(self) -> int:
+        """The dice the phase rolled as far as its stored rolls show: the count to give the
+        offline script."""
+        return max((check.index + len(check.stored) for check in self.checks), default=0)
+
+    @property
+    def mismatches(self) -> list[RollCheck]:
+        return [check for check in self.checks if not check.match]
+
+    @property
+    def all_match(self) -> bool:
+        return self.verifiable and not self.mismatches
+
+    @property
+    def ok(self) -> bool:
+        """Every stored die is the seed's, the seed is the committed one, and the stored
+        rolls hold the phase's dice each once, in order."""
+        return self.all_match and self.seed_matches_hash and not self.gaps and not self.overlaps
+
+    @property
+    def recomputed(self) -> list[int]:
+        """Every face of the phase from the seed, die 0 to ``span`` − 1 (what the offline
+        script prints)."""
+        if not self.verifiable:
+            return []
+        return [seeded_face(self.seed, self.context, n) for n in range(self.span)]
+
+    @property
+    def summary(self) -> str:
+        if not self.verifiable and not self.scripted:
+            return "This phase has no revealed seed: its rolls cannot be verified."
+        if not self.verifiable:
+            return (
+                "The dice of this campaign are entered by the GM (rolled at the table or on "
+                "a dice server of the group's choice): they cannot be verified from a seed."
+            )
+        sentences = []
+        if not self.seed_matches_hash:
+            sentences.append(
+                "The seed does not match the hash published when the phase opened: the "
+                "rolls cannot be trusted."
+            )
+        if not self.checks:
+            sentences.append("No roll of this phase is stored.")
+        elif self.mismatches:
+            sentences.append(
+                f"The log does not match the seed: {_count(len(self.mismatches), 'roll')} "
+                f"of {self.rolls} differ from the faces the seed gives (✗ below)."
+            )
+        else:
+            sentences.append(
+                f"Every die matches the seed: {_count(self.dice, 'die', 'dice')} in "
+                f"{_count(self.rolls, 'roll')}"
+                + (
+                    ", and the seed is the one whose hash was published when the phase opened."
+                    if self.seed_matches_hash
+                    else "."
+                )
+            )
+        for gap in self.gaps:
+            sentences.append(f"{_dice_label(gap)} of the phase {_be(gap)} in no stored roll.")
+        for overlap in self.overlaps:
+            sentences.append(f"{_dice_label(overlap)} {_be(overlap)} stored in more than one roll.")
+        return " ".join(sentences)
+
+
+def verify_phase(phase: Any, rolls: Iterable[Any], *, dice_mode: str | None = None) -> Verification:
+    """Recompute every die of ``rolls`` (the phase's stored rolls) from the phase's
+    revealed seed, in index order. ``dice_mode``: the campaign's (by default read from
+    ``phase.campaign``); GM-entered dice are reported as not verifiable."""
+    mode = dice_mode if dice_mode is not None else phase.campaign.dice_mode
+    context = phase.dice_context
+    seed = phase.seed or ""
+    ordered = sorted(rolls, key=lambda roll: (roll.index, getattr(roll, "pk", 0) or 0))
+    scripted = mode == SCRIPTED
+    verifiable = not scripted and bool(seed)
+    checks, gaps, overlaps = [], [], []
+    expected = 0
+    for roll in ordered:
+        stored = _faces(roll.faces)
+        end = roll.index + len(stored)
+        recomputed = (
+            tuple(seeded_face(seed, context, n) for n in range(roll.index, end))
+            if verifiable
+            else ()
+        )
+        checks.append(RollCheck(roll, roll.index, stored, recomputed))
+        if roll.index > expected:
+            faces = (
+                tuple(seeded_face(seed, context, n) for n in range(expected, roll.index))
+                if verifiable
+                else ()
+            )
+            gaps.append(Gap(expected, roll.index, faces))
+        elif roll.index < expected and end > roll.index:
+            overlaps.append(Gap(roll.index, min(expected, end)))
+        expected = max(expected, end)
+    return Verification(
+        context=context,
+        seed=seed if verifiable else "",
+        seed_hash=phase.seed_hash or "",
+        verifiable=verifiable,
+        scripted=scripted,
+        checks=checks,
+        gaps=gaps,
+        overlaps=overlaps,
+    )
+
+
+def _faces(value: Any) -> tuple[int, ...]:
+    """Stored faces as a tuple; anything that is not a list of faces (a tampered row)
+    keeps its items as they are, so it fails to match rather than breaking the check."""
+    if isinstance(value, list | tuple):
+        return tuple(value)
+    return (value,) if value is not None else ()
+
+
+def _span(start: int, end: int) -> str:
+    return str(start) if end - start <= 1 else f"{start}–{end - 1}"
+
+
+def _dice_label(gap: Gap) -> str:
+    return f"Die {gap.dice}" if gap.end - gap.start == 1 else f"Dice {gap.dice}"
+
+
+def _be(gap: Gap) -> str:
+    return "is" if gap.end - gap.start == 1 else "are"
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"

@@ -1,0 +1,92 @@
+"""The verify page of a resolved phase: every stored roll recomputed from its revealed seed.
+
+Anyone seated in the campaign may check any resolved phase. The page shows the faces of
+every roll, but a roll's purpose and explanation only as the seat's log shows them: a
+roll whose log line is hidden or redacted for the viewer (the other side's blocks in Pax
+Baltica) reads "a roll of the other side". An open phase keeps its seed secret: 409.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+
+from campaign.models import Phase, RollRecord
+from campaign.presenters import visible_text
+from campaign.services import seat_for
+from campaign.verify import SCRIPT, RollCheck, verify_phase
+from campaign.views.context import load_state
+
+OTHER_SIDE = "a roll of the other side"
+
+
+@dataclass(frozen=True)
+class RollRow:
+    """A checked roll as this viewer may read it."""
+
+    check: RollCheck
+    rule: str
+    linked: bool  # the rule is a procedure of the rules page
+    purpose: str
+    explanation: str
+    hidden: bool  # the viewer's log hides or redacts it
+    log_text: str  # what the viewer's log reads instead ("" when nothing)
+
+
+@login_required
+def phase_verify(request, campaign_id: int, phase_id: int):
+    state = load_state(seat_for(request.user, campaign_id))
+    phase = Phase.objects.filter(pk=phase_id, campaign_id=campaign_id).first()
+    if phase is None:
+        raise Http404("No such phase in this campaign.")
+    phase.campaign = state.campaign
+    spec = state.rules.phase(phase.key)
+    context = {
+        "seat": state.seat,
+        "campaign": state.campaign,
+        "ruleset": state.rules,
+        "verified_phase": phase,
+        "phase_name": spec.name,
+        "phase_turn": state.rules.turn_label(phase.turn, state.campaign.setup),
+    }
+    if phase.is_open:
+        return render(request, "campaign/verify.html", {**context, "still_open": True}, status=409)
+    rolls = list(
+        RollRecord.objects.filter(phase=phase).select_related("event").order_by("index", "pk")
+    )
+    verification = verify_phase(phase, rolls, dice_mode=state.campaign.dice_mode)
+    viewer = state.viewer
+    rows = [roll_row(check, state.rules, viewer) for check in verification.checks]
+    return render(
+        request,
+        "campaign/verify.html",
+        {
+            **context,
+            "verification": verification,
+            "rows": rows,
+            "script": SCRIPT,
+            "script_faces": " ".join(str(face) for face in verification.recomputed),
+        },
+    )
+
+
+def roll_row(check: RollCheck, rules: Any, viewer: frozenset[str] | None) -> RollRow:
+    """The roll's purpose and explanation when the viewer's log shows its line in full;
+    otherwise only that it is a roll of the other side (and the log's redacted line)."""
+    roll = check.roll
+    event = getattr(roll, "event", None)  # a roll without its log line: hidden to players
+    full = viewer is None or (event is not None and visible_text(event, viewer) == event.text)
+    shown = "" if full or event is None else visible_text(event, viewer)
+    return RollRow(
+        check=check,
+        rule=roll.rule,
+        linked=roll.rule in rules.procedures,
+        purpose=roll.purpose if full else OTHER_SIDE,
+        explanation=roll.explanation if full else "",
+        hidden=not full,
+        log_text=shown,
+    )
