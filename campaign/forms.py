@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 
-from campaign.models import Campaign
+from campaign.models import Campaign, Seat
 from campaign.scenarios import available_scenarios
 from rules.dice import parse_faces
 
@@ -171,3 +171,28 @@ class ScheduleForm(forms.Form):
 
 class AbsentForm(forms.Form):
     absent = forms.BooleanField(required=False)
+
+
+class PlaysForm(forms.Form):
+    """The power the GM also plays (among those without a player), or none."""
+
+    power = forms.ChoiceField(
+        label="The GM also plays",
+        required=False,
+        error_messages={
+            "invalid_choice": "“%(value)s” is not a power without a player: empty its seat first."
+        },
+    )
+
+    @classmethod
+    def for_campaign(cls, campaign: Campaign, data=None) -> PlaysForm:
+        form = cls(data)
+        seats = campaign.seats.select_related("power").exclude(power=None)
+        playing = next((s.power for s in seats if s.role == Seat.Role.GM), None)
+        free = [s.power for s in seats if s.role == Seat.Role.PLAYER and s.user_id is None]
+        form.fields["power"].choices = [("", "no power")] + [
+            (p.key, p.name)
+            for p in sorted([*free, *([playing] if playing else [])], key=lambda p: p.sort)
+        ]
+        form.initial = {"power": playing.key if playing else ""}
+        return form

@@ -230,6 +230,40 @@ def readiness(powers: list[Any], orders: dict[int, Any], spec: Any = None) -> li
     return rows
 
 
+@dataclass(frozen=True)
+class OrderRow:
+    power: str
+    status: str  # "ready", "draft" or "none"
+    lines: tuple[str, ...]  # the payload, one "field: value" line each
+
+
+def order_rows(powers: list[Any], orders: dict[int, Any]) -> list[OrderRow]:
+    """What each power ordered for the open phase, for the GM to read."""
+    rows = []
+    for power in powers:
+        order = orders.get(power.pk)
+        if order is None:
+            rows.append(OrderRow(power.name, "none", ()))
+            continue
+        lines = tuple(
+            f"{name.replace('_', ' ')}: {_order_value(value)}"
+            for name, value in order.payload.items()
+            if value not in (None, "", [], {})
+        )
+        rows.append(
+            OrderRow(power.name, "ready" if order.ready else "draft", lines or ("nothing",))
+        )
+    return rows
+
+
+def _order_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return "; ".join(f"{k} {_order_value(v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(_order_value(item) for item in value)
+    return str(value)
+
+
 def dice_note(seeded: bool, phase: Any) -> DiceNote:
     """How the dice are rolled, and the open phase's seed commitment (never its seed)."""
     return DiceNote(seeded=seeded, seed_hash=phase.seed_hash if seeded and phase else "")

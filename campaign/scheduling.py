@@ -37,7 +37,7 @@ def owing_powers(campaign: Campaign, phase: Phase) -> list[Power]:
     spec = campaign.rules.phase(phase.key)
     if not spec.takes_orders:
         return []
-    seated = Seat.objects.filter(role=Seat.Role.PLAYER, user__isnull=False).values("power_id")
+    seated = Seat.objects.filter(user__isnull=False, power__isnull=False).values("power_id")
     ready = Order.objects.filter(phase=phase, power=OuterRef("pk"), ready=True)
     powers = campaign.powers.filter(absent=False, pk__in=seated).annotate(ready=Exists(ready))
     return [power for power in powers if spec.takes_orders_from(power.key)]

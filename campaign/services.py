@@ -226,6 +226,12 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
         return _finish(campaign, phase, campaign.rules.phase(phase.key), actor)
 
 
+def sealed(phase: Phase, power_id: int) -> bool:
+    """A player-GM's orders for the phase are marked ready: sealed, and the other powers'
+    may now be shown to the GM."""
+    return phase.orders.filter(power_id=power_id, ready=True).exists()
+
+
 def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
     """Once the transaction commits, have the worker resolve the phase if every power
     that owes orders is ready (and the campaign resolves itself)."""
@@ -323,6 +329,11 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
             raise PhaseClosed("The action is under way: orders can no longer change.")
         if not spec.takes_orders_from(seat.power.key):
             raise ServiceError(f"{spec.name} is not {seat.power.name}'s to order.")
+        if seat.is_gm and sealed(campaign.phase, seat.power_id):
+            raise PhaseClosed(
+                "Your orders are sealed: a GM who plays marks them ready once, before seeing "
+                "the others'."
+            )
         order, _ = Order.objects.update_or_create(
             phase_id=phase_id,
             power_id=seat.power_id,
@@ -437,6 +448,49 @@ def set_options(*, campaign_id: int, options: dict, dice_mode: str, actor) -> No
         for change in changes:
             log(campaign, Event.Kind.GM, f"GM {actor.get_username()} sets {change}.", actor=actor)
         campaign.bump_version()
+
+
+def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
+    """The GM also plays a power (its open player seat goes to the GM's seat), or stops
+    (the power gets a player seat again, with a fresh invitation)."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        gm = (
+            Seat.objects.select_for_update(of=("self",))
+            .select_related("power")
+            .get(campaign=campaign, role=Seat.Role.GM)
+        )
+        if gm.power_id is not None:
+            power = gm.power
+            gm.power = None
+            gm.save(update_fields=["power"])
+            Seat.objects.create(campaign=campaign, role=Seat.Role.PLAYER, power=power)
+            log(campaign, Event.Kind.SEAT, f"The GM no longer plays {power.name}.", actor=actor)
+        if power_key:
+            seat = (
+                Seat.objects.select_for_update(of=("self",))
+                .select_related("power")
+                .filter(campaign=campaign, role=Seat.Role.PLAYER, power__key=power_key)
+                .first()
+            )
+            if seat is None:
+                raise ServiceError("There is no such power's seat to take.")
+            if seat.user_id is not None:
+                raise ServiceError(f"{seat.power.name} has a player: empty the seat first.")
+            power = seat.power
+            seat.delete()
+            gm.power = power
+            gm.save(update_fields=["power"])
+            log(
+                campaign,
+                Event.Kind.SEAT,
+                f"The GM also plays {power.name}: the GM sees the other powers' orders for a "
+                "phase only once the GM's own are marked ready, and sealed.",
+                actor=actor,
+                power=power,
+            )
+        campaign.bump_version()
+        return gm
 
 
 def add_observer_seat(*, campaign_id: int, actor) -> Seat:

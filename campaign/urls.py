@@ -40,6 +40,7 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/gm/deadline/", gm.deadline, name="deadline"),
     path("campaigns/<id:campaign_id>/gm/observer/", gm.observer, name="observer"),
     path("campaigns/<id:campaign_id>/gm/clock/", gm.clock, name="clock"),
+    path("campaigns/<id:campaign_id>/gm/plays/", gm.plays, name="plays"),
     path("campaigns/<id:campaign_id>/gm/schedule/", gm.schedule, name="schedule"),
     path("campaigns/<id:campaign_id>/gm/powers/<id:power_id>/absent/", gm.absent, name="absent"),
     path("campaigns/<id:campaign_id>/gm/export/", archive.export, name="export"),

@@ -102,7 +102,8 @@ class Power(models.Model):
 
 
 class Seat(models.Model):
-    """Who takes part: the GM, a power's player, or an observer."""
+    """Who takes part: the GM (who may also play a power), a power's player, or an
+    observer."""
 
     class Role(models.TextChoices):
         GM = "gm", _("Game master")
@@ -139,7 +140,8 @@ class Seat(models.Model):
             ),
             models.CheckConstraint(
                 condition=Q(role="player", power__isnull=False)
-                | (~Q(role="player") & Q(power__isnull=True)),
+                | Q(role="gm")
+                | Q(role="observer", power__isnull=True),
                 name="player_seat_has_power",
             ),
         ]

@@ -85,7 +85,7 @@ def load_state(seat: Seat) -> CampaignState:
     campaign = seat.campaign
     rules = campaign.rules
     phase = campaign.phase
-    seats = Seat.objects.filter(role=Seat.Role.PLAYER).select_related("user")
+    seats = Seat.objects.exclude(role=Seat.Role.OBSERVER).select_related("user")
     powers = list(campaign.powers.prefetch_related(Prefetch("seats", queryset=seats)))
     orders = {o.power_id: o for o in phase.orders.all()} if phase else {}
     return CampaignState(

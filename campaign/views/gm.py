@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaign import scheduling
+from campaign import presenters, scheduling
 from campaign.forms import (
     AbsentForm,
     AdvanceForm,
@@ -23,6 +23,7 @@ from campaign.forms import (
     ClockForm,
     DeadlineForm,
     OptionsForm,
+    PlaysForm,
     ScheduleForm,
 )
 from campaign.models import Campaign, Seat
@@ -31,7 +32,9 @@ from campaign.services import (
     ServiceError,
     add_observer_seat,
     assign_seat,
+    gm_plays,
     resolve_open_phase,
+    sealed,
     set_deadline,
     set_options,
     start_campaign,
@@ -225,6 +228,24 @@ def absent(request, campaign_id: int, power_id: int):
 
 @login_required
 @require_POST
+def plays(request, campaign_id: int):
+    """The GM also plays a power, or stops."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form = PlaysForm.for_campaign(state.campaign, request.POST)
+    return perform(
+        request,
+        state,
+        form,
+        lambda data: gm_plays(
+            campaign_id=campaign_id, power_key=data["power"] or None, actor=request.user
+        ),
+        "Seat updated.",
+        anchor="#seats",
+    )
+
+
+@login_required
+@require_POST
 def observer(request, campaign_id: int):
     """Open an observer seat; its invitation link appears in the seats table."""
     state = load_state(gm_seat(request.user, campaign_id))
@@ -293,6 +314,16 @@ def edit_panels(state: CampaignState) -> list[dict]:
     ]
 
 
+def gm_order_rows(state: CampaignState) -> list | None:
+    """The powers' orders for the open phase; None while a GM who plays has not sealed
+    their own (they see the others' only after)."""
+    if state.phase is None:
+        return []
+    if state.seat.power_id and not sealed(state.phase, state.seat.power_id):
+        return None
+    return presenters.order_rows(state.powers, state.orders)
+
+
 def seat_rows(request, state: CampaignState) -> list[dict]:
     seats = state.campaign.seats.select_related("user", "power")
     return [
@@ -323,6 +354,8 @@ def dashboard_context(request, state: CampaignState) -> dict:
         ),
         "options_form": OptionsForm.for_campaign(state.campaign),
         "schedule_form": ScheduleForm.for_campaign(state.campaign),
+        "order_rows": gm_order_rows(state),
+        "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": scheduling.resolves_itself(state.campaign),
         "seats": seat_rows(request, state),
         "edit_panels": edit_panels(state),

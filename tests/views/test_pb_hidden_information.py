@@ -228,6 +228,7 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         "observer": [],
         "clock": [{"phase": phase.pk, "action": "extend", "hours": "1"}],
         "schedule": [{"auto_resolve": "on"}],
+        "plays": [{"power": "denmark"}],
         "absent": [{"absent": "on"}],
     }
     args_of = {"seat": [pk, seat.pk], "absent": [pk, seat.power_id]}

@@ -133,6 +133,12 @@ CASES = {
         lambda c: {"phase": c.phase_id, "action": "extend", "hours": "24"},
         expect(403, outsider=404, gm=302),
     ),
+    "plays": (
+        "post",
+        lambda c: reverse("campaign:plays", args=[c.pk]),
+        lambda c: {"power": "spain"},
+        expect(403, outsider=404, gm=302),
+    ),
     "schedule": (
         "post",
         lambda c: reverse("campaign:schedule", args=[c.pk]),

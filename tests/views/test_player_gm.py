@@ -1,0 +1,96 @@
+"""A GM who also plays a power: the power's seat becomes the GM's, and the GM reads the
+other powers' orders for a phase only once their own are marked ready, which seals them."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Order, Seat
+from tests.factories import make_eia_campaign, seat_users, snapshot
+from tests.services.test_eia_phase_services import order, resolve
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def revolt_step(client_as, campaign):
+    """The GM plays Spain; the revolt step is open; Great Britain has given orders."""
+    gm = client_as("gm")
+    response = gm.post(reverse("campaign:plays", args=[campaign.pk]), {"power": "spain"})
+    assert response.status_code == 302
+    resolve(campaign)  # peace
+    order(campaign, "great_britain", {"targets": ["minor-0"]})
+    campaign.refresh_from_db()
+    return campaign, gm
+
+
+def dashboard(gm, campaign) -> str:
+    return gm.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+
+
+def orders_panel(html: str) -> str:
+    return html.split('id="orders-given"', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_gm_takes_an_open_power_seat(revolt_step):
+    campaign, _ = revolt_step
+    gm_seat = Seat.objects.get(campaign=campaign, role=Seat.Role.GM)
+    assert gm_seat.power.key == "spain"
+    assert not Seat.objects.filter(campaign=campaign, role="player", power__key="spain").exists()
+    assert campaign.events.filter(text__contains="The GM also plays Spain").exists()
+
+
+def test_a_seated_power_cannot_be_taken(client_as, campaign):
+    before = snapshot(campaign)
+    response = client_as("gm").post(
+        reverse("campaign:plays", args=[campaign.pk]), {"power": "france"}
+    )
+    assert response.status_code == 422
+    assert "is not a power without a player" in response.content.decode()
+    assert snapshot(campaign) == before
+
+
+def test_the_other_orders_stay_hidden_until_the_gm_seals_their_own(revolt_step):
+    campaign, gm = revolt_step
+    html = orders_panel(dashboard(gm, campaign))
+    assert "shown once" in html and "minor-0" not in html
+    url = reverse("campaign:orders", args=[campaign.pk])
+    draft = {"phase": campaign.phase_id, "ready": "0"}
+    assert gm.post(url, draft).status_code == 302  # a draft seals nothing
+    assert "minor-0" not in orders_panel(dashboard(gm, campaign))
+    assert gm.post(url, {**draft, "ready": "1"}).status_code == 302
+    html = orders_panel(dashboard(gm, campaign))
+    assert "Great Britain" in html and "minor-0" in html
+
+
+def test_sealed_orders_cannot_change(revolt_step):
+    campaign, gm = revolt_step
+    url = reverse("campaign:orders", args=[campaign.pk])
+    assert gm.post(url, {"phase": campaign.phase_id, "ready": "1"}).status_code == 302
+    before = snapshot(campaign)
+    response = gm.post(url, {"phase": campaign.phase_id, "ready": "0"})
+    assert response.status_code == 409
+    assert "sealed" in response.content.decode()
+    assert snapshot(campaign) == before
+    assert Order.objects.get(phase=campaign.phase, power__key="spain").ready
+
+
+def test_a_gm_who_does_not_play_reads_every_order():
+    campaign = make_eia_campaign()
+    users = seat_users(campaign)
+    resolve(campaign)
+    order(campaign, "great_britain", {"targets": ["minor-0"]})
+    from django.test import Client
+
+    gm = Client()
+    gm.force_login(users["gm"])
+    assert "minor-0" in orders_panel(dashboard(gm, campaign))
+
+
+def test_the_gm_stops_playing_and_the_power_is_open_again(revolt_step):
+    campaign, gm = revolt_step
+    assert gm.post(reverse("campaign:plays", args=[campaign.pk]), {"power": ""}).status_code == 302
+    seat = Seat.objects.get(campaign=campaign, role="player", power__key="spain")
+    assert seat.user is None and seat.invite_token
+    assert Seat.objects.get(campaign=campaign, role=Seat.Role.GM).power is None
