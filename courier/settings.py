@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -31,6 +32,7 @@ INSTALLED_APPS = [
     "template_partials",
     "django_tasks",
     "django_tasks_db",
+    "axes",
     "campaign",
     "rules",
 ]
@@ -47,7 +49,33 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login itself
 ]
+
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # login throttling: refuses a locked-out login
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = 5  # failed logins per user name and address...
+AXES_COOLOFF_TIME = 1  # ...lock them out for an hour
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+
+# Scripts and styles from this server only; inline style attributes (the map's
+# colours) are allowed, inline scripts are not.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF, "'unsafe-inline'"],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    }
+}
 
 ROOT_URLCONF = "courier.urls"
 
@@ -135,3 +163,17 @@ SITE_URL = os.environ.get("COURIER_SITE_URL", "http://127.0.0.1:8000")
 # Webhooks to private or loopback addresses are refused unless this is set (a campaign
 # run inside a private network).
 WEBHOOK_ALLOW_PRIVATE = os.environ.get("COURIER_WEBHOOK_ALLOW_PRIVATE", "0") == "1"
+
+
+# A deployment (DJANGO_DEBUG=0) is served over HTTPS only; `manage.py check --deploy`
+# passes with these. DJANGO_SECURE_SSL_REDIRECT=0 when a proxy already redirects;
+# DJANGO_HTTPS=0 only to try a production build over plain http on one's own machine.
+if not DEBUG and os.environ.get("DJANGO_HTTPS", "1") == "1":
+    SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_SSL_REDIRECT", "1") == "1"
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    X_FRAME_OPTIONS = "DENY"

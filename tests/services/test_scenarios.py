@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
 from campaign.models import (
@@ -306,6 +307,7 @@ def test_demo_is_idempotent(capsys):
     assert france.username == "france"
     players = set(Seat.objects.filter(role=Seat.Role.PLAYER).values_list("power__key", flat=True))
     assert set(get_user_model().objects.values_list("username", flat=True)) == {"gm"} | players
-    assert authenticate(username="gm", password="courier-demo") is not None
-    assert authenticate(username="turkey", password="courier-demo") is not None
+    request = RequestFactory().post("/accounts/login/")  # login throttling needs it
+    assert authenticate(request, username="gm", password="courier-demo") is not None
+    assert authenticate(request, username="turkey", password="courier-demo") is not None
     assert "courier-demo" in first and "france plays France" in first
