@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import time
+
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import get_language
+from django.views.decorators.http import condition, require_http_methods
 
 from campaign.forms import NewCampaignForm
 from campaign.models import Seat
@@ -44,7 +49,29 @@ def new_campaign(request):
     return render(request, "campaign/new.html", {"form": form}, status=status)
 
 
+def page_etag(request, campaign_id: int) -> str | None:
+    """The campaign page's version for this reader: the campaign's state version, the
+    seat, and what else shapes the page for them (their CSRF cookie, time zone and
+    language). Unchanged, the browser's copy is reused (304) without a render. None
+    (no ETag) while a message waits to be shown once."""
+    if not request.user.is_authenticated or messages.get_messages(request):
+        return None
+    seat = seat_for(request.user, campaign_id)
+    parts = (
+        seat.campaign.version,
+        seat.pk,
+        request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""),
+        request.session.get("tz", ""),
+        request.COOKIES.get("tz", ""),
+        get_language(),
+        # "… minutes ago" and deadlines move with the clock: a copy lasts a minute
+        int(time.time() // 60),
+    )
+    return hashlib.sha256(repr(parts).encode()).hexdigest()[:32]
+
+
 @login_required
+@condition(etag_func=page_etag)
 def campaign_detail(request, campaign_id: int):
     state = load_state(seat_for(request.user, campaign_id))
     return render(request, "campaign/detail.html", page_context(state))

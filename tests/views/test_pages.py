@@ -343,3 +343,20 @@ def test_campaign_page_before_the_first_phase(client):
     assert "No phase is open yet." in html
     url = reverse("campaign:orders", args=[campaign.pk])
     assert client.post(url, {"phase": "1", "ready": "1"}).status_code == 409
+
+
+def test_an_unchanged_campaign_page_is_not_sent_again(client_as, campaign):
+    """The page's ETag follows the campaign's state version: the browser's copy is reused
+    (304) until something changes."""
+    client = client_as("player")
+    url = reverse("campaign:detail", args=[campaign.pk])
+    client.get(url)  # the first visit sets the CSRF cookie, part of the page
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"]
+    again = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    client.post(
+        reverse("campaign:orders", args=[campaign.pk]), {"phase": campaign.phase_id, "ready": "0"}
+    )
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert changed.status_code == 200
