@@ -24,6 +24,7 @@ urlpatterns = [
     path("campaigns/new/", pages.new_campaign, name="new"),
     path("campaigns/<id:campaign_id>/", pages.campaign_detail, name="detail"),
     path("campaigns/<id:campaign_id>/orders/", orders.orders, name="orders"),
+    path("campaigns/<id:campaign_id>/status/", pages.phase_status, name="status"),
     path("campaigns/<id:campaign_id>/standing/", orders.standing_order, name="standing"),
     path("campaigns/<id:campaign_id>/decision/", orders.decision, name="decision"),
     path(

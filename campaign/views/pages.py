@@ -8,7 +8,7 @@ import time
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
 from django.views.decorators.http import condition, require_http_methods
@@ -103,6 +103,21 @@ def question(request, campaign_id: int, topic: str, item_id: int):
         return render(request, template, context)
     context = {**page_context(state), **answer, **highlighted, "question_template": template}
     return render(request, "campaign/detail.html", context)
+
+
+@login_required
+def phase_status(request, campaign_id: int):
+    """Polled by the campaign page: 204 while the phase it shows is still the open one in
+    the same state; otherwise the page is told to reload (the phase was resolved by the
+    worker or the GM, or now waits for a decision)."""
+    seat = seat_for(request.user, campaign_id)
+    phase = seat.campaign.phase
+    shown = (request.GET.get("phase", ""), request.GET.get("status", ""))
+    if phase is not None and shown == (str(phase.pk), phase.status):
+        return HttpResponse(status=204)
+    response = HttpResponse(status=200)
+    response["HX-Refresh"] = "true"
+    return response
 
 
 def rules_page(request, ruleset: str):

@@ -233,6 +233,8 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
     }
     args_of = {"seat": [pk, seat.pk], "absent": [pk, seat.power_id]}
     calls.append(Call("preferences", "preferences", "get", reverse("campaign:preferences"), {}))
+    status = reverse("campaign:status", args=[pk]) + f"?phase={phase.pk}&status={phase.status}"
+    calls.append(Call("status", "status", "get", status, {}, True, 204))
     for name, posts in gm_posts.items():
         args = args_of.get(name, [pk])
         for data in posts or [{}]:

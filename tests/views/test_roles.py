@@ -152,6 +152,12 @@ CASES = {
         expect(403, outsider=404, gm=302),
     ),
     "preferences": ("get", lambda c: reverse("campaign:preferences"), None, expect(200)),
+    "status": (
+        "get",
+        lambda c: reverse("campaign:status", args=[c.pk]) + f"?phase={c.phase_id}&status=open",
+        None,
+        expect(204, outsider=404),
+    ),
     "observer": (
         "post",
         lambda c: reverse("campaign:observer", args=[c.pk]),
