@@ -128,6 +128,10 @@ exists here; two campaigns without a GM user count as having the same GM. Give a
 A ruleset that keeps database ids inside JSON must say where in PIECE_IDS. Each phase
 keeps the dice context it was given when it opened, so an imported copy verifies and
 replays the rolls made before the export.
+
+The per-phase snapshots and decision records (campaign/history.py) are not exported:
+they hold this database's ids. An imported campaign's history pages, rollback and replay
+begin at the import, which snapshots its open phase (unless it waits for a decision).
 """
 
 from __future__ import annotations
@@ -151,6 +155,7 @@ from campaign.models import (
     Block,
     Campaign,
     Corps,
+    DecisionRecord,
     Depot,
     EiaArea,
     EiaPowerStatus,
@@ -163,6 +168,7 @@ from campaign.models import (
     PbSide,
     PbTerritory,
     Phase,
+    PhaseSnapshot,
     Power,
     PowerRelation,
     Profile,
@@ -251,6 +257,11 @@ TOP_LEVEL += (*HISTORY, "state")
 ARCHIVED_MODELS = {Campaign, Power, Area, Adjacency, Seat, Phase, Order, RollRecord, Event}
 ARCHIVED_MODELS |= {table.model for table in STATE_TABLES}
 NOT_ARCHIVED = {Profile: "a user's own preferences, not part of any campaign"}
+NOT_ARCHIVED[PhaseSnapshot] = (
+    "this database's copies of the state (with its database ids) for the history pages, "
+    "rollback and replay; an imported campaign's history starts at its import"
+)
+NOT_ARCHIVED[DecisionRecord] = "the answers a replay feeds back: they go with the snapshots"
 
 
 def _vq_queue_item(item: list) -> str | None:
@@ -861,11 +872,13 @@ class _Writer:
         if objs and names:
             model.objects.bulk_update(objs, names)
 
-    def state(self, plan: _StatePlan, *, replace: bool) -> None:
+    def state(self, plan: _StatePlan, *, replace: bool, keep: Iterable[str] = ()) -> None:
+        """Write a checked state; ``keep``: tables left as they are."""
         c = self.campaign
         self.update(Power, plan.powers, POWER_IDENTITY[1:])
         self.update(Area, plan.areas, AREA_IDENTITY[1:])
         tables = [t for t in STATE_TABLES if t.key in plan.tables or t.ruleset in (None, c.ruleset)]
+        tables = [t for t in tables if t.key not in set(keep)]
         if replace:
             for t in reversed(tables):
                 t.model.objects.filter(**{t.scope: c}).delete()
@@ -1071,6 +1084,10 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
         created_at=row["created_at"],
     )
     campaign.refresh_from_db()
+    if campaign.phase is not None and campaign.phase.status == Phase.Status.OPEN:
+        from campaign import history  # it imports this module
+
+        history.phase_opened(campaign, campaign.phase)  # its history starts here
     return campaign
 
 
@@ -1095,12 +1112,16 @@ def _refuse_collision(name: str, gm_id: int | None) -> None:
 # -- restoring a state ------------------------------------------------------------------
 
 
-def restore_state(campaign: Campaign, state: dict) -> None:
+def restore_state(campaign: Campaign, state: dict, *, current: dict | None = None) -> None:
     """Rewrite the campaign's game state from ``state`` (as ``state_of`` gives it):
     powers' and areas' changing fields are updated; every state table of the ruleset (and
     any the state holds) is emptied and created again. Checked whole first (ArchiveError,
     nothing changed); one transaction, a fixed number of queries. Bumps the campaign's
-    version; the caller locks the campaign row first (as every service does)."""
+    version; the caller locks the campaign row first (as every service does).
+
+    ``current``: the campaign's state now, as ``state_of(ids=True)`` gives it, for a state
+    with ids: then only the powers, areas and tables that differ from it are rewritten
+    (the same result, much faster for a replay, which restores a state per phase)."""
     check = _Checker(campaign.ruleset)
     check.known[Power] = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
     check.known[Area] = dict(Area.objects.filter(campaign=campaign).values_list("key", "pk"))
@@ -1112,9 +1133,16 @@ def restore_state(campaign: Campaign, state: dict) -> None:
     writer = _Writer(campaign, {})
     for model in (Power, Area, Phase):
         writer.ids[model] = check.known[model]
+    keep: set[str] = set()
+    if current is not None and plan.with_ids:
+        for key, rows in (("powers", plan.powers), ("areas", plan.areas)):
+            now = {row["key"]: row for row in current.get(key, [])}
+            wanted = zip(rows, state.get(key, []), strict=True)
+            setattr(plan, key, [row for row, raw in wanted if now.get(raw["key"]) != raw])
+        keep = {t.key for t in STATE_TABLES if state.get(t.key, []) == current.get(t.key, [])}
     try:
         with transaction.atomic():
-            writer.state(plan, replace=True)
+            writer.state(plan, replace=True, keep=keep)
             campaign.bump_version()
     except (IntegrityError, DataError) as error:
         raise ArchiveError(

@@ -131,6 +131,9 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
     )
     if position == 0 and campaign.rules.turn_started:
         load(campaign.rules.turn_started)(campaign, turn, actor)
+    from campaign import history  # it imports this module
+
+    history.phase_opened(campaign, phase)  # a snapshot of the state as the phase opens
     notifications.phase_opened(campaign, phase)
     return phase
 
@@ -181,6 +184,9 @@ def resolve_open_phase(
         spec = campaign.rules.phase(phase.key)
         if phase.status == Phase.Status.WAITING:
             raise Conflict(f"{spec.name} is under way and waits for a decision.")
+        from campaign import history  # it imports this module
+
+        history.resolution_starts(campaign, phase)  # where its resolution begins, for a rollback
         dice = _dice_for(campaign, phase, faces)
         orders = _orders_for(campaign, phase)
         try:
@@ -221,6 +227,9 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
             actor=actor,
             as_gm=seat.is_gm,
         )
+        from campaign import history  # it imports this module
+
+        history.record_decision(campaign, phase, seat, answer, actor)  # for a replay
         if result == WAITING:
             return _wait(campaign, phase)
         return _finish(campaign, phase, campaign.rules.phase(phase.key), actor)

@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
 from campaign.views import account, archive, gm, orders, pages, seats, verify
+from campaign.views import history as history_views
 
 
 class IdConverter:
@@ -54,4 +55,10 @@ urlpatterns = [
         verify.phase_verify,
         name="verify",
     ),
+    path(
+        "campaigns/<id:campaign_id>/history/<id:phase_id>/",
+        history_views.phase_history,
+        name="history",
+    ),
+    path("campaigns/<id:campaign_id>/gm/rollback/", history_views.rollback, name="rollback"),
 ]

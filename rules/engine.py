@@ -75,7 +75,8 @@ class Ruleset:
     options: tuple[OptionSpec, ...]
     sequence: Callable[[int, dict], list[str]]
     turn_label: Callable[[int, dict], str]
-    world_loader: str  # dotted path: load_world(campaign) -> the state forms and pages read
+    # dotted path: load_world(campaign, rows=None) -> the state forms and pages read
+    world_loader: str
     edit_forms: str  # dotted path: {edit key: GM edit form class}
     standing_form: str = ""  # dotted path: a player's standing orders form, if any
     presenter: str = ""  # module path: map badges, table columns and state panels for pages
@@ -105,8 +106,12 @@ class Ruleset:
     def turn_phases(self, turn: int, setup: dict) -> list[PhaseSpec]:
         return [self.phase(key) for key in self.sequence(turn, setup)]
 
-    def load_world(self, campaign: Any) -> Any:
-        return load(self.world_loader)(campaign)
+    def load_world(self, campaign: Any, rows: Any = None) -> Any:
+        """The campaign's World; ``rows``: read from there instead of the database (a
+        past phase's snapshot, campaign/snapshots.py)."""
+        if rows is None:
+            return load(self.world_loader)(campaign)
+        return load(self.world_loader)(campaign, rows=rows)
 
     def viewer(self, world: Any, power_key: str | None) -> frozenset[str] | None:
         """Whose secrets the player of ``power_key`` sees; None: everything (the GM and

@@ -22,6 +22,7 @@ from campaign.models.empires_in_arms import (
     NationalModifier,
     Revolt,
 )
+from campaign.models.history import DecisionRecord, PhaseSnapshot
 from campaign.models.pax_baltica import Block, PbNation, PbSide, PbTerritory
 from campaign.models.people import Profile
 from campaign.models.virgin_queen import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
@@ -32,6 +33,7 @@ __all__ = [
     "Block",
     "Campaign",
     "Corps",
+    "DecisionRecord",
     "Depot",
     "EiaArea",
     "EiaPowerStatus",
@@ -44,6 +46,7 @@ __all__ = [
     "PbSide",
     "PbTerritory",
     "Phase",
+    "PhaseSnapshot",
     "Power",
     "Profile",
     "PowerRelation",

@@ -36,6 +36,7 @@ from campaign.models import (
     Revolt,
 )
 from campaign.services import PhaseContext, ServiceError, locked_campaign
+from campaign.snapshots import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS, EditError
 from rules.log import GM, LogLine
@@ -51,10 +52,12 @@ class Loaded:
     area_ids: dict[str, int]
 
 
-def load_state(campaign: Campaign) -> Loaded:
-    """Read every piece of EIA state of the campaign (ten queries, whatever its size)."""
-    powers = list(Power.objects.filter(campaign=campaign).select_related("eia"))
-    areas = list(Area.objects.filter(campaign=campaign).select_related("eia"))
+def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
+    """Read every piece of EIA state of the campaign (ten queries, whatever its size);
+    ``rows``: from there instead of the database (a snapshot: campaign/snapshots.py)."""
+    rows = rows or LiveRows(campaign)
+    powers = rows.powers("eia")
+    areas = rows.areas("eia")
     power_ids = {p.key: p.pk for p in powers}
     area_ids = {a.key: a.pk for a in areas}
     pkey = {p.pk: p.key for p in powers}
@@ -69,10 +72,7 @@ def load_state(campaign: Campaign) -> Loaded:
         world.adjacency.setdefault(akey[a_id], set()).add(akey[b_id])
         world.adjacency.setdefault(akey[b_id], set()).add(akey[a_id])
     world.national_modifiers = {
-        (akey[a], pkey[p]): v
-        for a, p, v in NationalModifier.objects.filter(campaign=campaign).values_list(
-            "area_id", "power_id", "value"
-        )
+        (akey[m.area_id], pkey[m.power_id]): m.value for m in rows.of(NationalModifier)
     }
     world.corps = [
         state.Corps(
@@ -85,7 +85,7 @@ def load_state(campaign: Campaign) -> Loaded:
             c.besieged,
             c.besieging,
         )
-        for c in Corps.objects.filter(campaign=campaign).order_by("pk")
+        for c in rows.of(Corps, order=("pk",))
     ]
     world.revolts = [
         state.Revolt(
@@ -99,7 +99,7 @@ def load_state(campaign: Campaign) -> Loaded:
             r.end_reason,
             r.conquest_choice,
         )
-        for r in Revolt.objects.filter(campaign=campaign, active=True).order_by("pk")
+        for r in rows.of(Revolt, order=("pk",), active=True)
     ]
     world.guerrillas = [
         state.Guerrilla(
@@ -111,29 +111,22 @@ def load_state(campaign: Campaign) -> Loaded:
             g.revolt,
             g.besieged,
         )
-        for g in GuerrillaStack.objects.filter(campaign=campaign).order_by("pk")
+        for g in rows.of(GuerrillaStack, order=("pk",))
     ]
     world.depots = [
         state.Depot(d.pk, pkey[d.power_id], akey[d.area_id], d.port_city, d.garrison)
-        for d in Depot.objects.filter(campaign=campaign).order_by("pk")
+        for d in rows.of(Depot, order=("pk",))
     ]
-    for a, b, kind in PowerRelation.objects.filter(campaign=campaign).values_list(
-        "a_id", "b_id", "kind"
-    ):
-        pair = frozenset((pkey[a], pkey[b]))
-        (world.wars if kind == PowerRelation.Kind.WAR else world.alliances).add(pair)
-    world.let_downs = {
-        (pkey[p], akey[a]): n
-        for p, a, n in LetDown.objects.filter(campaign=campaign).values_list(
-            "power_id", "area_id", "count"
-        )
-    }
+    for relation in rows.of(PowerRelation):
+        pair = frozenset((pkey[relation.a_id], pkey[relation.b_id]))
+        (world.wars if relation.kind == PowerRelation.Kind.WAR else world.alliances).add(pair)
+    world.let_downs = {(pkey[d.power_id], akey[d.area_id]): d.count for d in rows.of(LetDown)}
     return Loaded(world, copy.deepcopy(world), power_ids, area_ids)
 
 
-def load_world(campaign: Campaign) -> state.World:
-    """The campaign's EIA state, for pages and forms."""
-    return load_state(campaign).world
+def load_world(campaign: Campaign, rows: StateRows | None = None) -> state.World:
+    """The campaign's EIA state, for pages and forms (``rows``: see load_state)."""
+    return load_state(campaign, rows).world
 
 
 def _power(p: Power) -> state.Power:

@@ -26,6 +26,7 @@ from campaign.models import (
     Power,
 )
 from campaign.services import PhaseContext, ServiceError, locked_campaign
+from campaign.snapshots import LiveRows, StateRows
 from rules.log import GM, LogLine
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS, EditError
@@ -42,21 +43,20 @@ class Loaded:
     campaign: Campaign
 
 
-def load_state(campaign: Campaign) -> Loaded:
-    """Read every piece of Pax Baltica state of the campaign (five queries)."""
-    powers = list(Power.objects.filter(campaign=campaign).select_related("pax_baltica"))
-    areas = list(Area.objects.filter(campaign=campaign).select_related("pax_baltica"))
+def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
+    """Read every piece of Pax Baltica state of the campaign (five queries); ``rows``:
+    from there instead of the database (a snapshot: campaign/snapshots.py)."""
+    rows = rows or LiveRows(campaign)
+    powers = rows.powers("pax_baltica")
+    areas = rows.areas("pax_baltica")
     pkey = {p.pk: p.key for p in powers}
     akey = {a.pk: a.key for a in areas}
-    sides = list(PbSide.objects.filter(campaign=campaign))
+    sides = rows.of(PbSide)
     world = state.World(
         nations={p.key: _nation(p) for p in powers if hasattr(p, "pax_baltica")},
         territories={a.key: _territory(a, pkey) for a in areas},
         adjacency={},
-        blocks={
-            b.pk: _block(b, pkey, akey)
-            for b in Block.objects.filter(campaign=campaign).order_by("pk")
-        },
+        blocks={b.pk: _block(b, pkey, akey) for b in rows.of(Block, order=("pk",))},
         actions={s.key: s.actions for s in sides},
         season_actions={s.key: s.actions_per_season for s in sides},
         options=campaign.rule_options,
@@ -73,9 +73,9 @@ def load_state(campaign: Campaign) -> Loaded:
     )
 
 
-def load_world(campaign: Campaign) -> state.World:
-    """The campaign's Pax Baltica state, for pages and forms."""
-    return load_state(campaign).world
+def load_world(campaign: Campaign, rows: StateRows | None = None) -> state.World:
+    """The campaign's Pax Baltica state, for pages and forms (``rows``: see load_state)."""
+    return load_state(campaign, rows).world
 
 
 def _nation(p: Power) -> state.Nation:

@@ -30,6 +30,7 @@ from campaign.models import (
     VqZone,
 )
 from campaign.services import WAITING, PhaseContext, ServiceError, locked_campaign
+from campaign.snapshots import LiveRows, StateRows
 from rules.log import GM, LogLine
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen import state
@@ -61,20 +62,22 @@ class Loaded:
         return links
 
 
-def load_state(campaign: Campaign) -> Loaded:
-    """Read every piece of Virgin Queen state of the campaign (nine queries)."""
-    powers = list(Power.objects.filter(campaign=campaign).select_related("virgin_queen"))
-    areas = list(Area.objects.filter(campaign=campaign).select_related("virgin_queen"))
+def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
+    """Read every piece of Virgin Queen state of the campaign (nine queries); ``rows``:
+    from there instead of the database (a snapshot: campaign/snapshots.py)."""
+    rows = rows or LiveRows(campaign)
+    powers = rows.powers("virgin_queen")
+    areas = rows.areas("virgin_queen")
     pkey = {p.pk: p.key for p in powers}
     akey = {a.pk: a.key for a in areas}
     kinds = {a.key: a.kind for a in areas}
-    zones = list(VqZone.objects.filter(campaign=campaign))
+    zones = rows.of(VqZone)
     world = state.World(
         spaces={a.key: _space(a, pkey) for a in areas if a.kind != SEA},
         adjacency={},
         units={
             u.pk: state.Units(u.pk, pkey[u.power_id], u.kind, akey[u.area_id], u.count)
-            for u in VqUnits.objects.filter(campaign=campaign)
+            for u in rows.of(VqUnits)
         },
         leaders={
             leader.pk: state.Leader(
@@ -86,7 +89,7 @@ def load_state(campaign: Campaign) -> Loaded:
                 leader.zone,
                 leader.can_enter,
             )
-            for leader in VqLeader.objects.filter(campaign=campaign)
+            for leader in rows.of(VqLeader)
         },
         capitals={
             z.key: state.TURN_TRACK if z.capital_on_turn_track else akey.get(z.capital_id)
@@ -111,12 +114,10 @@ def load_state(campaign: Campaign) -> Loaded:
             world.adjacency.setdefault(a, set()).add(b)
             world.adjacency.setdefault(b, set()).add(a)
     world.wars = {
-        frozenset((pkey[a], pkey[b]))
-        for a, b in PowerRelation.objects.filter(
-            campaign=campaign, kind=PowerRelation.Kind.WAR
-        ).values_list("a_id", "b_id")
+        frozenset((pkey[r.a_id], pkey[r.b_id]))
+        for r in rows.of(PowerRelation, kind=PowerRelation.Kind.WAR)
     }
-    row = VqPending.objects.filter(campaign=campaign).select_related("waiting_for").first()
+    row = next(iter(rows.of(VqPending, related=("waiting_for",))), None)
     pending = (
         vq.Pending(row.kind, row.stage, row.waiting_for.key, row.data) if row is not None else None
     )
@@ -130,9 +131,10 @@ def load_state(campaign: Campaign) -> Loaded:
     )
 
 
-def load_world(campaign: Campaign) -> Loaded:
-    """The campaign's Virgin Queen state with the procedure under way, for pages."""
-    return load_state(campaign)
+def load_world(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
+    """The campaign's Virgin Queen state with the procedure under way, for pages
+    (``rows``: see load_state)."""
+    return load_state(campaign, rows)
 
 
 def _space(a: Area, pkey: dict[int, str]) -> state.Space:

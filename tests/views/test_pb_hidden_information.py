@@ -169,6 +169,12 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         calls.append(Call("verify", f"verify {past.key} T{past.turn}", "get", url, status=status))
     url = reverse("campaign:verify", args=[pk, 10**17])
     calls.append(Call("verify", "verify, no such phase", "get", url, status=404))
+    for past in Phase.objects.filter(campaign=campaign).order_by("turn", "position"):
+        url = reverse("campaign:history", args=[pk, past.pk])
+        status = 409 if past.is_open else 200  # an open phase has no history yet
+        calls.append(Call("history", f"history {past.key} T{past.turn}", "get", url, status=status))
+    url = reverse("campaign:history", args=[pk, 10**17])
+    calls.append(Call("history", "history, no such phase", "get", url, status=404))
     for htmx in (False, True):
         how = ", htmx" if htmx else ""
         calls.append(
@@ -230,6 +236,7 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         "schedule": [{"auto_resolve": "on"}],
         "plays": [{"power": "denmark"}],
         "absent": [{"absent": "on"}],
+        "rollback": [{"confirm": "on"}],
     }
     args_of = {"seat": [pk, seat.pk], "absent": [pk, seat.power_id]}
     calls.append(Call("preferences", "preferences", "get", reverse("campaign:preferences"), {}))
@@ -459,6 +466,15 @@ def test_no_page_or_fragment_shows_a_player_the_other_sides_blocks(dice, client)
         seer.force_login(users[role])
         html = seer.get(reverse("campaign:verify", args=[campaign.pk, siege.pk])).content.decode()
         assert "Menshikov" in html and "a roll of the other side" not in html, role
+    actions = Phase.objects.get(campaign=campaign, key="actions", turn=1)
+    for role in ("gm", "observer"):  # the history of a phase, too
+        seer = Client()
+        seer.force_login(users[role])
+        html = seer.get(reverse("campaign:history", args=[campaign.pk, actions.pk])).content
+        for side in ("sweden", "coalition"):
+            names = {b.name for b in blocks_of(campaign, side) if b.location_id}
+            assert names & set(Secrets.of_blocks(blocks_of(campaign, side)).names), side
+            assert any(name in html.decode() for name in names), f"{role}: {side} history"
     for role, url in (("gm", "campaign:gm"), ("observer", "campaign:detail")):
         seer = Client()
         seer.force_login(users[role])

@@ -12,6 +12,16 @@ pytestmark = pytest.mark.django_db
 MAX_PAGE_QUERIES = 20
 MAX_SUBMIT_QUERIES = 30  # a submission also locks, writes the order and its log line
 
+
+def resolved_phase(campaign) -> int:
+    """Resolve the open phase (seeded dice, no orders): a phase with a history page."""
+    from campaign.services import resolve_open_phase
+
+    phase_id = campaign.phase_id
+    resolve_open_phase(campaign_id=campaign.pk, expected_phase_id=phase_id, actor=None)
+    return phase_id
+
+
 PAGES = {
     "list": ("player", "get", lambda c: reverse("campaign:list")),
     "new": ("gm", "get", lambda c: reverse("campaign:new")),
@@ -26,6 +36,11 @@ PAGES = {
         lambda c: reverse("campaign:join", args=[c.seats.get(power__key="spain").invite_token]),
     ),
     "orders (htmx)": ("player", "post", lambda c: reverse("campaign:orders", args=[c.pk])),
+    "history as player": (
+        "player",
+        "get",
+        lambda c: reverse("campaign:history", args=[c.pk, resolved_phase(c)]),
+    ),
 }
 
 

@@ -176,6 +176,18 @@ CASES = {
         None,
         expect(200, outsider=404),  # an open phase: 409, see test_verify
     ),
+    "history": (
+        "get",
+        lambda c: reverse("campaign:history", args=[c.pk, resolved_phase_id(c)]),
+        None,
+        expect(200, outsider=404),  # an open phase: 409, see test_history
+    ),
+    "rollback": (
+        "post",
+        lambda c: (resolved_phase_id(c), reverse("campaign:rollback", args=[c.pk]))[1],
+        lambda c: {"confirm": "on"},
+        expect(403, outsider=404, gm=302),
+    ),
     "join_post": (
         "post",
         lambda c: reverse("campaign:join", args=[spain_seat(c).invite_token]),

@@ -1,0 +1,75 @@
+"""A campaign's history as data: the state each phase opened with, and the decisions
+answered while a phase was under way (campaign/history.py takes, browses and rolls
+back; campaign/replay.py replays)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from campaign.models.core import Campaign, Phase
+
+
+class PhaseSnapshot(models.Model):
+    """The game state as it was when a phase opened, and what a rollback of the phase
+    needs: the newest log line and roll then, and, once its resolution starts, the newest
+    log line before it and the state it resolved from (not the opening state when the GM
+    edited the state, or a player changed a standing order, meanwhile). States are raw
+    (campaign/snapshots.py: ``decode`` gives them as ``archive.state_of(ids=True)``)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshots")
+    phase = models.OneToOneField(Phase, on_delete=models.CASCADE, related_name="snapshot")
+    state = models.JSONField(help_text=_("The raw state when the phase opened."))
+    event_id = models.PositiveBigIntegerField(
+        default=0, help_text=_("The campaign's newest log line once the phase was open.")
+    )
+    roll_id = models.PositiveBigIntegerField(
+        default=0, help_text=_("The campaign's newest roll once the phase was open.")
+    )
+    resolution_event_id = models.PositiveBigIntegerField(
+        null=True,
+        blank=True,
+        help_text=_("The newest log line when its resolution started; null: not started."),
+    )
+    before = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_("The raw state the phase resolved from; null: not started."),
+    )
+    options = models.JSONField(
+        null=True, blank=True, help_text=_("The rule options the phase resolved with.")
+    )
+    dice_mode = models.CharField(
+        max_length=10, blank=True, help_text=_("The dice mode the phase resolved with.")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["phase__turn", "phase__position"]
+
+    def __str__(self) -> str:
+        return f"Snapshot of phase #{self.phase_id}"
+
+
+class DecisionRecord(models.Model):
+    """One answer to a decision a procedure waited for, as it was accepted, in order: a
+    replay feeds them back, a rollback of the phase removes them."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="decisions")
+    power = models.CharField(
+        max_length=40, blank=True, help_text=_("The answering seat's power key; empty: none.")
+    )
+    as_gm = models.BooleanField(default=False)
+    answer = models.JSONField(default=dict)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"Decision {self.pk} of phase #{self.phase_id}"

@@ -1,0 +1,365 @@
+"""The game state as one JSON value the database builds, compared, and served back as rows
+to a ruleset's loader.
+
+``state_expression(campaign)`` is an SQL expression (``JSONObject`` of one subquery per
+state table, each a JSON array of ``JSONObject`` rows: PostgreSQL and SQLite alike) whose
+value is the campaign's raw state: every state row with its database id, field by field.
+It is selected (``read_state``), inserted (a phase's opening snapshot) or written by an
+update (the state a phase resolves from) in a single query, whatever the size of the map,
+so that the phase services keep their query bounds. ``decode`` turns a raw state into
+what ``archive.state_of(campaign, ids=True)`` gives (the form ``restore_state`` takes).
+
+``comparable`` and ``first_difference`` compare two states without their database ids
+(a replay creates pieces under new ids), saying where they first differ.
+
+``LiveRows`` and ``SnapshotRows`` give a ruleset's loader (``load_state(campaign, rows=)``)
+the state rows it reads: from the database, or from a snapshot as unsaved model instances
+built in memory (the identity of each power and area, which no phase changes, read live),
+so that a past phase's World is built by the ruleset's own loader without touching the
+live rows.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection, models
+from django.db.models import Aggregate, F, Subquery, Value
+from django.db.models.functions import Coalesce, JSONObject
+
+from campaign import archive
+from campaign.models import Area, Block, Campaign, Phase, Power, VqPending
+
+POWER_FIELDS = archive._fields(Power, skip=archive.POWER_IDENTITY[1:])
+AREA_FIELDS = archive._fields(Area, skip=archive.AREA_IDENTITY[1:])
+SCOPES = {t.model: t.scope for t in archive.STATE_TABLES}
+FIELDS = {t.model: archive._fields(t.model) for t in archive.STATE_TABLES}
+PHASES, POWERS, AREAS = "~phases", "~powers", "~areas"
+DECODED = (
+    models.BooleanField,
+    models.IntegerField,
+    models.FloatField,
+    models.JSONField,
+    models.DateTimeField,
+    models.CharField,
+    models.TextField,
+)
+
+
+def _check_fields() -> None:
+    """Every state field is of a kind ``decode`` reads back (a new kind must be added)."""
+    User = get_user_model()
+    for model in (Power, Area, *SCOPES):
+        for f in archive._fields(model):
+            if (f.is_relation and f.related_model is User) or not (
+                f.is_relation or isinstance(f, DECODED)
+            ):
+                raise TypeError(f"campaign/snapshots.py cannot read {model.__name__}.{f.name}")
+
+
+_check_fields()
+
+
+class JSONRows(Aggregate):
+    """The JSON array of a group's values (PostgreSQL JSONB_AGG, SQLite JSON_GROUP_ARRAY)."""
+
+    function = "JSON_GROUP_ARRAY"
+    output_field = models.JSONField()
+
+    def as_postgresql(self, compiler, connection, **extra_context):
+        return super().as_sql(compiler, connection, function="JSONB_AGG", **extra_context)
+
+
+def _rows(queryset, group: str, fields: list) -> Subquery:
+    """A JSON array of the rows, each an object of ``pk`` and the fields' columns."""
+    columns = {"pk": F("pk"), **{f.attname: F(f.attname) for f in fields}}
+    return Subquery(
+        queryset.order_by()
+        .values(group)
+        .annotate(rows=JSONRows(JSONObject(**columns)))
+        .values("rows")
+    )
+
+
+def state_expression(campaign: Campaign) -> JSONObject:
+    """The campaign's raw state as one SQL JSON value (see the module docstring)."""
+    sections = {
+        POWERS: _rows(Power.objects.filter(campaign=campaign), "campaign", POWER_FIELDS),
+        AREAS: _rows(Area.objects.filter(campaign=campaign), "campaign", AREA_FIELDS),
+        PHASES: _rows(  # the phases a pending decision names
+            Phase.objects.filter(
+                pk__in=VqPending.objects.filter(campaign=campaign).values("phase")
+            ),
+            "campaign",
+            archive._fields(Phase, ("turn", "position")),
+        ),
+    }
+    for t in archive.STATE_TABLES:
+        queryset = t.model.objects.filter(**{t.scope: campaign})
+        sections[t.key] = _rows(queryset, t.scope, archive._fields(t.model))
+    return JSONObject(**sections)
+
+
+def newest(model, campaign: Campaign) -> Coalesce:
+    """The id of the campaign's newest log line (Event) or roll (RollRecord), 0 if none."""
+    last = model.objects.filter(campaign_id=campaign.pk).order_by("-pk").values("pk")[:1]
+    return Coalesce(Subquery(last), Value(0))
+
+
+def read_state(campaign: Campaign) -> dict:
+    """The campaign's state as ``archive.state_of(campaign, ids=True)`` gives it: one query."""
+    raw = (
+        Campaign.objects.filter(pk=campaign.pk)
+        .annotate(raw_state=state_expression(campaign))
+        .values_list("raw_state", flat=True)
+        .get()
+    )
+    return decode(raw, campaign.ruleset)
+
+
+def decode(raw: dict, ruleset: str) -> dict:
+    """A raw state (``state_expression``'s value) as ``archive.state_of(ids=True)`` gives it."""
+    tables = {key: sorted(_json(rows) or [], key=lambda r: r["pk"]) for key, rows in raw.items()}
+    data = {t.key: [_raw(t.model, r) for r in tables.get(t.key, [])] for t in archive.STATE_TABLES}
+    powers = [_raw(Power, r, POWER_FIELDS) for r in tables.get(POWERS, [])]
+    areas = [_raw(Area, r, AREA_FIELDS) for r in tables.get(AREAS, [])]
+    refs: dict = {
+        Power: {r["pk"]: r["key"] for r in powers},
+        Area: {r["pk"]: r["key"] for r in areas},
+        Phase: {r["pk"]: (r["turn"], r["position"]) for r in tables.get(PHASES, [])},
+        Block: {r["pk"]: r["name"] for r in data["blocks"]},
+        get_user_model(): {},
+    }
+    state: dict = {
+        "powers": [archive._encode(POWER_FIELDS, r, refs) for r in powers],
+        "areas": [archive._encode(AREA_FIELDS, r, refs) for r in areas],
+    }
+    for t in archive.STATE_TABLES:
+        rows = data[t.key]
+        if not rows and t.ruleset not in (None, ruleset):
+            continue
+        fields = FIELDS[t.model]
+        encoded = [archive._encode(fields, r, refs) for r in rows]
+        if archive._has_auto_id(t.model):
+            encoded = [{"id": r["pk"], **row} for r, row in zip(rows, encoded, strict=True)]
+        state[t.key] = encoded
+    state["ids"] = True
+    return state
+
+
+def _json(value: Any) -> Any:
+    """A JSON value inside a JSON object: nested by PostgreSQL; on SQLite, the text of a
+    JSON column or of a subquery's JSON."""
+    return json.loads(value) if isinstance(value, str) and connection.vendor == "sqlite" else value
+
+
+def _raw(model, row: dict, fields: list | None = None) -> dict:
+    """A row as the ORM's ``values()`` gives it (attnames, Python values), plus ``pk``."""
+    out = {"pk": row["pk"]}
+    for f in fields if fields is not None else FIELDS[model]:
+        value = row.get(f.attname)
+        if value is not None:
+            if f.is_relation:
+                value = int(value)
+            elif isinstance(f, models.BooleanField):
+                value = bool(value)
+            elif isinstance(f, models.IntegerField):
+                value = int(value)
+            elif isinstance(f, models.FloatField):
+                value = float(value)
+            elif isinstance(f, models.JSONField):
+                value = _json(value)
+            elif isinstance(f, models.DateTimeField):
+                value = datetime.fromisoformat(value)
+                value = value if value.tzinfo else value.replace(tzinfo=UTC)
+        out[f.attname] = value
+    return out
+
+
+# -- comparing states ---------------------------------------------------------------------
+
+AUTO_TIMES = {
+    t.key: {f.name for f in archive._auto_times(archive._fields(t.model))}
+    for t in archive.STATE_TABLES
+}
+
+
+def comparable(state: dict, ruleset: str) -> dict:
+    """The state without database ids: each piece a pending decision names by its id is
+    named by its natural key instead (as in an export), and the times the database stamps
+    by itself (a pending decision's ``since``) are left out."""
+    tables = {t.key: t for t in archive.STATE_TABLES}
+    pieces: dict[str, dict] = {}
+    out: dict = {}
+    for key, rows in state.items():
+        if key == "ids":
+            continue
+        table = tables.get(key)
+        if table is not None:
+            fields = archive._fields(table.model)
+            pieces[key] = {
+                row["id"]: archive._row_ref(table, archive._encoded(fields, row), i)
+                for i, row in enumerate(rows)
+                if "id" in row
+            }
+        skip = {"id", *AUTO_TIMES.get(key, ())}
+        out[key] = [{k: v for k, v in row.items() if k not in skip} for row in rows]
+    if state.get("ids"):
+        to_ref = archive._to_ref(pieces)
+        for row in out.get("vq_pending", []):
+            row["data"] = archive._translate(row["data"], ruleset, "vq_pending", to_ref)
+    return out
+
+
+def first_difference(expected: dict, actual: dict) -> str | None:
+    """Where two comparable states first differ, in words; None when they are equal."""
+    for key in sorted(set(expected) | set(actual)):
+        want, got = expected.get(key, []), actual.get(key, [])
+        if want == got:
+            continue
+        for i, (a, b) in enumerate(zip(want, got, strict=False)):
+            if a != b:
+                name = _row_name(key, a, i)
+                for field in sorted(set(a) | set(b)):
+                    if a.get(field) != b.get(field):
+                        return (
+                            f"{key} {name}: {field} is {b.get(field)!r}, expected {a.get(field)!r}"
+                        )
+        if len(want) != len(got):
+            extra = got[len(want) :] or want[len(got) :]
+            which = "extra" if len(got) > len(want) else "missing"
+            name = _row_name(key, extra[0], min(len(want), len(got)))
+            return f"{key}: {len(got)} rows, expected {len(want)} ({which}: {name})"
+    return None
+
+
+def _row_name(key: str, row: dict, index: int) -> str:
+    for field in ("key", "name", "area", "power"):
+        if isinstance(row.get(field), str):
+            return f"{row[field]!r}"
+    return f"#{index}"
+
+
+# -- rows for a ruleset's loader ----------------------------------------------------------
+
+
+class LiveRows:
+    """The campaign's state rows as the database holds them now: what a ruleset's
+    ``load_state`` reads by default."""
+
+    def __init__(self, campaign: Campaign):
+        self.campaign = campaign
+
+    def powers(self, *related: str) -> list[Power]:
+        return list(Power.objects.filter(campaign=self.campaign).select_related(*related))
+
+    def areas(self, *related: str) -> list[Area]:
+        return list(Area.objects.filter(campaign=self.campaign).select_related(*related))
+
+    def of(self, model, *, order: tuple[str, ...] = (), related: tuple[str, ...] = (), **where):
+        """The rows of a state table (``where``: equality filters), in ``order`` or the
+        model's own."""
+        rows = model.objects.filter(**{SCOPES[model]: self.campaign}, **where)
+        if related:
+            rows = rows.select_related(*related)
+        if order:
+            rows = rows.order_by(*order)
+        return list(rows)
+
+
+class SnapshotRows:
+    """A snapshot's state as unsaved model instances, for a ruleset's loader: the powers
+    and areas (their identity read live, their state from the snapshot) with their
+    ruleset rows attached as ``select_related`` would, and every state table's rows with
+    the ids they had. Nothing is written. Three queries (powers, areas, phases)."""
+
+    def __init__(self, campaign: Campaign, state: dict):
+        self.campaign = campaign
+        self._powers = list(Power.objects.filter(campaign=campaign))
+        self._areas = list(Area.objects.filter(campaign=campaign))
+        phases = Phase.objects.filter(campaign=campaign).values_list("turn", "position", "pk")
+        check = archive._Checker(campaign.ruleset)
+        check.known[Power] = {p.key: p.pk for p in self._powers}
+        check.known[Area] = {a.key: a.pk for a in self._areas}
+        check.known[Phase] = {(t, p): pk for t, p, pk in phases}
+        plan = check.state(state)
+        if check.problems or plan is None:
+            raise archive.ArchiveError(check.problems)
+        writer = archive._Writer(campaign, {})
+        for model in (Power, Area, Phase):
+            writer.ids[model] = check.known[model]
+        self._apply(self._powers, plan.powers, POWER_FIELDS, writer)
+        self._apply(self._areas, plan.areas, AREA_FIELDS, writer)
+        self.tables: dict[type, list] = {}
+        for t in archive.STATE_TABLES:
+            fields = archive._fields(t.model)
+            keep = plan.with_ids and archive._has_auto_id(t.model)
+            rows = plan.tables.get(t.key, [])
+            objs = [
+                writer.obj(t.model, fields, row, **({"pk": row["id"]} if keep else {}))
+                for row in rows
+            ]
+            own = [f for f in fields if f.is_relation and f.related_model is t.model]
+            if own:
+                by_name = {o.name: o.pk for o in objs}
+                for o, row in zip(objs, rows, strict=True):
+                    for f in own:
+                        setattr(o, f.attname, by_name.get(row[f.name]))
+            self.tables[t.model] = objs
+        self._attach()
+
+    @staticmethod
+    def _apply(objs: list, rows: list[dict], fields: list, writer) -> None:
+        by_key = {row["key"]: row for row in rows}
+        for obj in objs:
+            row = by_key.get(obj.key)
+            if row is None:
+                continue
+            for f in fields:
+                value = row[f.name]
+                if f.is_relation:
+                    value = None if value is None else writer.ids[f.related_model].get(value)
+                setattr(obj, f.attname, value)
+
+    def _attach(self) -> None:
+        """Each power's and area's ruleset row (or None) in the caches ``select_related``
+        fills, and every row's power and area, so that no attribute reads the database."""
+        powers = {p.pk: p for p in self._powers}
+        areas = {a.pk: a for a in self._areas}
+        for model, objs in self.tables.items():
+            pk = model._meta.pk
+            if pk.is_relation and pk.related_model in (Power, Area):
+                owners = powers if pk.related_model is Power else areas
+                accessor = pk.remote_field.get_accessor_name()
+                attached = {o.pk: o for o in objs}
+                for owner_pk, owner in owners.items():
+                    owner._state.fields_cache[accessor] = attached.get(owner_pk)
+            for f in model._meta.concrete_fields:
+                if f.is_relation and f.related_model in (Power, Area) and not f.primary_key:
+                    found = powers if f.related_model is Power else areas
+                    for o in objs:
+                        o._state.fields_cache[f.name] = found.get(getattr(o, f.attname))
+
+    def powers(self, *related: str) -> list[Power]:
+        return list(self._powers)
+
+    def areas(self, *related: str) -> list[Area]:
+        return list(self._areas)
+
+    def of(self, model, *, order: tuple[str, ...] = (), related: tuple[str, ...] = (), **where):
+        rows = [
+            o
+            for o in self.tables.get(model, [])
+            if all(getattr(o, name) == value for name, value in where.items())
+        ]
+        for name in reversed(order or model._meta.ordering or ("pk",)):
+            field = name.lstrip("-")
+            if "__" not in field:
+                rows.sort(key=lambda o, f=field: getattr(o, f), reverse=name.startswith("-"))
+        return rows
+
+
+StateRows = LiveRows | SnapshotRows

@@ -1,0 +1,141 @@
+"""History pages (any seated user) and the GM's rollback.
+
+A history page shows the map, the ruleset's state panels and the log as they were once a
+past phase had resolved, within the seat's own hidden-information limits. The World is
+built by the ruleset's own loader from the snapshot the next phase opened with (read as
+rows in memory: campaign/snapshots.py SnapshotRows), never from, or into, the live rows;
+the viewer (Ruleset.viewer) and the presenters are the campaign page's, fed that World.
+The log holds the lines of the phases up to that one, written up to that moment. A phase
+still open has no history yet (409); a phase without a snapshot (resolved before they
+were kept) shows its log only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from importlib import import_module
+
+from django import forms
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404
+from django.shortcuts import render
+from django.views.decorators.http import require_POST
+
+from campaign import history, presenters
+from campaign.models import Campaign, Event, Phase
+from campaign.services import seat_for
+from campaign.snapshots import SnapshotRows
+from campaign.views.access import gm_seat
+from campaign.views.context import LOG_LIMIT, load_state
+from campaign.views.gm import perform
+
+
+@dataclass(frozen=True)
+class PhaseEntry:
+    """A phase in the history's list of phases."""
+
+    pk: int
+    name: str
+    turn: str
+    status: str  # "resolved", "open" or "waiting"
+    current: bool  # the phase this page shows
+
+    @property
+    def browsable(self) -> bool:
+        return self.status == Phase.Status.RESOLVED
+
+
+@login_required
+def phase_history(request, campaign_id: int, phase_id: int):
+    seat = seat_for(request.user, campaign_id)
+    campaign = seat.campaign
+    rules = campaign.rules
+    phases = list(Phase.objects.filter(campaign=campaign).order_by("turn", "position"))
+    index = next((i for i, p in enumerate(phases) if p.pk == phase_id), None)
+    if index is None:
+        raise Http404("No such phase in this campaign.")
+    phase = phases[index]
+    phase.campaign = campaign
+    entries = [
+        PhaseEntry(
+            p.pk,
+            rules.phase(p.key).name,
+            rules.turn_label(p.turn, campaign.setup),
+            p.status,
+            p.pk == phase.pk,
+        )
+        for p in phases
+    ]
+    browsable = [e for e in entries if e.browsable]
+    at = next((i for i, e in enumerate(browsable) if e.current), None)
+    context = {
+        "seat": seat,
+        "campaign": campaign,
+        "ruleset": rules,
+        "shown": entries[index],
+        "entries": entries,
+        "previous": browsable[at - 1] if at else None,
+        "next": browsable[at + 1] if at is not None and at + 1 < len(browsable) else None,
+        "ruleset_templates": f"campaign/{campaign.ruleset}",
+        "history": True,
+    }
+    if phase.is_open:
+        if browsable:
+            context["previous"] = browsable[-1]
+        return render(request, "campaign/history.html", {**context, "still_open": True}, status=409)
+
+    following = phases[index + 1] if index + 1 < len(phases) else None
+    past = history.past_state(phase, following)
+    then = history.at_turn(campaign, past.turn)
+    power_key = seat.power.key if seat.power_id else None
+    presenter = import_module(rules.presenter) if rules.presenter else None
+    if past.state is not None:
+        rows = SnapshotRows(campaign, past.state)
+        world = rules.load_world(then, rows)
+        viewer = rules.viewer(world, power_key)
+        areas = [
+            {"key": a.key, "name": a.name, "kind": a.kind, "controller_id": a.controller_id}
+            | {"x": a.x, "y": a.y}
+            for a in rows.areas()
+        ]
+        context["map"] = presenters.map_view(areas, rows.powers(), world, presenter, viewer)
+        context["ruleset_panels"] = presenter.panels(world, viewer) if presenter else {}
+    else:
+        viewer = rules.viewer(rules.load_world(campaign), power_key) if rules.secrets else None
+    shown_phases = [p.pk for p in phases[: index + 1]]
+    events = Event.objects.filter(campaign=campaign).filter(
+        Q(phase_id__in=shown_phases) | Q(phase__isnull=True)
+    )
+    if past.event_id is not None:
+        events = events.filter(pk__lte=past.event_id)
+    seeded = campaign.dice_mode == Campaign.DiceMode.SEEDED
+    context["log"] = presenters.log_groups(
+        list(events.select_related("actor", "phase")[:LOG_LIMIT]),
+        rules,
+        campaign.setup,
+        seeded,
+        viewer,
+    )
+    return render(request, "campaign/history.html", {**context, "campaign": then, "past": past})
+
+
+class RollbackForm(forms.Form):
+    confirm = forms.BooleanField(
+        label="Yes, undo the last resolved phase",
+        error_messages={"required": "Tick the box to confirm the rollback."},
+    )
+
+
+@login_required
+@require_POST
+def rollback(request, campaign_id: int):
+    """The GM undoes the last resolved phase (campaign/history.py roll_back)."""
+    state = load_state(gm_seat(request.user, campaign_id))
+
+    def roll_back(_: dict) -> str:
+        reopened = history.roll_back(campaign_id=campaign_id, actor=request.user)
+        name = state.rules.phase(reopened.key).name
+        return f"{name} is rolled back: it is open again, with a fresh dice seed."
+
+    return perform(request, state, RollbackForm(request.POST), roll_back, anchor="#phase")
