@@ -1,0 +1,673 @@
+"""The role × URL matrix, generated from the URL conf.
+
+Every URL name of the campaign app gets requests from a builder below (a new URL name
+without a builder fails the test), for a campaign of each ruleset — Empires in Arms,
+Pax Baltica, and Virgin Queen both with its impulse open and waiting for a decision —
+and for every role: anonymous, outsider (no seat), player, other_player, observer, GM.
+Every URL is requested with GET and with POST; the HTMX endpoints (orders, standing,
+question, decision) with HTMX too. Each request runs in a savepoint rolled back after
+it, so every request meets the same campaign.
+
+Asserted for every response: never a 5xx; the expected status for the role (anonymous:
+the login page, outsider: 404, a player or observer at a GM page or action: 403, a
+method the view does not take: 405); a refused request (4xx, or anonymous) and every
+GET change nothing (tests.factories.snapshot, taken when the request wrote anything);
+in Pax Baltica, nothing a Swedish player
+receives names a Coalition block, and nothing a Russian player receives names a
+Swedish block (the rules page's public examples excepted there).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from html import unescape
+
+import pytest
+from django.db import connection, transaction
+from django.test import Client
+from django.urls import URLResolver, get_resolver, reverse
+
+from campaign import services
+from campaign.models import Block, Phase, Seat
+from rules.dice import ScriptedDice
+from tests.factories import (
+    make_eia_campaign,
+    make_pb_campaign,
+    make_vq_campaign,
+    seat_users,
+    snapshot,
+)
+from tests.services.test_eia_phase_services import order, resolve
+
+ROLES = ("anonymous", "outsider", "player", "other_player", "observer", "gm")
+SEATED = ("player", "other_player", "observer", "gm")
+PLAYERS = ("player", "other_player")
+HTMX = {"HTTP_HX_REQUEST": "true"}
+HTMX_ENDPOINTS = {"orders", "standing", "question", "decision"}
+MISSING = 10**17  # an id no row has
+LOGIN = "login"  # expected: a redirect to the login page
+
+# Who may use a URL (the view's own refusals come after these):
+PUBLIC = "public"  # anyone, logged in or not
+SIGNUP = "signup"  # anonymous only; a logged-in user is sent on
+ACCOUNT = "account"  # any logged-in user
+SEAT = "seat"  # a seat in the campaign; no seat: 404
+PLAYER = "player"  # a power's seat; no seat: 404, a seat without a power: 403
+GM = "gm"  # the GM seat; no seat: 404, another seat: 403
+
+ANY_METHOD = frozenset({"get", "post"})
+GET_ONLY = frozenset({"get"})
+POST_ONLY = frozenset({"post"})
+
+
+def campaign_url_names() -> set[str]:
+    (resolver,) = (
+        p
+        for p in get_resolver().url_patterns
+        if isinstance(p, URLResolver) and p.namespace == "campaign"
+    )
+    return {pattern.name for pattern in resolver.url_patterns}
+
+
+# -- the campaigns ---------------------------------------------------------------------
+
+
+@dataclass
+class Scene:
+    """A campaign in a given state, its users, and what its builders need to know."""
+
+    key: str
+    ruleset: str
+    campaign: object
+    users: dict
+    open_power: str  # a power whose seat has no player
+    valid_orders: dict  # a post the form accepts, when the phase takes the role's orders
+    orders_ok: dict  # role -> status of that post
+    resolved_phase: int
+    waiting: bool = False
+    secrets: dict = field(default_factory=dict)  # role -> names that role must never read
+    other: object = None  # a second campaign of the ruleset: its ids are foreign here
+
+    @property
+    def pk(self) -> int:
+        return self.campaign.pk
+
+    @property
+    def phase(self) -> Phase:
+        return self.campaign.phase
+
+    @property
+    def open_seat(self) -> Seat:
+        return Seat.objects.get(campaign=self.campaign, power__key=self.open_power)
+
+
+def eia_scene() -> Scene:
+    campaign = make_eia_campaign()
+    users = seat_users(campaign)  # France, Great Britain
+    resolved = campaign.phase_id
+    resolve(campaign)  # the peace step: the revolt step is open
+    campaign.refresh_from_db()
+    assert campaign.phase.key == "revolt"
+    return Scene(
+        "eia",
+        "empires_in_arms",
+        campaign,
+        users,
+        "spain",
+        {},
+        {"player": 302, "other_player": 302},
+        resolved,
+    )
+
+
+def pb_scene() -> Scene:
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    resolved = campaign.phase_id
+    resolve(campaign)  # recruitment: the actions are open
+    campaign.refresh_from_db()
+    assert campaign.phase.key == "actions"
+    blocks = list(Block.objects.filter(campaign=campaign).select_related("power"))
+    swedish = {b.name for b in blocks if b.power.key == "sweden"}
+    coalition = {b.name for b in blocks if b.power.key != "sweden"}
+    return Scene(
+        "pb",
+        "pax_baltica",
+        campaign,
+        users,
+        "denmark",
+        {},
+        {"player": 302, "other_player": 302},
+        resolved,
+        secrets={"player": coalition, "other_player": swedish},
+    )
+
+
+def vq_scene(waiting: bool) -> Scene:
+    campaign = make_vq_campaign()
+    users = seat_users(campaign, "spain", "protestant")
+    resolved = campaign.phase_id
+    resolve(campaign)  # the Ottoman impulse: the Spanish one is open
+    campaign.refresh_from_db()
+    assert campaign.phase.key == "impulse_spain"
+    ok = {"player": 302, "other_player": 409}  # the Protestant's impulse comes later
+    if waiting:
+        order(campaign, "spain", {"action": "conversion", "zones": ["netherlands"], "attempts": 4})
+        original = services._dice_for
+        services._dice_for = lambda *args: ScriptedDice([6, 4, 1, 5])
+        try:
+            resolve(campaign)
+        finally:
+            services._dice_for = original
+        campaign.refresh_from_db()
+        assert campaign.phase.status == Phase.Status.WAITING  # Spain's 6: keep or flip?
+        ok = {"player": 409, "other_player": 409}
+    return Scene(
+        "vq_waiting" if waiting else "vq_open",
+        "virgin_queen",
+        campaign,
+        users,
+        "england",
+        {"action": "pass"},
+        ok,
+        resolved,
+        waiting=waiting,
+    )
+
+
+OTHER = {
+    "empires_in_arms": make_eia_campaign,
+    "pax_baltica": make_pb_campaign,
+    "virgin_queen": make_vq_campaign,
+}
+
+SCENES: dict[str, Callable[[], Scene]] = {
+    "eia": eia_scene,
+    "pb": pb_scene,
+    "vq_open": lambda: vq_scene(waiting=False),
+    "vq_waiting": lambda: vq_scene(waiting=True),
+}
+
+
+# -- the requests ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request; ``ok``: its status for a role the URL's scope lets through (an int
+    for all of them, or per role)."""
+
+    method: str
+    url: str
+    data: dict | None = None
+    ok: int | dict = 200
+    label: str = ""
+    htmx: bool = False
+
+    def ok_for(self, role: str) -> int:
+        return self.ok[role] if isinstance(self.ok, dict) else self.ok
+
+
+def get(url, ok=200, label=""):
+    return Call("get", url, None, ok, label)
+
+
+def post(url, data, ok, label=""):
+    return Call("post", url, data, ok, label)
+
+
+def u(name: str, *args) -> str:
+    return reverse(f"campaign:{name}", args=args)
+
+
+def seated(**by_role) -> dict:
+    return {role: by_role.get(role, by_role.get("default")) for role in SEATED}
+
+
+def orders_calls(s: Scene) -> list[Call]:
+    url, phase = u("orders", s.pk), s.phase.pk
+    valid = {"phase": phase, "ready": "1", **s.valid_orders}
+    junk = {**valid, "junk": "1"}
+    junk_ok = {role: 422 if status == 302 else status for role, status in s.orders_ok.items()}
+    return [
+        post(url, valid, s.orders_ok, "valid"),
+        post(url, {**valid, "ready": "0"}, s.orders_ok, "draft"),
+        post(url, junk, junk_ok, "a field the form does not offer"),
+        post(url, {**valid, "phase": s.resolved_phase}, 409, "a resolved phase"),
+        post(url, {**valid, "phase": s.other.phase_id}, 409, "another campaign's phase"),
+        post(url, {**valid, "phase": "x1"}, 400, "a phase that is no number"),
+        post(url, {"ready": "1"}, 400, "no phase"),
+    ]
+
+
+def standing_calls(s: Scene) -> list[Call]:
+    url = u("standing", s.pk)
+    if s.ruleset != "empires_in_arms":
+        return [post(url, {"pays_bad_roll": "no"}, 404, "no standing order in this game")]
+    return [
+        post(url, {"pays_bad_roll": "no"}, 302, "valid"),
+        post(url, {"pays_bad_roll": "maybe"}, 422, "not a choice"),
+    ]
+
+
+def decision_calls(s: Scene) -> list[Call]:
+    url, phase = u("decision", s.pk), s.phase.pk
+    if not s.waiting:
+        return [post(url, {"phase": phase, "answer": "yes"}, 409, "nothing is asked")]
+    # Spain's 6: keep it for the major conversion, or flip a space now
+    return [
+        post(url, {"phase": phase, "die_1": "keep"}, seated(default=403, player=302, gm=302)),
+        post(
+            url,
+            {"phase": phase, "die_1": "paris"},
+            seated(default=403, player=422, gm=422),
+            "not an eligible space",
+        ),
+        post(url, {"phase": phase, "nope": "1"}, seated(default=403, player=422, gm=422)),
+        post(url, {"phase": s.resolved_phase, "die_1": "keep"}, 409, "another phase"),
+        post(url, {"phase": s.other.phase_id, "die_1": "keep"}, 409, "another campaign's"),
+    ]
+
+
+def question_calls(s: Scene) -> list[Call]:
+    if s.ruleset != "pax_baltica":
+        return [get(u("question", s.pk, "line", 1), 404, "no questions in this game")]
+    ids = dict(Block.objects.filter(campaign=s.campaign).values_list("name", "pk"))
+    return [
+        get(
+            u("question", s.pk, "line", ids["Karl XII"]),
+            seated(default=200, other_player=404),
+            "a Swedish block",
+        ),
+        get(
+            u("question", s.pk, "line", ids["Pyotr I"]),
+            seated(default=200, player=404),
+            "a Russian block",
+        ),
+        get(u("question", s.pk, "line", MISSING), 404, "no such block"),
+        get(u("question", s.pk, "line", ids["Dalregementet"]), 404, "a block in the pool"),
+        get(
+            u("question", s.pk, "line", Block.objects.filter(campaign=s.other).first().pk),
+            404,
+            "another campaign's block",
+        ),
+        get(u("question", s.pk, "nope", ids["Karl XII"]), 404, "no such topic"),
+    ]
+
+
+def verify_calls(s: Scene) -> list[Call]:
+    return [
+        get(u("verify", s.pk, s.resolved_phase), 200, "a resolved phase"),
+        get(u("verify", s.pk, s.phase.pk), 409, "the open phase"),
+        get(u("verify", s.pk, MISSING), 404, "no such phase"),
+        get(u("verify", s.pk, s.other.phase_id), 404, "another campaign's phase"),
+    ]
+
+
+def status_calls(s: Scene) -> list[Call]:
+    url = u("status", s.pk)
+    return [
+        get(f"{url}?phase={s.phase.pk}&status={s.phase.status}", 204, "unchanged"),
+        get(f"{url}?phase={s.resolved_phase}&status=open", 200, "moved on"),
+    ]
+
+
+def edit_calls(s: Scene) -> list[Call]:
+    valid = {
+        "empires_in_arms": (
+            "power",
+            {"power": "spain", "zone": "Fiasco", "political_points": "3", "treasury": "9"},
+        ),
+        "pax_baltica": ("side", {"side": "sweden", "actions": "2", "actions_per_season": "3"}),
+        "virgin_queen": ("war", {"first": "spain", "second": "england", "at_war": "on"}),
+    }
+    key, data = valid[s.ruleset]
+    return [
+        # a Virgin Queen edit waits until the decision under way is made
+        post(u("edit", s.pk, key), data, 422 if s.waiting else 302, f"edit {key}"),
+        post(u("edit", s.pk, key), {}, 422, f"edit {key}, empty"),
+        post(u("edit", s.pk, "nope"), data, 404, "no such edit"),
+    ]
+
+
+def options_data(s: Scene) -> dict:
+    current = {key: str(value) for key, value in s.campaign.rule_options.items()}
+    return {**current, "dice_mode": "seeded"}
+
+
+@dataclass(frozen=True)
+class Spec:
+    scope: str
+    methods: frozenset[str]
+    calls: Callable[[Scene], list[Call]]
+
+
+BUILDERS: dict[str, Spec] = {
+    "list": Spec(ACCOUNT, ANY_METHOD, lambda s: [get(u("list")), post(u("list"), {}, 200)]),
+    "new": Spec(
+        ACCOUNT,
+        ANY_METHOD,
+        lambda s: [get(u("new")), post(u("new"), {"name": "x", "scenario": "nope"}, 422)],
+    ),
+    "detail": Spec(
+        SEAT, ANY_METHOD, lambda s: [get(u("detail", s.pk)), post(u("detail", s.pk), {}, 200)]
+    ),
+    "orders": Spec(PLAYER, POST_ONLY, orders_calls),
+    "status": Spec(SEAT, ANY_METHOD, status_calls),
+    "standing": Spec(PLAYER, POST_ONLY, standing_calls),
+    "decision": Spec(SEAT, POST_ONLY, decision_calls),
+    "question": Spec(SEAT, ANY_METHOD, question_calls),
+    "gm": Spec(GM, ANY_METHOD, lambda s: [get(u("gm", s.pk)), post(u("gm", s.pk), {}, 200)]),
+    "start": Spec(GM, POST_ONLY, lambda s: [post(u("start", s.pk), {}, 409, "started")]),
+    "advance": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("advance", s.pk), {"phase": s.phase.pk}, 409 if s.waiting else 302),
+            post(u("advance", s.pk), {"phase": s.resolved_phase}, 409, "a resolved phase"),
+            post(u("advance", s.pk), {"phase": "x"}, 422, "no phase"),
+            post(u("advance", s.pk), {"phase": s.other.phase_id}, 409, "another campaign's"),
+        ],
+    ),
+    "edit": Spec(GM, POST_ONLY, edit_calls),
+    "seat": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("seat", s.pk, s.open_seat.pk), {"username": ""}, 302),
+            post(u("seat", s.pk, s.open_seat.pk), {"username": "nobody-here"}, 422),
+            post(u("seat", s.pk, MISSING), {"username": ""}, 404, "no such seat"),
+            post(
+                u("seat", s.pk, Seat.objects.filter(campaign=s.other).first().pk),
+                {"username": ""},
+                404,
+                "another campaign's seat",
+            ),
+        ],
+    ),
+    "options": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("options", s.pk), options_data(s), 302),
+            post(u("options", s.pk), {**options_data(s), "dice_mode": "loaded"}, 422),
+        ],
+    ),
+    "deadline": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("deadline", s.pk), {"phase": s.phase.pk, "deadline": "2999-01-01T20:00"}, 302),
+            post(u("deadline", s.pk), {"phase": s.phase.pk, "deadline": "2000-01-01T20:00"}, 422),
+            post(
+                u("deadline", s.pk),
+                {"phase": s.other.phase_id, "deadline": "2999-01-01T20:00"},
+                409,
+                "another campaign's phase",
+            ),
+        ],
+    ),
+    "observer": Spec(GM, POST_ONLY, lambda s: [post(u("observer", s.pk), {}, 302)]),
+    "clock": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(
+                u("clock", s.pk),
+                {"phase": s.phase.pk, "action": "extend", "hours": "24"},
+                409 if s.waiting else 302,  # a phase under way has no deadline
+            ),
+            post(u("clock", s.pk), {"phase": s.phase.pk, "action": "rewind"}, 422),
+            post(
+                u("clock", s.pk),
+                {"phase": s.other.phase_id, "action": "pause"},
+                409,
+                "another campaign's phase",
+            ),
+        ],
+    ),
+    "plays": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("plays", s.pk), {"power": s.open_power}, 302),
+            post(u("plays", s.pk), {"power": "atlantis"}, 422),
+        ],
+    ),
+    "schedule": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("schedule", s.pk), {"auto_resolve": "on", "webhook_url": ""}, 302),
+            post(u("schedule", s.pk), {"webhook_url": "not a url"}, 422),
+        ],
+    ),
+    "absent": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("absent", s.pk, s.open_seat.power_id), {"absent": "on"}, 302),
+            post(
+                u("absent", s.pk, s.other.powers.first().pk),
+                {"absent": "on"},
+                422,
+                "another campaign's power",
+            ),
+        ],
+    ),
+    "export": Spec(GM, GET_ONLY, lambda s: [get(u("export", s.pk))]),
+    "join": Spec(
+        ACCOUNT,
+        ANY_METHOD,
+        lambda s: [
+            get(u("join", s.open_seat.invite_token)),
+            post(
+                u("join", s.open_seat.invite_token),
+                {},
+                {"outsider": 302, **dict.fromkeys(SEATED, 409)},
+            ),
+            get(u("join", "not-a-token"), 404, "no such invitation"),
+        ],
+    ),
+    "signup": Spec(
+        SIGNUP,
+        ANY_METHOD,
+        lambda s: [get(u("signup")), post(u("signup"), {"username": "x", "password1": "y"}, 422)],
+    ),
+    "preferences": Spec(
+        ACCOUNT,
+        ANY_METHOD,
+        lambda s: [
+            get(u("preferences")),
+            post(u("preferences"), {"time_zone": "UTC"}, 302),
+        ],
+    ),
+    "rules": Spec(
+        PUBLIC,
+        ANY_METHOD,
+        lambda s: [
+            get(u("rules", s.ruleset)),
+            post(u("rules", s.ruleset), {}, 200),
+            get(u("rules", "chess"), 404, "no such ruleset"),
+        ],
+    ),
+    "verify": Spec(SEAT, ANY_METHOD, verify_calls),
+    "history": Spec(
+        SEAT,
+        ANY_METHOD,
+        lambda s: [
+            get(u("history", s.pk, s.resolved_phase), 200, "a resolved phase"),
+            get(u("history", s.pk, s.phase.pk), 409, "the open phase"),
+            get(u("history", s.pk, MISSING), 404, "no such phase"),
+            get(u("history", s.pk, s.other.phase_id), 404, "another campaign's phase"),
+        ],
+    ),
+    "rollback": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(
+                u("rollback", s.pk),
+                {"confirm": "on"},
+                409 if s.waiting else 302,  # a decision under way is answered first
+                "the last resolved phase",
+            ),
+            post(u("rollback", s.pk), {}, 422, "not confirmed"),
+        ],
+    ),
+}
+
+
+def calls_of(name: str, spec: Spec, s: Scene) -> list[Call]:
+    """The builder's calls, a bare request of each method it did not use (405 when the
+    view does not take it), and HTMX twins for the HTMX endpoints."""
+    calls = [replace(c, label=c.label or c.method) for c in spec.calls(s)]
+    for method in sorted(ANY_METHOD - {c.method for c in calls}):
+        first = calls[0]
+        data = {} if method == "post" else None
+        calls.append(Call(method, first.url, data, first.ok, f"{first.label} as {method}"))
+    if name in HTMX_ENDPOINTS:
+        twins = [
+            replace(c, htmx=True, label=f"{c.label}, htmx", ok=htmx_status(c.ok)) for c in calls
+        ]
+        calls += twins
+    return calls
+
+
+def htmx_status(ok):
+    """An HTMX success swaps a fragment (200) rather than redirecting."""
+    if isinstance(ok, dict):
+        return {role: 200 if status == 302 else status for role, status in ok.items()}
+    return 200 if ok == 302 else ok
+
+
+def expected(spec: Spec, call: Call, role: str) -> int | str:
+    if role == "anonymous":
+        return call.ok_for(role) if spec.scope in (PUBLIC, SIGNUP) else LOGIN
+    if call.method not in spec.methods:
+        return 405
+    if spec.scope == SIGNUP:
+        return 302
+    if spec.scope in (PUBLIC, ACCOUNT):
+        return call.ok_for(role)
+    if role == "outsider":
+        return 404
+    if spec.scope == GM and role != "gm":
+        return 403
+    if spec.scope == PLAYER and role not in PLAYERS:
+        return 403
+    return call.ok_for(role)
+
+
+# -- the matrix ------------------------------------------------------------------------
+
+
+def differences(before: dict, after: dict) -> list[str]:
+    return [table for table in before if before[table] != after.get(table)]
+
+
+class WriteCounter:
+    """Counts the INSERT, UPDATE and DELETE statements run: a request that ran none
+    cannot have changed the snapshot, so only the others need one taken (a speed-up)."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, execute, sql, params, many, context):
+        if sql.lstrip()[:6].upper() in ("INSERT", "UPDATE", "DELETE"):
+            self.count += 1
+        return execute(sql, params, many, context)
+
+
+MESSAGE = r'class="(?:message [^"]*|errorlist[^"]*)"[^>]*>(.*?)</(?:li|ul)>'
+
+
+def said(html: str) -> str:
+    """The messages and form errors of a page, to say why it was refused."""
+    found = re.findall(MESSAGE, html, re.S)
+    text = " | ".join(" ".join(re.sub(r"<[^>]+>", " ", f).split()) for f in found)
+    return unescape(text or " ".join(re.sub(r"<[^>]+>", " ", html).split()))[:300]
+
+
+def request(client: Client, call: Call):
+    extra = HTMX if call.htmx else {}
+    if call.method == "get":
+        return client.get(call.url, **extra)
+    return client.post(call.url, call.data or {}, **extra)
+
+
+def check(scene: Scene, role: str, client: Client, name: str, spec: Spec, call: Call, before):
+    """Make the request in a savepoint rolled back afterwards; the problems found."""
+    problems = []
+    where = f"{scene.key} · {role} · {call.method.upper()} {name} ({call.label})"
+    want = expected(spec, call, role)
+    writes = WriteCounter()
+    with transaction.atomic():
+        with connection.execute_wrapper(writes):
+            response = request(client, call)
+        status = response.status_code
+        body = response.content.decode(errors="replace")
+        if status >= 500:
+            error = getattr(response, "exc_info", None)
+            problems.append(f"{where}: {status} {error[1]!r}" if error else f"{where}: {status}")
+        elif want == LOGIN:
+            target = response.get("Location", "")
+            if status != 302 or not target.startswith(reverse("login")):
+                problems.append(f"{where}: {status} {target!r}, not a redirect to log in")
+        elif status != want:
+            problems.append(f"{where}: {status}, not {want}: {said(body)}")
+        refused = status >= 400 or role == "anonymous"
+        if (refused or call.method == "get") and writes.count:
+            changed = differences(before, snapshot(scene.campaign))
+            if changed:
+                problems.append(f"{where}: {status} changed {changed}")
+        secrets = scene.secrets.get(role, set())
+        if secrets:
+            public = PUBLIC_NAMES.get(scene.ruleset, set()) if name == "rules" else set()
+            text = unescape(body)
+            leaked = sorted(n for n in secrets - public if n in text)
+            if leaked:
+                problems.append(f"{where}: shows the other side's blocks {leaked}")
+        transaction.set_rollback(True)
+    return problems
+
+
+PUBLIC_NAMES: dict[str, set[str]] = {}
+
+
+def test_every_campaign_url_name_has_a_builder():
+    missing = campaign_url_names() - set(BUILDERS)
+    assert not missing, f"URL names without an argument builder in this matrix: {missing}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("scene_key", SCENES)
+def test_every_url_with_every_role(scene_key, settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    names = campaign_url_names()
+    assert names <= set(BUILDERS), f"no argument builder for {names - set(BUILDERS)}"
+    scene = SCENES[scene_key]()
+    scene.other = OTHER[scene.ruleset]()
+    rules_html = Client().get(u("rules", scene.ruleset)).content.decode()
+    all_names = set().union(*scene.secrets.values()) if scene.secrets else set()
+    PUBLIC_NAMES[scene.ruleset] = {n for n in all_names if n in unescape(rules_html)}
+    clients = {}
+    for role in ROLES:
+        clients[role] = Client(raise_request_exception=False)
+        if role != "anonymous":
+            clients[role].force_login(scene.users[role])
+    before = snapshot(scene.campaign)
+    problems, count = [], 0
+    for name in sorted(names):
+        spec = BUILDERS[name]
+        calls = calls_of(name, spec, scene)
+        for role in ROLES:
+            for call in calls:
+                problems += check(scene, role, clients[role], name, spec, call, before)
+                count += 1
+    print(f"{scene_key}: {count} requests ({len(names)} URL names × {len(ROLES)} roles)")
+    assert snapshot(scene.campaign) == before
+    assert count > 300
+    assert not problems, f"{len(problems)} of {count} requests:\n" + "\n".join(problems)
