@@ -523,6 +523,11 @@ def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
         campaign = locked_campaign(campaign_id)
         if campaign.phase_id != phase_id:
             raise PhaseClosed("This phase is closed: its deadline cannot change.")
+        if campaign.phase.status == Phase.Status.WAITING:
+            raise Conflict(
+                "The phase is being resolved (it waits for a decision): its deadline no "
+                "longer applies."
+            )
         if deadline is not None and deadline <= timezone.now():
             raise ServiceError("A deadline must be in the future.")
         Phase.objects.filter(pk=phase_id).update(

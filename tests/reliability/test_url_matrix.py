@@ -399,8 +399,16 @@ BUILDERS: dict[str, Spec] = {
         GM,
         POST_ONLY,
         lambda s: [
-            post(u("deadline", s.pk), {"phase": s.phase.pk, "deadline": "2999-01-01T20:00"}, 302),
-            post(u("deadline", s.pk), {"phase": s.phase.pk, "deadline": "2000-01-01T20:00"}, 422),
+            post(
+                u("deadline", s.pk),
+                {"phase": s.phase.pk, "deadline": "2999-01-01T20:00"},
+                409 if s.waiting else 302,  # a phase under way has no deadline
+            ),
+            post(
+                u("deadline", s.pk),
+                {"phase": s.phase.pk, "deadline": "2000-01-01T20:00"},
+                409 if s.waiting else 422,
+            ),
             post(
                 u("deadline", s.pk),
                 {"phase": s.other.phase_id, "deadline": "2999-01-01T20:00"},
