@@ -1,0 +1,259 @@
+"""Pages under gunicorn against PostgreSQL, driven by wrk on loopback, side by side with a
+constant-response view through the same stack.
+
+    python bench/pages.py                     # 10 s per measurement
+    python bench/pages.py --duration 5 --connections 8
+
+A large campaign (bench/generate.py, 400 areas) is generated; France's player and the GM
+get a session (a real login's cookie, made with Django's test client) and a CSRF
+cookie (from a first GET, as a browser has). gunicorn serves bench.settings
+(Courier's settings with bench/constant/ added) with 2 × cores + 1 sync workers. wrk
+then requests, each for --duration seconds after a 2-second warm-up:
+
+- the constant view (before and after the player page; the yardstick is their mean),
+- the player's campaign page, as a first visit (no copy: a full render),
+- the same page unchanged, revalidated (If-None-Match with the last ETag: what a
+  browser sends on a reload or an HTMX poll when nothing changed),
+- the GM dashboard, last, with one connection per core and no warm-up (it may
+  take seconds a render), revalidated too if it sends an ETag.
+
+Each figure is requests/s and latency (p50, p99); the ratio is to the constant view.
+Before wrk, each page is also requested alone, one request at a time (its latency on an
+otherwise idle server). The number of SQL queries of the player page (and the
+dashboard) is counted in-process with Django's test client and CaptureQueriesContext,
+for a render and a revalidation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from http.cookies import SimpleCookie
+from pathlib import Path
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from bench.common import setup_django
+
+    setup_django()
+
+from django.conf import settings  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+from django.urls import reverse  # noqa: E402
+
+from bench import common  # noqa: E402
+from bench.generate import NAME_PREFIX, make_campaign  # noqa: E402
+
+BACKEND = "django.contrib.auth.backends.ModelBackend"
+HOST = "127.0.0.1"
+
+
+def session_client(user) -> Client:
+    client = Client(HTTP_HOST=HOST)
+    client.force_login(user, backend=BACKEND)
+    return client
+
+
+def count_queries(client: Client, url: str) -> dict:
+    """Queries of a render, then of a revalidation with the ETag the render gave; after a
+    first visit (which gives the client its CSRF cookie, part of the page's ETag)."""
+    client.get(url)
+    reset_queries()
+    with CaptureQueriesContext(connection) as render:
+        first = client.get(url)
+    etag = first.headers.get("ETag")
+    figures = {
+        "status": first.status_code,
+        "queries": len(render),
+        "etag": bool(etag),
+        "sql": [common.shape(q["sql"]) for q in render.captured_queries],
+    }
+    if etag:
+        with CaptureQueriesContext(connection) as again:
+            second = client.get(url, HTTP_IF_NONE_MATCH=etag)
+        figures.update(revalidate_status=second.status_code, revalidate_queries=len(again))
+    figures["bytes"] = len(first.content)
+    return figures
+
+
+def browser_visit(base: str, path: str, session: str) -> tuple[str, int, str | None]:
+    """A browser's first visit: the Cookie header it sends from then on (session + CSRF
+    cookie), the status, and the ETag of the copy it keeps (from a second visit, made
+    with the CSRF cookie, which the page's ETag depends on)."""
+    cookie = f"sessionid={session}"
+    status, etag = 0, None
+    for _ in range(2):
+        request = urllib.request.Request(base + path, headers={"Cookie": cookie})
+        with urllib.request.urlopen(request, timeout=120) as response:
+            status, etag = response.status, response.headers.get("ETag")
+            jar = SimpleCookie()
+            for header in response.headers.get_all("Set-Cookie") or []:
+                jar.load(header)
+        if settings.CSRF_COOKIE_NAME not in jar or settings.CSRF_COOKIE_NAME in cookie:
+            break
+        cookie += f"; {settings.CSRF_COOKIE_NAME}={jar[settings.CSRF_COOKIE_NAME].value}"
+        if not etag:
+            break
+    return cookie, status, etag
+
+
+def wrk(url: str, cookie: str, *, duration: int, connections: int, etag: str = "") -> dict:
+    script = str(common.BENCH / "wrk.lua")
+    args = [
+        "wrk",
+        "-t",
+        "2",
+        "-c",
+        str(connections),
+        "-d",
+        f"{duration}s",
+        "--timeout",
+        "30s",
+        "-H",
+        f"Cookie: {cookie}",
+        "-s",
+        script,
+        url,
+    ]
+    if etag:
+        args += ["--", "etag", etag]
+    output = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    line = next(line for line in output.splitlines() if line.startswith("WRK_JSON "))
+    data = json.loads(line.removeprefix("WRK_JSON "))
+    data["rps"] = data["requests"] / (data["duration_us"] / 1e6)
+    data["errors_total"] = sum(data["errors"].values())
+    return data
+
+
+def measure(name: str, url: str, cookie: str, args, etag: str = "", warm=True) -> dict:
+    if warm:
+        wrk(url, cookie, duration=2, connections=args.connections, etag=etag)
+    data = wrk(url, cookie, duration=args.duration, connections=args.connections, etag=etag)
+    lat = data["latency_us"]
+    print(
+        f"  {name:<34} {data['rps']:8.1f} req/s   p50 {lat['p50'] / 1000:7.1f} ms   "
+        f"p99 {lat['p99'] / 1000:7.1f} ms   statuses {data['statuses']}"
+        + (f"   errors {data['errors']}" if data["errors_total"] else "")
+    )
+    return data
+
+
+def sequential(url: str, cookie: str, count: int) -> list[float]:
+    """Milliseconds of ``count`` requests made one after the other (an idle server)."""
+    times = []
+    for _ in range(count):
+        request = urllib.request.Request(url, headers={"Cookie": cookie})
+        started = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=300) as response:
+            response.read()
+        times.append((time.perf_counter() - started) * 1000)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--areas", type=int, default=400)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per measurement")
+    parser.add_argument("--connections", type=int, default=10)
+    parser.add_argument("--workers", type=int, default=common.default_workers())
+    args = parser.parse_args()
+    if not shutil.which("wrk"):
+        sys.exit("wrk is not installed (apt-get install wrk; bench/run does it)")
+
+    generated = make_campaign(areas=args.areas, name=f"{NAME_PREFIX} pages {args.areas}")
+    campaign = generated.campaign
+    player, gm = generated.users["france"], generated.users["gm"]
+    detail = reverse("campaign:detail", args=[campaign.pk])
+    dashboard = reverse("campaign:gm", args=[campaign.pk])
+    player_client, gm_client = session_client(player), session_client(gm)
+    queries = {
+        "player page": count_queries(player_client, detail),
+        "GM dashboard": count_queries(gm_client, dashboard),
+    }
+    print(f"Pages of campaign {campaign.pk} ({args.areas} areas)")
+    for name, q in queries.items():
+        extra = (
+            f", revalidated: {q['revalidate_queries']} queries ({q['revalidate_status']})"
+            if q["etag"]
+            else ", no ETag"
+        )
+        print(f"  {name}: {q['queries']} queries ({q['status']}, {q['bytes']} bytes){extra}")
+
+    runs = {}
+    with common.gunicorn(args.workers) as base:
+        player_session = player_client.cookies["sessionid"].value
+        gm_session = gm_client.cookies["sessionid"].value
+        player_cookie, status, player_etag = browser_visit(base, detail, player_session)
+        gm_cookie, gm_status, gm_etag = browser_visit(base, dashboard, gm_session)
+        if (status, gm_status) != (200, 200):
+            sys.exit(f"the pages answered {status} and {gm_status}, not 200: see the gunicorn log")
+        alone = {
+            "player page": sequential(base + detail, player_cookie, 3),
+            "GM dashboard": sequential(base + dashboard, gm_cookie, 2),
+        }
+        for name, times in alone.items():
+            print(f"  {name}, one request at a time: {', '.join(f'{t:.0f}' for t in times)} ms")
+        print(f"wrk: 2 threads, {args.connections} connections, {args.duration} s each")
+        constant = f"{base}/bench/constant/"
+        runs["constant (before)"] = measure("constant view", constant, player_cookie, args)
+        runs["player page"] = measure("player page, render", base + detail, player_cookie, args)
+        if player_etag:
+            runs["player page, unchanged"] = measure(
+                "player page, unchanged (ETag)", base + detail, player_cookie, args, player_etag
+            )
+        runs["constant (after)"] = measure("constant view (again)", constant, player_cookie, args)
+        # The dashboard may take seconds a render: one connection per core (no queue
+        # builds up behind wrk), twice as long, and it comes last.
+        slow = argparse.Namespace(
+            duration=2 * args.duration, connections=min(args.connections, os.cpu_count() or 1)
+        )
+        runs["GM dashboard"] = measure(
+            "GM dashboard, render", base + dashboard, gm_cookie, slow, warm=False
+        )
+        if gm_etag:
+            runs["GM dashboard, unchanged"] = measure(
+                "GM dashboard, unchanged (ETag)", base + dashboard, gm_cookie, slow, gm_etag
+            )
+
+    yardstick = (runs["constant (before)"]["rps"] + runs["constant (after)"]["rps"]) / 2
+    rows = []
+    for name, data in runs.items():
+        data["ratio"] = data["rps"] / yardstick
+        rows.append(
+            [
+                name,
+                data["rps"],
+                data["latency_us"]["p50"] / 1000,
+                data["latency_us"]["p99"] / 1000,
+                f"{data['ratio']:.3f}",
+                ", ".join(f"{k}: {v}" for k, v in sorted(data["statuses"].items())),
+            ]
+        )
+    print()
+    print(common.table(["request", "req/s", "p50 ms", "p99 ms", "× constant", "statuses"], rows))
+    common.save(
+        "pages",
+        {
+            "areas": args.areas,
+            "campaign": campaign.pk,
+            "workers": args.workers,
+            "connections": args.connections,
+            "duration": args.duration,
+            "queries": queries,
+            "alone_ms": alone,
+            "constant_rps": yardstick,
+            "runs": runs,
+        },
+    )
+
+
+if __name__ == "__main__":
+    main()
