@@ -26,12 +26,21 @@ def sync_rows(
     removed = [pk for pk in old if pk not in kept]
     if removed:
         model.objects.filter(pk__in=removed).delete()
-    changed = [to_row(i, i.id) for i in after if i.id is not None and i != old.get(i.id)]
-    if changed:
-        model.objects.bulk_update(changed, fields)
+    update_rows(
+        model, [to_row(i, i.id) for i in after if i.id is not None and i != old.get(i.id)], fields
+    )
     created = [to_row(i, None) for i in after if i.id is None]
     if created:
         model.objects.bulk_create(created)
+
+
+def update_rows(model, rows: list, fields: list[str]) -> None:
+    """Write ``fields`` of these whole rows (each with its id) in one query: an INSERT …
+    ON CONFLICT (id) DO UPDATE, much cheaper to build than bulk_update's CASE per field."""
+    if rows:
+        model.objects.bulk_create(
+            rows, update_conflicts=True, unique_fields=["id"], update_fields=fields
+        )
 
 
 def upsert_changed(

@@ -41,16 +41,17 @@ DEADLINE = "deadline"
 
 
 @task()
-def resolve_phase(campaign_id: int, phase_id: int, reason: str) -> str:
+def resolve_phase(campaign_id: int, phase_id: int, reason: str, seed_hash: str = "") -> str:
     """Resolve the phase if it is still open and still due: at its deadline (``reason``
     DEADLINE) or with every power ready. What changed since the task was enqueued (a
-    "ready" taken back, a deadline extended or paused, automatic resolution turned off)
-    is checked under the campaign's lock."""
+    "ready" taken back, a deadline extended or paused, automatic resolution turned off,
+    the phase resolved, rolled back and reopened with a fresh seed: ``seed_hash`` is the
+    one it had when the task was enqueued) is checked under the campaign's lock."""
     try:
         with transaction.atomic():
             _limit_lock_wait()
             campaign = locked_campaign(campaign_id)
-            if not _still_due(campaign, phase_id, reason):
+            if not _still_due(campaign, phase_id, reason, seed_hash):
                 logger.info("Phase %s (%s): no longer due", phase_id, reason)
                 return "skipped"
             resolve_open_phase(campaign_id=campaign_id, expected_phase_id=phase_id, actor=None)
@@ -64,9 +65,11 @@ def resolve_phase(campaign_id: int, phase_id: int, reason: str) -> str:
     return "resolved"
 
 
-def _still_due(campaign: Campaign, phase_id: int, reason: str) -> bool:
+def _still_due(campaign: Campaign, phase_id: int, reason: str, seed_hash: str) -> bool:
     phase = campaign.phase
     if phase is None or phase.pk != phase_id or not scheduling.resolves_itself(campaign):
+        return False
+    if seed_hash and phase.seed_hash != seed_hash:  # resolved, rolled back and reopened
         return False
     if reason == DEADLINE:
         return phase.deadline is not None and phase.deadline <= timezone.now()

@@ -56,22 +56,30 @@ def eligible_corps(world: World, power: str, area: str) -> list[Corps]:
 
 
 def operation_areas(world: World, power: str) -> list[str]:
-    """EIA-4: areas where the power has an eligible corps and guerrillas that are its
+    """EIA-4: areas where the power may mount an anti-guerrilla operation (``can_operate``),
+    in name order. Only areas holding one of its eligible corps are looked at."""
+    candidates = {c.area for c in world.corps if c.power == power and c.eligible}
+    return _by_name(world, (key for key in candidates if can_operate(world, power, key)))
+
+
+def can_operate(world: World, power: str, area: str) -> bool:
+    """EIA-4: the power has an eligible corps in the area and guerrillas there are its
     enemies (``operation_targets``), or, under Decision 11, a revolt whose guerrillas
     would treat it as enemy (EIA-9: not the sponsor, not its allies), guerrillas or not.
     Never the power's own revolt."""
+    if area not in world.areas or not eligible_corps(world, power, area):
+        return False
+    revolt = world.active_revolt(area)
+    if revolt is not None and revolt.sponsor == power:
+        return False
+    if operation_targets(world, power, area):
+        return True
     allowed_empty = option(world.options, "operation_without_guerrillas")
-    areas = []
-    for key in sorted(world.areas, key=lambda k: world.areas[k].name):
-        if not eligible_corps(world, power, key):
-            continue
-        revolt = world.active_revolt(key)
-        if revolt is not None and revolt.sponsor == power:
-            continue
-        has_guerrillas = bool(operation_targets(world, power, key))
-        if has_guerrillas or (allowed_empty and revolt_enemy(world, revolt, power)):
-            areas.append(key)
-    return areas
+    return bool(allowed_empty) and revolt_enemy(world, revolt, power)
+
+
+def _by_name(world: World, keys) -> list[str]:
+    return sorted(keys, key=lambda k: world.areas[k].name)
 
 
 def revolt_enemy(world: World, revolt: Revolt | None, power: str) -> bool:
@@ -90,19 +98,22 @@ def operation_targets(world: World, power: str, area: str) -> list[Guerrilla]:
 
 
 def depot_attack_areas(world: World, power: str) -> list[str]:
-    """EIA-11: areas where this power's unbesieged guerrillas number more than six and an
-    enemy of theirs has a depot outside a port city."""
-    areas = []
-    for key in world.areas:
-        stacks = own_stacks(world, power, key)
-        if sum(g.factors for g in stacks) < DEPOT_ATTACK_MINIMUM:
-            continue
-        if any(
-            d.area == key and not d.port_city and enemy_of_any(world, stacks, d.power)
-            for d in world.depots
-        ):
-            areas.append(key)
-    return sorted(areas, key=lambda k: world.areas[k].name)
+    """EIA-11: areas where this power may attack depots (``can_attack_depots``), in name
+    order. Only areas holding one of its guerrilla stacks are looked at."""
+    candidates = {g.area for g in world.guerrillas if g.nationality == power}
+    return _by_name(world, (key for key in candidates if can_attack_depots(world, power, key)))
+
+
+def can_attack_depots(world: World, power: str, area: str) -> bool:
+    """EIA-11: this power's unbesieged guerrillas in the area number more than six and an
+    enemy of theirs has a depot there outside a port city."""
+    stacks = own_stacks(world, power, area)
+    if sum(g.factors for g in stacks) < DEPOT_ATTACK_MINIMUM:
+        return False
+    return any(
+        d.area == area and not d.port_city and enemy_of_any(world, stacks, d.power)
+        for d in world.depots
+    )
 
 
 def own_stacks(world: World, power: str, area: str) -> list[Guerrilla]:

@@ -14,10 +14,10 @@ from typing import Any
 from rules.dice import Dice
 from rules.empires_in_arms.legal import (
     aidable_revolts,
-    depot_attack_areas,
+    can_attack_depots,
+    can_operate,
     eligible_corps,
     enemy_of_any,
-    operation_areas,
     operation_targets,
     own_revolts,
     own_stacks,
@@ -244,7 +244,7 @@ def _spanish_guerrillas(world: World, dice: Dice) -> None:
 
 def _operate(world: World, power_key: str, key: str, dice: Dice) -> None:
     power = world.powers[power_key]
-    if key not in operation_areas(world, power_key):
+    if not can_operate(world, power_key, key):
         text = f"{power.name}: no anti-guerrilla operation possible in {_name(world, key)} now"
         world.say("EIA-4", f"{text}; order skipped", power=power_key, area=key)
         return
@@ -268,7 +268,7 @@ def _operate(world: World, power_key: str, key: str, dice: Dice) -> None:
 
 def _attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
     power = world.powers[power_key]
-    if key not in depot_attack_areas(world, power_key):
+    if not can_attack_depots(world, power_key, key):
         text = f"{power.name}: no guerrilla depot attack possible in {_name(world, key)} now"
         world.say("EIA-11", f"{text}; order skipped", power=power_key, area=key)
         return

@@ -7,6 +7,7 @@ province or minor country (the political unit the rules speak of).
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -141,6 +142,26 @@ class World:
     options: dict = field(default_factory=dict)
     militia_due: dict[str, int] = field(default_factory=dict)  # EIA-12, per power
     log: list[LogLine] = field(default_factory=list)
+
+    def copy(self) -> World:
+        """A copy to change or diff against: the pieces are flat dataclasses, so a
+        shallow copy of each is a deep copy of the whole."""
+        return World(
+            powers={k: copy.copy(p) for k, p in self.powers.items()},
+            areas={k: copy.copy(a) for k, a in self.areas.items()},
+            adjacency={k: set(v) for k, v in self.adjacency.items()},
+            national_modifiers=dict(self.national_modifiers),
+            corps=[copy.copy(c) for c in self.corps],
+            revolts=[copy.copy(r) for r in self.revolts],
+            guerrillas=[copy.copy(g) for g in self.guerrillas],
+            depots=[copy.copy(d) for d in self.depots],
+            wars=set(self.wars),
+            alliances=set(self.alliances),
+            let_downs=dict(self.let_downs),
+            options=copy.deepcopy(self.options),
+            militia_due=dict(self.militia_due),
+            log=list(self.log),
+        )
 
     # -- relations -------------------------------------------------------------------
     def at_war(self, a: str | None, b: str | None) -> bool:

@@ -165,7 +165,7 @@ def test_the_phase_resolves_when_the_last_owing_power_is_ready_and_not_before(
 
     with django_capture_on_commit_callbacks(execute=True):
         give_orders(campaign, "great_britain")
-    assert enqueued_resolutions() == [[campaign.pk, peace.pk, "everyone is ready"]]
+    assert enqueued_resolutions() == [[campaign.pk, peace.pk, "everyone is ready", peace.seed_hash]]
     assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["resolved"]
     peace.refresh_from_db()
     assert peace.status == Phase.Status.RESOLVED and peace.resolved_by is None
@@ -431,6 +431,32 @@ def test_a_ready_taken_back_before_the_worker_runs_does_not_resolve(
     give_orders(campaign, "great_britain", ready=False)
     run_worker(django_capture_on_commit_callbacks)
     assert open_phase(campaign).pk == peace.pk
+
+
+@pytest.mark.django_db
+def test_an_all_ready_task_does_not_resolve_the_phase_a_rollback_reopened(
+    eia, django_capture_on_commit_callbacks
+):
+    """Everyone is ready and the task waits in the queue; meanwhile the GM resolves the
+    phase and rolls it back (to correct something before it resolves again). The stale
+    task must leave the reopened phase alone: it has a fresh seed."""
+    from campaign import history
+
+    campaign, users = eia
+    peace = open_phase(campaign)
+    with django_capture_on_commit_callbacks(execute=True):
+        give_orders(campaign, "france")
+        give_orders(campaign, "great_britain")
+    assert enqueued_resolutions() == [[campaign.pk, peace.pk, "everyone is ready", peace.seed_hash]]
+    services.resolve_open_phase(
+        campaign_id=campaign.pk, expected_phase_id=peace.pk, actor=users["gm"]
+    )
+    history.roll_back(campaign_id=campaign.pk, actor=users["gm"])
+    reopened = open_phase(campaign)
+    assert reopened.pk == peace.pk and reopened.seed_hash != peace.seed_hash
+    assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["skipped"]
+    assert open_phase(campaign).status == Phase.Status.OPEN
+    assert resolved_lines(campaign, peace) == []
 
 
 @pytest.mark.django_db
