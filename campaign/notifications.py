@@ -12,6 +12,8 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext
 
 from campaign import scheduling, tasks
 from campaign.models import Campaign, Event, Phase, Profile, Seat
@@ -24,16 +26,19 @@ def _link(campaign: Campaign) -> str:
     return settings.SITE_URL.rstrip("/") + reverse("campaign:detail", args=[campaign.pk])
 
 
-def _readers(campaign: Campaign, preference: str) -> list[Seat]:
-    """The seated users with a mail address who want this kind of mail."""
+def _readers(campaign: Campaign, preference: str) -> list[tuple[Seat, str]]:
+    """The seated users with a mail address who want this kind of mail, each with the
+    language to write it in (their Profile's, else the site's)."""
     seats = campaign.seats.filter(user__isnull=False).exclude(user__email="")
     seats = seats.select_related("user", "power")
-    muted = set(
-        Profile.objects.filter(
-            user__in=[s.user_id for s in seats], **{preference: False}
-        ).values_list("user_id", flat=True)
-    )
-    return [seat for seat in seats if seat.user_id not in muted]
+    profiles = {p.user_id: p for p in Profile.objects.filter(user__in=[s.user_id for s in seats])}
+    readers = []
+    for seat in seats:
+        profile = profiles.get(seat.user_id)
+        if profile is not None and not getattr(profile, preference):
+            continue
+        readers.append((seat, getattr(profile, "language", "") or settings.LANGUAGE_CODE))
+    return readers
 
 
 def _mail(seat: Seat, subject: str, body: str) -> None:
@@ -42,11 +47,14 @@ def _mail(seat: Seat, subject: str, body: str) -> None:
 
 def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
     if campaign.webhook_url:
+        with translation.override(settings.LANGUAGE_CODE):
+            name = str(campaign.rules.phase(phase.key).name)
+            turn = str(campaign.rules.turn_label(phase.turn, campaign.setup))
         payload = {
             "event": event,
             "campaign": campaign.name,
-            "turn": campaign.rules.turn_label(phase.turn, campaign.setup),
-            "phase": campaign.rules.phase(phase.key).name,
+            "turn": turn,
+            "phase": name,
             "deadline": phase.deadline.isoformat() if phase.deadline else None,
             "url": _link(campaign),
             "text": text,
@@ -56,59 +64,85 @@ def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
 
 def phase_opened(campaign: Campaign, phase: Phase) -> None:
     """After commit: tell the players and the webhook that a phase is open."""
-    transaction.on_commit(lambda: _phase_opened(campaign.pk, phase.pk))
+    transaction.on_commit(lambda: _phase_opened(campaign, phase))
 
 
-def _phase_opened(campaign_id: int, phase_id: int) -> None:
-    campaign = Campaign.objects.get(pk=campaign_id)
-    phase = Phase.objects.get(pk=phase_id)
+def _phase_opened(campaign: Campaign, phase: Phase) -> None:
+    readers = _readers(campaign, "mail_phase_opened")
     spec = campaign.rules.phase(phase.key)
-    when = f" The deadline is {phase.deadline:%d %b %Y %H:%M} UTC." if phase.deadline else ""
-    text = f"{campaign.rules.turn_label(phase.turn, campaign.setup)}: {spec.name} is open."
-    owing = {power.pk for power in scheduling.owing_powers(campaign, phase)}
-    for seat in _readers(campaign, "mail_phase_opened"):
-        owes = seat.power_id in owing
-        ask = " Your orders are awaited." if owes else ""
-        _mail(
-            seat,
-            f"[{campaign.name}] {spec.name} is open",
-            f"{text}{ask}{when}\n\n{_link(campaign)}",
-        )
+
+    def opened_text() -> str:
+        turn = campaign.rules.turn_label(phase.turn, campaign.setup)
+        return gettext("%(turn)s: %(phase)s is open.") % {"turn": turn, "phase": spec.name}
+
+    owing = {power.pk for power in scheduling.owing_powers(campaign, phase)} if readers else ()
+    for seat, language in readers:
+        with translation.override(language):
+            when = (
+                gettext(" The deadline is %(deadline)s UTC.")
+                % {"deadline": f"{phase.deadline:%d %b %Y %H:%M}"}
+                if phase.deadline
+                else ""
+            )
+            ask = gettext(" Your orders are awaited.") if seat.power_id in owing else ""
+            subject = gettext("[%(campaign)s] %(phase)s is open") % {
+                "campaign": campaign.name,
+                "phase": spec.name,
+            }
+            body = f"{opened_text()}{ask}{when}\n\n{_link(campaign)}"
+        _mail(seat, subject, body)
+    with translation.override(settings.LANGUAGE_CODE):
+        text = opened_text()
     _webhook(campaign, "phase_opened", phase, text)
 
 
 def phase_resolved(campaign: Campaign, phase: Phase) -> None:
     """After commit: tell each player what the phase did, their own rolls first."""
-    transaction.on_commit(lambda: _phase_resolved(campaign.pk, phase.pk))
+    transaction.on_commit(lambda: _phase_resolved(campaign, phase))
 
 
-def _phase_resolved(campaign_id: int, phase_id: int) -> None:
-    campaign = Campaign.objects.get(pk=campaign_id)
-    phase = Phase.objects.get(pk=phase_id)
+def _phase_resolved(campaign: Campaign, phase: Phase) -> None:
+    readers = _readers(campaign, "mail_phase_resolved")
+    if not readers and not campaign.webhook_url:
+        return
     spec = campaign.rules.phase(phase.key)
-    text = f"{campaign.rules.turn_label(phase.turn, campaign.setup)}: {spec.name} is resolved."
+
+    def resolved_text() -> str:
+        turn = campaign.rules.turn_label(phase.turn, campaign.setup)
+        return gettext("%(turn)s: %(phase)s is resolved.") % {"turn": turn, "phase": spec.name}
+
     events = list(Event.objects.filter(phase=phase).select_related("power").order_by("pk"))
     world = campaign.rules.load_world(campaign) if campaign.rules.secrets else None
-    for seat in _readers(campaign, "mail_phase_resolved"):
+    for seat, language in readers:
         key = seat.power.key if seat.power_id else None
         viewer = campaign.rules.viewer(world, key) if seat.power_id else None
-        lines = [
-            (
-                seat.power_id is not None and event.power_id == seat.power_id,
-                f"{event.rule + ' ' if event.rule else ''}{line}",
+        with translation.override(language):
+            lines = [
+                (
+                    seat.power_id is not None and event.power_id == seat.power_id,
+                    f"{event.rule + ' ' if event.rule else ''}{line}",
+                )
+                for event in events
+                if event.kind in (Event.Kind.ROLL, Event.Kind.RULE)
+                and (line := visible_text(event, viewer))
+            ]
+            mine = [line for own, line in lines if own]
+            body = resolved_text() + "\n\n"
+            if mine:
+                body += gettext("Your rolls and results:") + "\n" + "\n".join(mine) + "\n\n"
+            body += (
+                gettext("The whole phase:")
+                + "\n"
+                + "\n".join(line for _, line in lines)
+                + f"\n\n{_link(campaign)}"
             )
-            for event in events
-            if event.kind in (Event.Kind.ROLL, Event.Kind.RULE)
-            and (line := visible_text(event, viewer))
-        ]
-        mine = [line for own, line in lines if own]
-        body = text + "\n\n"
-        if mine:
-            body += "Your rolls and results:\n" + "\n".join(mine) + "\n\n"
-        body += (
-            "The whole phase:\n" + "\n".join(line for _, line in lines) + f"\n\n{_link(campaign)}"
-        )
-        _mail(seat, f"[{campaign.name}] {spec.name} is resolved", body)
+            subject = gettext("[%(campaign)s] %(phase)s is resolved") % {
+                "campaign": campaign.name,
+                "phase": spec.name,
+            }
+        _mail(seat, subject, body)
+    with translation.override(settings.LANGUAGE_CODE):
+        text = resolved_text()
     _webhook(campaign, "phase_resolved", phase, text)
 
 
@@ -135,11 +169,15 @@ def _remind(phase: Phase, hours: int) -> None:
         return
     late = {p.pk for p in scheduling.owing_powers(campaign, phase) if not p.ready}
     spec = campaign.rules.phase(phase.key)
-    for seat in _readers(campaign, "mail_reminders"):
+    for seat, language in _readers(campaign, "mail_reminders"):
         if seat.power_id in late:
-            _mail(
-                seat,
-                f"[{campaign.name}] {spec.name}: {hours} h left",
-                f"{spec.name} closes at {phase.deadline:%d %b %Y %H:%M} UTC and your orders "
-                f"are not marked ready.\n\n{_link(campaign)}",
-            )
+            with translation.override(language):
+                subject = gettext("[%(campaign)s] %(phase)s: %(hours)s h left") % {
+                    "campaign": campaign.name,
+                    "phase": spec.name,
+                    "hours": hours,
+                }
+                body = gettext(
+                    "%(phase)s closes at %(deadline)s UTC and your orders are not marked ready."
+                ) % {"phase": spec.name, "deadline": f"{phase.deadline:%d %b %Y %H:%M}"}
+            _mail(seat, subject, f"{body}\n\n{_link(campaign)}")

@@ -7,9 +7,28 @@ difference with these helpers: the same number of queries for 10 areas or 400.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from campaign.models import Campaign, Event, Phase, RollRecord
 from rules.log import GM, LogLine
+from rules.text import message_of
+
+
+def phase_service(
+    load: Callable[[Campaign], Any],
+    resolver: Callable[..., None],
+    write: Callable[[Any, Any], None],
+) -> Callable[[Any], None]:
+    """A ruleset's phase service: ``load`` the campaign's World, let the pure ``resolver``
+    change it with the orders and dice of the PhaseContext, ``write`` what changed."""
+
+    def service(context) -> None:
+        loaded = load(context.campaign)
+        resolver(loaded.world, context.orders, context.dice)
+        write(loaded, context)
+
+    service.__doc__ = f"Load, resolve with {resolver.__name__}, persist."
+    return service
 
 
 def sync_rows(
@@ -107,8 +126,10 @@ def write_log(
                 kind=_event_kind(line),
                 rule="" if line.rule == GM else line.rule,
                 text=line.text,
+                message=message_of(line.text),
                 audience=list(line.audience),
                 redacted=line.redacted,
+                redacted_message=message_of(line.redacted),
                 actor=user,
                 power_id=power_ids.get(line.power),
                 roll=next(created) if line.roll is not None and phase is not None else None,

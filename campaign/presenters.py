@@ -12,10 +12,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-NEUTRAL = "Neutral"
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from rules.text import render
+
+NEUTRAL = gettext_lazy("Neutral")
 NEUTRAL_COLOR = "#d9d4c7"
 GRID_STEP = 100.0
-BEFORE_THE_FIRST_PHASE = "Before the first phase"
+BEFORE_THE_FIRST_PHASE = gettext_lazy("Before the first phase")
 
 
 class RulesetPresenter(Protocol):
@@ -31,6 +36,14 @@ class RulesetPresenter(Protocol):
 
     def panels(self, world: Any, viewer: frozenset[str] | None) -> dict[str, Any]:
         """The ruleset's state panels, as its templates read them, for ``viewer``."""
+
+    TIMELINE_TITLE: str  # what the timeline chart (campaign/timeline.py) shows
+    TIMELINE_CAPTION: str  # how its values are read
+
+    def timeline(self, state: dict, powers: Any) -> list[tuple[str, str, str, int | None]]:
+        """The timeline's readings of a state (as campaign/snapshots.py ``decode`` gives
+        it): per series, its key, name, colour and value; ``powers``: the campaign's
+        Power rows in order. Only values every seat may see."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +70,10 @@ class MapView:
     legend: list[tuple[str, str]]
     columns: tuple[str, ...]
     key: str
+
+    @property
+    def highlighted(self) -> bool:
+        return any(row.highlight for row in self.rows)
 
 
 @dataclass(frozen=True)
@@ -125,25 +142,10 @@ def map_view(
     positions = {area["key"]: (area["x"], area["y"]) for area in areas}
     points = layout([area["key"] for area in areas], positions)
     corners = list(points.values())
-    rows = []
-    for area in areas:
-        controller = by_pk.get(area["controller_id"])
-        mark = marks.get(area["key"])
-        rows.append(
-            AreaRow(
-                key=area["key"],
-                name=area["name"],
-                kind=area["kind"],
-                controller=controller.name if controller else NEUTRAL,
-                color=controller.color if controller else NEUTRAL_COLOR,
-                x=points[area["key"]][0],
-                y=points[area["key"]][1],
-                badges=mark.badges if mark else (),
-                cells=mark.cells if mark else (),
-                remarks=mark.remarks if mark else (),
-                highlight=area["key"] in highlight,
-            )
-        )
+    rows = [
+        area_row(area, by_pk, marks.get(area["key"]), points[area["key"]], area["key"] in highlight)
+        for area in areas
+    ]
     return MapView(
         rows=rows,
         lines=adjacency_lines(world.adjacency, points),
@@ -152,6 +154,26 @@ def map_view(
         legend=[(p.name, p.color) for p in powers],
         columns=presenter.COLUMNS if presenter else (),
         key=presenter.MAP_KEY if presenter else "",
+    )
+
+
+def area_row(
+    area: dict, by_pk: dict, mark: Any, point: tuple = (0.0, 0.0), highlight: bool = False
+) -> AreaRow:
+    """One area's row: its controller (or neutral) and the ruleset's ``mark`` for it."""
+    controller = by_pk.get(area["controller_id"])
+    return AreaRow(
+        key=area["key"],
+        name=area["name"],
+        kind=area["kind"],
+        controller=controller.name if controller else NEUTRAL,
+        color=controller.color if controller else NEUTRAL_COLOR,
+        x=point[0],
+        y=point[1],
+        badges=mark.badges if mark else (),
+        cells=mark.cells if mark else (),
+        remarks=mark.remarks if mark else (),
+        highlight=highlight,
     )
 
 
@@ -210,19 +232,19 @@ def step_state(position: int, here: int) -> str:
 
 def readiness(powers: list[Any], orders: dict[int, Any], spec: Any = None) -> list[Readiness]:
     """Per power that gives orders in the phase (``spec``: every power when it is None or
-    takes them from all): its player (seats come prefetched) and order status."""
+    takes them from all): its player (``power.player``: the user name of its seat's
+    user, or None) and order status."""
     rows = []
     for power in powers:
         if spec is not None and spec.orders_from not in ("all", "none", power.key):
             continue
-        seat = next((s for s in power.seats.all() if s.user_id), None)
         order = orders.get(power.pk)
         status = "none" if order is None else "ready" if order.ready else "draft"
         rows.append(
             Readiness(
                 power=power.name,
                 color=power.color,
-                player=seat.user.get_username() if seat else "",
+                player=power.player or "",
                 status=status,
                 updated_at=order.updated_at if order else None,
             )
@@ -251,7 +273,7 @@ def order_rows(powers: list[Any], orders: dict[int, Any]) -> list[OrderRow]:
             if value not in (None, "", [], {})
         )
         rows.append(
-            OrderRow(power.name, "ready" if order.ready else "draft", lines or ("nothing",))
+            OrderRow(power.name, "ready" if order.ready else "draft", lines or (_("nothing"),))
         )
     return rows
 
@@ -296,10 +318,16 @@ def log_groups(
 
 
 def visible_text(event: Any, viewer: frozenset[str] | None) -> str:
-    """The event's text for ``viewer``: in full, redacted, or "" (not shown)."""
-    if viewer is None or not event.audience or viewer & set(event.audience):
-        return event.text
-    return event.redacted
+    """The event's text for ``viewer`` in the active language: in full, redacted, or ""
+    (not shown)."""
+    if reads_in_full(event, viewer):
+        return render(event.message) if event.message else event.text
+    return render(event.redacted_message) if event.redacted_message else event.redacted
+
+
+def reads_in_full(event: Any, viewer: frozenset[str] | None) -> bool:
+    """Whether ``viewer`` reads the event's full text (not its redacted one)."""
+    return viewer is None or not event.audience or bool(viewer & set(event.audience))
 
 
 def log_group(

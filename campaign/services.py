@@ -12,11 +12,13 @@ from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.http import Http404
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
-from campaign.models import Campaign, Event, Order, Phase, Seat
+from campaign.models import Campaign, Event, Order, Phase, Power, Seat
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_hash
 from rules.engine import load
+from rules.text import Term, Text, message_of
 
 
 class ServiceError(Exception):
@@ -71,6 +73,7 @@ def log(
         kind=kind,
         rule=rule,
         text=text,
+        message=message_of(text),
         actor=actor if getattr(actor, "is_authenticated", False) else None,
         power=power,
     )
@@ -83,7 +86,7 @@ def locked_campaign(campaign_id: int) -> Campaign:
     try:
         return Campaign.objects.select_for_update(no_key=True).get(pk=campaign_id)
     except Campaign.DoesNotExist:
-        raise ServiceError("This campaign does not exist.") from None
+        raise ServiceError(_("This campaign does not exist.")) from None
 
 
 def seat_for(user, campaign_id: int) -> Seat:
@@ -121,10 +124,17 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
     campaign.turn = turn
     campaign.phase = phase
     campaign.save(update_fields=["turn", "phase"])
+    with translation.override(None):  # the log keeps the rules' own words
+        text = Text(
+            "%(turn)s: %(phase)s is open. %(does)s",
+            turn=campaign.turn_label,
+            phase=Term(spec.name),
+            does=Term(spec.does),
+        )
     log(
         campaign,
         Event.Kind.PHASE,
-        f"{campaign.turn_label}: {spec.name} is open. {spec.does}",
+        text,
         actor=actor,
         rule=spec.rules[0],
         phase=phase,
@@ -143,7 +153,7 @@ def start_campaign(campaign: Campaign, *, actor) -> Phase:
     with transaction.atomic():
         campaign = locked_campaign(campaign.pk)
         if campaign.phase_id is not None:
-            raise Conflict("This campaign has already started.")
+            raise Conflict(_("This campaign has already started."))
         phase = _open_phase(campaign, campaign.turn, 0, actor)
         campaign.bump_version()
         return phase
@@ -159,7 +169,7 @@ def _next_position(campaign: Campaign, phase: Phase) -> tuple[int, int]:
 def _dice_for(campaign: Campaign, phase: Phase, faces: list[int] | None):
     if campaign.dice_mode == Campaign.DiceMode.SCRIPTED:
         if faces is None:
-            raise DiceError("This campaign uses GM-entered dice: enter the faces to roll.")
+            raise DiceError(_("This campaign uses GM-entered dice: enter the faces to roll."))
         try:
             return ScriptedDice(list(faces))
         except ValueError as error:
@@ -179,11 +189,13 @@ def resolve_open_phase(
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         if campaign.phase_id != expected_phase_id:
-            raise PhaseAlreadyResolved("This phase has already been resolved.")
+            raise PhaseAlreadyResolved(_("This phase has already been resolved."))
         phase = Phase.objects.select_for_update().get(pk=expected_phase_id)
         spec = campaign.rules.phase(phase.key)
         if phase.status == Phase.Status.WAITING:
-            raise Conflict(f"{spec.name} is under way and waits for a decision.")
+            raise Conflict(
+                _("%(phase)s is under way and waits for a decision.") % {"phase": spec.name}
+            )
         from campaign import history  # it imports this module
 
         history.resolution_starts(campaign, phase)  # where its resolution begins, for a rollback
@@ -192,11 +204,14 @@ def resolve_open_phase(
         try:
             result = spec.resolver()(PhaseContext(campaign, phase, orders, dice, actor))
         except DiceExhausted as error:
-            raise DiceError(f"Not enough dice entered: {error}.") from None
+            raise DiceError(_("Not enough dice entered: %(error)s.") % {"error": error}) from None
         if isinstance(dice, ScriptedDice) and dice.unused:
             raise DiceError(
-                f"{len(dice.faces)} faces were entered but the phase rolled "
-                f"{len(dice.rolls)}: enter exactly the dice it needs."
+                _(
+                    "%(entered)s faces were entered but the phase rolled %(rolled)s: enter "
+                    "exactly the dice it needs."
+                )
+                % {"entered": len(dice.faces), "rolled": len(dice.rolls)}
             )
         if result == WAITING:
             return _wait(campaign, phase)
@@ -212,11 +227,13 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
         campaign = locked_campaign(seat.campaign_id)
         phase = campaign.phase
         if campaign.phase_id != phase_id or phase.status != Phase.Status.WAITING:
-            raise PhaseClosed("That decision is no longer asked: nothing was changed.")
+            raise PhaseClosed(_("That decision is no longer asked: nothing was changed."))
         if version is not None and version != campaign.version:
             raise PhaseClosed(
-                "The decision has moved on since the page was loaded: nothing was changed. "
-                "Reload the page to see what is asked now."
+                _(
+                    "The decision has moved on since the page was loaded: nothing was changed. "
+                    "Reload the page to see what is asked now."
+                )
             )
         power_key = seat.power.key if seat.power_id else None
         result = load(campaign.rules.decision_service)(
@@ -248,7 +265,9 @@ def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
 
     if scheduling.resolves_itself(campaign) and scheduling.everyone_ready(campaign, phase):
         transaction.on_commit(
-            lambda: tasks.resolve_phase.enqueue(campaign.pk, phase.pk, "everyone is ready")
+            lambda: tasks.resolve_phase.enqueue(
+                campaign.pk, phase.pk, "everyone is ready", phase.seed_hash
+            )
         )
 
 
@@ -270,10 +289,11 @@ def _finish(campaign: Campaign, phase: Phase, spec, actor) -> Phase:
     phase.failure = ""
     phase.save(update_fields=["status", "resolved_at", "resolved_by", "failure"])
     notifications.phase_resolved(campaign, phase)
+    text = Text("%(phase)s resolved.", phase=Term(spec.name))
     log(
         campaign,
         Event.Kind.PHASE,
-        f"{spec.name} resolved.",
+        text,
         actor=actor,
         phase=phase,
         rule=spec.rules[0],
@@ -282,6 +302,19 @@ def _finish(campaign: Campaign, phase: Phase, spec, actor) -> Phase:
     opened = _open_phase(campaign, turn, position, actor)
     campaign.bump_version()
     return opened
+
+
+def _default_orders_line(power: Power, rules) -> Text:
+    """The log line for a power that gave no orders: what the ruleset makes it do."""
+    does = Term(rules.default_orders)
+    if power.absent:
+        return Text("%(power)s (absent) gave no orders: %(does)s.", power=power.name, does=does)
+    return Text("%(power)s gave no orders: %(does)s.", power=power.name, does=does)
+
+
+def _seat_name(seat: Seat) -> str:
+    """A seat as the log names it: its power, else its role."""
+    return seat.power.name if seat.power_id else Term(Seat.Role(seat.role).label)
 
 
 def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
@@ -293,16 +326,15 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
     lines = [
         (
             order.power,
-            f"{order.power.name}'s orders were saved but not marked ready; they are used as saved.",
+            Text(
+                "%(power)s's orders were saved but not marked ready; they are used as saved.",
+                power=order.power.name,
+            ),
         )
         for order in saved
         if not order.ready
     ] + [
-        (
-            power,
-            f"{power.name}{' (absent)' if power.absent else ''} gave no orders: "
-            f"{rules.default_orders}.",
-        )
+        (power, _default_orders_line(power, rules))
         for power in campaign.powers.filter(seats__user__isnull=False)
         if power.pk not in given and spec.takes_orders_from(power.key)
     ]
@@ -314,6 +346,7 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
             kind=Event.Kind.ORDER,
             power=power,
             text=text,
+            message=message_of(text),
         )
         for power, text in lines
     )
@@ -326,24 +359,29 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
 def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, actor) -> Order:
     """Save a power's orders for the open phase (a draft, or ready)."""
     if seat.power_id is None:
-        raise ServiceError("Only a power's player gives orders.")
+        raise ServiceError(_("Only a power's player gives orders."))
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
         if campaign.phase_id != phase_id:
-            raise PhaseClosed("This phase is closed: your orders were not saved.")
+            raise PhaseClosed(_("This phase is closed: your orders were not saved."))
         spec = campaign.rules.phase(campaign.phase.key)
         if not spec.takes_orders:
-            raise PhaseClosed("This phase takes no orders.")
+            raise PhaseClosed(_("This phase takes no orders."))
         if campaign.phase.status == Phase.Status.WAITING:
-            raise PhaseClosed("The action is under way: orders can no longer change.")
+            raise PhaseClosed(_("The action is under way: orders can no longer change."))
         if not spec.takes_orders_from(seat.power.key):
-            raise ServiceError(f"{spec.name} is not {seat.power.name}'s to order.")
+            raise ServiceError(
+                _("%(phase)s is not %(power)s's to order.")
+                % {"phase": spec.name, "power": seat.power.name}
+            )
         if seat.is_gm and sealed(campaign.phase, seat.power_id):
             raise PhaseClosed(
-                "Your orders are sealed: a GM who plays marks them ready once, before seeing "
-                "the others'."
+                _(
+                    "Your orders are sealed: a GM who plays marks them ready once, before "
+                    "seeing the others'."
+                )
             )
-        order, _ = Order.objects.update_or_create(
+        order, _created = Order.objects.update_or_create(
             phase_id=phase_id,
             power_id=seat.power_id,
             defaults={
@@ -355,11 +393,16 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
         )
         if ready:
             resolve_when_everyone_is_ready(campaign, campaign.phase)
-        state = "marked its orders ready" if ready else "saved its orders as a draft"
+        if ready:
+            said = "%(power)s marked its orders ready for %(phase)s."
+            text = Text(said, power=seat.power.name, phase=Term(spec.name))
+        else:
+            said = "%(power)s saved its orders as a draft for %(phase)s."
+            text = Text(said, power=seat.power.name, phase=Term(spec.name))
         log(
             campaign,
             Event.Kind.ORDER,
-            f"{seat.power.name} {state} for {spec.name}.",
+            text,
             actor=actor,
             power=seat.power,
             rule=spec.rules[0],
@@ -379,7 +422,7 @@ def claim_seat(*, token: str, user) -> Seat:
     """
     invited = Seat.objects.filter(invite_token=token).values_list("campaign_id", flat=True).first()
     if invited is None:
-        raise ServiceError("This invitation link is not valid.")
+        raise ServiceError(_("This invitation link is not valid."))
     with transaction.atomic():
         campaign = locked_campaign(invited)
         seat = (
@@ -390,15 +433,19 @@ def claim_seat(*, token: str, user) -> Seat:
         if seat.user_id == user.pk:
             return seat
         if seat.user_id is not None:
-            raise ServiceError("This seat has already been taken.")
+            raise ServiceError(_("This seat has already been taken."))
         if Seat.objects.filter(campaign=campaign, user=user).exists():
-            raise ServiceError("You already have a seat in this campaign.")
+            raise ServiceError(_("You already have a seat in this campaign."))
         seat.user = user
         seat.save(update_fields=["user"])
         log(
             campaign,
             Event.Kind.SEAT,
-            f"{user.get_username()} takes the seat of {seat.power or seat.get_role_display()}.",
+            Text(
+                "%(user)s takes the seat of %(seat)s.",
+                user=user.get_username(),
+                seat=_seat_name(seat),
+            ),
             actor=user,
             power=seat.power,
         )
@@ -412,18 +459,25 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
         campaign = locked_campaign(seat.campaign_id)
         seat = Seat.objects.select_for_update(of=("self",)).select_related("power").get(pk=seat.pk)
         if seat.is_gm:
-            raise ServiceError("The GM seat is not reassigned here.")
+            raise ServiceError(_("The GM seat is not reassigned here."))
         seat.user = user
         try:
             with transaction.atomic():
                 seat.save(update_fields=["user"])
         except IntegrityError:
-            raise ServiceError(f"{user.get_username()} already has a seat here.") from None
-        who = user.get_username() if user else "nobody"
+            raise ServiceError(
+                _("%(user)s already has a seat here.") % {"user": user.get_username()}
+            ) from None
+        who = user.get_username() if user else Text("nobody")
         log(
             campaign,
             Event.Kind.SEAT,
-            f"GM {actor.get_username()} seats {who} as {seat.power or seat.get_role_display()}.",
+            Text(
+                "GM %(gm)s seats %(user)s as %(seat)s.",
+                gm=actor.get_username(),
+                user=who,
+                seat=_seat_name(seat),
+            ),
             actor=actor,
             power=seat.power,
         )
@@ -439,23 +493,31 @@ def set_options(*, campaign_id: int, options: dict, dice_mode: str, actor) -> No
         specs = {spec.key: spec for spec in rules.options}
         unknown = set(options) - set(specs)
         if unknown:
-            raise ServiceError(f"Unknown option: {', '.join(sorted(unknown))}.")
+            raise ServiceError(
+                _("Unknown option: %(options)s.") % {"options": ", ".join(sorted(unknown))}
+            )
         if dice_mode not in Campaign.DiceMode.values:
-            raise ServiceError("Unknown dice mode.")
+            raise ServiceError(_("Unknown dice mode."))
         current = campaign.rule_options
         changes = []
         for key, value in options.items():
             if value not in dict(specs[key].choices):
-                raise ServiceError(f"“{value}” is not a choice for {specs[key].label}.")
+                raise ServiceError(
+                    _("“%(value)s” is not a choice for %(option)s.")
+                    % {"value": value, "option": specs[key].label}
+                )
             if current[key] != value:
-                changes.append(f"{specs[key].label}: {specs[key].choice_label(value)}")
+                label, choice = Term(specs[key].label), Term(specs[key].choice_label(value))
+                changes.append(Text("%(option)s: %(choice)s", option=label, choice=choice))
         if dice_mode != campaign.dice_mode:
-            changes.append(f"dice: {Campaign.DiceMode(dice_mode).label}")
+            mode = Term(Campaign.DiceMode(dice_mode).label)
+            changes.append(Text("dice: %(mode)s", mode=mode))
         campaign.options = {**campaign.options, **options}
         campaign.dice_mode = dice_mode
         campaign.save(update_fields=["options", "dice_mode"])
         for change in changes:
-            log(campaign, Event.Kind.GM, f"GM {actor.get_username()} sets {change}.", actor=actor)
+            said = Text("GM %(gm)s sets %(change)s.", gm=actor.get_username(), change=change)
+            log(campaign, Event.Kind.GM, said, actor=actor)
         campaign.bump_version()
 
 
@@ -474,7 +536,8 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
             gm.power = None
             gm.save(update_fields=["power"])
             Seat.objects.create(campaign=campaign, role=Seat.Role.PLAYER, power=power)
-            log(campaign, Event.Kind.SEAT, f"The GM no longer plays {power.name}.", actor=actor)
+            said = Text("The GM no longer plays %(power)s.", power=power.name)
+            log(campaign, Event.Kind.SEAT, said, actor=actor)
         if power_key:
             seat = (
                 Seat.objects.select_for_update(of=("self",))
@@ -483,9 +546,11 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
                 .first()
             )
             if seat is None:
-                raise ServiceError("There is no such power's seat to take.")
+                raise ServiceError(_("There is no such power's seat to take."))
             if seat.user_id is not None:
-                raise ServiceError(f"{seat.power.name} has a player: empty the seat first.")
+                raise ServiceError(
+                    _("%(power)s has a player: empty the seat first.") % {"power": seat.power.name}
+                )
             power = seat.power
             seat.delete()
             gm.power = power
@@ -493,8 +558,11 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
             log(
                 campaign,
                 Event.Kind.SEAT,
-                f"The GM also plays {power.name}: the GM sees the other powers' orders for a "
-                "phase only once the GM's own are marked ready, and sealed.",
+                Text(
+                    "The GM also plays %(power)s: the GM sees the other powers' orders for a "
+                    "phase only once the GM's own are marked ready, and sealed.",
+                    power=power.name,
+                ),
                 actor=actor,
                 power=power,
             )
@@ -510,7 +578,7 @@ def add_observer_seat(*, campaign_id: int, actor) -> Seat:
         log(
             campaign,
             Event.Kind.SEAT,
-            f"GM {actor.get_username()} opens an observer seat.",
+            Text("GM %(gm)s opens an observer seat.", gm=actor.get_username()),
             actor=actor,
         )
         campaign.bump_version()
@@ -522,22 +590,24 @@ def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         if campaign.phase_id != phase_id:
-            raise PhaseClosed("This phase is closed: its deadline cannot change.")
+            raise PhaseClosed(_("This phase is closed: its deadline cannot change."))
         if campaign.phase.status == Phase.Status.WAITING:
             raise Conflict(
-                "The phase is being resolved (it waits for a decision): its deadline no "
-                "longer applies."
+                _(
+                    "The phase is being resolved (it waits for a decision): its deadline no "
+                    "longer applies."
+                )
             )
         if deadline is not None and deadline <= timezone.now():
-            raise ServiceError("A deadline must be in the future.")
+            raise ServiceError(_("A deadline must be in the future."))
         Phase.objects.filter(pk=phase_id).update(
             deadline=deadline, paused_remaining=None, reminders_sent=[]
         )
-        when = deadline.strftime("%Y-%m-%d %H:%M %Z") if deadline else "no deadline"
+        when = deadline.strftime("%Y-%m-%d %H:%M %Z") if deadline else Text("no deadline")
         log(
             campaign,
             Event.Kind.GM,
-            f"GM {actor.get_username()} sets the deadline: {when}.",
+            Text("GM %(gm)s sets the deadline: %(when)s.", gm=actor.get_username(), when=when),
             actor=actor,
         )
         campaign.bump_version()

@@ -31,6 +31,7 @@ from campaign.services import (
     log,
     resolve_open_phase,
 )
+from rules.text import Text
 
 logger = logging.getLogger(__name__)
 RETRIES = 5
@@ -92,8 +93,12 @@ def _record_failure(campaign_id: int, phase_id: int, reason: str, error: Excepti
         log(
             campaign,
             Event.Kind.PHASE,
-            f"Automatic resolution ({reason}) failed and was undone: {text}. "
-            "The GM can retry from the dashboard.",
+            Text(
+                "Automatic resolution (%(reason)s) failed and was undone: %(error)s. "
+                "The GM can retry from the dashboard.",
+                reason=reason,
+                error=text,
+            ),
         )
 
 

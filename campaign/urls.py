@@ -1,7 +1,8 @@
 from django.urls import path, register_converter
 
-from campaign.views import account, archive, gm, orders, pages, seats, verify
+from campaign.views import account, archive, gm, orders, pages, seats, timeline, verify
 from campaign.views import history as history_views
+from campaign.views.area import area
 
 
 class IdConverter:
@@ -26,6 +27,7 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/", pages.campaign_detail, name="detail"),
     path("campaigns/<id:campaign_id>/orders/", orders.orders, name="orders"),
     path("campaigns/<id:campaign_id>/status/", pages.phase_status, name="status"),
+    path("campaigns/<id:campaign_id>/area/<str:key>/", area, name="area"),
     path("campaigns/<id:campaign_id>/standing/", orders.standing_order, name="standing"),
     path("campaigns/<id:campaign_id>/decision/", orders.decision, name="decision"),
     path(
@@ -37,6 +39,7 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/gm/start/", gm.start, name="start"),
     path("campaigns/<id:campaign_id>/gm/advance/", gm.advance, name="advance"),
     path("campaigns/<id:campaign_id>/gm/edit/<slug:key>/", gm.edit, name="edit"),
+    path("campaigns/<id:campaign_id>/gm/edit/<slug:key>/item/", gm.edit_item, name="edit_item"),
     path("campaigns/<id:campaign_id>/gm/seats/<id:seat_id>/", gm.seat, name="seat"),
     path("campaigns/<id:campaign_id>/gm/options/", gm.options, name="options"),
     path("campaigns/<id:campaign_id>/gm/deadline/", gm.deadline, name="deadline"),
@@ -61,4 +64,5 @@ urlpatterns = [
         name="history",
     ),
     path("campaigns/<id:campaign_id>/gm/rollback/", history_views.rollback, name="rollback"),
+    path("campaigns/<id:campaign_id>/timeline/", timeline.campaign_timeline, name="timeline"),
 ]

@@ -7,6 +7,8 @@ import re
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext, gettext_lazy
 
 
 class WholeNumberField(forms.IntegerField):
@@ -36,9 +38,27 @@ class WholeNumberField(forms.IntegerField):
         return sign * int(digits)
 
 
+def _interpolate(message, params: dict) -> str:
+    return message % params
+
+
+# A message with its named placeholders filled in when it is shown, in the language then
+# active: for messages built at import time (class-level fields).
+interpolate_lazy = lazy(_interpolate, str)
+
+
 def row_auto_id(cls: type, pk) -> str:
     """HTML ids unique per form on a page with many forms of one kind."""
     return f"id_{cls.__name__}_{pk}_%s"
+
+
+def row_item(form: forms.Form) -> str:
+    """The item a per-item form edits: the ``pk`` its ``row_auto_id`` names ("" for a
+    form without one)."""
+    prefix, auto_id = f"id_{type(form).__name__}_", str(form.auto_id)
+    if not (auto_id.startswith(prefix) and auto_id.endswith("_%s")):
+        return ""
+    return auto_id[len(prefix) : -len("_%s")]
 
 
 def flag(label: str) -> forms.BooleanField:
@@ -53,8 +73,11 @@ def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=Fa
         coerce=int,
         widget=forms.HiddenInput if hidden else forms.Select,
         error_messages={
-            "invalid_choice": f"There is no such {what} any more: reload the page.",
-            "required": f"Choose the {what}.",
+            "invalid_choice": interpolate_lazy(
+                gettext_lazy("There is no such %(what)s any more: reload the page."),
+                {"what": what},
+            ),
+            "required": interpolate_lazy(gettext_lazy("Choose the %(what)s."), {"what": what}),
         },
     )
 
@@ -63,7 +86,9 @@ def number_field(label: str, bounds: tuple[int, int], **kwargs) -> WholeNumberFi
     """A whole number within ``bounds``; every refusal says the range. (The dashboard's
     message puts the label in front.)"""
     low, high = bounds
-    message = f"enter a whole number from {low} to {high}."
+    message = interpolate_lazy(
+        gettext_lazy("enter a whole number from %(low)s to %(high)s."), {"low": low, "high": high}
+    )
     return WholeNumberField(
         label=label,
         min_value=low,
@@ -83,7 +108,7 @@ class BaseOrderForm(forms.Form):
     saved draft, refusing any posted field it did not offer."""
 
     rules: tuple[str, ...] = ()
-    nothing_to_order = "You have nothing to order in this phase."
+    nothing_to_order = gettext_lazy("You have nothing to order in this phase.")
     field_names: dict[str, str] = {}  # fixed fields, offered only when legal -> refusal
     field_prefixes: dict[str, str] = {}  # per-item fields: prefix -> refusal message
 
@@ -125,7 +150,8 @@ class BaseOrderForm(forms.Form):
                 if name.startswith(prefix):
                     raise forms.ValidationError(message % {"value": name.removeprefix(prefix)})
             raise forms.ValidationError(
-                f"These orders have no “{name}”: reload the page and give them again."
+                gettext("These orders have no “%(name)s”: reload the page and give them again.")
+                % {"name": name}
             )
         return cleaned
 
@@ -136,7 +162,7 @@ class BaseEditForm(forms.Form):
 
     edit_key = ""
     title = ""
-    submit_label = "Save"
+    submit_label = gettext_lazy("Save")
     rule = ""
     gm_edit = None
 

@@ -6,10 +6,12 @@ from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import OuterRef, Q, Subquery, Value
+from django.db.models.functions import Coalesce
 
-from campaign import presenters
-from campaign.models import Campaign, Event, Order, Phase, Power, Seat
+from campaign import presenters, progress, summary
+from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
+from campaign.snapshots import LiveRows
 from rules.engine import PhaseSpec, Ruleset, load
 
 LOG_LIMIT = 200
@@ -26,6 +28,7 @@ class CampaignState:
     spec: PhaseSpec | None
     world: Any
     powers: list[Power]
+    areas: list[Area]
     orders: dict[int, Order]
 
     @property
@@ -81,12 +84,36 @@ class CampaignState:
         return load(self.rules.standing_form)(data, world=self.world, power_key=self.seat.power.key)
 
 
+class PageRows(LiveRows):
+    """The live rows, with the powers and areas the World loader reads kept for the page:
+    the powers with their player's user name (``player``: the readiness table), the
+    areas with their map positions, so that the page reads neither table twice."""
+
+    def __init__(self, campaign: Campaign):
+        super().__init__(campaign)
+        self.power_rows: list[Power] | None = None
+        self.area_rows: list[Area] | None = None
+
+    def powers(self, *related: str) -> list[Power]:
+        players = Seat.objects.filter(power=OuterRef("pk"), user__isnull=False).exclude(
+            role=Seat.Role.OBSERVER
+        )
+        rows = Power.objects.filter(campaign=self.campaign).select_related(*related)
+        rows = rows.annotate(player=Subquery(players.values("user__username")[:1]))
+        self.power_rows = list(rows)
+        return self.power_rows
+
+    def areas(self, *related: str) -> list[Area]:
+        self.area_rows = super().areas(*related)
+        return self.area_rows
+
+
 def load_state(seat: Seat) -> CampaignState:
     campaign = seat.campaign
     rules = campaign.rules
     phase = campaign.phase
-    seats = Seat.objects.exclude(role=Seat.Role.OBSERVER).select_related("user")
-    powers = list(campaign.powers.prefetch_related(Prefetch("seats", queryset=seats)))
+    rows = PageRows(campaign)
+    world = rules.load_world(campaign, rows)
     orders = {o.power_id: o for o in phase.orders.all()} if phase else {}
     return CampaignState(
         seat=seat,
@@ -94,8 +121,9 @@ def load_state(seat: Seat) -> CampaignState:
         rules=rules,
         phase=phase,
         spec=rules.phase(phase.key) if phase else None,
-        world=rules.load_world(campaign),
-        powers=powers,
+        world=world,
+        powers=rows.power_rows if rows.power_rows is not None else rows.powers(),
+        areas=rows.area_rows if rows.area_rows is not None else rows.areas(),
         orders=orders,
     )
 
@@ -140,18 +168,68 @@ def orders_context(
 
 def page_context(state: CampaignState, **forms) -> dict:
     """Everything the campaign page shows; the spaces a decision may choose are
-    highlighted on the map for whoever may make it."""
+    highlighted on the map for whoever may make it, and a seated power reads what
+    happened to it in the last resolved phase."""
     context = orders_context(state, **forms)
     decision = context["decision_form"]
     highlight = set(decision.highlight) if decision is not None and decision.answerable else set()
-    return {**context, "map": map_view(state, highlight), "log": log_lines(state, LOG_LIMIT)}
+    newest, last_phase = page_events(state)
+    seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
+    mine = None
+    if state.seat.power_id:
+        mine = summary.for_power(
+            last_phase, state.seat.power, state.rules, state.campaign.setup, state.viewer
+        )
+    return {
+        **context,
+        "map": map_view(state, highlight),
+        "log": presenters.log_groups(
+            newest, state.rules, state.campaign.setup, seeded, state.viewer
+        ),
+        "progress": progress.on_page(state),
+        "summary": mine,
+    }
+
+
+def page_events(state: CampaignState) -> tuple[list[Event], list[Event]]:
+    """The newest LOG_LIMIT log lines (newest first) and, for a seated power, the lines of
+    the last resolved phase that may concern it (its own, and those with an audience),
+    oldest first: one query."""
+    events = Event.objects.filter(campaign=state.campaign)
+    cutoff = events.order_by("-pk").values("pk")[LOG_LIMIT - 1 : LOG_LIMIT]
+    wanted = Q(pk__gte=Coalesce(Subquery(cutoff), Value(0)))
+    last = Phase.objects.filter(campaign=state.campaign, status=Phase.Status.RESOLVED)
+    last = Subquery(last.order_by("-turn", "-position").values("pk")[:1])
+    if state.seat.power_id:
+        concerning = Q(power_id=state.seat.power_id) | ~Q(audience=[])
+        wanted |= Q(phase_id=last) & concerning
+    rows = list(
+        events.filter(wanted)
+        .annotate(last_resolved=last)
+        .select_related("actor", "phase")
+        .order_by("-pk")
+    )
+    # every line of the last phase that is not among the newest is older than all of them
+    newest = rows[:LOG_LIMIT]
+    mine = [e for e in reversed(rows) if e.phase_id is not None and e.phase_id == e.last_resolved]
+    return newest, mine
 
 
 def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> presenters.MapView:
     """The map for this seat, with ``highlight`` areas marked (an answer's path)."""
-    areas = state.campaign.areas.values("key", "name", "kind", "controller_id", "x", "y")
+    areas = [
+        {
+            "key": a.key,
+            "name": a.name,
+            "kind": a.kind,
+            "controller_id": a.controller_id,
+            "x": a.x,
+            "y": a.y,
+        }
+        for a in state.areas
+    ]
     return presenters.map_view(
-        list(areas), state.powers, state.world, state.presenter, state.viewer, highlight
+        areas, state.powers, state.world, state.presenter, state.viewer, highlight
     )
 
 

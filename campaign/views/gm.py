@@ -13,7 +13,8 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
 
 from campaign import presenters, scheduling
 from campaign.forms import (
@@ -42,8 +43,11 @@ from campaign.services import (
 from campaign.views.access import error_text, gm_seat
 from campaign.views.context import CampaignState, load_state, log_lines, map_view, panels
 from rules.engine import load
+from rules.forms import row_item
+from rules.text import localized
 
 GM_LOG_LIMIT = 50
+EDIT_PICKER_FROM = 20  # more items than this: a picker, and the item's form on demand
 
 
 @login_required
@@ -61,7 +65,7 @@ def start(request, campaign_id: int):
         state,
         None,
         lambda _: start_campaign(state.campaign, actor=request.user),
-        "The campaign has started.",
+        gettext("The campaign has started."),
     )
 
 
@@ -79,10 +83,13 @@ def advance(request, campaign_id: int):
             actor=request.user,
             faces=form.dice_faces(),
         )
-        resolved = state.spec.name if state.spec else "The phase"
+        resolved = state.spec.name if state.spec else gettext("The phase")
         if opened.status == opened.Status.WAITING:
-            return f"{resolved} is under way and waits for a decision."
-        return f"{resolved} resolved; {state.rules.phase(opened.key).name} is open."
+            return gettext("%(phase)s is under way and waits for a decision.") % {"phase": resolved}
+        return gettext("%(phase)s resolved; %(next)s is open.") % {
+            "phase": resolved,
+            "next": state.rules.phase(opened.key).name,
+        }
 
     return perform(request, state, form, resolve)
 
@@ -100,10 +107,31 @@ def edit(request, campaign_id: int, key: str):
         request,
         state,
         form,
-        lambda _: form.apply(campaign_id=campaign_id, actor=request.user) + ".",
-        refusal_prefix=f"{form_class.title}: ",
+        lambda _: localized(form.apply(campaign_id=campaign_id, actor=request.user)) + ".",
+        refusal_prefix=gettext("%(edit)s: ") % {"edit": form_class.title},
         anchor=f"#edit-{key}",
     )
+
+
+@login_required
+@require_GET
+def edit_item(request, campaign_id: int, key: str):
+    """The form of the item picked in a long edit list (``?item=``), prefilled: with HTMX
+    the form alone, otherwise the dashboard with that form open."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form_class = edit_forms(state).get(key)
+    if form_class is None:
+        raise Http404("No such edit.")
+    item = request.GET.get("item", "")
+    form = next((f for f in form_class.instances(state.world) if row_item(f) == item), None)
+    if form is None:
+        raise Http404("Nothing to edit by that name: reload the page.")
+    if not request.htmx:
+        context = dashboard_context(request, state, opened=(key, item))
+        return render(request, "campaign/gm.html", context)
+    panel = {"key": key, "submit_label": form_class.submit_label}
+    context = {"campaign": state.campaign, "panel": panel, "form": form}
+    return render(request, "campaign/gm.html#edit_form", context)
 
 
 @login_required
@@ -119,7 +147,7 @@ def seat(request, campaign_id: int, seat_id: int):
         state,
         AssignSeatForm(request.POST),
         lambda data: assign_seat(seat=target, user=data["username"], actor=request.user),
-        "Seat updated.",
+        gettext("Seat updated."),
     )
 
 
@@ -139,7 +167,7 @@ def options(request, campaign_id: int):
             dice_mode=data["dice_mode"],
             actor=request.user,
         ),
-        "Options saved.",
+        gettext("Options saved."),
     )
 
 
@@ -158,7 +186,7 @@ def deadline(request, campaign_id: int):
             deadline=data["deadline"],
             actor=request.user,
         ),
-        "Deadline saved.",
+        gettext("Deadline saved."),
     )
 
 
@@ -179,9 +207,9 @@ def clock(request, campaign_id: int):
             campaign_id=campaign_id, phase_id=data["phase"], actor=request.user, **extra
         )
         return {
-            "extend": "Deadline extended.",
-            "pause": "Deadline paused.",
-            "resume": "Deadline resumed.",
+            "extend": gettext("Deadline extended."),
+            "pause": gettext("Deadline paused."),
+            "resume": gettext("Deadline resumed."),
         }[data["action"]]
 
     return perform(request, state, ClockForm(request.POST), act, anchor="#phase")
@@ -204,7 +232,7 @@ def schedule(request, campaign_id: int):
             webhook_url=data["webhook_url"],
             actor=request.user,
         ),
-        "Schedule saved.",
+        gettext("Schedule saved."),
         anchor="#schedule",
     )
 
@@ -221,7 +249,7 @@ def absent(request, campaign_id: int, power_id: int):
         lambda data: scheduling.set_absent(
             campaign_id=campaign_id, power_id=power_id, absent=data["absent"], actor=request.user
         ),
-        "Seat updated.",
+        gettext("Seat updated."),
         anchor="#seats",
     )
 
@@ -239,7 +267,7 @@ def plays(request, campaign_id: int):
         lambda data: gm_plays(
             campaign_id=campaign_id, power_key=data["power"] or None, actor=request.user
         ),
-        "Seat updated.",
+        gettext("Seat updated."),
         anchor="#seats",
     )
 
@@ -254,7 +282,7 @@ def observer(request, campaign_id: int):
         state,
         None,
         lambda _: add_observer_seat(campaign_id=campaign_id, actor=request.user),
-        "Observer seat opened: send its invitation link.",
+        gettext("Observer seat opened: send its invitation link."),
     )
 
 
@@ -300,18 +328,31 @@ def advance_form(campaign: Campaign, data=None) -> AdvanceForm:
     return AdvanceForm(data, scripted=scripted, initial=initial)
 
 
-def edit_panels(state: CampaignState) -> list[dict]:
-    return [
-        {
-            "key": key,
-            "title": form_class.title,
-            "rule": form_class.rule,
-            "submit_label": form_class.submit_label,
-            "current": form_class.current(state.world),
-            "forms": form_class.instances(state.world),
-        }
-        for key, form_class in edit_forms(state).items()
-    ]
+def edit_panels(state: CampaignState, opened: tuple[str, str] = ("", "")) -> list[dict]:
+    """Each kind of edit with a form per item; a long list (more than EDIT_PICKER_FROM
+    items: corps, stacks, areas of a big map) as a picker instead, whose item's form is
+    loaded on demand (``edit_item``); ``opened``: the (edit, item) whose form is shown."""
+    panels = []
+    for key, form_class in edit_forms(state).items():
+        forms = form_class.instances(state.world)
+        items = [(row_item(form), form.caption) for form in forms]
+        if len(forms) > EDIT_PICKER_FROM:
+            forms = [form for form in forms if opened == (key, row_item(form))]
+        else:
+            items = []
+        panels.append(
+            {
+                "key": key,
+                "title": form_class.title,
+                "rule": form_class.rule,
+                "submit_label": form_class.submit_label,
+                "current": form_class.current(state.world),
+                "forms": forms,
+                "items": items,
+                "opened": opened[0] == key,
+            }
+        )
+    return panels
 
 
 def gm_order_rows(state: CampaignState) -> list | None:
@@ -340,7 +381,8 @@ def seat_rows(request, state: CampaignState) -> list[dict]:
     ]
 
 
-def dashboard_context(request, state: CampaignState) -> dict:
+def dashboard_context(request, state: CampaignState, opened: tuple[str, str] = ("", "")) -> dict:
+    """The dashboard; ``opened``: the (edit, item) of a long list whose form is shown."""
     decision = state.decision_form()
     return {
         **panels(state),
@@ -358,7 +400,7 @@ def dashboard_context(request, state: CampaignState) -> dict:
         "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": scheduling.resolves_itself(state.campaign),
         "seats": seat_rows(request, state),
-        "edit_panels": edit_panels(state),
+        "edit_panels": edit_panels(state, opened),
         "map": map_view(state, set(decision.highlight) if decision else set()),
         "log": log_lines(state, GM_LOG_LIMIT),
     }

@@ -13,9 +13,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, reswap
 
+from campaign import presenters
 from campaign.services import PhaseClosed, ServiceError, decide, seat_for, submit_orders
 from campaign.views.access import player_seat
 from campaign.views.context import (
@@ -30,6 +32,7 @@ ERROR = "error"
 SUCCESS = "success"
 ENVELOPE = ("csrfmiddlewaretoken", "phase", "ready", "version")  # posted with the orders
 ORDERS_PARTIAL = "campaign/detail.html#order_update"
+ORDER_SAVED_PARTIAL = "campaign/detail.html#order_saved"
 DECISION_PARTIAL = "campaign/detail.html#decision"
 STANDING_PARTIAL = "campaign/detail.html#standing"
 
@@ -41,12 +44,13 @@ def orders(request, campaign_id: int):
     state = load_state(player_seat(request.user, campaign_id))
     phase_id = request.POST.get("phase", "")
     if not (phase_id.isascii() and phase_id.isdigit()):
-        return refuse(request, state, "The form is incomplete: reload the page.", 400)
+        return refuse(request, state, gettext("The form is incomplete: reload the page."), 400)
     if not state.takes_orders or phase_id != str(state.phase.pk):
         return refuse(request, state, closed_reason(state, phase_id), 409)
     form = state.order_form(order_fields(request.POST))
     if not form.is_valid():
-        return refuse(request, state, "Your orders were not saved.", 422, order_form=form)
+        notice = gettext("Your orders were not saved.")
+        return refuse(request, state, notice, 422, order_form=form)
     ready = request.POST.get("ready") == "1"
     try:
         submit_orders(
@@ -60,8 +64,10 @@ def orders(request, campaign_id: int):
         return refuse(request, load_state(player_seat(request.user, campaign_id)), str(error), 409)
     except ServiceError as error:
         return refuse(request, state, str(error), 400, order_form=form)
-    notice = "Orders saved and marked ready." if ready else "Orders saved as a draft."
-    return done(request, with_saved_orders(state), notice)
+    notice = (
+        gettext("Orders saved and marked ready.") if ready else gettext("Orders saved as a draft.")
+    )
+    return saved(request, with_saved_orders(state), notice)
 
 
 @login_required
@@ -73,13 +79,13 @@ def standing_order(request, campaign_id: int):
     if form is None:
         raise Http404("This game has no standing orders.")
     if not form.is_valid():
-        reason = "Your standing order was not changed."
+        reason = gettext("Your standing order was not changed.")
         return refuse(request, state, reason, 422, STANDING_PARTIAL, standing_form=form)
     try:
         form.save(seat=state.seat, actor=request.user)
     except ServiceError as error:
         return refuse(request, state, str(error), 400, STANDING_PARTIAL, standing_form=form)
-    return done(request, load_state(state.seat), "Standing order saved.", STANDING_PARTIAL)
+    return done(request, load_state(state.seat), gettext("Standing order saved."), STANDING_PARTIAL)
 
 
 @login_required
@@ -90,12 +96,13 @@ def decision(request, campaign_id: int):
     state = load_state(seat_for(request.user, campaign_id))
     form = state.decision_form(order_fields(request.POST))
     if form is None or str(state.phase.pk) != request.POST.get("phase", ""):
-        return refuse(request, state, "That decision is no longer asked.", 409, DECISION_PARTIAL)
+        reason = gettext("That decision is no longer asked.")
+        return refuse(request, state, reason, 409, DECISION_PARTIAL)
     if not form.answerable:
-        reason = f"The decision is {form.waiting_for}'s to make."
+        reason = gettext("The decision is %(power)s's to make.") % {"power": form.waiting_for}
         return refuse(request, state, reason, 403, DECISION_PARTIAL, decision_form=form)
     if not form.is_valid():
-        reason = "Your decision was not accepted."
+        reason = gettext("Your decision was not accepted.")
         return refuse(request, state, reason, 422, DECISION_PARTIAL, decision_form=form)
     version = request.POST.get("version", "")
     try:
@@ -111,10 +118,10 @@ def decision(request, campaign_id: int):
     except PhaseClosed as error:
         return refuse(request, state, str(error), 409, DECISION_PARTIAL)
     except ServiceError as error:
-        reason = f"Your decision was not accepted: {error}"
+        reason = gettext("Your decision was not accepted: %(error)s") % {"error": error}
         return refuse(request, state, reason, 422, DECISION_PARTIAL, decision_form=form)
     page = "campaign:gm" if state.seat.is_gm else "campaign:detail"
-    messages.success(request, "Decision made.")
+    messages.success(request, gettext("Decision made."))
     if request.htmx:
         return HttpResponseClientRedirect(reverse(page, args=[campaign_id]))
     return redirect(page, campaign_id)
@@ -132,8 +139,11 @@ def closed_reason(state: CampaignState, phase_id: str) -> str:
     )
     if others:
         power = state.seat.power.name
-        return f"{spec.name} is not {power}'s to order: your orders were not saved."
-    return "This phase is closed: your orders were not saved."
+        return gettext("%(phase)s is not %(power)s's to order: your orders were not saved.") % {
+            "phase": spec.name,
+            "power": power,
+        }
+    return gettext("This phase is closed: your orders were not saved.")
 
 
 def order_fields(data):
@@ -142,6 +152,22 @@ def order_fields(data):
     for name in ENVELOPE:
         fields.pop(name, None)
     return fields
+
+
+def saved(request, state: CampaignState, notice: str):
+    """Orders saved. With HTMX only the notice, the order's status and the submissions
+    panel change: the form stays as the player left it, which is what was saved."""
+    if not request.htmx:
+        return done(request, state, notice)
+    context = {
+        "campaign": state.campaign,
+        "spec": state.spec,
+        "order": state.my_order,
+        "readiness": presenters.readiness(state.powers, state.orders, state.spec),
+        "notice": notice,
+        "notice_level": SUCCESS,
+    }
+    return reswap(render(request, ORDER_SAVED_PARTIAL, context), "none")
 
 
 def done(request, state: CampaignState, notice: str, partial: str = ORDERS_PARTIAL):

@@ -10,9 +10,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import condition, require_http_methods
 
+from campaign import progress
 from campaign.forms import NewCampaignForm
 from campaign.models import Seat
 from campaign.scenarios import create_campaign
@@ -43,10 +44,22 @@ def new_campaign(request):
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(request, f"“{campaign.name}” is ready: seat your players.")
+            messages.success(
+                request,
+                gettext("“%(campaign)s” is ready: seat your players.")
+                % {"campaign": campaign.name},
+            )
             return redirect("campaign:gm", campaign.pk)
     status = 422 if form.is_bound else 200
     return render(request, "campaign/new.html", {"form": form}, status=status)
+
+
+def reader_seat(request, campaign_id: int) -> Seat:
+    """The reader's seat (``seat_for``), read once per request: the ETag needs it, and so
+    does the page when it must be rendered."""
+    if getattr(request, "_reader_seat", None) is None:
+        request._reader_seat = seat_for(request.user, campaign_id)
+    return request._reader_seat
 
 
 def page_etag(request, campaign_id: int) -> str | None:
@@ -56,7 +69,7 @@ def page_etag(request, campaign_id: int) -> str | None:
     (no ETag) while a message waits to be shown once."""
     if not request.user.is_authenticated or messages.get_messages(request):
         return None
-    seat = seat_for(request.user, campaign_id)
+    seat = reader_seat(request, campaign_id)
     parts = (
         seat.campaign.version,
         seat.pk,
@@ -73,7 +86,7 @@ def page_etag(request, campaign_id: int) -> str | None:
 @login_required
 @condition(etag_func=page_etag)
 def campaign_detail(request, campaign_id: int):
-    state = load_state(seat_for(request.user, campaign_id))
+    state = load_state(reader_seat(request, campaign_id))
     return render(request, "campaign/detail.html", page_context(state))
 
 
@@ -107,17 +120,24 @@ def question(request, campaign_id: int, topic: str, item_id: int):
 
 @login_required
 def phase_status(request, campaign_id: int):
-    """Polled by the campaign page: 204 while the phase it shows is still the open one in
-    the same state; otherwise the page is told to reload (the phase was resolved by the
-    worker or the GM, or now waits for a decision)."""
+    """Polled by the campaign page with the phase, status and pace it shows. Unchanged:
+    204. The phase moved on (resolved by the worker or the GM) or its status changed:
+    the campaign page, for HTMX to swap in place of the old one. Only the pace changed
+    (every order is in and the phase resolves itself): the progress line alone, so that
+    nothing the player is editing is lost."""
     seat = seat_for(request.user, campaign_id)
-    phase = seat.campaign.phase
+    campaign, phase = seat.campaign, seat.campaign.phase
     shown = (request.GET.get("phase", ""), request.GET.get("status", ""))
-    if phase is not None and shown == (str(phase.pk), phase.status):
+    if phase is None or shown != (str(phase.pk), phase.status):
+        response = render(request, "campaign/detail.html", page_context(load_state(seat)))
+        response["HX-Retarget"] = response["HX-Reselect"] = "#campaign-page"
+        return response
+    now = progress.polled(campaign, phase)
+    if request.GET.get("pace") in (None, now.pace):
         return HttpResponse(status=204)
-    response = HttpResponse(status=200)
-    response["HX-Refresh"] = "true"
-    return response
+    spec = campaign.rules.phase(phase.key)
+    context = {"campaign": campaign, "phase": phase, "spec": spec, "progress": now}
+    return render(request, "campaign/progress.html", context)
 
 
 def rules_page(request, ruleset: str):

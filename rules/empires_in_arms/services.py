@@ -8,7 +8,6 @@ line. They run inside the caller's transaction, after it has locked the campaign
 
 from __future__ import annotations
 
-import copy
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +39,7 @@ from campaign.snapshots import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS, EditError
 from rules.log import GM, LogLine
+from rules.text import Text
 
 
 @dataclass
@@ -53,9 +53,19 @@ class Loaded:
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
-    """Read every piece of EIA state of the campaign (ten queries, whatever its size);
-    ``rows``: from there instead of the database (a snapshot: campaign/snapshots.py)."""
-    rows = rows or LiveRows(campaign)
+    """Read every piece of EIA state of the campaign (ten queries, whatever its size),
+    with a copy to diff against; ``rows``: from there instead of the database (a
+    snapshot: campaign/snapshots.py)."""
+    world, power_ids, area_ids = _read(campaign, rows or LiveRows(campaign))
+    return Loaded(world, world.copy(), power_ids, area_ids)
+
+
+def load_world(campaign: Campaign, rows: StateRows | None = None) -> state.World:
+    """The campaign's EIA state, for pages and forms (``rows``: see load_state)."""
+    return _read(campaign, rows or LiveRows(campaign))[0]
+
+
+def _read(campaign: Campaign, rows: StateRows) -> tuple[state.World, dict, dict]:
     powers = rows.powers("eia")
     areas = rows.areas("eia")
     power_ids = {p.key: p.pk for p in powers}
@@ -121,12 +131,7 @@ def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
         pair = frozenset((pkey[relation.a_id], pkey[relation.b_id]))
         (world.wars if relation.kind == PowerRelation.Kind.WAR else world.alliances).add(pair)
     world.let_downs = {(pkey[d.power_id], akey[d.area_id]): d.count for d in rows.of(LetDown)}
-    return Loaded(world, copy.deepcopy(world), power_ids, area_ids)
-
-
-def load_world(campaign: Campaign, rows: StateRows | None = None) -> state.World:
-    """The campaign's EIA state, for pages and forms (``rows``: see load_state)."""
-    return load_state(campaign, rows).world
+    return world, power_ids, area_ids
 
 
 def _power(p: Power) -> state.Power:
@@ -320,8 +325,7 @@ def _persist_revolts(loaded: Loaded, campaign: Campaign) -> None:
     ]
     old = {r.id: r for r in loaded.before.revolts}
     changed = [row(r, r.id) for r in loaded.world.revolts if r.id is not None and r != old[r.id]]
-    if changed:
-        Revolt.objects.bulk_update(changed, fields)
+    persistence.update_rows(Revolt, changed, fields)
     created = [row(r, None) for r in loaded.world.revolts if r.id is None]
     if created:
         Revolt.objects.bulk_create(created)
@@ -377,13 +381,10 @@ def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
 
 
 def _phase_service(resolver: Callable[..., None]) -> Callable[[PhaseContext], None]:
-    def service(context: PhaseContext) -> None:
-        loaded = load_state(context.campaign)
-        resolver(loaded.world, context.orders, context.dice)
+    def write(loaded: Loaded, context: PhaseContext) -> None:
         persist(loaded, context.campaign, context.phase, context.actor)
 
-    service.__doc__ = f"Load, resolve with {resolver.__name__}, persist."
-    return service
+    return persistence.phase_service(load_state, resolver, write)
 
 
 resolve_peace = _phase_service(phases.resolve_peace)
@@ -396,7 +397,7 @@ resolve_economic = _phase_service(phases.resolve_economic)
 # -- GM edits and standing orders ---------------------------------------------------
 
 
-def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
+def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> Text:
     """Apply one GM edit, run the immediate EIA-7 endings, log it with who made it."""
     if edit not in EDITS:
         raise ServiceError(f"Unknown edit “{edit}”.")
@@ -407,7 +408,8 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
             text = EDITS[edit](loaded.world, **fields)
         except EditError as error:
             raise ServiceError(str(error)) from None
-        loaded.world.log.insert(0, LogLine(GM, f"GM {actor.get_username()}: {text}."))
+        line = Text("GM %(user)s: %(change)s.", user=actor.get_username(), change=text)
+        loaded.world.log.insert(0, LogLine(GM, line))
         phases.immediate_checks(loaded.world)
         persist(loaded, campaign, campaign.phase if campaign.phase_id else None, actor)
         campaign.bump_version()
@@ -420,6 +422,11 @@ def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
         EiaPowerStatus.objects.filter(power_id=seat.power_id).update(pays_bad_roll=pays_bad_roll)
+        text = Text(
+            "%(power)s set its standing order for bad anti-guerrilla rolls "
+            "(seen by its player and the GM).",
+            power=seat.power.name,
+        )
         Event.objects.create(
             campaign=campaign,
             phase_id=campaign.phase_id,
@@ -428,7 +435,7 @@ def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
             rule="EIA-4",
             actor=actor,
             power_id=seat.power_id,
-            text=f"{seat.power.name} set its standing order for bad anti-guerrilla rolls "
-            "(seen by its player and the GM).",
+            text=text,
+            message=text.message(),
         )
         campaign.bump_version()

@@ -30,6 +30,7 @@ from campaign.snapshots import LiveRows, StateRows
 from rules.log import GM, LogLine
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS, EditError
+from rules.text import Text
 
 
 @dataclass
@@ -273,13 +274,10 @@ def _persist_sides(loaded: Loaded) -> None:
 
 
 def _phase_service(resolver: Callable[..., None]) -> Callable[[PhaseContext], None]:
-    def service(context: PhaseContext) -> None:
-        loaded = load_state(context.campaign)
-        resolver(loaded.world, context.orders, context.dice)
+    def write(loaded: Loaded, context: PhaseContext) -> None:
         persist(loaded, context.phase, context.actor)
 
-    service.__doc__ = f"Load, resolve with {resolver.__name__}, persist."
-    return service
+    return persistence.phase_service(load_state, resolver, write)
 
 
 resolve_recruitment = _phase_service(phases.resolve_recruitment)
@@ -302,14 +300,16 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
             change = EDITS[edit](loaded.world, **fields)
         except EditError as error:
             raise ServiceError(str(error)) from None
-        who = f"GM {actor.get_username()}"
+        who = actor.get_username()
         loaded.world.log.insert(
             0,
             LogLine(
                 GM,
-                f"{who}: {change.text}.",
+                Text("GM %(user)s: %(change)s.", user=who, change=change.text),
                 audience=change.audience,
-                redacted=f"{who}: {change.redacted}." if change.redacted else "",
+                redacted=Text("GM %(user)s: %(change)s.", user=who, change=change.redacted)
+                if change.redacted
+                else "",
             ),
         )
         persist(loaded, campaign.phase if campaign.phase_id else None, actor)

@@ -297,6 +297,25 @@ def question_calls(s: Scene) -> list[Call]:
     ]
 
 
+AREA_KEYS = {
+    "empires_in_arms": ("palatinate", "andalusia"),
+    "pax_baltica": ("kurland", "lietuva", "narva", "lausitz", "central_baltic"),
+    "virgin_queen": ("antwerp", "lyon", "north_sea"),
+}
+
+
+def area_calls(s: Scene) -> list[Call]:
+    """Each area, as a page and as the side panel HTMX loads; keys the campaign lacks."""
+    calls = []
+    for key in AREA_KEYS[s.ruleset]:
+        url = u("area", s.pk, key)
+        calls += [get(url, label=key), Call("get", url, label=f"{key}, htmx", htmx=True)]
+    return calls + [
+        get(u("area", s.pk, "atlantis"), 404, "no such area"),
+        get(u("area", s.pk, "<script>"), 404, "not a key"),
+    ]
+
+
 def verify_calls(s: Scene) -> list[Call]:
     return [
         get(u("verify", s.pk, s.resolved_phase), 200, "a resolved phase"),
@@ -332,6 +351,23 @@ def edit_calls(s: Scene) -> list[Call]:
     ]
 
 
+EDIT_ITEMS = {"empires_in_arms": ("power", "spain"), "pax_baltica": ("side", "sweden")}
+EDIT_ITEMS["virgin_queen"] = ("space", "lyon")
+
+
+def edit_item_calls(s: Scene) -> list[Call]:
+    """The prefilled form of one item of an edit list, alone (HTMX) or in the dashboard."""
+    key, item = EDIT_ITEMS[s.ruleset]
+    url = u("edit_item", s.pk, key)
+    return [
+        get(f"{url}?item={item}", label=f"{key} {item}"),
+        Call("get", f"{url}?item={item}", label=f"{key} {item}, htmx", htmx=True),
+        get(f"{url}?item=atlantis", 404, "no such item"),
+        get(url, 404, "no item"),
+        get(f"{u('edit_item', s.pk, 'nope')}?item={item}", 404, "no such edit"),
+    ]
+
+
 def options_data(s: Scene) -> dict:
     current = {key: str(value) for key, value in s.campaign.rule_options.items()}
     return {**current, "dice_mode": "seeded"}
@@ -356,6 +392,7 @@ BUILDERS: dict[str, Spec] = {
     ),
     "orders": Spec(PLAYER, POST_ONLY, orders_calls),
     "status": Spec(SEAT, ANY_METHOD, status_calls),
+    "area": Spec(SEAT, GET_ONLY, area_calls),
     "standing": Spec(PLAYER, POST_ONLY, standing_calls),
     "decision": Spec(SEAT, POST_ONLY, decision_calls),
     "question": Spec(SEAT, ANY_METHOD, question_calls),
@@ -372,6 +409,10 @@ BUILDERS: dict[str, Spec] = {
         ],
     ),
     "edit": Spec(GM, POST_ONLY, edit_calls),
+    "edit_item": Spec(GM, GET_ONLY, edit_item_calls),
+    "timeline": Spec(
+        SEAT, ANY_METHOD, lambda s: [get(u("timeline", s.pk)), post(u("timeline", s.pk), {}, 200)]
+    ),
     "seat": Spec(
         GM,
         POST_ONLY,

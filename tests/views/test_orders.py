@@ -43,11 +43,15 @@ def test_peace_lapse_saved_as_draft_then_ready(campaign, client_as):
     assert Order.objects.filter(phase_id=campaign.phase_id).count() == 1
 
 
-def test_htmx_submit_swaps_only_the_form_and_the_submissions_panel(campaign, client_as):
+def test_htmx_submit_updates_the_notice_status_and_submissions_but_keeps_the_form(
+    campaign, client_as
+):
     response = post_orders(client_as("other_player"), campaign, {}, ready=True)
     html = response.content.decode()
-    assert "<html" not in html
-    assert 'id="orders"' in html
+    assert response["HX-Reswap"] == "none"  # the form stays as the player left it
+    assert "<html" not in html and "<form" not in html
+    assert 'id="orders-notice" hx-swap-oob="true"' in html
+    assert 'id="orders-status" hx-swap-oob="true"' in html and "marked ready" in html
     assert 'id="submissions" class="panel submissions" hx-swap-oob="true"' in html
     assert "Orders saved and marked ready." in html
     assert 'id="map"' not in html and 'id="log"' not in html

@@ -188,6 +188,12 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
                 200,
             )
         )
+        # the panel of every area, and the full page of one area in five (the same panel)
+        keys = campaign.areas.order_by("key").values_list("key", flat=True)
+        for index, key in enumerate(keys):
+            if htmx or index % 5 == 0:
+                url = reverse("campaign:area", args=[pk, key])
+                calls.append(Call("area", f"area {key}{how}", "get", url, {}, htmx, 200))
         calls.append(
             Call(
                 "standing",
@@ -252,6 +258,9 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         url = reverse("campaign:edit", args=[pk, key])
         data = {"block": theirs[0].pk, "location": "narva"}
         calls.append(Call("edit", f"edit {key}", "post", url, data, status=403))
+        url = reverse("campaign:edit_item", args=[pk, key]) + f"?item={theirs[0].pk}"
+        calls.append(Call("edit_item", f"edit {key}, their block", "get", url, {}, status=403))
+    calls.append(Call("timeline", "timeline", "get", reverse("campaign:timeline", args=[pk])))
     return calls
 
 

@@ -123,7 +123,7 @@ def test_recruitment_reinforces_blocks_on_the_map_with_htmx(pb, as_role, ids, pb
     response = post_orders(client, pb, data)
     html = response.content.decode()
     assert response.status_code == 200, html[:2000]
-    assert "<html" not in html and 'id="orders"' in html
+    assert "<html" not in html and 'id="orders-status"' in html
     assert 'id="submissions" class="panel submissions" hx-swap-oob="true"' in html
     assert "Orders saved and marked ready." in html
     payload = payload_of(pb, "sweden")

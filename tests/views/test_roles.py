@@ -48,6 +48,12 @@ CASES = {
         None,
         expect(200, outsider=404),
     ),
+    "area": (
+        "get",
+        lambda c: reverse("campaign:area", args=[c.pk, "palatinate"]),
+        None,
+        expect(200, outsider=404),
+    ),
     "question": (
         "get",
         lambda c: reverse("campaign:question", args=[c.pk, "line", 1]),
@@ -108,6 +114,18 @@ CASES = {
         lambda c: reverse("campaign:edit", args=[c.pk, "power"]),
         lambda c: {"power": "spain", "zone": "Fiasco", "political_points": "3", "treasury": "9"},
         expect(403, outsider=404, gm=302),
+    ),
+    "edit_item": (
+        "get",
+        lambda c: reverse("campaign:edit_item", args=[c.pk, "power"]) + "?item=spain",
+        None,
+        expect(403, outsider=404, gm=200),
+    ),
+    "timeline": (
+        "get",
+        lambda c: reverse("campaign:timeline", args=[c.pk]),
+        None,
+        expect(200, outsider=404),
     ),
     "seat": (
         "post",
