@@ -1,7 +1,9 @@
-// A choice made on the map: clicking (or pressing Enter on) a highlighted area puts it
-// in the decision form — in the first question offering it that is not yet answered
-// with an area, or by ticking its checkbox. The form stays the place where the choice
-// is checked and sent.
+// The map's areas. Clicking (or pressing Enter or Space on) a highlighted area while a
+// decision is asked puts it in the decision form — in the first question offering it
+// that is not yet answered with an area, or by ticking its checkbox; the form stays the
+// place where the choice is checked and sent. Any other area (or an area link of the
+// map's table) opens its details in the side panel (#area-panel) through HTMX, or, on a
+// page without that panel, goes to the area's page.
 (function () {
   function highlighted() {
     return new Set(
@@ -11,38 +13,73 @@
 
   function choose(key) {
     const form = document.querySelector("#decision form");
-    if (!form) return;
+    if (!form) return false;
     const areas = highlighted();
     for (const select of form.querySelectorAll("select")) {
       const offers = Array.from(select.options).some((option) => option.value === key);
       if (offers && !areas.has(select.value)) {
         select.value = key;
         select.focus();
-        return;
+        return true;
       }
     }
     for (const box of form.querySelectorAll('input[type="checkbox"]')) {
       if (box.value === key && !box.checked) {
         box.checked = true;
         box.focus();
-        return;
+        return true;
       }
     }
+    return false;
   }
 
-  function areaOf(event) {
-    return event.target.closest && event.target.closest("#map g.area.highlight");
+  function showDetails(url) {
+    const panel = document.getElementById("area-panel");
+    if (!panel || !window.htmx) {
+      window.location.assign(url);
+      return;
+    }
+    htmx.ajax("GET", url, { target: panel, swap: "innerHTML" }).then(() => {
+      const top = panel.getBoundingClientRect().top;
+      if (top < 0 || top > window.innerHeight - 80) panel.scrollIntoView({ block: "start" });
+    });
+  }
+
+  function activate(area) {
+    if (area.classList.contains("highlight") && choose(area.dataset.key)) return;
+    showDetails(area.dataset.href);
+  }
+
+  function closePanel(panel) {
+    const key = panel.firstElementChild && panel.firstElementChild.dataset.key;
+    panel.replaceChildren();
+    const area = key && document.getElementById(`map-${key}`);
+    if (area) area.focus();
   }
 
   document.addEventListener("click", (event) => {
-    const area = areaOf(event);
-    if (area) choose(area.dataset.key);
+    if (!event.target.closest) return;
+    const area = event.target.closest("#map g.area[data-href]");
+    const link = event.target.closest("#map a.area-link");
+    const closer = event.target.closest("#area-panel [data-close-area]");
+    if (area) {
+      event.preventDefault();
+      activate(area);
+    } else if (link && document.getElementById("area-panel")) {
+      event.preventDefault();
+      showDetails(link.getAttribute("href"));
+    } else if (closer) {
+      closePanel(document.getElementById("area-panel"));
+    }
   });
   document.addEventListener("keydown", (event) => {
-    const area = areaOf(event);
+    if (!event.target.closest) return;
+    const area = event.target.closest("#map g.area[data-href]");
     if (area && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
-      choose(area.dataset.key);
+      activate(area);
+    } else if (event.key === "Escape" && event.target.closest("#area-panel")) {
+      closePanel(document.getElementById("area-panel"));
     }
   });
 })();

@@ -501,7 +501,9 @@ def test_the_map_table_shows_manpower_guerrilla_value_and_how_a_minor_is_held(ca
     )
     html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
     assert "<li>Palatinate: Great Britain +1</li>" in html  # the chart as it stands
-    assert re.search(r"Old Castile</th>\s*<td>province</td>.*?<td>3</td>\s*<td>3</td>", html, re.S)
+    assert re.search(
+        r"Old Castile</a></th>\s*<td>province</td>.*?<td>3</td>\s*<td>3</td>", html, re.S
+    )
     assert "client state" in html
 
 
