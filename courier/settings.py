@@ -46,6 +46,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "campaign.middleware.TimeZoneMiddleware",
+    "campaign.middleware.LanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -115,6 +116,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("el", "Ελληνικά"), ("ru", "Русский")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -143,6 +146,8 @@ LOGOUT_REDIRECT_URL = "login"
 # `manage.py clock` enqueues the periodic check of deadlines and reminders.
 TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["default"]}}
 CLOCK_INTERVAL_SECONDS = int(os.environ.get("COURIER_CLOCK_INTERVAL", "2"))
+# how often an open campaign page asks whether its phase has moved on
+POLL_SECONDS = int(os.environ.get("COURIER_POLL_SECONDS", "15"))
 # How long an automatic resolution waits for a campaign another job holds before it
 # gives up (and is retried at the next clock tick) instead of blocking the worker.
 RESOLUTION_LOCK_TIMEOUT_MS = int(os.environ.get("COURIER_LOCK_TIMEOUT_MS", "10000"))

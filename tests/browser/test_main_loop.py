@@ -3,7 +3,8 @@
 The GM creates a campaign of the shipped "eia-1805" scenario with GM-entered dice, two
 players join by their invitation links (signing up on the way), give their revolt-step
 orders through the HTMX form, the GM resolves the step with the dice faces typed in, and
-both players see the explained rolls in the log and the new revolt on the map.
+both players' pages update themselves: each sees what happened to its power, the
+explained rolls in the log and the new revolt on the map.
 
 With GM-entered dice the outcome is exact. The revolt step rolls one die per attempt, in
 land-phase order (France in slot 1, then Russia, Turkey, Austria, Prussia, Great Britain,
@@ -27,6 +28,8 @@ PLAYER_PASSWORD = "player-walk-password-1"
 CAMPAIGN_NAME = "Browser walk 1805"
 TIMEOUT_MS = 15_000
 REVOLT_FACES = "1 6 4"  # France → Malta fails, GB → Palatinate breaks out, strength 4
+POLL_SECONDS = 1  # how often the players' pages poll here (15 s by default)
+POLL_WAIT_MS = 5_000
 
 
 class Tab:
@@ -107,7 +110,8 @@ def give_revolt_orders(tab: Tab, power: str, target: str) -> None:
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.filterwarnings("ignore:No directory at:UserWarning")  # whitenoise: no collectstatic
-def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts):
+def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts, settings):
+    settings.POLL_SECONDS = POLL_SECONDS
     get_user_model().objects.create_user(GM_NAME, password=GM_PASSWORD)
     gm = Tab(browser, live_server.url, "gm")
     britain = Tab(browser, live_server.url, "great_britain")
@@ -167,12 +171,26 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts):
         "Political phase · revolt step resolved; Land phase · guerrilla steps is open."
     )
 
-    # 5. Both players reload and see the explained rolls and the revolt on the map.
-    for tab in (britain, france):
+    # 5. Both players' pages update themselves (their poll finds the phase resolved and
+    # swaps the page in place, no reload): what happened to them first, the explained
+    # rolls in the log, and the revolt on the map.
+    for tab, mine, theirs in (
+        (britain, "Great Britain incites a revolt in Palatinate", "France incites"),
+        (france, "France incites a revolt in Malta", "Great Britain incites"),
+    ):
         p = tab.page
-        p.reload()
-        tab.htmx_loaded()
-        expect(p.locator(".lead")).to_contain_text("Land phase · guerrilla steps is open")
+        expect(p.locator(".lead")).to_contain_text(
+            "Land phase · guerrilla steps is open", timeout=POLL_WAIT_MS
+        )
+        assert p.evaluate("() => window.__noFullReload === true"), "the page fully reloaded"
+        summary = p.locator("#summary")
+        expect(summary.get_by_role("heading")).to_have_text(
+            "What happened to you in Political phase · revolt step (January 1805)"
+        )
+        expect(summary.locator("li").first).to_contain_text(mine)
+        expect(summary.locator(".rule").first).to_have_text("EIA-1")
+        expect(summary).not_to_contain_text(theirs)
+        expect(p.locator("#progress")).to_have_attribute("hx-get", re.compile("status=open"))
         attempt = p.locator("#log li", has_text="Great Britain incites a revolt in Palatinate")
         expect(attempt).to_have_count(1)
         expect(attempt.locator(".rule")).to_have_text("EIA-1")

@@ -362,15 +362,16 @@ def test_an_unchanged_campaign_page_is_not_sent_again(client_as, campaign):
     assert changed.status_code == 200
 
 
-def test_the_page_polls_and_reloads_once_its_phase_is_resolved(client_as, campaign):
+def test_the_page_polls_and_is_swapped_once_its_phase_is_resolved(client_as, campaign):
     from campaign.services import resolve_open_phase
 
     client = client_as("player")
     html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
     assert 'hx-trigger="every 15s"' in html
     url = reverse("campaign:status", args=[campaign.pk])
-    query = f"?phase={campaign.phase_id}&status=open"
+    query = f"?phase={campaign.phase_id}&status=open&pace=open"
     assert client.get(url + query, HTTP_HX_REQUEST="true").status_code == 204
     resolve_open_phase(campaign_id=campaign.pk, expected_phase_id=campaign.phase_id, actor=None)
     response = client.get(url + query, HTTP_HX_REQUEST="true")
-    assert response.status_code == 200 and response["HX-Refresh"] == "true"
+    assert response.status_code == 200 and response["HX-Retarget"] == "#campaign-page"
+    assert 'id="campaign-page"' in response.content.decode()

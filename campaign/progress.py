@@ -1,0 +1,59 @@
+"""How far the open phase has gone, as the campaign page shows it and polls for it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+
+from campaign.models import Campaign, Phase
+from campaign.scheduling import everyone_ready, resolves_itself
+
+OPEN, RESOLVING, WAITING = "open", "resolving", "waiting"
+FAST_POLL_SECONDS = 2  # while the phase resolves or waits for a decision
+
+
+@dataclass(frozen=True)
+class Progress:
+    """``pace``: the phase takes orders (open), has all of them and resolves itself
+    (resolving), or waits for a decision (waiting)."""
+
+    pace: str
+
+    @property
+    def poll_seconds(self) -> int:
+        """Open: settings.POLL_SECONDS (COURIER_POLL_SECONDS); otherwise every 2 s."""
+        return settings.POLL_SECONDS if self.pace == OPEN else FAST_POLL_SECONDS
+
+
+def of_phase(campaign: Campaign, phase: Phase, ready: Callable[[], bool]) -> Progress:
+    """The phase's progress; ``ready`` (every order is in) is asked only when it matters."""
+    if phase.status == Phase.Status.WAITING:
+        return Progress(WAITING)
+    if resolves_itself(campaign) and ready():
+        return Progress(RESOLVING)
+    return Progress(OPEN)
+
+
+def polled(campaign: Campaign, phase: Phase) -> Progress:
+    """The phase's progress read from the database (at most one query)."""
+    return of_phase(campaign, phase, lambda: everyone_ready(campaign, phase))
+
+
+def on_page(state: Any) -> Progress | None:
+    """The open phase's progress from a loaded page (context.CampaignState), without a
+    query; None before the first phase."""
+    if state.phase is None:
+        return None
+    return of_phase(
+        state.campaign, state.phase, lambda: all_ready(state.powers, state.orders, state.spec)
+    )
+
+
+def all_ready(powers: list[Any], orders: dict[int, Any], spec: Any) -> bool:
+    """Every power with a player (``power.player``) that owes orders in the phase and is
+    not absent has marked them ready: scheduling.everyone_ready over loaded rows."""
+    owing = [p for p in powers if p.player and not p.absent and spec.takes_orders_from(p.key)]
+    return bool(owing) and all(p.pk in orders and orders[p.pk].ready for p in owing)
