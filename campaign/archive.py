@@ -22,8 +22,8 @@ final newline), so that export → import → export gives the same bytes::
       "orders":    [{phase, power, payload, ready, submitted_by, updated_at}],
       "rolls":     [{phase, index, rule, purpose, power, area, faces, modifiers, total,
                      outcome, explanation}],
-      "events":    [{phase, turn, kind, rule, text, audience, redacted, actor, power,
-                     roll, created_at}],
+      "events":    [{phase, turn, kind, rule, text, audience, redacted, message,
+                     redacted_message, actor, power, roll, created_at}],
       "state":     {...}                                        # see below
     }
 

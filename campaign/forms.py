@@ -1,20 +1,23 @@
-"""Forms of the campaign pages that no ruleset owns: new campaign, resolve, options, seats."""
+"""Forms of the pages that no ruleset owns: new campaign, resolve, options, seats, preferences."""
 
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from campaign.models import Campaign, Seat
+from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
 from rules.dice import parse_faces
 
 
 class NewCampaignForm(forms.Form):
-    name = forms.CharField(label="Campaign name", max_length=120)
-    scenario = forms.ChoiceField(label="Scenario")
+    name = forms.CharField(label=_("Campaign name"), max_length=120)
+    scenario = forms.ChoiceField(label=_("Scenario"))
     dice_mode = forms.ChoiceField(
-        label="Dice", choices=Campaign.DiceMode.choices, initial=Campaign.DiceMode.SEEDED
+        label=_("Dice"), choices=Campaign.DiceMode.choices, initial=Campaign.DiceMode.SEEDED
     )
 
     def __init__(self, *args, **kwargs):
@@ -28,9 +31,9 @@ class AdvanceForm(forms.Form):
 
     phase = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
     faces = forms.CharField(
-        label="Dice faces, in the order the phase rolls them",
+        label=_("Dice faces, in the order the phase rolls them"),
         required=False,
-        help_text="Numbers from 1 to 6 separated by spaces or commas, e.g. 4 2 6.",
+        help_text=_("Numbers from 1 to 6 separated by spaces or commas, e.g. 4 2 6."),
     )
 
     def __init__(self, *args, scripted: bool, **kwargs):
@@ -44,7 +47,12 @@ class AdvanceForm(forms.Form):
             return parse_faces(self.cleaned_data["faces"])
         except ValueError as error:
             raise forms.ValidationError(
-                f"{error}: dice faces are whole numbers from 1 to 6, separated by spaces or commas."
+                _(
+                    "%(error)s: dice faces are whole numbers from 1 to 6, "
+                    "separated by spaces or commas."
+                ),
+                code="invalid",
+                params={"error": error},
             ) from None
 
     def dice_faces(self) -> list[int] | None:
@@ -54,15 +62,14 @@ class AdvanceForm(forms.Form):
 class OptionsForm(forms.Form):
     """The campaign's rule options (the rules page's Decisions) and its dice."""
 
-    dice_mode = forms.ChoiceField(label="Dice", choices=Campaign.DiceMode.choices)
+    dice_mode = forms.ChoiceField(label=_("Dice"), choices=Campaign.DiceMode.choices)
 
     def __init__(self, *args, ruleset, **kwargs):
         super().__init__(*args, **kwargs)
         self.specs = {spec.key: spec for spec in ruleset.options}
         for spec in ruleset.options:
-            decision = f"Decision {spec.decision}: " if spec.decision else ""
             self.fields[spec.key] = forms.ChoiceField(
-                label=f"{decision}{spec.label}",
+                label=_option_label(spec),
                 choices=[(str(value), text) for value, text in spec.choices],
                 help_text=spec.help,
             )
@@ -84,12 +91,21 @@ class OptionsForm(forms.Form):
         }
 
 
+def _option_label(spec) -> str:
+    if spec.decision:
+        return gettext("Decision %(decision)s: %(option)s") % {
+            "decision": spec.decision,
+            "option": spec.label,
+        }
+    return spec.label
+
+
 class AssignSeatForm(forms.Form):
     username = forms.CharField(
-        label="User name",
+        label=_("User name"),
         required=False,
         max_length=150,
-        help_text="Leave empty to empty the seat.",
+        help_text=_("Leave empty to empty the seat."),
     )
 
     def clean_username(self):
@@ -98,7 +114,9 @@ class AssignSeatForm(forms.Form):
             return None
         user = get_user_model().objects.filter(username=name).first()
         if user is None:
-            raise forms.ValidationError(f"There is no user called “{name}”.")
+            raise forms.ValidationError(
+                _("There is no user called “%(name)s”."), code="unknown", params={"name": name}
+            )
         return user
 
 
@@ -107,25 +125,27 @@ class DeadlineForm(forms.Form):
 
     phase = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
     deadline = forms.DateTimeField(
-        label="Deadline",
+        label=_("Deadline"),
         required=False,
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        help_text="Shown to every player; leave empty for no deadline.",
+        help_text=_("Shown to every player; leave empty for no deadline."),
     )
 
 
 class ClockForm(forms.Form):
     """Extend, pause or resume the open phase's deadline."""
 
-    ACTIONS = (("extend", "Extend"), ("pause", "Pause"), ("resume", "Resume"))
+    ACTIONS = (("extend", _("Extend")), ("pause", _("Pause")), ("resume", _("Resume")))
     phase = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**62)
     action = forms.ChoiceField(choices=ACTIONS, widget=forms.HiddenInput)
-    hours = forms.IntegerField(label="Hours", min_value=1, max_value=24 * 14, required=False)
+    hours = forms.IntegerField(label=_("Hours"), min_value=1, max_value=24 * 14, required=False)
 
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("action") == "extend" and not cleaned.get("hours"):
-            raise forms.ValidationError("Say by how many hours (1 to 336) to extend it.")
+            raise forms.ValidationError(
+                _("Say by how many hours (1 to 336) to extend it."), code="required"
+            )
         return cleaned
 
 
@@ -133,15 +153,15 @@ class ScheduleForm(forms.Form):
     """Automatic resolution, the default deadline of each phase kind, the webhook."""
 
     auto_resolve = forms.BooleanField(
-        label="Resolve a phase as soon as everyone is ready, or at its deadline",
+        label=_("Resolve a phase as soon as everyone is ready, or at its deadline"),
         required=False,
-        help_text="Seeded dice only: with GM-entered dice the GM always resolves.",
+        help_text=_("Seeded dice only: with GM-entered dice the GM always resolves."),
     )
     webhook_url = forms.URLField(
-        label="Webhook URL",
+        label=_("Webhook URL"),
         required=False,
         assume_scheme="https",
-        help_text="Receives a JSON POST when a phase opens or resolves (e.g. a Discord hook).",
+        help_text=_("Receives a JSON POST when a phase opens or resolves (e.g. a Discord hook)."),
     )
 
     def __init__(self, *args, campaign: Campaign, **kwargs):
@@ -149,7 +169,8 @@ class ScheduleForm(forms.Form):
         self.phase_keys = [spec.key for spec in campaign.rules.phases]
         for spec in campaign.rules.phases:
             self.fields[f"hours_{spec.key}"] = forms.IntegerField(
-                label=f"Deadline of {spec.name} (hours after it opens)",
+                label=gettext("Deadline of %(phase)s (hours after it opens)")
+                % {"phase": spec.name},
                 min_value=1,
                 max_value=24 * 60,
                 required=False,
@@ -177,10 +198,12 @@ class PlaysForm(forms.Form):
     """The power the GM also plays (among those without a player), or none."""
 
     power = forms.ChoiceField(
-        label="The GM also plays",
+        label=_("The GM also plays"),
         required=False,
         error_messages={
-            "invalid_choice": "“%(value)s” is not a power without a player: empty its seat first."
+            "invalid_choice": _(
+                "“%(value)s” is not a power without a player: empty its seat first."
+            )
         },
     )
 
@@ -190,9 +213,37 @@ class PlaysForm(forms.Form):
         seats = campaign.seats.select_related("power").exclude(power=None)
         playing = next((s.power for s in seats if s.role == Seat.Role.GM), None)
         free = [s.power for s in seats if s.role == Seat.Role.PLAYER and s.user_id is None]
-        form.fields["power"].choices = [("", "no power")] + [
+        form.fields["power"].choices = [("", gettext("no power"))] + [
             (p.key, p.name)
             for p in sorted([*free, *([playing] if playing else [])], key=lambda p: p.sort)
         ]
         form.initial = {"power": playing.key if playing else ""}
         return form
+
+
+class ProfileForm(forms.ModelForm):
+    """A user's own preferences: language, mail address, time zone, which mail they receive."""
+
+    email = forms.EmailField(label=_("Mail address"), required=False)
+
+    class Meta:
+        model = Profile
+        fields = [
+            "language",
+            "time_zone",
+            "mail_phase_opened",
+            "mail_reminders",
+            "mail_phase_resolved",
+        ]
+        labels = {"language": _("Language"), "time_zone": _("Time zone")}
+        error_messages = {
+            "language": {
+                "invalid_choice": _(
+                    "“%(value)s” is not a language Courier speaks: pick one listed."
+                )
+            }
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["language"].choices = [("", _("as the browser asks")), *settings.LANGUAGES]

@@ -39,7 +39,8 @@ import copy
 from dataclasses import dataclass
 
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from campaign.archive import restore_state
 from campaign.models import (
@@ -55,6 +56,7 @@ from campaign.models import (
 from campaign.services import Conflict, ServiceError, locked_campaign, log
 from campaign.snapshots import decode, newest, read_state, state_expression
 from rules.dice import new_seed, seed_hash
+from rules.text import Term, Text
 
 # The kinds of log line a resolution writes (its GM- and seat-kind lines are the GM's
 # and the seats', written while a phase waited for a decision: a rollback keeps them).
@@ -95,6 +97,36 @@ def opening_state(snapshot: PhaseSnapshot, ruleset: str) -> dict:
 def resolved_from(snapshot: PhaseSnapshot, ruleset: str) -> dict:
     """The state the snapshot's phase resolved from (its opening state if it has not)."""
     return decode(snapshot.before if snapshot.before is not None else snapshot.state, ruleset)
+
+
+def _rollback_line(campaign: Campaign, last: Phase, newer: Phase, actor, *, edited: bool) -> Text:
+    """What the log says of a rollback."""
+    rules = campaign.rules
+    with translation.override(None):  # the log keeps the rules' own words
+        turn = rules.turn_label(last.turn, campaign.setup)
+    user = actor.get_username() if getattr(actor, "is_authenticated", False) else ""
+    said = Text(
+        "%(who)s rolls back %(phase)s (%(turn)s): the state, rolls and log are as they were "
+        "before it resolved, %(newer)s is withdrawn, and the phase is open again with the "
+        "orders as they were given",
+        who=Text("GM %(user)s", user=user) if user else "GM",
+        phase=Term(rules.phase(last.key).name),
+        turn=turn,
+        newer=Term(rules.phase(newer.key).name),
+    )
+    if edited:
+        said = Text(
+            "%(rollback)s; the edits of the state made since %(newer)s opened are undone too",
+            rollback=said,
+            newer=Term(rules.phase(newer.key).name),
+        )
+    if campaign.dice_mode == Campaign.DiceMode.SEEDED:
+        return Text(
+            "%(rollback)s. Its dice get a fresh seed (SHA-256 %(hash)s).",
+            rollback=said,
+            hash=last.seed_hash,
+        )
+    return Text("%(rollback)s.", rollback=said)
 
 
 def record_decision(campaign: Campaign, phase: Phase, seat: Seat, answer: dict, actor) -> None:
@@ -155,7 +187,7 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         if campaign.phase_id is None:
-            raise ServiceError("Nothing to roll back: the campaign has not started.")
+            raise ServiceError(gettext("Nothing to roll back: the campaign has not started."))
         rules = campaign.rules
         newer = Phase.objects.select_for_update().get(pk=campaign.phase_id)
         last = (
@@ -165,12 +197,15 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
             .first()
         )
         if last is None:
-            raise ServiceError("Nothing to roll back: no phase has been resolved yet.")
+            raise ServiceError(gettext("Nothing to roll back: no phase has been resolved yet."))
         name, newer_name = rules.phase(last.key).name, rules.phase(newer.key).name
         if newer.status == Phase.Status.WAITING:
             raise Conflict(
-                f"{newer_name} is under way and waits for a decision: answer it (or cancel "
-                f"it) first. Nothing was rolled back."
+                gettext(
+                    "%(phase)s is under way and waits for a decision: answer it (or cancel it) "
+                    "first. Nothing was rolled back."
+                )
+                % {"phase": newer_name}
             )
         given = list(
             Order.objects.filter(phase=newer)
@@ -179,8 +214,11 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         )
         if given:
             raise Conflict(
-                f"Orders have already been given for {newer_name} ({', '.join(given)}): "
-                f"rolling back {name} would discard them. Nothing was rolled back."
+                gettext(
+                    "Orders have already been given for %(phase)s (%(powers)s): rolling back "
+                    "%(last)s would discard them. Nothing was rolled back."
+                )
+                % {"phase": newer_name, "powers": ", ".join(given), "last": name}
             )
         if _next_position(campaign, last) != (newer.turn, newer.position):
             raise ServiceError(  # pragma: no cover - phases open one after another
@@ -189,9 +227,12 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         snapshot = PhaseSnapshot.objects.filter(phase=last).first()
         if snapshot is None or snapshot.resolution_event_id is None:
             raise ServiceError(
-                f"{name} cannot be rolled back: there is no snapshot of the state it resolved "
-                "from (it resolved before Courier kept them, or before the campaign was "
-                "imported). Nothing was rolled back."
+                gettext(
+                    "%(phase)s cannot be rolled back: there is no snapshot of the state it "
+                    "resolved from (it resolved before Courier kept them, or before the "
+                    "campaign was imported). Nothing was rolled back."
+                )
+                % {"phase": name}
             )
         opened = PhaseSnapshot.objects.filter(phase=newer).first()
         ruleset = campaign.ruleset
@@ -228,18 +269,7 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         campaign.save(update_fields=["turn", "phase"])
         newer.delete()  # with its snapshot (it has no orders, rolls or decisions)
         last.refresh_from_db()
-        who = f"GM {actor.get_username()}" if getattr(actor, "is_authenticated", False) else "GM"
-        text = (
-            f"{who} rolls back {name} ({rules.turn_label(last.turn, campaign.setup)}): the "
-            f"state, rolls and log are as they were before it resolved, {newer_name} is "
-            "withdrawn, and the phase is open again with the orders as they were given"
-        )
-        if edited:
-            text += f"; the edits of the state made since {newer_name} opened are undone too"
-        if campaign.dice_mode == Campaign.DiceMode.SEEDED:
-            text += f". Its dice get a fresh seed (SHA-256 {last.seed_hash})."
-        else:
-            text += "."
+        text = _rollback_line(campaign, last, newer, actor, edited=edited)
         log(campaign, Event.Kind.GM, text, actor=actor, phase=last)
         campaign.bump_version()
         return last

@@ -1,6 +1,9 @@
-"""Each user reads times in their own time zone: the one chosen in their preferences
-(kept in the session when they log in or save them), else the browser's (a cookie set by
-static/courier/timezone.js), else UTC."""
+"""Each user reads the site in their own language and time zone.
+
+Language: the one chosen in their preferences, else the language switcher's cookie or
+the browser's Accept-Language (LocaleMiddleware). Time zone: the one chosen in their
+preferences, else the browser's (a cookie set by static/courier/timezone.js), else UTC.
+Both choices are kept in the session when the user logs in or saves them."""
 
 from __future__ import annotations
 
@@ -8,11 +11,12 @@ import zoneinfo
 
 from django.contrib.auth.signals import user_logged_in
 from django.dispatch import receiver
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from campaign.models import Profile
 
 COOKIE = SESSION_KEY = "tz"
+LANGUAGE_SESSION_KEY = "language"
 
 
 def remember_time_zone(request, name: str) -> None:
@@ -20,10 +24,17 @@ def remember_time_zone(request, name: str) -> None:
     request.session[SESSION_KEY] = name
 
 
+def remember_language(request, code: str) -> None:
+    """Keep the user's chosen language for their next requests ("" for the browser's)."""
+    request.session[LANGUAGE_SESSION_KEY] = code
+
+
 @receiver(user_logged_in)
 def _on_login(sender, request, user, **kwargs) -> None:
-    chosen = Profile.objects.filter(user=user).values_list("time_zone", flat=True).first()
-    remember_time_zone(request, chosen or "")
+    chosen = Profile.objects.filter(user=user).values_list("time_zone", "language").first()
+    time_zone, language = chosen or ("", "")
+    remember_time_zone(request, time_zone)
+    remember_language(request, language)
 
 
 class TimeZoneMiddleware:
@@ -36,4 +47,18 @@ class TimeZoneMiddleware:
             timezone.activate(zoneinfo.ZoneInfo(name)) if name else timezone.deactivate()
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             timezone.deactivate()
+        return self.get_response(request)
+
+
+class LanguageMiddleware:
+    """The signed-in user's chosen language, over LocaleMiddleware's guess."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        code = request.session.get(LANGUAGE_SESSION_KEY)
+        if code and translation.check_for_language(code):
+            translation.activate(code)
+            request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)

@@ -19,6 +19,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
 from campaign.services import (
@@ -28,6 +30,7 @@ from campaign.services import (
     log,
     resolve_when_everyone_is_ready,
 )
+from rules.text import Join, Term, Text
 
 EXTEND_RANGE = (1, 24 * 14)  # hours
 
@@ -78,10 +81,13 @@ def _open_phase_for_change(campaign_id: int, phase_id: int) -> tuple[Campaign, P
     campaign = locked_campaign(campaign_id)
     phase = campaign.phase
     if phase is None or phase.pk != phase_id:
-        raise Conflict("That phase is no longer open: nothing was changed.")
+        raise Conflict(_("That phase is no longer open: nothing was changed."))
     if phase.status == Phase.Status.WAITING:
         raise Conflict(
-            "The phase is being resolved (it waits for a decision): its deadline no longer applies."
+            _(
+                "The phase is being resolved (it waits for a decision): its deadline no longer "
+                "applies."
+            )
         )
     return campaign, phase
 
@@ -89,11 +95,14 @@ def _open_phase_for_change(campaign_id: int, phase_id: int) -> tuple[Campaign, P
 def extend_deadline(*, campaign_id: int, phase_id: int, hours: int, actor) -> Phase:
     """Push the deadline back by ``hours`` (from now when the phase has none)."""
     if not EXTEND_RANGE[0] <= hours <= EXTEND_RANGE[1]:
-        raise ServiceError(f"Extend by {EXTEND_RANGE[0]} to {EXTEND_RANGE[1]} hours.")
+        raise ServiceError(
+            _("Extend by %(low)s to %(high)s hours.")
+            % {"low": EXTEND_RANGE[0], "high": EXTEND_RANGE[1]}
+        )
     with transaction.atomic():
         campaign, phase = _open_phase_for_change(campaign_id, phase_id)
         if phase.paused_remaining is not None:
-            raise ServiceError("The deadline is paused: resume it first.")
+            raise ServiceError(_("The deadline is paused: resume it first."))
         start = phase.deadline or timezone.now()
         phase.deadline = start + timedelta(hours=hours)
         phase.reminders_sent = []
@@ -101,7 +110,11 @@ def extend_deadline(*, campaign_id: int, phase_id: int, hours: int, actor) -> Ph
         log(
             campaign,
             Event.Kind.GM,
-            f"Deadline extended by {hours} h, to {_when(phase.deadline)}.",
+            Text(
+                "Deadline extended by %(hours)s h, to %(when)s.",
+                hours=hours,
+                when=_when(phase.deadline),
+            ),
             actor=actor,
         )
         campaign.bump_version()
@@ -113,11 +126,12 @@ def pause_deadline(*, campaign_id: int, phase_id: int, actor) -> Phase:
     with transaction.atomic():
         campaign, phase = _open_phase_for_change(campaign_id, phase_id)
         if phase.deadline is None:
-            raise ServiceError("The phase has no deadline to pause.")
+            raise ServiceError(_("The phase has no deadline to pause."))
         left = max(phase.deadline - timezone.now(), timedelta(0))
         phase.paused_remaining, phase.deadline = left, None
         phase.save(update_fields=["paused_remaining", "deadline"])
-        log(campaign, Event.Kind.GM, f"Deadline paused with {_duration(left)} left.", actor=actor)
+        said = Text("Deadline paused with %(left)s left.", left=_duration(left))
+        log(campaign, Event.Kind.GM, said, actor=actor)
         campaign.bump_version()
         return phase
 
@@ -127,11 +141,12 @@ def resume_deadline(*, campaign_id: int, phase_id: int, actor) -> Phase:
     with transaction.atomic():
         campaign, phase = _open_phase_for_change(campaign_id, phase_id)
         if phase.paused_remaining is None:
-            raise ServiceError("The deadline is not paused.")
+            raise ServiceError(_("The deadline is not paused."))
         phase.deadline = timezone.now() + phase.paused_remaining
         phase.paused_remaining = None
         phase.save(update_fields=["paused_remaining", "deadline"])
-        log(campaign, Event.Kind.GM, f"Deadline resumed: {_when(phase.deadline)}.", actor=actor)
+        said = Text("Deadline resumed: %(when)s.", when=_when(phase.deadline))
+        log(campaign, Event.Kind.GM, said, actor=actor)
         campaign.bump_version()
         return phase
 
@@ -140,9 +155,9 @@ def _when(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%d %b %Y %H:%M UTC")
 
 
-def _duration(left: timedelta) -> str:
+def _duration(left: timedelta) -> Text:
     hours, rest = divmod(int(left.total_seconds()), 3600)
-    return f"{hours} h {rest // 60:02d} min"
+    return Text("%(hours)s h %(minutes)s min", hours=hours, minutes=f"{rest // 60:02d}")
 
 
 def set_schedule(
@@ -157,22 +172,13 @@ def set_schedule(
         campaign.auto_resolve, campaign.deadline_hours = auto_resolve, deadline_hours
         campaign.webhook_url = webhook_url
         campaign.save(update_fields=["auto_resolve", "deadline_hours", "webhook_url"])
-        hours = ", ".join(
-            f"{campaign.rules.phase(k).name} {h} h" for k, h in deadline_hours.items()
-        )
-        log(
-            campaign,
-            Event.Kind.GM,
-            f"Schedule: automatic resolution {'on' if auto_resolve else 'off'}; default "
-            f"deadlines: {hours or 'none'}; webhook {'set' if webhook_url else 'none'}.",
-            actor=actor,
-        )
+        log(campaign, Event.Kind.GM, _schedule_line(campaign, webhook_url), actor=actor)
         campaign.bump_version()
         if campaign.phase_id:
             resolve_when_everyone_is_ready(campaign, campaign.phase)
 
 
-NOT_ANOTHER_SERVER = (
+NOT_ANOTHER_SERVER = gettext_lazy(
     "A webhook URL must point at another server, not at this one or a private address."
 )
 
@@ -187,16 +193,16 @@ def webhook_refusal(url: str, *, resolve: bool = False) -> str:
         return ""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return "A webhook URL must be an http:// or https:// address."
+        return _("A webhook URL must be an http:// or https:// address.")
     host = parts.hostname.lower().rstrip(".")
     site = urlsplit(settings.SITE_URL)
     if (host, parts.port) == (site.hostname, site.port):
-        return NOT_ANOTHER_SERVER
+        return str(NOT_ANOTHER_SERVER)
     if settings.WEBHOOK_ALLOW_PRIVATE:
         return ""
     own = {h.lstrip(".").lower() for h in settings.ALLOWED_HOSTS if h != "*"}
     if host in own or host == "localhost" or host.endswith(".localhost"):
-        return NOT_ANOTHER_SERVER
+        return str(NOT_ANOTHER_SERVER)
     addresses = [_literal_address(host)]
     if resolve and addresses[0] is None:
         try:
@@ -204,9 +210,9 @@ def webhook_refusal(url: str, *, resolve: bool = False) -> str:
                 ipaddress.ip_address(info[4][0]) for info in socket.getaddrinfo(host, None)
             ]
         except (OSError, ValueError):
-            return f"The webhook's host {host} cannot be found."
+            return _("The webhook's host %(host)s cannot be found.") % {"host": host}
     if any(address is not None and not address.is_global for address in addresses):
-        return NOT_ANOTHER_SERVER
+        return str(NOT_ANOTHER_SERVER)
     return ""
 
 
@@ -222,17 +228,38 @@ def _literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address
         return None
 
 
+def _schedule_line(campaign: Campaign, webhook_url: str) -> Text:
+    """The log line of a schedule change."""
+    hours = [
+        Text("%(phase)s %(hours)s h", phase=Term(campaign.rules.phase(key).name), hours=h)
+        for key, h in campaign.deadline_hours.items()
+    ]
+    return Text(
+        "Schedule: automatic resolution %(auto)s; default deadlines: %(deadlines)s; "
+        "webhook %(webhook)s.",
+        auto=Text("on") if campaign.auto_resolve else Text("off"),
+        deadlines=Join(*hours, sep=", ") if hours else Text("none"),
+        webhook=Text("set") if webhook_url else Text("none"),
+    )
+
+
 def set_absent(*, campaign_id: int, power_id: int, absent: bool, actor) -> None:
     """Mark a power absent (it owes no orders; its default orders apply) or back."""
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         power = campaign.powers.filter(pk=power_id).first()
         if power is None:
-            raise ServiceError("There is no such power in this campaign.")
+            raise ServiceError(_("There is no such power in this campaign."))
         power.absent = absent
         power.save(update_fields=["absent"])
-        state = "is absent: it owes no orders and its default orders apply" if absent else "is back"
-        log(campaign, Event.Kind.SEAT, f"{power.name} {state}.", actor=actor, power=power)
+        if absent:
+            said = Text(
+                "%(power)s is absent: it owes no orders and its default orders apply.",
+                power=power.name,
+            )
+        else:
+            said = Text("%(power)s is back.", power=power.name)
+        log(campaign, Event.Kind.SEAT, said, actor=actor, power=power)
         campaign.bump_version()
         if campaign.phase_id:
             resolve_when_everyone_is_ready(campaign, campaign.phase)

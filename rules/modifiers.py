@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.text import Join, Text
+
 
 @dataclass(frozen=True)
 class Modifier:
@@ -28,10 +30,10 @@ class ModifiedRoll:
     def applied(self) -> tuple[Modifier, ...]:
         return tuple(m for m in self.modifiers if m.value)
 
-    def explain(self) -> str:
-        """ "4 +1 GB national modifier +1 GB Dominant = 6"."""
-        parts = [str(self.face)] + [f"{m.value:+d} {m.label}" for m in self.applied]
-        return f"{' '.join(parts)} = {self.total}"
+    def explain(self) -> Text:
+        """ "4 +1 GB national modifier +1 GB Dominant = 6" (each label translated)."""
+        parts = [self.face, *(Join(f"{m.value:+d}", m.label, sep=" ") for m in self.applied)]
+        return Text("%(roll)s = %(total)s", roll=Join(*parts, sep=" "), total=self.total)
 
 
 @dataclass(frozen=True)
@@ -52,9 +54,16 @@ class RollReport:
     extra_faces: tuple[int, ...] = ()
 
     @property
-    def text(self) -> str:
-        compared = f" {self.comparison}" if self.comparison else ""
-        return f"{self.roll.explain()}{compared}: {self.outcome}"
+    def text(self) -> Text:
+        roll, outcome = self.roll.explain(), self.outcome
+        if self.comparison:
+            return Text(
+                "%(roll)s %(comparison)s: %(outcome)s",
+                roll=roll,
+                comparison=self.comparison,
+                outcome=outcome,
+            )
+        return Text("%(roll)s: %(outcome)s", roll=roll, outcome=outcome)
 
 
 def clamp(value: int, low: int, high: int) -> int:

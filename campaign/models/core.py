@@ -355,6 +355,14 @@ class Event(models.Model):
     redacted = models.TextField(
         blank=True, help_text=_("What the other players read instead; empty: nothing.")
     )
+    message = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_("The text as each reader's language says it (rules/text.py); null: as is."),
+    )
+    redacted_message = models.JSONField(
+        null=True, blank=True, help_text=_("The redacted text as a message; null: as is.")
+    )
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -1,4 +1,4 @@
-"""What each user chooses for themselves: time zone and the mail they receive."""
+"""What each user chooses for themselves: language, time zone and the mail they receive."""
 
 from __future__ import annotations
 
@@ -14,6 +14,12 @@ TIME_ZONES = sorted(zoneinfo.available_timezones())
 class Profile(models.Model):
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, primary_key=True, on_delete=models.CASCADE, related_name="profile"
+    )
+    language = models.CharField(
+        max_length=8,
+        blank=True,
+        choices=settings.LANGUAGES,
+        help_text=_("Empty: the language the browser asks for."),
     )
     time_zone = models.CharField(
         max_length=64,

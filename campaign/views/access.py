@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.forms import Form
+from django.utils.translation import gettext
 
 from campaign.models import Seat
 from campaign.services import seat_for
@@ -13,7 +14,7 @@ def player_seat(user, campaign_id: int) -> Seat:
     """The user's seat as a power's player; 404 without a seat, 403 without a power."""
     seat = seat_for(user, campaign_id)
     if seat.power_id is None:
-        raise PermissionDenied("Only a power's player gives orders in this campaign.")
+        raise PermissionDenied(gettext("Only a power's player gives orders in this campaign."))
     return seat
 
 
@@ -21,7 +22,7 @@ def gm_seat(user, campaign_id: int) -> Seat:
     """The user's GM seat; 404 without a seat, 403 for players and observers."""
     seat = seat_for(user, campaign_id)
     if not seat.is_gm:
-        raise PermissionDenied("Only the game master of this campaign may do this.")
+        raise PermissionDenied(gettext("Only the game master of this campaign may do this."))
     return seat
 
 
@@ -31,5 +32,9 @@ def error_text(form: Form) -> str:
     for name, errors in form.errors.items():
         label = form.fields[name].label if name in form.fields else None
         for error in errors:
-            lines.append(f"{label}: {error}" if label else str(error))
+            lines.append(
+                gettext("%(label)s: %(error)s") % {"label": label, "error": error}
+                if label
+                else str(error)
+            )
     return " ".join(lines)

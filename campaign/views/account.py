@@ -1,24 +1,16 @@
-"""A user's own preferences: mail address, time zone, which mail they receive."""
+"""A user's own preferences: language, mail address, time zone, which mail they receive."""
 
 from __future__ import annotations
 
-from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from campaign.middleware import remember_time_zone
+from campaign.forms import ProfileForm
+from campaign.middleware import remember_language, remember_time_zone
 from campaign.models import Profile
-
-
-class ProfileForm(forms.ModelForm):
-    email = forms.EmailField(label="Mail address", required=False)
-
-    class Meta:
-        model = Profile
-        fields = ["time_zone", "mail_phase_opened", "mail_reminders", "mail_phase_resolved"]
-        labels = {"time_zone": "Time zone"}
 
 
 @login_required
@@ -33,7 +25,8 @@ def preferences(request):
         request.user.email = form.cleaned_data["email"]
         request.user.save(update_fields=["email"])
         remember_time_zone(request, profile.time_zone)
-        messages.success(request, "Preferences saved.")
+        remember_language(request, profile.language)
+        messages.success(request, gettext("Preferences saved."))
         return redirect("campaign:preferences")
     status = 422 if form.is_bound else 200
     return render(request, "campaign/preferences.html", {"form": form}, status=status)

@@ -20,6 +20,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaign import history, presenters
@@ -122,8 +123,8 @@ def phase_history(request, campaign_id: int, phase_id: int):
 
 class RollbackForm(forms.Form):
     confirm = forms.BooleanField(
-        label="Yes, undo the last resolved phase",
-        error_messages={"required": "Tick the box to confirm the rollback."},
+        label=gettext_lazy("Yes, undo the last resolved phase"),
+        error_messages={"required": gettext_lazy("Tick the box to confirm the rollback.")},
     )
 
 
@@ -136,6 +137,8 @@ def rollback(request, campaign_id: int):
     def roll_back(_: dict) -> str:
         reopened = history.roll_back(campaign_id=campaign_id, actor=request.user)
         name = state.rules.phase(reopened.key).name
-        return f"{name} is rolled back: it is open again, with a fresh dice seed."
+        return gettext("%(phase)s is rolled back: it is open again, with a fresh dice seed.") % {
+            "phase": name
+        }
 
     return perform(request, state, RollbackForm(request.POST), roll_back, anchor="#phase")

@@ -9,6 +9,7 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
 from campaign.models import Seat
@@ -30,7 +31,9 @@ def join(request, token: str):
     except ServiceError as error:
         messages.error(request, str(error))
         return render(request, "campaign/join.html", {"seat": seat, "token": token}, status=409)
-    messages.success(request, f"Welcome to {seat.campaign.name}.")
+    messages.success(
+        request, gettext("Welcome to %(campaign)s.") % {"campaign": seat.campaign.name}
+    )
     return redirect("campaign:detail", seat.campaign_id)
 
 
@@ -48,7 +51,7 @@ def signup(request):
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-        messages.success(request, f"Welcome, {user.get_username()}.")
+        messages.success(request, gettext("Welcome, %(user)s.") % {"user": user.get_username()})
         return redirect(next_url or "campaign:list")
     status = 422 if form.is_bound else 200
     return render(

@@ -16,7 +16,7 @@ from django.http import Http404
 from django.shortcuts import render
 
 from campaign.models import Phase, RollRecord
-from campaign.presenters import visible_text
+from campaign.presenters import reads_in_full, visible_text
 from campaign.services import seat_for
 from campaign.verify import SCRIPT, RollCheck, verify_phase
 from campaign.views.context import load_state
@@ -79,7 +79,7 @@ def roll_row(check: RollCheck, rules: Any, viewer: frozenset[str] | None) -> Rol
     otherwise only that it is a roll of the other side (and the log's redacted line)."""
     roll = check.roll
     event = getattr(roll, "event", None)  # a roll without its log line: hidden to players
-    full = viewer is None or (event is not None and visible_text(event, viewer) == event.text)
+    full = viewer is None or (event is not None and reads_in_full(event, viewer))
     shown = "" if full or event is None else visible_text(event, viewer)
     return RollRow(
         check=check,

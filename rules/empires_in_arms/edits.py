@@ -7,6 +7,8 @@ changes nothing. The EIA-7 immediate endings are checked by the service afterwar
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_noop
+
 from rules.empires_in_arms.state import (
     ALLIED,
     CLIENT,
@@ -15,6 +17,7 @@ from rules.empires_in_arms.state import (
     PROVINCE,
     SPAIN,
     ZONE_MODIFIERS,
+    ZONE_NAMES,
     Area,
     Corps,
     Depot,
@@ -22,6 +25,7 @@ from rules.empires_in_arms.state import (
     Revolt,
     World,
 )
+from rules.text import Join, Plural, Text
 
 NATIONAL_MODIFIER_RANGE = (-5, 5)  # a cell of the Minor Country Chart
 MANPOWER_RANGE = (0, 20)
@@ -29,36 +33,53 @@ GUERRILLA_VALUE_RANGE = (1, 6)  # the printed value of a Spanish province (EIA-1
 FACTORS_RANGE = (1, 99)  # one guerrilla stack
 LET_DOWN_RANGE = (0, 9)
 MILITIA_RANGE = (0, 999)
-MINOR_STATUSES = {ALLIED: "allied minor", CLIENT: "client state", CONQUERED: "conquered minor"}
+MINOR_STATUSES = {
+    ALLIED: Text("allied minor"),
+    CLIENT: Text("client state"),
+    CONQUERED: Text("conquered minor"),
+}
 
 
 class EditError(ValueError):
     """A GM edit that names something unknown or an impossible value."""
 
 
+def _error(message: str, **params: object) -> EditError:
+    """An EditError from a translated ``message`` and its parameters."""
+    return EditError(message % params if params else message)
+
+
 def _power(world: World, key: str | None) -> str:
     if key not in world.powers:
-        raise EditError(f"There is no power “{key}”.")
+        raise _error(gettext("There is no power “%(key)s”."), key=key)
     return key
 
 
 def _area(world: World, key: str | None) -> str:
     if key not in world.areas:
-        raise EditError(f"There is no area “{key}”.")
+        raise _error(gettext("There is no area “%(key)s”."), key=key)
     return key
 
 
-def _by_id(items: list, item_id: int | None, what: str):
+def _by_id(items: list, item_id: int | None, missing: str):
+    """The item with this id; ``missing`` (a msgid with %(id)s) says there is none."""
     for item in items:
         if item.id is not None and item.id == item_id:
             return item
-    raise EditError(f"There is no {what} #{item_id}.")
+    raise _error(gettext(missing), id=item_id)
 
 
 def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
+    """``value`` if it is a whole number within ``bounds``; ``what`` (a msgid) names it."""
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise EditError(f"{what} is a whole number from {low} to {high}, not “{value}”.")
+        raise _error(
+            gettext("%(what)s is a whole number from %(low)s to %(high)s, not “%(value)s”."),
+            what=gettext(what),
+            low=low,
+            high=high,
+            value=value,
+        )
     return value
 
 
@@ -74,23 +95,29 @@ def _minor_status(area: Area, controller: str | None, status: str) -> str:
     if not status:
         return ""
     if status not in MINOR_STATUSES:
-        raise EditError(f"“{status}” is not allied, client or conquered.")
+        raise _error(gettext("“%(status)s” is not allied, client or conquered."), status=status)
     if area.kind != MINOR:
-        raise EditError(
-            f"{area.name} is a province: only a minor country is an allied, client "
-            "or conquered minor."
+        raise _error(
+            gettext(
+                "%(area)s is a province: only a minor country is an allied, client "
+                "or conquered minor."
+            ),
+            area=area.name,
         )
     if controller is None:
-        raise EditError(
-            f"{area.name} is neutral: a neutral minor is nobody's allied, client "
-            "or conquered minor."
+        raise _error(
+            gettext(
+                "%(area)s is neutral: a neutral minor is nobody's allied, client "
+                "or conquered minor."
+            ),
+            area=area.name,
         )
     return status
 
 
 def _name(world: World, key: str | None) -> str:
     if key is None:
-        return "nobody"
+        return Text("nobody")
     return world.powers[key].name if key in world.powers else world.areas[key].name
 
 
@@ -102,17 +129,28 @@ def edit_power(
     political_points: int,
     treasury: int,
     pays_bad_roll: bool,
-) -> str:
+) -> Text:
     """Political zone, PP and treasury of a power, and its standing bad-roll order (the
     log says only whether the order changed: it stays the power's and the GM's)."""
     state = world.powers[_power(world, power)]
     if zone not in ZONE_MODIFIERS:
-        raise EditError(f"“{zone}” is not a political status zone.")
+        raise _error(gettext("“%(zone)s” is not a political status zone."), zone=zone)
     order_changed = state.pays_bad_roll != pays_bad_roll
     state.zone, state.political_points, state.treasury = zone, political_points, treasury
     state.pays_bad_roll = pays_bad_roll
-    text = f"{state.name}: {zone} zone, {political_points} PP, ${treasury}"
-    return text + ("; standing order for bad rolls changed" if order_changed else "")
+    names = {
+        "power": state.name,
+        "zone": ZONE_NAMES[zone],
+        "points": political_points,
+        "treasury": treasury,
+    }
+    if order_changed:
+        return Text(
+            "%(power)s: %(zone)s zone, %(points)s PP, $%(treasury)s; "
+            "standing order for bad rolls changed",
+            **names,
+        )
+    return Text("%(power)s: %(zone)s zone, %(points)s PP, $%(treasury)s", **names)
 
 
 def edit_area(
@@ -122,7 +160,7 @@ def edit_area(
     controller: str | None,
     ceded: bool,
     minor_status: str | None = None,
-) -> str:
+) -> Text:
     """Who controls an area (None: a neutral minor) and whether a province is ceded.
 
     A minor that becomes neutral or changes controller loses its allied / client /
@@ -130,20 +168,7 @@ def edit_area(
     state = world.areas[_area(world, area)]
     if controller is not None:
         _power(world, controller)
-    if controller is None and state.kind == PROVINCE:
-        raise EditError(
-            f"{state.name} is a province: it always has a controller (only a minor country "
-            "can be neutral)."
-        )
-    if ceded and state.kind != PROVINCE:
-        raise EditError(f"{state.name} is a minor country: only provinces are ceded.")
-    if ceded and state.home_power is None:
-        raise EditError(f"{state.name} belongs to no power's home nation, so it cannot be ceded.")
-    if ceded and controller == state.home_power:
-        raise EditError(
-            f"{state.name} is held by its home power, {_name(world, controller)}: a ceded "
-            "province is held by another power."
-        )
+    _check_control(world, state, controller, ceded)
     if minor_status is not None:
         status = _minor_status(state, controller, minor_status)
     elif controller != state.controller or state.kind != MINOR:
@@ -151,147 +176,261 @@ def edit_area(
     else:
         status = state.minor_status
     state.controller, state.ceded, state.minor_status = controller, ceded, status
-    held = f", {MINOR_STATUSES[status]}" if status else ""
-    return (
-        f"{state.name}: controlled by {_name(world, controller)}{held}{', ceded' if ceded else ''}"
-    )
+    names = {"area": state.name, "controller": _name(world, controller)}
+    if status:
+        return Text(
+            "%(area)s: controlled by %(controller)s, %(status)s",
+            status=MINOR_STATUSES[status],
+            **names,
+        )
+    if ceded:
+        return Text("%(area)s: controlled by %(controller)s, ceded", **names)
+    return Text("%(area)s: controlled by %(controller)s", **names)
+
+
+def _check_control(world: World, area: Area, controller: str | None, ceded: bool) -> None:
+    """Only a minor is neutral; only a province of a home nation held by another power
+    is ceded."""
+    if controller is None and area.kind == PROVINCE:
+        raise _error(
+            gettext(
+                "%(area)s is a province: it always has a controller (only a minor country "
+                "can be neutral)."
+            ),
+            area=area.name,
+        )
+    if not ceded:
+        return
+    if area.kind != PROVINCE:
+        raise _error(
+            gettext("%(area)s is a minor country: only provinces are ceded."), area=area.name
+        )
+    if area.home_power is None:
+        raise _error(
+            gettext("%(area)s belongs to no power's home nation, so it cannot be ceded."),
+            area=area.name,
+        )
+    if controller == area.home_power:
+        raise _error(
+            gettext(
+                "%(area)s is held by its home power, %(power)s: a ceded province is held by "
+                "another power."
+            ),
+            area=area.name,
+            power=_name(world, controller),
+        )
 
 
 def edit_area_details(
     world: World, *, area: str, manpower: int, guerrilla_value: int | None, minor_status: str
-) -> str:
+) -> Text:
     """An area's manpower (EIA-3's cap), a Spanish province's printed guerrilla value
     (EIA-10; None for every other area) and how its controller holds a minor."""
     state = world.areas[_area(world, area)]
-    _whole(manpower, MANPOWER_RANGE, "Manpower")
+    _whole(manpower, MANPOWER_RANGE, gettext_noop("Manpower"))
     if guerrilla_value is not None:
         if not spanish_province(state):
-            raise EditError(
-                f"{state.name} is not a Spanish province: only those have a printed guerrilla "
-                "value (EIA-10)."
+            raise _error(
+                gettext(
+                    "%(area)s is not a Spanish province: only those have a printed guerrilla "
+                    "value (EIA-10)."
+                ),
+                area=state.name,
             )
-        _whole(guerrilla_value, GUERRILLA_VALUE_RANGE, "A guerrilla value")
+        _whole(guerrilla_value, GUERRILLA_VALUE_RANGE, gettext_noop("A guerrilla value"))
     elif spanish_province(state):
-        raise EditError(
-            f"{state.name} is a Spanish province: it needs its printed guerrilla value (EIA-10)."
+        raise _error(
+            gettext(
+                "%(area)s is a Spanish province: it needs its printed guerrilla value (EIA-10)."
+            ),
+            area=state.name,
         )
     _check_cap_after_manpower(world, state, manpower)
     status = _minor_status(state, state.controller, minor_status)
     state.manpower, state.guerrilla_value, state.minor_status = manpower, guerrilla_value, status
-    parts = [f"manpower {manpower}"]
-    if spanish_province(state):
-        shown = guerrilla_value if guerrilla_value is not None else "none"
-        parts.append(f"guerrilla value {shown}")
-    if state.kind == MINOR and state.controller is not None:
-        parts.append(
-            f"{MINOR_STATUSES[status]} of {_name(world, state.controller)}"
-            if status
-            else "no minor status"
-        )
-    return f"{state.name}: {', '.join(parts)}"
+    return Text("%(area)s: %(details)s", area=state.name, details=_details(world, state))
 
 
-def edit_national_modifier(world: World, *, area: str, power: str, value: int) -> str:
+def _details(world: World, area: Area) -> Text:
+    """ "manpower 3, guerrilla value 4" or "manpower 2, client state of France"."""
+    parts = [Text("manpower %(manpower)s", manpower=area.manpower)]
+    if spanish_province(area):
+        parts.append(Text("guerrilla value %(value)s", value=area.guerrilla_value))
+    if area.kind == MINOR and area.controller is not None:
+        if area.minor_status:
+            parts.append(
+                Text(
+                    "%(status)s of %(power)s",
+                    status=MINOR_STATUSES[area.minor_status],
+                    power=_name(world, area.controller),
+                )
+            )
+        else:
+            parts.append(Text("no minor status"))
+    return Join(*parts, sep=", ")
+
+
+def edit_national_modifier(world: World, *, area: str, power: str, value: int) -> Text:
     """One cell of the Minor Country Chart: NM(power, minor), from −5 to +5."""
     state = world.areas[_area(world, area)]
     _power(world, power)
     if state.kind != MINOR:
-        raise EditError(
-            f"{state.name} is a province: the Minor Country Chart lists minor countries only "
-            "(a ceded province's modifiers follow from who held it)."
+        raise _error(
+            gettext(
+                "%(area)s is a province: the Minor Country Chart lists minor countries only "
+                "(a ceded province's modifiers follow from who held it)."
+            ),
+            area=state.name,
         )
-    _whole(value, NATIONAL_MODIFIER_RANGE, "A national modifier")
+    _whole(value, NATIONAL_MODIFIER_RANGE, gettext_noop("A national modifier"))
     world.national_modifiers[(area, power)] = value
-    return f"Minor Country Chart: NM({_name(world, power)}, {state.name}) = {value:+d}"
+    return Text(
+        "Minor Country Chart: NM(%(power)s, %(area)s) = %(value)s",
+        power=_name(world, power),
+        area=state.name,
+        value=f"{value:+d}",
+    )
 
 
-def edit_let_downs(world: World, *, power: str, area: str, count: int) -> str:
+def edit_let_downs(world: World, *, power: str, area: str, count: int) -> Text:
     """How many revolts a power has let down in a minor (EIA-1's −L, minors only)."""
     _power(world, power)
     state = world.areas[_area(world, area)]
     if state.kind != MINOR:
-        raise EditError(f"{state.name} is a province: let-downs count in minor countries only.")
-    _whole(count, LET_DOWN_RANGE, "Revolts let down")
+        raise _error(
+            gettext("%(area)s is a province: let-downs count in minor countries only."),
+            area=state.name,
+        )
+    _whole(count, LET_DOWN_RANGE, gettext_noop("Revolts let down"))
     world.let_downs[(power, area)] = count
-    return f"{_name(world, power)} has let down {count} revolt(s) in {state.name}"
+    return Plural(
+        "%(power)s has let down %(count)s revolt(s) in %(area)s",
+        "%(power)s has let down %(count)s revolt(s) in %(area)s",
+        count=count,
+        power=_name(world, power),
+        area=state.name,
+    )
 
 
-def edit_militia_due(world: World, *, power: str, militia: int) -> str:
+def edit_militia_due(world: World, *, power: str, militia: int) -> Text:
     """EIA-12: the militia factors Spain receives in its next reinforcement phase."""
     if _power(world, power) != SPAIN:
-        raise EditError("Only Spain receives militia for its guerrillas (EIA-12).")
-    _whole(militia, MILITIA_RANGE, "Militia factors")
+        raise _error(gettext("Only Spain receives militia for its guerrillas (EIA-12)."))
+    _whole(militia, MILITIA_RANGE, gettext_noop("Militia factors"))
     world.militia_due[power] = militia
-    return f"{_name(world, power)} is owed {militia} militia factor(s) (EIA-12)"
+    return Plural(
+        "%(power)s is owed %(count)s militia factor(s) (EIA-12)",
+        "%(power)s is owed %(count)s militia factor(s) (EIA-12)",
+        count=militia,
+        power=_name(world, power),
+    )
 
 
-def add_corps(world: World, *, power: str, area: str, name: str, minor: str | None) -> str:
+def add_corps(world: World, *, power: str, area: str, name: str, minor: str | None) -> Text:
     """Place a corps (of the power, or of a minor it controls)."""
     _power(world, power)
     _area(world, area)
     if minor is not None and world.areas[_area(world, minor)].controller != power:
-        raise EditError(f"{world.areas[minor].name} is not controlled by {_name(world, power)}.")
+        raise _error(
+            gettext("%(minor)s is not controlled by %(power)s."),
+            minor=world.areas[minor].name,
+            power=_name(world, power),
+        )
     world.corps.append(Corps(None, power, area, name=name, minor=minor))
-    label = f"{world.areas[minor].name} corps" if minor else "corps"
-    return f"{_name(world, power)} {label} {name} placed in {world.areas[area].name}"
+    names = {"power": _name(world, power), "name": name, "area": world.areas[area].name}
+    if minor:
+        return Text(
+            "%(power)s %(minor)s corps %(name)s placed in %(area)s",
+            minor=world.areas[minor].name,
+            **names,
+        )
+    return Text("%(power)s corps %(name)s placed in %(area)s", **names)
 
 
 def edit_corps(
     world: World, *, corps: int, area: str, fought: bool, besieged: bool, besieging: bool
-) -> str:
+) -> Text:
     """Move a corps and set its land-combat and siege flags."""
-    state = _by_id(world.corps, corps, "corps")
+    state = _by_id(world.corps, corps, gettext_noop("There is no corps #%(id)s."))
     state.area = _area(world, area)
     state.fought, state.besieged, state.besieging = fought, besieged, besieging
+    return Text(
+        "%(power)s corps %(name)s in %(area)s: %(flags)s",
+        power=_name(world, state.power),
+        name=state.name,
+        area=world.areas[area].name,
+        flags=_corps_flags(state),
+    )
+
+
+def _corps_flags(corps: Corps) -> Text:
+    """ "fought, besieging", or "ready" for a corps with no flag set."""
     flags = [
-        n for n, on in (("fought", fought), ("besieged", besieged), ("besieging", besieging)) if on
-    ] or ["ready"]
-    where = world.areas[area].name
-    return f"{_name(world, state.power)} corps {state.name} in {where}: {', '.join(flags)}"
+        text
+        for text, on in (
+            (Text("fought"), corps.fought),
+            (Text("besieged"), corps.besieged),
+            (Text("besieging"), corps.besieging),
+        )
+        if on
+    ]
+    return Join(*flags, sep=", ") if flags else Text("ready")
 
 
-def remove_corps(world: World, *, corps: int) -> str:
+def remove_corps(world: World, *, corps: int) -> Text:
     """Take a corps off the map (eliminated, disbanded or placed by mistake)."""
-    state = _by_id(world.corps, corps, "corps")
+    state = _by_id(world.corps, corps, gettext_noop("There is no corps #%(id)s."))
     world.corps.remove(state)
-    where = world.areas[state.area].name
-    return f"{_name(world, state.power)} corps {state.name} removed from {where}"
+    return Text(
+        "%(power)s corps %(name)s removed from %(area)s",
+        power=_name(world, state.power),
+        name=state.name,
+        area=world.areas[state.area].name,
+    )
 
 
-def edit_relation(world: World, *, a: str, b: str, kind: str) -> str:
+def edit_relation(world: World, *, a: str, b: str, kind: str) -> Text:
     """War, alliance or peace between two powers."""
     pair = frozenset((_power(world, a), _power(world, b)))
     if a == b:
-        raise EditError("A power has no relation with itself.")
+        raise _error(gettext("A power has no relation with itself."))
     if kind not in ("war", "alliance", "peace"):
-        raise EditError(f"“{kind}” is not war, alliance or peace.")
+        raise _error(gettext("“%(kind)s” is not war, alliance or peace."), kind=kind)
     world.wars.discard(pair)
     world.alliances.discard(pair)
     if kind == "war":
         world.wars.add(pair)
     elif kind == "alliance":
         world.alliances.add(pair)
-    words = {"war": "at war", "alliance": "allied", "peace": "at peace"}
-    return f"{_name(world, a)} and {_name(world, b)} are {words[kind]}"
+    names = {"a": _name(world, a), "b": _name(world, b)}
+    if kind == "war":
+        return Text("%(a)s and %(b)s are at war", **names)
+    if kind == "alliance":
+        return Text("%(a)s and %(b)s are allied", **names)
+    return Text("%(a)s and %(b)s are at peace", **names)
 
 
-def edit_revolt(world: World, *, revolt: int, capital_held_months: int) -> str:
+def edit_revolt(world: World, *, revolt: int, capital_held_months: int) -> Text:
     """Months the revolt's guerrillas have held the capital unbesieged (EIA-8)."""
-    state: Revolt = _by_id([r for r in world.revolts if r.active], revolt, "active revolt")
+    active = [r for r in world.revolts if r.active]
+    state: Revolt = _by_id(active, revolt, gettext_noop("There is no active revolt #%(id)s."))
     if capital_held_months < 0:
-        raise EditError("Months cannot be negative.")
+        raise _error(gettext("Months cannot be negative."))
     state.capital_held_months = capital_held_months
-    return (
-        f"Revolt in {world.areas[state.area].name}: capital held for {capital_held_months} month(s)"
+    return Plural(
+        "Revolt in %(area)s: capital held for %(count)s month(s)",
+        "Revolt in %(area)s: capital held for %(count)s month(s)",
+        count=capital_held_months,
+        area=world.areas[state.area].name,
     )
 
 
-def spanish_field_loss(world: World, *, area: str) -> str:
+def spanish_field_loss(world: World, *, area: str) -> Text:
     """EIA-10: Spain lost a field combat with a Spanish corps in an unceded home province:
     one Spanish guerrilla factor is created there at once."""
     state = world.areas[_area(world, area)]
     if state.kind != PROVINCE or state.home_power != SPAIN or state.ceded:
-        raise EditError(f"{state.name} is not an unceded Spanish home province.")
+        raise _error(gettext("%(area)s is not an unceded Spanish home province."), area=state.name)
     stack = next(
         (
             g
@@ -304,8 +443,9 @@ def spanish_field_loss(world: World, *, area: str) -> str:
         world.guerrillas.append(Guerrilla(None, area, SPAIN, 1, origin=area, revolt=False))
     else:
         stack.factors += 1
-    return (
-        f"Spain lost a field combat in {state.name}: one Spanish guerrilla factor created (EIA-10)"
+    return Text(
+        "Spain lost a field combat in %(area)s: one Spanish guerrilla factor created (EIA-10)",
+        area=state.name,
     )
 
 
@@ -314,9 +454,16 @@ def _check_cap_after_manpower(world: World, area: Area, manpower: int) -> None:
     cap = 5 * max(1, manpower)
     factors = world.guerrilla_factors(area.key)
     if world.active_revolt(area.key) is not None and factors > cap:
-        raise EditError(
-            f"{area.name} is in revolt with {factors} guerrilla factors: manpower {manpower} "
-            f"would allow only {cap} (EIA-3: 5 × manpower). Remove guerrillas first."
+        raise _error(
+            gettext(
+                "%(area)s is in revolt with %(factors)s guerrilla factors: manpower "
+                "%(manpower)s would allow only %(cap)s (EIA-3: 5 × manpower). Remove "
+                "guerrillas first."
+            ),
+            area=area.name,
+            factors=factors,
+            manpower=manpower,
+            cap=cap,
         )
 
 
@@ -326,51 +473,51 @@ def _check_cap(world: World, area: Area, factors: int, *, besides: Guerrilla | N
         return
     others = sum(g.factors for g in world.guerrillas if g.area == area.key and g is not besides)
     if others + factors > area.guerrilla_cap:
-        raise EditError(
-            f"{area.name} holds at most {area.guerrilla_cap} guerrilla factors (EIA-3: 5 × "
-            f"manpower {max(1, area.manpower)}); {others} are there besides these."
+        raise _error(
+            gettext(
+                "%(area)s holds at most %(cap)s guerrilla factors (EIA-3: 5 × manpower "
+                "%(manpower)s); %(others)s are there besides these."
+            ),
+            area=area.name,
+            cap=area.guerrilla_cap,
+            manpower=max(1, area.manpower),
+            others=others,
         )
 
 
-def edit_guerrilla(world: World, *, stack: int, besieged: bool, factors: int | None = None) -> str:
+def edit_guerrilla(world: World, *, stack: int, besieged: bool, factors: int | None = None) -> Text:
     """A guerrilla stack's factors (None: unchanged) and whether it is besieged in a city."""
-    state = _by_id(world.guerrillas, stack, "guerrilla stack")
+    state = _by_id(world.guerrillas, stack, gettext_noop("There is no guerrilla stack #%(id)s."))
     where = world.areas[state.area]
     if factors is not None:
-        _whole(factors, FACTORS_RANGE, "Guerrilla factors")
+        _whole(factors, FACTORS_RANGE, gettext_noop("Guerrilla factors"))
         if factors > state.factors:
             _check_cap(world, where, factors, besides=state)
         state.factors = factors
     state.besieged = besieged
-    status = "besieged" if besieged else "unbesieged"
-    who = _name(world, state.nationality)
-    return f"{state.factors} {who} guerrilla factor(s) in {where.name}: {status}"
+    names = {"count": state.factors, "power": _name(world, state.nationality), "area": where.name}
+    if besieged:
+        return Plural(
+            "%(count)s %(power)s guerrilla factor(s) in %(area)s: besieged",
+            "%(count)s %(power)s guerrilla factor(s) in %(area)s: besieged",
+            **names,
+        )
+    return Plural(
+        "%(count)s %(power)s guerrilla factor(s) in %(area)s: unbesieged",
+        "%(count)s %(power)s guerrilla factor(s) in %(area)s: unbesieged",
+        **names,
+    )
 
 
-def add_guerrilla(world: World, *, power: str, area: str, factors: int, revolt: bool) -> str:
+def add_guerrilla(world: World, *, power: str, area: str, factors: int, revolt: bool) -> Text:
     """Place guerrilla factors in the area they come from: revolt guerrillas of a power
     that sponsors the active revolt there (EIA-3, EIA-9: they never leave their area of
     origin), or Spanish guerrillas in a Spanish home province (EIA-10). They join an
     unbesieged stack of the same kind there, if any."""
     _power(world, power)
     state = world.areas[_area(world, area)]
-    _whole(factors, FACTORS_RANGE, "Guerrilla factors")
-    if revolt:
-        active = world.active_revolt(area)
-        if active is None or active.sponsor != power:
-            raise EditError(
-                f"{_name(world, power)} sponsors no active revolt in {state.name}: revolt "
-                "guerrillas appear only in the area of their revolt (EIA-3, EIA-9)."
-            )
-    elif power != SPAIN:
-        raise EditError(
-            f"{_name(world, power)} has no guerrillas without a revolt: only Spain does (EIA-10)."
-        )
-    elif not spanish_province(state):
-        raise EditError(
-            f"{state.name} is not a Spanish home province: Spanish guerrillas appear only there "
-            "(EIA-10)."
-        )
+    _whole(factors, FACTORS_RANGE, gettext_noop("Guerrilla factors"))
+    _check_origin(world, power, state, revolt)
     _check_cap(world, state, factors)
     stack = next(
         (
@@ -388,34 +535,84 @@ def add_guerrilla(world: World, *, power: str, area: str, factors: int, revolt: 
         world.guerrillas.append(Guerrilla(None, area, power, factors, origin=area, revolt=revolt))
     else:
         stack.factors += factors
-    kind = "revolt" if revolt else "Spanish"
-    return f"{factors} {_name(world, power)} {kind} guerrilla factor(s) placed in {state.name}"
+    names = {"count": factors, "power": _name(world, power), "area": state.name}
+    if revolt:
+        return Plural(
+            "%(count)s %(power)s revolt guerrilla factor(s) placed in %(area)s",
+            "%(count)s %(power)s revolt guerrilla factor(s) placed in %(area)s",
+            **names,
+        )
+    return Plural(
+        "%(count)s %(power)s Spanish guerrilla factor(s) placed in %(area)s",
+        "%(count)s %(power)s Spanish guerrilla factor(s) placed in %(area)s",
+        **names,
+    )
 
 
-def remove_guerrilla(world: World, *, stack: int) -> str:
+def _check_origin(world: World, power: str, area: Area, revolt: bool) -> None:
+    """Revolt guerrillas appear only in their sponsor's revolt, Spanish ones only in
+    Spain's home provinces (EIA-3, EIA-9, EIA-10)."""
+    names = {"power": _name(world, power), "area": area.name}
+    if revolt:
+        active = world.active_revolt(area.key)
+        if active is None or active.sponsor != power:
+            raise _error(
+                gettext(
+                    "%(power)s sponsors no active revolt in %(area)s: revolt guerrillas "
+                    "appear only in the area of their revolt (EIA-3, EIA-9)."
+                ),
+                **names,
+            )
+    elif power != SPAIN:
+        raise _error(
+            gettext("%(power)s has no guerrillas without a revolt: only Spain does (EIA-10)."),
+            **names,
+        )
+    elif not spanish_province(area):
+        raise _error(
+            gettext(
+                "%(area)s is not a Spanish home province: Spanish guerrillas appear only "
+                "there (EIA-10)."
+            ),
+            **names,
+        )
+
+
+def remove_guerrilla(world: World, *, stack: int) -> Text:
     """Take a guerrilla stack off the map (destroyed in a field combat the GM resolved)."""
-    state = _by_id(world.guerrillas, stack, "guerrilla stack")
+    state = _by_id(world.guerrillas, stack, gettext_noop("There is no guerrilla stack #%(id)s."))
     world.guerrillas.remove(state)
-    who = _name(world, state.nationality)
-    return f"{state.factors} {who} guerrilla factor(s) removed from {world.areas[state.area].name}"
+    return Plural(
+        "%(count)s %(power)s guerrilla factor(s) removed from %(area)s",
+        "%(count)s %(power)s guerrilla factor(s) removed from %(area)s",
+        count=state.factors,
+        power=_name(world, state.nationality),
+        area=world.areas[state.area].name,
+    )
 
 
-def add_depot(world: World, *, power: str, area: str, port_city: bool, garrison: int) -> str:
+def add_depot(world: World, *, power: str, area: str, port_city: bool, garrison: int) -> Text:
     """Place a depot, in a port city or not, with its garrison factors (not in a corps)."""
     _power(world, power)
     _area(world, area)
     if garrison < 0:
-        raise EditError("A garrison cannot be negative.")
+        raise _error(gettext("A garrison cannot be negative."))
     world.depots.append(Depot(None, power, area, port_city=port_city, garrison=garrison))
-    port = " (port city)" if port_city else ""
-    return f"{_name(world, power)} depot{port} in {world.areas[area].name}, garrison {garrison}"
+    names = {"power": _name(world, power), "area": world.areas[area].name, "garrison": garrison}
+    if port_city:
+        return Text("%(power)s depot (port city) in %(area)s, garrison %(garrison)s", **names)
+    return Text("%(power)s depot in %(area)s, garrison %(garrison)s", **names)
 
 
-def remove_depot(world: World, *, depot: int) -> str:
+def remove_depot(world: World, *, depot: int) -> Text:
     """Take a depot off the map (removed, or destroyed other than by EIA-11)."""
-    state = _by_id(world.depots, depot, "depot")
+    state = _by_id(world.depots, depot, gettext_noop("There is no depot #%(id)s."))
     world.depots.remove(state)
-    return f"{_name(world, state.power)} depot in {world.areas[state.area].name} removed"
+    return Text(
+        "%(power)s depot in %(area)s removed",
+        power=_name(world, state.power),
+        area=world.areas[state.area].name,
+    )
 
 
 EDITS = {

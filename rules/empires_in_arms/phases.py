@@ -29,10 +29,9 @@ from rules.empires_in_arms.procedures import (
     RevoltSuccess,
     aid_revolt,
     anti_guerrilla_operation,
+    becoming_infantry,
     depot_attack,
     guerrilla_move,
-    infantry_kind,
-    plural,
     revolt_attempt,
     revolt_ending,
     revolt_guerrillas,
@@ -48,6 +47,7 @@ from rules.empires_in_arms.procedures import (
 )
 from rules.empires_in_arms.state import SPAIN, Guerrilla, Revolt, World, option
 from rules.modifiers import RollReport
+from rules.text import Join, Plural, Text
 
 Orders = Mapping[str, Mapping[str, Any]]
 
@@ -67,8 +67,12 @@ def resolve_peace(world: World, orders: Orders, dice: Dice) -> None:
 def _lapse(world: World, power: str, key: str) -> None:
     revolt = world.active_revolt(key)
     if revolt is None or revolt.sponsor != power:
-        text = f"{world.powers[power].name} has no revolt in {_name(world, key)} to let lapse"
-        world.say("EIA-7", f"{text}: order skipped", power=power, area=key)
+        text = Text(
+            "%(power)s has no revolt in %(area)s to let lapse: order skipped",
+            power=world.powers[power].name,
+            area=_name(world, key),
+        )
+        world.say("EIA-7", text, power=power, area=key)
         return
     _end_revolt(world, revolt, voluntary_lapse(world.areas[key], world.powers[power]))
 
@@ -96,18 +100,28 @@ def resolve_revolt_step(world: World, orders: Orders, dice: Dice) -> None:
 def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: Dice) -> None:
     power = world.powers[power_key]
     if key not in revolt_targets(world, power_key):
-        text = f"{power.name}: {_name(world, key)} is not a legal revolt target now"
-        world.say("EIA-1", f"{text}; attempt skipped, no PP spent", power=power_key, area=key)
+        text = Text(
+            "%(power)s: %(area)s is not a legal revolt target now; attempt skipped, no PP spent",
+            power=power.name,
+            area=_name(world, key),
+        )
+        world.say("EIA-1", text, power=power_key, area=key)
         return
     area = world.areas[key]
     let_downs = world.let_downs.get((power_key, key), 0)
     nm = world.national_modifier(power_key, key)
     attempt = revolt_attempt(power, area, nm, let_downs, earlier, dice, world.options)
     if attempt.report is None:
-        world.say("EIA-1", f"{attempt.refused}: attempt refused", power=power_key, area=key)
+        text = Text("%(reason)s: attempt refused", reason=attempt.refused)
+        world.say("EIA-1", text, power=power_key, area=key)
         return
     earlier.append(key)
-    spent = f" ({power.name} PP {power.political_points} → {attempt.political_points})"
+    spent = Text(
+        "%(power)s PP %(old)s → %(new)s",
+        power=power.name,
+        old=power.political_points,
+        new=attempt.political_points,
+    )
     _say_roll(world, attempt.report, spent)
     power.political_points = attempt.political_points
     if attempt.broke_out:
@@ -157,11 +171,14 @@ def _clear_fought(world: World) -> None:
     for corps in fought:
         corps.fought = False
     if fought:
-        world.say(
-            "EIA-4",
-            f"Land phase over: {plural(len(fought), 'corps')} no longer marked as having "
-            "fought in this month's land combat step",
+        text = Plural(
+            "Land phase over: %(count)s corps no longer marked as having fought in this "
+            "month's land combat step",
+            "Land phase over: %(count)s corps no longer marked as having fought in this "
+            "month's land combat step",
+            count=len(fought),
         )
+        world.say("EIA-4", text)
 
 
 def _move(world: World, power: str, move: Mapping[str, Any], moved: list[Guerrilla]) -> None:
@@ -175,9 +192,18 @@ def _move(world: World, power: str, move: Mapping[str, Any], moved: list[Guerril
     )
     already = any(g.id == stack_id for g in moved)
     if stack_id is None or stack is None or already:
-        why = "has already moved this step" if already else "is not one of its stacks"
-        text = f"{world.powers[power].name}: guerrilla stack {stack_id} {why}"
-        world.say("EIA-9", f"{text}; move skipped", power=power)
+        names = {"power": world.powers[power].name, "stack": stack_id}
+        if already:
+            text = Text(
+                "%(power)s: guerrilla stack %(stack)s has already moved this step; move skipped",
+                **names,
+            )
+        else:
+            text = Text(
+                "%(power)s: guerrilla stack %(stack)s is not one of its stacks; move skipped",
+                **names,
+            )
+        world.say("EIA-9", text, power=power)
         return
     outcome = guerrilla_move(world, stack, move.get("to", ""))
     world.say("EIA-9", outcome.text, power=power, area=stack.area)
@@ -245,8 +271,12 @@ def _spanish_guerrillas(world: World, dice: Dice) -> None:
 def _operate(world: World, power_key: str, key: str, dice: Dice) -> None:
     power = world.powers[power_key]
     if not can_operate(world, power_key, key):
-        text = f"{power.name}: no anti-guerrilla operation possible in {_name(world, key)} now"
-        world.say("EIA-4", f"{text}; order skipped", power=power_key, area=key)
+        text = Text(
+            "%(power)s: no anti-guerrilla operation possible in %(area)s now; order skipped",
+            power=power.name,
+            area=_name(world, key),
+        )
+        world.say("EIA-4", text, power=power_key, area=key)
         return
     area, revolt = world.areas[key], world.active_revolt(key)
     targets = operation_targets(world, power_key, key)
@@ -269,8 +299,12 @@ def _operate(world: World, power_key: str, key: str, dice: Dice) -> None:
 def _attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
     power = world.powers[power_key]
     if not can_attack_depots(world, power_key, key):
-        text = f"{power.name}: no guerrilla depot attack possible in {_name(world, key)} now"
-        world.say("EIA-11", f"{text}; order skipped", power=power_key, area=key)
+        text = Text(
+            "%(power)s: no guerrilla depot attack possible in %(area)s now; order skipped",
+            power=power.name,
+            area=_name(world, key),
+        )
+        world.say("EIA-11", text, power=power_key, area=key)
         return
     own = own_stacks(world, power_key, key)
     depots = [d for d in world.depots if d.area == key and enemy_of_any(world, own, d.power)]
@@ -281,14 +315,16 @@ def _attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
     world.depots = [d for d in world.depots if not any(d is x for x in attack.destroyed)]
     for depot in attack.destroyed:
         if depot.garrison:
-            world.say(
-                "EIA-11",
-                f"GM: {world.powers[depot.power].name}'s depot garrison of "
-                f"{plural(depot.garrison, 'factor')} in {world.areas[key].name} retreats into "
+            text = Plural(
+                "GM: %(power)s's depot garrison of %(count)s factor in %(area)s retreats into "
                 "a city (up to its capacity) or joins a corps there; the rest are eliminated",
-                power=depot.power,
-                area=key,
+                "GM: %(power)s's depot garrison of %(count)s factors in %(area)s retreats into "
+                "a city (up to its capacity) or joins a corps there; the rest are eliminated",
+                count=depot.garrison,
+                power=world.powers[depot.power].name,
+                area=world.areas[key].name,
             )
+            world.say("EIA-11", text, power=depot.power, area=key)
 
 
 def _spanish_removal(world: World) -> None:
@@ -329,15 +365,15 @@ def _succeed(world: World, revolt: Revolt, success: RevoltSuccess) -> None:
     area.minor_status = success.minor_status
     _remove(world, revolt_stacks(world, revolt))
     revolt.active = False
-    revolt.end_reason = f"successful: {success.reason}"
+    revolt.end_reason = Text("successful: %(reason)s", reason=success.reason)
     revolt.conquest_choice = success.choice
-    sponsor = world.powers[revolt.sponsor].name
-    world.say(
-        "EIA-8",
-        f"{sponsor}'s revolt in {area.name} succeeds: {success.reason}",
-        power=revolt.sponsor,
-        area=area.key,
+    text = Text(
+        "%(power)s's revolt in %(area)s succeeds: %(reason)s",
+        power=world.powers[revolt.sponsor].name,
+        area=area.name,
+        reason=success.reason,
     )
+    world.say("EIA-8", text, power=revolt.sponsor, area=area.key)
     if success.gm_note:
         world.say("EIA-8", success.gm_note, power=revolt.sponsor, area=area.key)
 
@@ -347,10 +383,21 @@ def _count_month(world: World, revolt: Revolt) -> None:
         revolt.months_without_guerrillas = 0
         return
     revolt.months_without_guerrillas += 1
-    months = revolt.months_without_guerrillas
-    text = f"No guerrillas in {world.areas[revolt.area].name} this month ({months} in a row)"
-    if months >= MONTHS_WITHOUT_GUERRILLAS:
-        text += ": the revolt ends next month, before its guerrilla rolls"
+    names = {"count": revolt.months_without_guerrillas, "area": world.areas[revolt.area].name}
+    if revolt.months_without_guerrillas >= MONTHS_WITHOUT_GUERRILLAS:
+        text = Plural(
+            "No guerrillas in %(area)s this month (%(count)s in a row): the revolt ends next "
+            "month, before its guerrilla rolls",
+            "No guerrillas in %(area)s this month (%(count)s in a row): the revolt ends next "
+            "month, before its guerrilla rolls",
+            **names,
+        )
+    else:
+        text = Plural(
+            "No guerrillas in %(area)s this month (%(count)s in a row)",
+            "No guerrillas in %(area)s this month (%(count)s in a row)",
+            **names,
+        )
     world.say("EIA-7", text, power=revolt.sponsor, area=revolt.area)
 
 
@@ -369,14 +416,20 @@ def _aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> Non
     power = world.powers[power_key]
     revolt = world.active_revolt(key)
     if revolt is None or not any(revolt is r for r in aidable_revolts(world, power_key)):
-        text = f"{power.name} may not aid a revolt in {_name(world, key)} now"
-        world.say("EIA-5", f"{text}; order skipped", power=power_key, area=key)
+        text = Text(
+            "%(power)s may not aid a revolt in %(area)s now; order skipped",
+            power=power.name,
+            area=_name(world, key),
+        )
+        world.say("EIA-5", text, power=power_key, area=key)
         return
     aid = aid_revolt(power, revolt, world.areas[key], amount, dice)
     if aid.report is None:
-        world.say("EIA-5", f"{aid.refused}; aid skipped", power=power_key, area=key)
+        text = Text("%(reason)s; aid skipped", reason=aid.refused)
+        world.say("EIA-5", text, power=power_key, area=key)
         return
-    _say_roll(world, aid.report, f" (treasury ${power.treasury} → ${aid.treasury})")
+    treasury = Text("treasury $%(old)s → $%(new)s", old=power.treasury, new=aid.treasury)
+    _say_roll(world, aid.report, treasury)
     power.treasury = aid.treasury
     revolt.number = aid.revolt_number
 
@@ -411,24 +464,47 @@ def _end_if_over(world: World, revolt: Revolt) -> None:
 def _end_revolt(world: World, revolt: Revolt, ending: RevoltEnd) -> None:
     """EIA-7: end the revolt and remove its guerrillas (or make them the neutral minor's
     infantry); count a let-down where the sponsor let it down."""
-    area, sponsor = world.areas[revolt.area], world.powers[revolt.sponsor]
     stacks = revolt_stacks(world, revolt)
     factors = sum(g.factors for g in stacks)
     _remove(world, stacks)
     revolt.active = False
     revolt.end_reason = ending.reason
-    text = f"{sponsor.name}'s revolt in {area.name} ends: {ending.reason}"
+    let_downs = 0
     if ending.let_down:
         key = (revolt.sponsor, revolt.area)
-        world.let_downs[key] = world.let_downs.get(key, 0) + 1
-        text += f"; {sponsor.name} let it down ({world.let_downs[key]} in {area.name} so far)"
-    if ending.to_infantry and factors:
-        text += (
-            f"; {plural(factors, 'guerrilla factor')} become {infantry_kind(area)} of {area.name}"
-        )
-    elif factors:
-        text += f"; {plural(factors, 'guerrilla factor')} removed"
+        let_downs = world.let_downs[key] = world.let_downs.get(key, 0) + 1
+    text = _ending_text(world, revolt, ending, let_downs, factors)
     world.say("EIA-7", text, power=revolt.sponsor, area=revolt.area)
+
+
+def _ending_text(
+    world: World, revolt: Revolt, ending: RevoltEnd, let_downs: int, factors: int
+) -> Text:
+    """ "X's revolt in Y ends: why; X let it down (n in Y so far); what became of its
+    guerrilla factors", each part only where it applies."""
+    area = world.areas[revolt.area]
+    names = {"power": world.powers[revolt.sponsor].name, "area": area.name}
+    parts = [Text("%(power)s's revolt in %(area)s ends: %(reason)s", reason=ending.reason, **names)]
+    if let_downs:
+        parts.append(
+            Plural(
+                "%(power)s let it down (%(count)s in %(area)s so far)",
+                "%(power)s let it down (%(count)s in %(area)s so far)",
+                count=let_downs,
+                **names,
+            )
+        )
+    if ending.to_infantry and factors:
+        parts.append(becoming_infantry(factors, area, area.name))
+    elif factors:
+        parts.append(
+            Plural(
+                "%(count)s guerrilla factor removed",
+                "%(count)s guerrilla factors removed",
+                count=factors,
+            )
+        )
+    return Join(*parts, sep="; ")
 
 
 # -- helpers ----------------------------------------------------------------------------
@@ -450,11 +526,11 @@ def _remove(world: World, stacks: Sequence[Guerrilla]) -> None:
     world.guerrillas = [g for g in world.guerrillas if not any(g is s for s in stacks)]
 
 
-def _say_roll(world: World, report: RollReport, suffix: str = "") -> None:
-    world.say(
-        report.rule,
-        f"{report.purpose}: {report.text}{suffix}",
-        power=report.power,
-        area=report.area,
-        roll=report,
-    )
+def _say_roll(world: World, report: RollReport, change: Text | None = None) -> None:
+    """A roll's log line: its purpose and explanation, and what it cost (``change``)."""
+    names = {"purpose": report.purpose, "roll": report.text}
+    if change is None:
+        text = Text("%(purpose)s: %(roll)s", **names)
+    else:
+        text = Text("%(purpose)s: %(roll)s (%(change)s)", change=change, **names)
+    world.say(report.rule, text, power=report.power, area=report.area, roll=report)

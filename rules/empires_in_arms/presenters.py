@@ -10,13 +10,26 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, Area, World
 
-COLUMNS = ("Manpower", "Guerrilla value", "Revolt number (sponsor)", "Guerrilla factors", "Corps")
-MAP_KEY = (
+COLUMNS = (
+    gettext_lazy("Manpower"),
+    gettext_lazy("Guerrilla value"),
+    gettext_lazy("Revolt number (sponsor)"),
+    gettext_lazy("Guerrilla factors"),
+    gettext_lazy("Corps"),
+)
+MAP_KEY = gettext_lazy(
     "On the map: red circle = revolt number, brown square = guerrilla factors, grey square = corps."
 )
-HOLDINGS = {ALLIED: "allied minor", CLIENT: "client state", CONQUERED: "conquered minor"}
+HOLDINGS = {
+    ALLIED: gettext_lazy("allied minor"),
+    CLIENT: gettext_lazy("client state"),
+    CONQUERED: gettext_lazy("conquered minor"),
+}
 NO_VALUE = "—"
 
 
@@ -79,11 +92,19 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
         number = f"{revolt.number} ({names[revolt.sponsor]})" if revolt else ""
         badges = []
         if revolt:
-            badges.append(Badge("revolt", revolt.number, f"revolt {number}"))
+            badges.append(
+                Badge("revolt", revolt.number, _("revolt %(number)s") % {"number": number})
+            )
         if factors[key]:
-            badges.append(Badge("guerrilla", factors[key], f"{factors[key]} guerrilla factors"))
+            label = ngettext(
+                "%(count)s guerrilla factors", "%(count)s guerrilla factors", factors[key]
+            ) % {"count": factors[key]}
+            badges.append(Badge("guerrilla", factors[key], label))
         if corps[key]:
-            badges.append(Badge("corps", corps[key], f"{corps[key]} corps"))
+            label = ngettext("%(count)s corps", "%(count)s corps", corps[key]) % {
+                "count": corps[key]
+            }
+            badges.append(Badge("corps", corps[key], label))
         marks[key] = AreaMarks(
             badges=tuple(badges),
             cells=(
@@ -101,7 +122,7 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
 def remarks(area) -> tuple[str, ...]:
     """What the map table says after an area's kind: ceded, or how a minor is held."""
     if area.ceded:
-        return ("ceded",)
+        return (_("ceded"),)
     return (HOLDINGS[area.minor_status],) if area.minor_status else ()
 
 
@@ -136,15 +157,15 @@ def power_rows(world: World) -> list[PowerRow]:
 def bad_roll_order(pays: bool, *, never_pays: bool) -> str:
     """EIA-4: whether the power pays $d6 to stop a bad-roll rise (Decision 5)."""
     if never_pays:
-        return "never pays (rule option)"
-    return "pays $d6" if pays else "lets it rise"
+        return _("never pays (rule option)")
+    return _("pays $d6") if pays else _("lets it rise")
 
 
 def relation_rows(world: World) -> list[RelationRow]:
     """Wars, then alliances, each pair in name order."""
     names = power_names(world)
     rows = []
-    for pairs, kind in ((world.wars, "at war"), (world.alliances, "allied")):
+    for pairs, kind in ((world.wars, _("at war")), (world.alliances, _("allied"))):
         named = sorted(sorted(names[key] for key in pair) for pair in pairs)
         rows += [RelationRow(first, second, kind) for first, second in named]
     return rows
@@ -162,7 +183,7 @@ def revolt_rows(world: World) -> list[RevoltRow]:
         rows.append(
             RevoltRow(
                 area=area.name,
-                controller=names.get(area.controller, "Neutral"),
+                controller=names.get(area.controller, _("Neutral")),
                 holding=holding(area),
                 sponsor=names[revolt.sponsor],
                 number=revolt.number,
@@ -178,7 +199,7 @@ def holding(area: Area) -> str:
     """How its controller holds an area: a minor's status, or a ceded province."""
     if area.kind == MINOR:
         return HOLDINGS.get(area.minor_status, "")
-    return "ceded province" if area.ceded else ""
+    return _("ceded province") if area.ceded else ""
 
 
 def power_names(world: World) -> dict[str, str]:
@@ -195,3 +216,20 @@ def guerrilla_factors(world: World) -> Counter:
 def signed(value: int) -> str:
     """+1, 0, −2."""
     return f"{value:+d}".replace("-", "−") if value else "0"
+
+
+TIMELINE_TITLE = gettext_lazy("Revolt numbers by sponsor")
+TIMELINE_CAPTION = gettext_lazy(
+    "One line per power: the sum of the revolt numbers of the active revolts it sponsors "
+    "(0: none), as each month opened and now. Powers with no active revolt throughout "
+    "are left out."
+)
+
+
+def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
+    """Per power, the sum of its active revolts' numbers (public, as the map shows them)."""
+    totals: Counter = Counter()
+    for revolt in state.get("revolts", []):
+        if revolt["active"]:
+            totals[revolt["sponsor"]] += revolt["number"]
+    return [(p.key, p.name, p.color, totals[p.key]) for p in powers]

@@ -35,6 +35,7 @@ from rules.empires_in_arms.state import (
     OTTOMAN,
     PROVINCE,
     SPAIN,
+    ZONE_NAMES,
     Area,
     Depot,
     Guerrilla,
@@ -44,6 +45,7 @@ from rules.empires_in_arms.state import (
     option,
 )
 from rules.modifiers import ModifiedRoll, Modifier, RollReport, clamp
+from rules.text import Join, Plural, Text
 
 REVOLT_SUCCESS = 6  # EIA-1: a modified 6 or more
 INITIAL_NUMBER = (2, 5)  # EIA-2 clamp
@@ -56,13 +58,14 @@ SUCCESS_NUMBER = 6  # EIA-8
 MILITIA_PER = 3  # EIA-12
 
 
-def plural(count: int, noun: str) -> str:
-    """ "1 guerrilla factor", "3 guerrilla factors" ("corps" stays "corps")."""
-    return f"{count} {noun}" if count == 1 or noun.endswith("corps") else f"{count} {noun}s"
+def _national(power: Power, value: int) -> Modifier:
+    return Modifier(Text("%(power)s national modifier", power=power.name), value)
 
 
 def _zone(power: Power, sign: int = 1) -> Modifier:
-    return Modifier(f"{power.name} {power.zone}", sign * power.status_modifier)
+    # Translators: a modifier: the power's political status zone, e.g. "France Dominant".
+    label = Text("%(power)s %(zone)s", power=power.name, zone=ZONE_NAMES[power.zone])
+    return Modifier(label, sign * power.status_modifier)
 
 
 # -- EIA-1 ------------------------------------------------------------------------------
@@ -73,7 +76,7 @@ class RevoltAttempt:
     report: RollReport | None  # None when the attempt was refused
     broke_out: bool
     political_points: int  # the sponsor's PP afterwards
-    refused: str = ""
+    refused: Text | str = ""
 
 
 def revolt_attempt(
@@ -94,18 +97,25 @@ def revolt_attempt(
     refused = _attempt_refusal(sponsor, area, earlier_targets, options)
     if refused:
         return RevoltAttempt(None, False, sponsor.political_points, refused)
-    modifiers = (Modifier(f"{sponsor.name} national modifier", national_modifier), _zone(sponsor))
+    modifiers = (_national(sponsor, national_modifier), _zone(sponsor))
     if area.kind == MINOR:
-        modifiers += (Modifier(f"let down {plural(let_downs, 'earlier revolt')}", -let_downs),)
-    purpose = f"{sponsor.name} incites a revolt in {area.name}"
+        let_down = Plural(
+            "let down %(count)s earlier revolt",
+            "let down %(count)s earlier revolts",
+            count=let_downs,
+        )
+        modifiers += (Modifier(let_down, -let_downs),)
+    purpose = Text("%(power)s incites a revolt in %(area)s", power=sponsor.name, area=area.name)
     roll = ModifiedRoll(dice.d6(purpose), modifiers)
     broke_out = roll.total >= REVOLT_SUCCESS
     report = RollReport(
         "EIA-1",
         purpose,
         roll,
-        f"≥ {REVOLT_SUCCESS}" if broke_out else f"< {REVOLT_SUCCESS}",
-        "the revolt breaks out" if broke_out else "no revolt",
+        Text("≥ %(value)s", value=REVOLT_SUCCESS)
+        if broke_out
+        else Text("< %(value)s", value=REVOLT_SUCCESS),
+        Text("the revolt breaks out") if broke_out else Text("no revolt"),
         power=sponsor.key,
         area=area.key,
     )
@@ -114,15 +124,32 @@ def revolt_attempt(
 
 def _attempt_refusal(
     sponsor: Power, area: Area, earlier: Sequence[str], options: Mapping[str, Any] | None
-) -> str:
+) -> Text | str:
+    name = sponsor.name
     if option(options, "attempt_limit") == "per_target":
         if list(earlier).count(area.key) >= MAX_ATTEMPTS:
-            return f"{sponsor.name} has made its {MAX_ATTEMPTS} attempts on {area.name} this step"
+            return Plural(
+                "%(power)s has made its %(count)s attempt on %(area)s this step",
+                "%(power)s has made its %(count)s attempts on %(area)s this step",
+                count=MAX_ATTEMPTS,
+                power=name,
+                area=area.name,
+            )
     elif len(earlier) >= MAX_ATTEMPTS:
-        return f"{sponsor.name} has made its {MAX_ATTEMPTS} attempts this revolt step"
+        return Plural(
+            "%(power)s has made its %(count)s attempt this revolt step",
+            "%(power)s has made its %(count)s attempts this revolt step",
+            count=MAX_ATTEMPTS,
+            power=name,
+        )
     minimum = option(options, "attempt_pp_minimum")  # Decision 8: 0 means no minimum
     if minimum and sponsor.political_points < minimum:
-        return f"{sponsor.name} has {sponsor.political_points} PP; an attempt needs {minimum}"
+        return Text(
+            "%(power)s has %(points)s PP; an attempt needs %(minimum)s",
+            power=name,
+            points=sponsor.political_points,
+            minimum=minimum,
+        )
     return ""
 
 
@@ -146,23 +173,39 @@ def revolt_strength(
 ) -> RevoltStrength:
     """EIA-2: the new revolt's number: d6 + sponsor's NM and PSM − controller's NM and PSM
     − 1 if the controller has a corps in the area, clamped to 2..5."""
+    present = Text("%(power)s corps present", power=controller.name)
     modifiers = (
-        Modifier(f"{sponsor.name} national modifier", sponsor_modifier),
+        _national(sponsor, sponsor_modifier),
         _zone(sponsor),
-        Modifier(f"{controller.name} national modifier", -controller_modifier),
+        _national(controller, -controller_modifier),
         _zone(controller, -1),
-        Modifier(f"{controller.name} corps present", -1 if controller_corps_present else 0),
+        Modifier(present, -1 if controller_corps_present else 0),
     )
-    purpose = f"Strength of the {sponsor.name} revolt in {area.name}"
+    purpose = Text(
+        "Strength of the %(power)s revolt in %(area)s", power=sponsor.name, area=area.name
+    )
     roll = ModifiedRoll(dice.d6(purpose), modifiers)
-    low, high = INITIAL_NUMBER
-    number = clamp(roll.total, low, high)
-    comparison = "" if number == roll.total else (f"> {high}" if number == high else f"< {low}")
-    outcome = f"revolt number {number}"
-    if comparison:
-        outcome += f" (a new revolt's number is {low} to {high})"
+    number = clamp(roll.total, *INITIAL_NUMBER)
+    comparison, outcome = _strength_outcome(roll.total, number)
     report = RollReport("EIA-2", purpose, roll, comparison, outcome, sponsor.key, area.key)
     return RevoltStrength(report, number)
+
+
+def _strength_outcome(total: int, number: int) -> tuple[Text | str, Text]:
+    """EIA-2: (comparison, outcome) of a strength roll clamped to ``number``."""
+    low, high = INITIAL_NUMBER
+    if number == total:
+        return "", Text("revolt number %(number)s", number=number)
+    comparison = (
+        Text("> %(value)s", value=high) if number == high else Text("< %(value)s", value=low)
+    )
+    outcome = Text(
+        "revolt number %(number)s (a new revolt's number is %(low)s to %(high)s)",
+        number=number,
+        low=low,
+        high=high,
+    )
+    return comparison, outcome
 
 
 # -- EIA-3 and EIA-10: guerrilla factors under a value ------------------------------------
@@ -180,7 +223,11 @@ def revolt_guerrillas(
     """EIA-3: one guerrilla factor per point the d6 is under the revolt number, never more
     than the revolting area's 5 × manpower cap (``existing_factors``: every guerrilla
     factor there, Spanish and besieged ones included)."""
-    purpose = f"Revolt guerrillas in {area.name} (revolt number {revolt.number})"
+    purpose = Text(
+        "Revolt guerrillas in %(area)s (revolt number %(number)s)",
+        area=area.name,
+        number=revolt.number,
+    )
     value = revolt.number
     cap = area.guerrilla_cap
     return _guerrillas_under(
@@ -190,7 +237,7 @@ def revolt_guerrillas(
 
 def _guerrillas_under(
     rule: str,
-    purpose: str,
+    purpose: Text,
     power: str,
     area: Area,
     value: int,
@@ -201,18 +248,33 @@ def _guerrillas_under(
     roll = ModifiedRoll(dice.d6(purpose))
     wanted = max(0, value - roll.face)
     created = wanted if cap is None else min(wanted, max(0, cap - existing))
-    if not wanted:
-        outcome = "no guerrilla factors"
-    elif created == wanted:
-        outcome = f"{plural(created, 'guerrilla factor')} in {area.name}"
-    else:
-        outcome = (
-            f"{plural(wanted, 'guerrilla factor')}, of which {created} fit under the cap of "
-            f"{cap} in {area.name} ({existing} already there)"
-        )
-    comparison = f"< {value}" if wanted else f"≥ {value}"
+    outcome = _created_text(wanted, created, cap, existing, area)
+    comparison = Text("< %(value)s", value=value) if wanted else Text("≥ %(value)s", value=value)
     report = RollReport(rule, purpose, roll, comparison, outcome, power, area.key)
     return GuerrillaCreation(report, created)
+
+
+def _created_text(wanted: int, created: int, cap: int | None, existing: int, area: Area) -> Text:
+    if not wanted:
+        return Text("no guerrilla factors")
+    if created == wanted:
+        return Plural(
+            "%(count)s guerrilla factor in %(area)s",
+            "%(count)s guerrilla factors in %(area)s",
+            count=created,
+            area=area.name,
+        )
+    return Plural(
+        "%(count)s guerrilla factor, of which %(created)s fit under the cap of %(cap)s in "
+        "%(area)s (%(existing)s already there)",
+        "%(count)s guerrilla factors, of which %(created)s fit under the cap of %(cap)s in "
+        "%(area)s (%(existing)s already there)",
+        count=wanted,
+        created=created,
+        cap=cap,
+        area=area.name,
+        existing=existing,
+    )
 
 
 # -- EIA-4 ------------------------------------------------------------------------------
@@ -244,25 +306,35 @@ def anti_guerrilla_operation(
     roll raises it unless the controller pays $d6 (a second die, logged).
     """
     value = guerrilla_value(area, revolt, options)
-    purpose = f"{power.name} anti-guerrilla operation in {area.name}"
+    purpose = Text(
+        "%(power)s anti-guerrilla operation in %(area)s", power=power.name, area=area.name
+    )
     roll = ModifiedRoll(
         dice.d6(purpose), _operation_modifiers(power, area, eligible_corps, options)
     )
     success = roll.total > value
     eliminated = _eliminated(guerrillas, options) if success else ()
-    parts = [_elimination_text(guerrillas, eliminated) if success else "no effect"]
+    parts = [_elimination_text(guerrillas, eliminated) if success else Text("no effect")]
     number, payment, treasury = None, None, None
     if revolt is not None:
         number, changes = _lowered(power, area, revolt.number, roll, success, options)
         if changes:
-            parts.append(f"revolt number {revolt.number} → {number} ({', '.join(changes)})")
+            parts.append(
+                Text(
+                    "revolt number %(old)s → %(new)s (%(changes)s)",
+                    old=revolt.number,
+                    new=number,
+                    changes=Join(*changes, sep=", "),
+                )
+            )
         elif success:
-            parts.append("only the controller's operations lower the revolt number")
+            parts.append(Text("only the controller's operations lower the revolt number"))
         if _bad_roll(roll.total, options):
             text, payment, treasury, number = _bad_roll_rise(controller, number, dice, options)
             parts.append(text)
-    comparison = f"> {value}" if success else f"≤ {value}"
-    report = RollReport("EIA-4", purpose, roll, comparison, "; ".join(parts), power.key, area.key)
+    comparison = Text("> %(value)s", value=value) if success else Text("≤ %(value)s", value=value)
+    outcome = Join(*parts, sep="; ")
+    report = RollReport("EIA-4", purpose, roll, comparison, outcome, power.key, area.key)
     return Operation(report, payment, success, eliminated, number, treasury)
 
 
@@ -279,13 +351,15 @@ def guerrilla_value(area: Area, revolt: Revolt | None, options: Mapping[str, Any
 def _operation_modifiers(
     power: Power, area: Area, eligible_corps: int, options: Mapping[str, Any] | None
 ) -> tuple[Modifier, ...]:
-    two_corps = Modifier("2 or more eligible corps", 1 if eligible_corps >= 2 else 0)
+    two_corps = Modifier(Text("2 or more eligible corps"), 1 if eligible_corps >= 2 else 0)
     if not _ottoman_ground(power, area):
         return (two_corps,)
-    ottoman = Modifier(
-        f"Ottoman: {plural(eligible_corps, 'eligible corps')}",
-        min(eligible_corps, OTTOMAN_MAXIMUM),
+    label = Plural(
+        "Ottoman: %(count)s eligible corps",
+        "Ottoman: %(count)s eligible corps",
+        count=eligible_corps,
     )
+    ottoman = Modifier(label, min(eligible_corps, OTTOMAN_MAXIMUM))
     return (ottoman,) if option(options, "ottoman_bonus") == "replaces" else (two_corps, ottoman)
 
 
@@ -306,11 +380,25 @@ def _eliminated(
     return tuple(g for g in guerrillas if besieged_too or not g.besieged)
 
 
-def _elimination_text(guerrillas: Sequence[Guerrilla], eliminated: Sequence[Guerrilla]) -> str:
+def _elimination_text(guerrillas: Sequence[Guerrilla], eliminated: Sequence[Guerrilla]) -> Text:
     gone = sum(g.factors for g in eliminated)
     kept = sum(g.factors for g in guerrillas) - gone
-    text = f"{plural(gone, 'guerrilla factor')} eliminated" if gone else "no guerrillas to hit"
-    return text + (f", {kept} besieged survive" if kept else "")
+    if gone:
+        text = Plural(
+            "%(count)s guerrilla factor eliminated",
+            "%(count)s guerrilla factors eliminated",
+            count=gone,
+        )
+    else:
+        text = Text("no guerrillas to hit")
+    if not kept:
+        return text
+    return Plural(
+        "%(result)s, %(count)s besieged survive",
+        "%(result)s, %(count)s besieged survive",
+        count=kept,
+        result=text,
+    )
 
 
 def _lowered(
@@ -320,16 +408,16 @@ def _lowered(
     roll: ModifiedRoll,
     success: bool,
     options: Mapping[str, Any] | None,
-) -> tuple[int, list[str]]:
+) -> tuple[int, list[Text]]:
     if option(options, "operation_lowers") == "controller_only" and power.key != area.controller:
         return number, []
-    changes = ["−1 for the success"] if success else []
+    changes = [Text("−1 for the success")] if success else []
     if (
         roll.total >= 6
         and option(options, "six_extra_reduction")
         and (success or not option(options, "six_extra_needs_success"))
     ):
-        changes.append("−1 more for a modified 6")
+        changes.append(Text("−1 more for a modified 6"))
     return number - len(changes), changes
 
 
@@ -340,54 +428,69 @@ def _bad_roll(total: int, options: Mapping[str, Any] | None) -> bool:
 
 def _bad_roll_rise(
     controller: Power | None, number: int, dice: Dice, options: Mapping[str, Any] | None
-) -> tuple[str, RollReport | None, int | None, int]:
+) -> tuple[Text, RollReport | None, int | None, int]:
     """(text, payment report, controller's treasury after the payment die, revolt number)."""
     refusal = _no_payment(controller, options)
     if refusal or controller is None:
-        return (
-            f"a bad roll, {refusal}: revolt number {number} → {number + 1}",
-            None,
-            None,
-            number + 1,
+        text = Text(
+            "a bad roll, %(reason)s: revolt number %(old)s → %(new)s",
+            reason=refusal,
+            old=number,
+            new=number + 1,
         )
-    purpose = f"{controller.name} pays $d6 against the rise"
+        return text, None, None, number + 1
+    name, treasury = controller.name, controller.treasury
+    purpose = Text("%(power)s pays $d6 against the rise", power=name)
     roll = ModifiedRoll(dice.d6(purpose))
     outcome, left, after = _payment(controller, roll.face, number, options)
-    sign = "≤" if roll.face <= controller.treasury else ">"
-    comparison = f"{sign} ${controller.treasury}"
+    if roll.face <= treasury:
+        comparison = Text("≤ $%(treasury)s", treasury=treasury)
+    else:
+        comparison = Text("> $%(treasury)s", treasury=treasury)
     payment = RollReport("EIA-4", purpose, roll, comparison, outcome, controller.key)
-    return (
-        f"a bad roll: {controller.name} pays $d6 or the revolt number rises",
-        payment,
-        left,
-        after,
-    )
+    text = Text("a bad roll: %(power)s pays $d6 or the revolt number rises", power=name)
+    return text, payment, left, after
 
 
 def _payment(
     controller: Power, cost: int, number: int, options: Mapping[str, Any] | None
-) -> tuple[str, int, int]:
+) -> tuple[Text, int, int]:
     """Decision 15: (outcome, treasury afterwards, revolt number afterwards)."""
     name, treasury = controller.name, controller.treasury
     if cost <= treasury:
-        return f"{name} pays ${cost}; revolt number stays {number}", treasury - cost, number
-    if option(options, "unaffordable_payment") == "pays_all":
-        return (
-            f"{name} pays its whole treasury, ${treasury}; revolt number stays {number}",
-            0,
-            number,
+        text = Text(
+            "%(power)s pays $%(cost)s; revolt number stays %(number)s",
+            power=name,
+            cost=cost,
+            number=number,
         )
-    rise = f"revolt number {number} → {number + 1}"
-    return f"{name} cannot pay ${cost} (treasury ${treasury}): {rise}", treasury, number + 1
+        return text, treasury - cost, number
+    if option(options, "unaffordable_payment") == "pays_all":
+        text = Text(
+            "%(power)s pays its whole treasury, $%(treasury)s; revolt number stays %(number)s",
+            power=name,
+            treasury=treasury,
+            number=number,
+        )
+        return text, 0, number
+    text = Text(
+        "%(power)s cannot pay $%(cost)s (treasury $%(treasury)s): revolt number %(old)s → %(new)s",
+        power=name,
+        cost=cost,
+        treasury=treasury,
+        old=number,
+        new=number + 1,
+    )
+    return text, treasury, number + 1
 
 
-def _no_payment(controller: Power | None, options: Mapping[str, Any] | None) -> str:
+def _no_payment(controller: Power | None, options: Mapping[str, Any] | None) -> Text | str:
     if controller is None:
-        return "no controller to pay"
+        return Text("no controller to pay")
     if option(options, "bad_roll_payment") == "never":
-        return f"{controller.name} never pays (campaign option)"
+        return Text("%(power)s never pays (campaign option)", power=controller.name)
     if not controller.pays_bad_roll:
-        return f"{controller.name} does not pay (standing order)"
+        return Text("%(power)s does not pay (standing order)", power=controller.name)
     return ""
 
 
@@ -399,7 +502,7 @@ class Aid:
     report: RollReport | None  # None when refused
     revolt_number: int
     treasury: int  # the aiding power's treasury afterwards
-    refused: str = ""
+    refused: Text | str = ""
 
 
 def aid_revolt(power: Power, revolt: Revolt, area: Area, amount: int, dice: Dice) -> Aid:
@@ -407,16 +510,32 @@ def aid_revolt(power: Power, revolt: Revolt, area: Area, amount: int, dice: Dice
     spent whatever the result; a power that cannot afford it is refused."""
     low, high = AID_RANGE
     if not isinstance(amount, int) or not low <= amount <= high:
-        return Aid(None, revolt.number, power.treasury, f"aid is ${low} to ${high}, not {amount}")
-    if amount > power.treasury:
-        refused = f"{power.name} cannot afford ${amount} (treasury ${power.treasury})"
+        refused = Text(
+            "aid is $%(low)s to $%(high)s, not %(amount)s", low=low, high=high, amount=amount
+        )
         return Aid(None, revolt.number, power.treasury, refused)
-    purpose = f"{power.name} aids the revolt in {area.name} with ${amount}"
+    if amount > power.treasury:
+        refused = Text(
+            "%(power)s cannot afford $%(amount)s (treasury $%(treasury)s)",
+            power=power.name,
+            amount=amount,
+            treasury=power.treasury,
+        )
+        return Aid(None, revolt.number, power.treasury, refused)
+    purpose = Text(
+        "%(power)s aids the revolt in %(area)s with $%(amount)s",
+        power=power.name,
+        area=area.name,
+        amount=amount,
+    )
     roll = ModifiedRoll(dice.d6(purpose))
     helped = roll.face <= amount
     number = revolt.number + (1 if helped else 0)
-    outcome = f"revolt number {revolt.number} → {number}" if helped else "no effect"
-    comparison = f"≤ ${amount}" if helped else f"> ${amount}"
+    if helped:
+        outcome = Text("revolt number %(old)s → %(new)s", old=revolt.number, new=number)
+        comparison = Text("≤ $%(amount)s", amount=amount)
+    else:
+        outcome, comparison = Text("no effect"), Text("> $%(amount)s", amount=amount)
     report = RollReport("EIA-5", purpose, roll, comparison, outcome, power.key, area.key)
     return Aid(report, number, power.treasury - amount)
 
@@ -426,7 +545,7 @@ def aid_revolt(power: Power, revolt: Revolt, area: Area, amount: int, dice: Dice
 
 @dataclass(frozen=True)
 class RevoltEnd:
-    reason: str
+    reason: Text
     let_down: bool = False  # the sponsor let it down (counted for minors)
     to_infantry: bool = False  # its guerrillas become infantry of the (neutral) minor
 
@@ -442,7 +561,8 @@ def revolt_stacks(world: World, revolt: Revolt) -> list[Guerrilla]:
 
 def voluntary_lapse(area: Area, sponsor: Power) -> RevoltEnd:
     """EIA-7: in a peace step the sponsor lets its revolt lapse, and so lets it down."""
-    return RevoltEnd(f"{sponsor.name} lets it lapse", let_down=area.kind == MINOR)
+    reason = Text("%(power)s lets it lapse", power=sponsor.name)
+    return RevoltEnd(reason, let_down=area.kind == MINOR)
 
 
 def three_months_ending(revolt: Revolt, area: Area) -> RevoltEnd | None:
@@ -453,8 +573,14 @@ def three_months_ending(revolt: Revolt, area: Area) -> RevoltEnd | None:
     if months < MONTHS_WITHOUT_GUERRILLAS:
         return None
     return RevoltEnd(
-        f"no guerrillas in {area.name} for {months} months in a row; "
-        "it ends in the fourth month, before that month's guerrilla rolls"
+        Plural(
+            "no guerrillas in %(area)s for %(count)s month in a row; "
+            "it ends in the fourth month, before that month's guerrilla rolls",
+            "no guerrillas in %(area)s for %(count)s months in a row; "
+            "it ends in the fourth month, before that month's guerrilla rolls",
+            count=months,
+            area=area.name,
+        )
     )
 
 
@@ -465,14 +591,18 @@ def revolt_ending(world: World, revolt: Revolt) -> RevoltEnd | None:
     area = world.areas[revolt.area]
     sponsor = world.powers[revolt.sponsor]
     if world.allied(revolt.sponsor, area.controller):
-        allies = f"{sponsor.name} and {world.powers[area.controller].name} are allies"
+        allies = Text(
+            "%(power)s and %(other)s are allies",
+            power=sponsor.name,
+            other=world.powers[area.controller].name,
+        )
         return RevoltEnd(allies, let_down=area.kind == MINOR)
     if area.controller == revolt.sponsor:
-        return RevoltEnd(f"{area.name} is now {sponsor.name}'s")
+        return RevoltEnd(Text("%(area)s is now %(power)s's", area=area.name, power=sponsor.name))
     if area.controller is None and area.kind == MINOR:
-        return RevoltEnd(f"{area.name} is neutral", to_infantry=True)
+        return RevoltEnd(Text("%(area)s is neutral", area=area.name), to_infantry=True)
     if revolt.number <= 1:
-        return RevoltEnd(f"put down (revolt number {revolt.number})")
+        return RevoltEnd(Text("put down (revolt number %(number)s)", number=revolt.number))
     return None
 
 
@@ -488,8 +618,8 @@ class RevoltSuccess:
     infantry: int  # guerrilla factors that become infantry factors (0: all removed)
     infantry_owner: str  # whose infantry: the minor's area key or the sponsor's key
     choice: str  # "client" or "conquered" for a minor taken at war, else ""
-    reason: str
-    gm_note: str = ""
+    reason: Text
+    gm_note: Text | str = ""
 
 
 def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltSuccess | None:
@@ -514,19 +644,24 @@ def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltS
     return _minor_conquered(area, sponsor, factors, choice)
 
 
-def success_blocked(world: World, revolt: Revolt) -> str:
+def success_blocked(world: World, revolt: Revolt) -> Text | str:
     """EIA-8: a note for the GM when the capital was entered as held and the number is 6
     or more, but no unbesieged guerrilla factor of the revolt is in the area; else ""."""
     if revolt.capital_held_months < 1 or revolt.number < SUCCESS_NUMBER:
         return ""
     if _unbesieged_factors(world, revolt):
         return ""
-    area = world.areas[revolt.area].name
-    months = plural(revolt.capital_held_months, "month")
-    return (
-        f"GM: {world.powers[revolt.sponsor].name}'s revolt in {area} has number "
-        f"{revolt.number} and the capital held for {months}, but no unbesieged guerrilla "
-        f"factors of the revolt are in {area}: it does not succeed"
+    return Plural(
+        "GM: %(power)s's revolt in %(area)s has number %(number)s and the capital held for "
+        "%(count)s month, but no unbesieged guerrilla factors of the revolt are in %(area)s: "
+        "it does not succeed",
+        "GM: %(power)s's revolt in %(area)s has number %(number)s and the capital held for "
+        "%(count)s months, but no unbesieged guerrilla factors of the revolt are in %(area)s: "
+        "it does not succeed",
+        count=revolt.capital_held_months,
+        power=world.powers[revolt.sponsor].name,
+        area=world.areas[revolt.area].name,
+        number=revolt.number,
     )
 
 
@@ -536,26 +671,44 @@ def _unbesieged_factors(world: World, revolt: Revolt) -> int:
     )
 
 
-def infantry_kind(area: Area) -> str:
-    """EIA-7 / EIA-8: guerrillas become Islamic infantry where appropriate."""
-    return "Islamic infantry" if area.islamic else "infantry"
-
-
-def _becoming_infantry(factors: int, kind: str, owner_name: str) -> str:
-    return f"{plural(factors, 'guerrilla factor')} become {kind} of {owner_name}"
+def becoming_infantry(factors: int, area: Area, owner: str) -> Text:
+    """EIA-7 / EIA-8: the guerrilla factors become infantry of ``owner``, Islamic infantry
+    where appropriate."""
+    if area.islamic:
+        return Plural(
+            "%(count)s guerrilla factor become Islamic infantry of %(owner)s",
+            "%(count)s guerrilla factors become Islamic infantry of %(owner)s",
+            count=factors,
+            owner=owner,
+        )
+    return Plural(
+        "%(count)s guerrilla factor become infantry of %(owner)s",
+        "%(count)s guerrilla factors become infantry of %(owner)s",
+        count=factors,
+        owner=owner,
+    )
 
 
 def _success_at_peace(world: World, area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
     note = _repatriation(world, area, sponsor)
+    names = {"area": area.name, "power": sponsor.name}
     if area.kind == MINOR:
-        infantry = _becoming_infantry(factors, infantry_kind(area), area.name)
-        text = f"{area.name} becomes an allied minor of {sponsor.name}; {infantry}"
+        infantry = becoming_infantry(factors, area, area.name)
+        text = Text(
+            "%(area)s becomes an allied minor of %(power)s; %(infantry)s",
+            infantry=infantry,
+            **names,
+        )
         return RevoltSuccess(
             sponsor.key, False, area.home_power, ALLIED, factors, area.key, "", text, note
         )
-    infantry = _becoming_infantry(factors, infantry_kind(area), sponsor.name)
+    infantry = becoming_infantry(factors, area, sponsor.name)
     if area.home_power == sponsor.key:
-        text = f"{area.name} becomes a home province of {sponsor.name} again; {infantry}"
+        text = Text(
+            "%(area)s becomes a home province of %(power)s again; %(infantry)s",
+            infantry=infantry,
+            **names,
+        )
         return RevoltSuccess(
             sponsor.key, False, sponsor.key, "", factors, sponsor.key, "", text, note
         )
@@ -563,26 +716,38 @@ def _success_at_peace(world: World, area: Area, sponsor: Power, factors: int) ->
 
 
 def _another_powers_province(
-    area: Area, sponsor: Power, factors: int, infantry: str, note: str
+    area: Area, sponsor: Power, factors: int, infantry: Text, note: Text
 ) -> RevoltSuccess:
     """The rules speak only of a former province reverting: the sponsor becomes the
     controller, and the GM is asked to check."""
-    text = f"{sponsor.name} takes control of {area.name}; {infantry}"
-    note += (
-        f"; GM: check {area.name}: the rules speak only of a former province of the sponsor "
-        f"reverting, and {area.name} never was {sponsor.name}'s; {sponsor.name} is made its "
-        "controller, its home nation and cession are left as they were"
+    names = {"area": area.name, "power": sponsor.name}
+    text = Text("%(power)s takes control of %(area)s; %(infantry)s", infantry=infantry, **names)
+    check = Text(
+        "GM: check %(area)s: the rules speak only of a former province of the sponsor "
+        "reverting, and %(area)s never was %(power)s's; %(power)s is made its "
+        "controller, its home nation and cession are left as they were",
+        **names,
     )
+    note = Join(note, check, sep="; ")
     home, ceded = area.home_power, area.ceded
     return RevoltSuccess(sponsor.key, ceded, home, "", factors, sponsor.key, "", text, note)
 
 
-def _repatriation(world: World, area: Area, sponsor: Power) -> str:
+def _repatriation(world: World, area: Area, sponsor: Power) -> Text:
     garrisons = {area.controller} | {d.power for d in world.depots if d.area == area.key}
     corps = {c.power for c in world.corps_in(area.key)}
-    note = f"GM: repatriate garrisons of {_names(world, garrisons, sponsor)} from {area.name}"
-    movers = _names(world, corps, sponsor)
-    return note + (f"; move corps of {movers} to nearest friendly territory" if movers else "")
+    powers, movers = _names(world, garrisons, sponsor), _names(world, corps, sponsor)
+    if not movers:
+        return Text(
+            "GM: repatriate garrisons of %(powers)s from %(area)s", powers=powers, area=area.name
+        )
+    return Text(
+        "GM: repatriate garrisons of %(powers)s from %(area)s; "
+        "move corps of %(movers)s to nearest friendly territory",
+        powers=powers,
+        area=area.name,
+        movers=movers,
+    )
 
 
 def _names(world: World, keys: set[str | None], sponsor: Power) -> str:
@@ -591,32 +756,62 @@ def _names(world: World, keys: set[str | None], sponsor: Power) -> str:
 
 
 def _province_conquered(area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
+    names = {"area": area.name, "power": sponsor.name}
     if area.home_power != sponsor.key:
-        text = f"{sponsor.name} conquers {area.name}; {plural(factors, 'guerrilla factor')} removed"
+        text = Plural(
+            "%(power)s conquers %(area)s; %(count)s guerrilla factor removed",
+            "%(power)s conquers %(area)s; %(count)s guerrilla factors removed",
+            count=factors,
+            **names,
+        )
         return RevoltSuccess(sponsor.key, area.ceded, area.home_power, "", 0, "", "", text)
-    text = (
-        f"{sponsor.name} conquers {area.name}, its former home province; "
-        f"{plural(factors, 'guerrilla factor')} become regular infantry"
+    text = Plural(
+        "%(power)s conquers %(area)s, its former home province; "
+        "%(count)s guerrilla factor become regular infantry",
+        "%(power)s conquers %(area)s, its former home province; "
+        "%(count)s guerrilla factors become regular infantry",
+        count=factors,
+        **names,
     )
     return RevoltSuccess(sponsor.key, False, sponsor.key, "", factors, sponsor.key, "", text)
 
 
 def _minor_conquered(area: Area, sponsor: Power, factors: int, choice: str) -> RevoltSuccess:
     if choice == CLIENT:
-        text = (
-            f"{area.name} becomes a client state of {sponsor.name} with "
-            f"{plural(factors, infantry_kind(area) + ' factor')}"
-        )
+        text = _client_state(area, sponsor, factors)
         home = area.home_power
         return RevoltSuccess(sponsor.key, False, home, CLIENT, factors, area.key, CLIENT, text)
-    default = (
-        "" if choice == CONQUERED else f" ({sponsor.name} gave no choice: conquered by default)"
-    )
-    text = (
-        f"{area.name} becomes a conquered minor of {sponsor.name}{default}; "
-        f"{plural(factors, 'guerrilla factor')} removed"
-    )
+    names = {"count": factors, "area": area.name, "power": sponsor.name}
+    if choice == CONQUERED:
+        text = Plural(
+            "%(area)s becomes a conquered minor of %(power)s; %(count)s guerrilla factor removed",
+            "%(area)s becomes a conquered minor of %(power)s; %(count)s guerrilla factors removed",
+            **names,
+        )
+    else:
+        text = Plural(
+            "%(area)s becomes a conquered minor of %(power)s (%(power)s gave no choice: "
+            "conquered by default); %(count)s guerrilla factor removed",
+            "%(area)s becomes a conquered minor of %(power)s (%(power)s gave no choice: "
+            "conquered by default); %(count)s guerrilla factors removed",
+            **names,
+        )
     return RevoltSuccess(sponsor.key, False, area.home_power, CONQUERED, 0, "", CONQUERED, text)
+
+
+def _client_state(area: Area, sponsor: Power, factors: int) -> Text:
+    names = {"count": factors, "area": area.name, "power": sponsor.name}
+    if area.islamic:
+        return Plural(
+            "%(area)s becomes a client state of %(power)s with %(count)s Islamic infantry factor",
+            "%(area)s becomes a client state of %(power)s with %(count)s Islamic infantry factors",
+            **names,
+        )
+    return Plural(
+        "%(area)s becomes a client state of %(power)s with %(count)s infantry factor",
+        "%(area)s becomes a client state of %(power)s with %(count)s infantry factors",
+        **names,
+    )
 
 
 # -- EIA-9 ------------------------------------------------------------------------------
@@ -625,33 +820,54 @@ def _minor_conquered(area: Area, sponsor: Power, factors: int, choice: str) -> R
 @dataclass(frozen=True)
 class GuerrillaMove:
     allowed: bool
-    text: str
+    text: Text
 
 
 def guerrilla_move(world: World, stack: Guerrilla, destination: str) -> GuerrillaMove:
     """EIA-9: a guerrilla stack moves at most one adjacent area per land movement step;
     revolt guerrillas never leave their area of origin, besieged ones stay, Spanish ones
     keep within the former Spanish provinces (EIA-10)."""
-    here = world.areas[stack.area].name
     there = world.areas[destination].name if destination in world.areas else destination
-    who = f"{plural(stack.factors, 'guerrilla factor')} of {world.powers[stack.nationality].name}"
+    names = {
+        "count": stack.factors,
+        "power": world.powers[stack.nationality].name,
+        "here": world.areas[stack.area].name,
+    }
     if destination in guerrilla_destinations(world, stack):
-        return GuerrillaMove(True, f"{who} move from {here} to {there}")
-    if stack.revolt:
-        why = f"revolt guerrillas never leave {world.areas[stack.origin].name}"
-    elif stack.besieged:
-        why = "they are besieged"
-    elif destination in home_neighbours(world, stack) and over_cap(
-        world, destination, stack.factors
-    ):
-        cap, held = world.areas[destination].guerrilla_cap, world.guerrilla_factors(destination)
-        why = (
-            f"{there} is in revolt and holds {plural(held, 'guerrilla factor')}; "
-            f"{stack.factors} more would pass its cap of {cap}"
+        text = Plural(
+            "%(count)s guerrilla factor of %(power)s move from %(here)s to %(there)s",
+            "%(count)s guerrilla factors of %(power)s move from %(here)s to %(there)s",
+            there=there,
+            **names,
         )
-    else:
-        why = f"{there} is not an adjacent area they may enter"
-    return GuerrillaMove(False, f"{who} stay in {here}: {why}")
+        return GuerrillaMove(True, text)
+    text = Plural(
+        "%(count)s guerrilla factor of %(power)s stay in %(here)s: %(reason)s",
+        "%(count)s guerrilla factors of %(power)s stay in %(here)s: %(reason)s",
+        reason=_why_not(world, stack, destination, there),
+        **names,
+    )
+    return GuerrillaMove(False, text)
+
+
+def _why_not(world: World, stack: Guerrilla, destination: str, there: str) -> Text:
+    """EIA-9 / EIA-10: why a stack may not move to ``destination``."""
+    if stack.revolt:
+        return Text("revolt guerrillas never leave %(area)s", area=world.areas[stack.origin].name)
+    if stack.besieged:
+        return Text("they are besieged")
+    if destination in home_neighbours(world, stack) and over_cap(world, destination, stack.factors):
+        return Plural(
+            "%(there)s is in revolt and holds %(count)s guerrilla factor; "
+            "%(more)s more would pass its cap of %(cap)s",
+            "%(there)s is in revolt and holds %(count)s guerrilla factors; "
+            "%(more)s more would pass its cap of %(cap)s",
+            count=world.guerrilla_factors(destination),
+            there=there,
+            more=stack.factors,
+            cap=world.areas[destination].guerrilla_cap,
+        )
+    return Text("%(there)s is not an adjacent area they may enter", there=there)
 
 
 # -- EIA-10 -----------------------------------------------------------------------------
@@ -681,7 +897,9 @@ def spanish_guerrillas(
     in revolt. A lost field combat's factor is entered by the GM, since land combat is
     not automated."""
     value = area.guerrilla_value or 0
-    purpose = f"Spanish guerrillas in {area.name} (guerrilla value {value})"
+    purpose = Text(
+        "Spanish guerrillas in %(area)s (guerrilla value %(value)s)", area=area.name, value=value
+    )
     cap = area.guerrilla_cap if in_revolt else None
     return _guerrillas_under("EIA-10", purpose, SPAIN, area, value, existing_factors, cap, dice)
 
@@ -709,22 +927,41 @@ def depot_attack(
     of 10 factors (Decision 13), +1 for 10 or more guerrilla factors; 5–6 destroys them."""
     targets = tuple(d for d in depots if not d.port_city)
     garrisoned = any(_big_garrison(d.garrison, options) for d in targets)
-    modifiers = (
-        Modifier(f"{plural(enemy_corps, 'enemy corps')}", -enemy_corps),
-        Modifier(f"depot garrison of {DEPOT_GARRISON} factors", -1 if garrisoned else 0),
-        Modifier(
-            f"{MANY_GUERRILLAS} or more guerrilla factors",
-            1 if guerrilla_factors >= MANY_GUERRILLAS else 0,
-        ),
+    modifiers = _depot_modifiers(enemy_corps, garrisoned, guerrilla_factors)
+    purpose = Text(
+        "%(power)s's guerrillas attack the depots in %(area)s", power=power.name, area=area.name
     )
-    purpose = f"{power.name}'s guerrillas attack the depots in {area.name}"
     roll = ModifiedRoll(dice.d6(purpose), modifiers)
     hit = roll.total >= DEPOT_SUCCESS
     destroyed = targets if hit else ()
-    outcome = f"{plural(len(destroyed), 'depot')} destroyed" if hit else "no effect"
-    comparison = f"≥ {DEPOT_SUCCESS}" if hit else f"< {DEPOT_SUCCESS}"
+    if hit:
+        outcome = Plural(
+            "%(count)s depot destroyed", "%(count)s depots destroyed", count=len(destroyed)
+        )
+        comparison = Text("≥ %(value)s", value=DEPOT_SUCCESS)
+    else:
+        outcome, comparison = Text("no effect"), Text("< %(value)s", value=DEPOT_SUCCESS)
     report = RollReport("EIA-11", purpose, roll, comparison, outcome, power.key, area.key)
     return DepotAttack(report, destroyed)
+
+
+def _depot_modifiers(enemy_corps: int, garrisoned: bool, factors: int) -> tuple[Modifier, ...]:
+    corps = Plural("%(count)s enemy corps", "%(count)s enemy corps", count=enemy_corps)
+    garrison = Plural(
+        "depot garrison of %(count)s factor",
+        "depot garrison of %(count)s factors",
+        count=DEPOT_GARRISON,
+    )
+    many = Plural(
+        "%(count)s or more guerrilla factor",
+        "%(count)s or more guerrilla factors",
+        count=MANY_GUERRILLAS,
+    )
+    return (
+        Modifier(corps, -enemy_corps),
+        Modifier(garrison, -1 if garrisoned else 0),
+        Modifier(many, 1 if factors >= MANY_GUERRILLAS else 0),
+    )
 
 
 def _big_garrison(garrison: int, options: Mapping[str, Any] | None) -> bool:
@@ -741,7 +978,7 @@ class SpanishRemoval:
     removed: tuple[Guerrilla, ...]
     factors: int
     militia: int
-    text: str
+    text: Text
 
 
 def spanish_guerrilla_removal(world: World) -> SpanishRemoval | None:
@@ -753,9 +990,13 @@ def spanish_guerrilla_removal(world: World) -> SpanishRemoval | None:
     if not factors or _enemy_in_spain(world):
         return None
     militia = factors // MILITIA_PER
-    text = (
-        f"No enemy in Spain: {plural(factors, 'Spanish guerrilla factor')} removed; Spain "
-        f"receives {plural(militia, 'militia factor')} in its next reinforcement phase"
+    text = Plural(
+        "No enemy in Spain: %(count)s Spanish guerrilla factor removed; "
+        "Spain receives %(militia)s in its next reinforcement phase",
+        "No enemy in Spain: %(count)s Spanish guerrilla factors removed; "
+        "Spain receives %(militia)s in its next reinforcement phase",
+        count=factors,
+        militia=Plural("%(count)s militia factor", "%(count)s militia factors", count=militia),
     )
     return SpanishRemoval(stacks, factors, militia, text)
 

@@ -15,8 +15,16 @@ from typing import Any
 from rules.empires_in_arms.ruleset import OPTIONS
 from rules.log import LogLine
 from rules.modifiers import RollReport
+from rules.text import Text
 
 ZONE_MODIFIERS = {"Fiasco": -2, "Instability": -1, "Neutral": 0, "Dominant": 1}
+ZONE_NAMES = {
+    # Translators: a political status zone, as in the modifier "France Fiasco".
+    "Fiasco": Text("Fiasco"),
+    "Instability": Text("Instability"),
+    "Neutral": Text("Neutral"),
+    "Dominant": Text("Dominant"),
+}
 SPAIN = "spain"
 OTTOMAN = "turkey"
 # The land phase order after France, who announces its own slot (rules page, sequence).
@@ -202,7 +210,7 @@ class World:
     def say(
         self,
         rule: str,
-        text: str,
+        text: Text,
         *,
         power: str | None = None,
         area: str | None = None,

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from rules.pax_baltica.state import (
     FLEET,
     KINDS,
@@ -19,6 +21,7 @@ from rules.pax_baltica.state import (
     Block,
     World,
 )
+from rules.text import Plural, Text
 
 STRENGTH_RANGE = (0, 6)  # a block's steps; 0 only for a block in the pool
 MAX_STRENGTH_RANGE = (1, 6)
@@ -37,43 +40,48 @@ class EditError(ValueError):
 
 @dataclass(frozen=True)
 class Change:
-    text: str
+    text: Text
     audience: tuple[str, ...] = ()  # empty: everyone reads the text
-    redacted: str = ""  # what the rest read
+    redacted: Text | str = ""  # what the rest read
 
 
 def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise EditError(f"{what} must be a whole number from {low} to {high}.")
+        raise EditError(
+            gettext("%(what)s must be a whole number from %(low)s to %(high)s.")
+            % {"what": what, "low": low, "high": high}
+        )
     return value
 
 
 def _nation(world: World, key: str | None) -> str:
     if key not in world.nations:
-        raise EditError(f"There is no nation “{key}”.")
+        raise EditError(gettext("There is no nation “%(key)s”.") % {"key": key})
     return key
 
 
 def _area(world: World, key: str | None, kind: str | None = None) -> str:
     area = world.territories.get(key)
     if area is None or (kind is not None and area.kind != kind):
-        raise EditError(f"There is no {'sea zone' if kind == SEA else 'territory'} “{key}”.")
+        if kind == SEA:
+            raise EditError(gettext("There is no sea zone “%(key)s”.") % {"key": key})
+        raise EditError(gettext("There is no territory “%(key)s”.") % {"key": key})
     return key
 
 
 def _block(world: World, block_id: int | None) -> Block:
     block = world.blocks.get(block_id)
     if block is None:
-        raise EditError(f"There is no block #{block_id}.")
+        raise EditError(gettext("There is no block #%(id)s.") % {"id": block_id})
     return block
 
 
 def _where(world: World, key: str | None) -> str:
-    return world.territories[key].name if key else "the pool"
+    return world.territories[key].name if key else Text("the pool")
 
 
-def _secret(world: World, block: Block, text: str, redacted: str) -> Change:
+def _secret(world: World, block: Block, text: Text, redacted: Text) -> Change:
     side = world.side_of(block.nation)
     return Change(text, world.side_powers(side), redacted)
 
@@ -84,9 +92,12 @@ def _check_location(world: World, kind: str, location: str | None, carried_by: i
     _area(world, location)
     area = world.territories[location]
     if kind == FLEET and area.kind == TERRITORY and not area.port:
-        raise EditError(f"A fleet can only be in a sea zone or a port; {area.name} has no port.")
+        raise EditError(
+            gettext("A fleet can only be in a sea zone or a port; %(territory)s has no port.")
+            % {"territory": area.name}
+        )
     if kind != FLEET and area.kind == SEA and carried_by is None:
-        raise EditError("An army or regiment at sea must be carried by a fleet.")
+        raise EditError(gettext("An army or regiment at sea must be carried by a fleet."))
 
 
 def edit_block(
@@ -104,17 +115,19 @@ def edit_block(
     """Move a block (a land move the GM enters, or back to the pool with no location),
     correct its values, have it carried by a fleet in the same place."""
     target = _block(world, block)
-    _whole(max_strength, MAX_STRENGTH_RANGE, "The maximum strength")
-    _whole(strength, (0 if location is None else 1, max_strength), "The strength")
-    _whole(supply_trains, TRAINS_RANGE, "Supply trains")
+    _whole(max_strength, MAX_STRENGTH_RANGE, gettext("The maximum strength"))
+    _whole(strength, (0 if location is None else 1, max_strength), gettext("The strength"))
+    _whole(supply_trains, TRAINS_RANGE, gettext("Supply trains"))
     if not RATING.fullmatch(rating or ""):
-        raise EditError("The rating is a letter A–D and a number 1–6, like C1.")
+        raise EditError(gettext("The rating is a letter A–D and a number 1–6, like C1."))
     if carried_by is not None:
         fleet = _block(world, carried_by)
         if fleet.kind != FLEET or fleet.nation != target.nation or fleet.location != location:
-            raise EditError("A block is carried by a fleet of its nation in the same place.")
+            raise EditError(
+                gettext("A block is carried by a fleet of its nation in the same place.")
+            )
         if target.kind == FLEET:
-            raise EditError("A fleet is not carried.")
+            raise EditError(gettext("A fleet is not carried."))
     _check_location(world, target.kind, location, carried_by)
     before = target.location
     target.location, target.strength, target.max_strength = location, strength, max_strength
@@ -126,17 +139,46 @@ def edit_block(
             if cargo.carried_by == target.id and target.id is not None:
                 cargo.location = location
                 cargo.carried_by = target.id if location is not None else None
-    nation = world.nations[target.nation].name
-    moved = (
-        f" from {_where(world, before)} to {_where(world, location)}" if before != location else ""
+    return _block_change(world, target, before)
+
+
+def _block_change(world: World, block: Block, before: str | None) -> Change:
+    """The edited block's values for its side; for the other side, only that a block of
+    its nation moved (from where to where) or was corrected."""
+    nation = world.nations[block.nation].name
+    fields = {
+        "count": block.supply_trains,
+        "strength": block.strength,
+        "max": block.max_strength,
+        "rating": block.rating,
+    }
+    if block.in_battle:
+        values = Plural(
+            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train(s), in a battle",
+            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train(s), in a battle",
+            **fields,
+        )
+    else:
+        values = Plural(
+            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train(s)",
+            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train(s)",
+            **fields,
+        )
+    if before == block.location:
+        text = Text(
+            "%(block)s (%(nation)s): %(values)s", block=block.name, nation=nation, values=values
+        )
+        return _secret(world, block, text, Text("corrects a %(nation)s block", nation=nation))
+    route = {"start": _where(world, before), "end": _where(world, block.location)}
+    text = Text(
+        "%(block)s (%(nation)s) from %(start)s to %(end)s: %(values)s",
+        block=block.name,
+        nation=nation,
+        values=values,
+        **route,
     )
-    return _secret(
-        world,
-        target,
-        f"{target.name} ({nation}){moved}: strength {strength}/{max_strength}, {rating}, "
-        f"{supply_trains} supply train(s)" + (", in a battle" if target.in_battle else ""),
-        f"a {nation} block moves{moved}" if moved else f"corrects a {nation} block",
-    )
+    redacted = Text("a %(nation)s block moves from %(start)s to %(end)s", nation=nation, **route)
+    return _secret(world, block, text, redacted)
 
 
 def add_block(
@@ -154,40 +196,60 @@ def add_block(
     """A new block, on the map or in the pool."""
     _nation(world, nation)
     if kind not in KINDS:
-        raise EditError(f"A block is an army, a regiment or a fleet, not “{kind}”.")
+        raise EditError(
+            gettext("A block is an army, a regiment or a fleet, not “%(kind)s”.") % {"kind": kind}
+        )
     name = (name or "").strip()
     if not name or any(b.name == name for b in world.blocks.values()):
-        raise EditError(f"Give the block a name no other block has (“{name}”).")
-    _whole(max_strength, MAX_STRENGTH_RANGE, "The maximum strength")
-    _whole(strength, (1, max_strength), "The strength")
-    _whole(supply_trains, TRAINS_RANGE, "Supply trains")
+        raise EditError(
+            gettext("Give the block a name no other block has (“%(name)s”).") % {"name": name}
+        )
+    _whole(max_strength, MAX_STRENGTH_RANGE, gettext("The maximum strength"))
+    _whole(strength, (1, max_strength), gettext("The strength"))
+    _whole(supply_trains, TRAINS_RANGE, gettext("Supply trains"))
     if not RATING.fullmatch(rating or ""):
-        raise EditError("The rating is a letter A–D and a number 1–6, like C1.")
+        raise EditError(gettext("The rating is a letter A–D and a number 1–6, like C1."))
     _check_location(world, kind, location, None)
     block = Block(None, nation, kind, name, strength, max_strength, rating, supply_trains, location)
     world.blocks[f"new:{name}"] = block
-    where = _where(world, location)
-    return _secret(
-        world,
-        block,
-        f"adds {name} ({world.nations[nation].name} {kind}, {strength}/{max_strength}, {rating}) "
-        f"in {where}",
-        f"adds a {world.nations[nation].name} block in {where}",
+    where, nation_name = _where(world, location), world.nations[nation].name
+    text = Text(
+        "adds %(block)s (%(nation)s %(kind)s, %(strength)s/%(max)s, %(rating)s) in %(area)s",
+        block=name,
+        nation=nation_name,
+        kind=kind,
+        strength=strength,
+        max=max_strength,
+        rating=rating,
+        area=where,
     )
+    redacted = Text("adds a %(nation)s block in %(area)s", nation=nation_name, area=where)
+    return _secret(world, block, text, redacted)
 
 
 def record_battle(world: World, *, territory: str, winner: str, fought: list[int]) -> Change:
     """GNW-3: a battle in a territory this season: who won and which blocks fought."""
     area = world.territories[_area(world, territory, TERRITORY)]
     if winner not in SIDES:
-        raise EditError("Choose the side that won.")
+        raise EditError(gettext("Choose the side that won."))
     blocks = [_block(world, i) for i in fought]
     for block in blocks:
         if block.location != territory:
-            raise EditError(f"{block.name} is not in {area.name}.")
+            raise EditError(
+                gettext("%(block)s is not in %(territory)s.")
+                % {"block": block.name, "territory": area.name}
+            )
         block.in_battle = True
     area.battle_winner = winner
-    return Change(f"battle in {area.name}: {SIDES[winner]} won ({len(blocks)} block(s) fought)")
+    return Change(
+        Plural(
+            "battle in %(territory)s: %(side)s won (%(count)s block(s) fought)",
+            "battle in %(territory)s: %(side)s won (%(count)s block(s) fought)",
+            count=len(blocks),
+            territory=area.name,
+            side=SIDES[winner],
+        )
+    )
 
 
 def edit_nation(
@@ -204,19 +266,35 @@ def edit_nation(
     its new blocks may be placed."""
     target = world.nations[_nation(world, nation)]
     if rp_level is not None:
-        _whole(rp_level, RP_RANGE, "The RP level")
-    _whole(event_rp, EVENT_RP_RANGE, "Event RP")
+        _whole(rp_level, RP_RANGE, gettext("The RP level"))
+    _whole(event_rp, EVENT_RP_RANGE, gettext("Event RP"))
     for key in deployment:
         _area(world, key, TERRITORY)
     for key in fleet_ports:
         if not world.territories[_area(world, key, TERRITORY)].port:
-            raise EditError(f"{world.territories[key].name} has no port.")
+            raise EditError(
+                gettext("%(territory)s has no port.") % {"territory": world.territories[key].name}
+            )
     target.rp_level, target.event_rp, target.forced_peace = rp_level, event_rp, forced_peace
     target.deployment, target.fleet_ports = tuple(deployment), tuple(fleet_ports)
-    level = "none" if rp_level is None else rp_level
+    fields = {
+        "nation": target.name,
+        "level": Text("none") if rp_level is None else rp_level,
+        "event_rp": f"{event_rp:+d}",
+    }
+    if forced_peace:
+        return Change(
+            Text(
+                "%(nation)s: RP level %(level)s, event RP %(event_rp)s for the next recruitment, "
+                "peace forced",
+                **fields,
+            )
+        )
     return Change(
-        f"{target.name}: RP level {level}, event RP {event_rp:+d} for the next recruitment"
-        + (", peace forced" if forced_peace else "")
+        Text(
+            "%(nation)s: RP level %(level)s, event RP %(event_rp)s for the next recruitment",
+            **fields,
+        )
     )
 
 
@@ -236,8 +314,8 @@ def edit_territory(
     area = world.territories[_area(world, territory, TERRITORY)]
     if controller is not None:
         _nation(world, controller)
-    _whole(garrison, GARRISON_RANGE, "The garrison")
-    _whole(forage_points, FORAGE_RANGE, "Forage points")
+    _whole(garrison, GARRISON_RANGE, gettext("The garrison"))
+    _whole(forage_points, FORAGE_RANGE, gettext("Forage points"))
     area.controller, area.garrison, area.forage_points = controller, garrison, forage_points
     area.port, area.transit, area.in_poland, area.surrendered = (
         port,
@@ -245,8 +323,15 @@ def edit_territory(
         in_poland,
         surrendered,
     )
-    held = world.nations[controller].name if controller else "nobody"
-    return Change(f"{area.name}: held by {held}, garrison {garrison}, FP {forage_points}")
+    return Change(
+        Text(
+            "%(territory)s: held by %(nation)s, garrison %(garrison)s, FP %(fp)s",
+            territory=area.name,
+            nation=world.nations[controller].name if controller else Text("nobody"),
+            garrison=garrison,
+            fp=forage_points,
+        )
+    )
 
 
 def edit_side(
@@ -255,16 +340,29 @@ def edit_side(
     """A side's actions left this season, the actions each season brings, and whether it
     acts first (the season's action roll decides; the seed's 8.4 has the Coalition first)."""
     if side not in SIDES:
-        raise EditError(f"There is no side “{side}”.")
-    _whole(actions, ACTIONS_RANGE, "Actions")
-    _whole(actions_per_season, ACTIONS_RANGE, "Actions per season")
+        raise EditError(gettext("There is no side “%(side)s”.") % {"side": side})
+    _whole(actions, ACTIONS_RANGE, gettext("Actions"))
+    _whole(actions_per_season, ACTIONS_RANGE, gettext("Actions per season"))
     world.actions[side], world.season_actions[side] = actions, actions_per_season
     if first:
         world.actions = {side: actions, **{k: v for k, v in world.actions.items() if k != side}}
-    order = " and acts first" if first else ""
+    fields = {"count": actions, "side": SIDES[side], "per_season": actions_per_season}
+    if first:
+        return Change(
+            Plural(
+                "%(side)s: %(count)s action(s) left this season, %(per_season)s each season and "
+                "acts first",
+                "%(side)s: %(count)s action(s) left this season, %(per_season)s each season and "
+                "acts first",
+                **fields,
+            )
+        )
     return Change(
-        f"{SIDES[side]}: {actions} action(s) left this season, {actions_per_season} each "
-        f"season{order}"
+        Plural(
+            "%(side)s: %(count)s action(s) left this season, %(per_season)s each season",
+            "%(side)s: %(count)s action(s) left this season, %(per_season)s each season",
+            **fields,
+        )
     )
 
 

@@ -28,6 +28,7 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
+from rules.text import Plural, Text
 
 FULL_STRENGTH = 0  # steps_each: buy every step up to full strength
 
@@ -42,7 +43,11 @@ def _side_name(world: World, nation: str) -> str:
 
 
 def _where(world: World, area: str | None) -> str:
-    return world.territories[area].name if area in world.territories else "the pool"
+    return world.territories[area].name if area in world.territories else Text("the pool")
+
+
+def _not_reinforced(block: Block, refusal: gnw.Refused) -> Text:
+    return Text("%(block)s is not reinforced: %(reason)s", block=block.name, reason=refusal.text)
 
 
 # -- recruitment (GNW-12, GNW-6, GNW-7, GNW-10, GNW-11) ------------------------------
@@ -59,13 +64,20 @@ def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) ->
         payload = orders.get(nation.key)
         if payload is None:
             if rp:
-                world.say("GNW-6", f"{nation.name}'s {rp} RP are lost.")
+                world.say(
+                    "GNW-6", Text("%(nation)s's %(rp)s RP are lost.", nation=nation.name, rp=rp)
+                )
             continue
         on_map = _reinforce_on_map(world, nation, payload.get("reinforce", []), rp)
         if on_map:
             world.say(
                 "GNW-7",
-                f"{nation.name} spends {on_map} of its {rp} RP on blocks on the map.",
+                Text(
+                    "%(nation)s spends %(spent)s of its %(rp)s RP on blocks on the map.",
+                    nation=nation.name,
+                    spent=on_map,
+                    rp=rp,
+                ),
                 **_secret(world, nation.key),
             )
         _draw_new_blocks(world, nation, payload, rp - on_map, dice)
@@ -83,10 +95,8 @@ def _reinforce_on_map(world: World, nation: Nation, wanted: Sequence[dict], rp: 
         has_line = supply.line_of_communication(world, block.nation, block.location) is not None
         try:
             done = gnw.reinforce_with_rp(world, block, item["steps"], has_line, rp - spent)
-        except ValueError as refusal:
-            world.say(
-                "GNW-7", f"{block.name} is not reinforced: {refusal}", **_secret(world, nation.key)
-            )
+        except gnw.Refused as refusal:
+            world.say("GNW-7", _not_reinforced(block, refusal), **_secret(world, nation.key))
             continue
         block.strength = done.strength
         spent += done.rp_cost
@@ -94,7 +104,11 @@ def _reinforce_on_map(world: World, nation: Nation, wanted: Sequence[dict], rp: 
             "GNW-7",
             done.text,
             area=block.location,
-            redacted=f"{nation.name} reinforces a block in {_where(world, block.location)}.",
+            redacted=Text(
+                "%(nation)s reinforces a block in %(area)s.",
+                nation=nation.name,
+                area=_where(world, block.location),
+            ),
             **_secret(world, nation.key),
         )
     return spent
@@ -114,15 +128,17 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
 
     def draw(pool: Sequence[Block]) -> Block:
         first = len(dice.rolls)
-        purpose = f"{nation.name} draws from its pool of {len(pool)}"
+        purpose = Text(
+            "%(nation)s draws from its pool of %(count)s", nation=nation.name, count=len(pool)
+        )
         block = pool[choose_index(dice, len(pool), purpose)]
         faces = [roll.face for roll in dice.rolls[first:]]
         report = RollReport(
             "GNW-10",
             purpose,
             ModifiedRoll(faces[0]) if faces else ModifiedRoll(0),
-            f"one of {len(pool)}",
-            f"{block.name} drawn",
+            Text("one of %(count)s", count=len(pool)),
+            Text("%(block)s drawn", block=block.name),
             extra_faces=tuple(faces[1:]),
         )
         rolls.append(report if faces else None)
@@ -138,9 +154,13 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
         if not drawn.returned:
             block.location, block.strength = drawn.placed_at, drawn.steps
         redacted = (
-            f"{nation.name} places a new block in {_where(world, drawn.placed_at)}."
+            Text(
+                "%(nation)s places a new block in %(area)s.",
+                nation=nation.name,
+                area=_where(world, drawn.placed_at),
+            )
             if not drawn.returned
-            else f"{nation.name} draws a block and returns it to the pool."
+            else Text("%(nation)s draws a block and returns it to the pool.", nation=nation.name)
         )
         world.say(
             "GNW-10",
@@ -153,8 +173,13 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
     placed = sum(1 for drawn in outcome.draws if not drawn.returned)
     world.say(
         "GNW-6",
-        f"{nation.name}'s pool draws: {outcome.text}",
-        redacted=f"{nation.name} places {placed} new block(s); its unspent RP are lost.",
+        Text("%(nation)s's pool draws: %(draws)s", nation=nation.name, draws=outcome.text),
+        redacted=Plural(
+            "%(nation)s places %(count)s new block(s); its unspent RP are lost.",
+            "%(nation)s places %(count)s new block(s); its unspent RP are lost.",
+            count=placed,
+            nation=nation.name,
+        ),
         **_secret(world, nation.key),
     )
 
@@ -193,14 +218,21 @@ def _spend_actions(world: World, side: str, nation: str, payload: dict) -> None:
         _declare_siege(world, side, nation, item)
 
 
-def _pay(world: World, side: str, nation: str, cost: int, what: str, rule: str) -> bool:
-    if world.actions.get(side, 0) >= cost:
+def _pay(world: World, side: str, nation: str, cost: int, what: Text, rule: str) -> bool:
+    left = world.actions.get(side, 0)
+    if left >= cost:
         world.actions[side] -= cost
         return True
     world.say(
         rule,
-        f"{what}: refused, {SIDES[side]} has {world.actions.get(side, 0)} "
-        f"action(s) left and it needs {cost}.",
+        Plural(
+            "%(what)s: refused, %(side)s has %(count)s action(s) left and it needs %(cost)s.",
+            "%(what)s: refused, %(side)s has %(count)s action(s) left and it needs %(cost)s.",
+            count=left,
+            what=what,
+            side=SIDES[side],
+            cost=cost,
+        ),
         **_secret(world, nation),
     )
     return False
@@ -218,17 +250,23 @@ def _reinforce_by_action(world: World, side: str, nation: str, item: dict) -> No
     has_line = supply.line_of_communication(world, nation, block.location) is not None
     try:
         done = gnw.reinforce_by_action(world, block, item["actions"], has_line)
-    except ValueError as refusal:
-        world.say("GNW-8", f"{block.name} is not reinforced: {refusal}", **_secret(world, nation))
+    except gnw.Refused as refusal:
+        world.say("GNW-8", _not_reinforced(block, refusal), **_secret(world, nation))
         return
-    if _pay(world, side, nation, done.actions, f"Reinforcing {block.name}", "GNW-8"):
+    what = Text("Reinforcing %(block)s", block=block.name)
+    if _pay(world, side, nation, done.actions, what, "GNW-8"):
         block.strength = done.strength
         world.say(
             "GNW-8",
             done.text,
             area=block.location,
-            redacted=f"{_side_name(world, nation)} spends {done.actions} action(s) "
-            f"reinforcing a block in {_where(world, block.location)}.",
+            redacted=Plural(
+                "%(side)s spends %(count)s action(s) reinforcing a block in %(area)s.",
+                "%(side)s spends %(count)s action(s) reinforcing a block in %(area)s.",
+                count=done.actions,
+                side=_side_name(world, nation),
+                area=_where(world, block.location),
+            ),
             **_secret(world, nation),
         )
 
@@ -239,9 +277,13 @@ def _move_fleet(world: World, side: str, nation: str, item: dict) -> None:
         return
     refusal = supply.fleet_move_refusal(world, fleet, item["path"])
     if refusal:
-        world.say("GNW-13", f"{fleet.name} does not move: {refusal}", **_secret(world, nation))
+        world.say(
+            "GNW-13",
+            Text("%(fleet)s does not move: %(reason)s", fleet=fleet.name, reason=refusal),
+            **_secret(world, nation),
+        )
         return
-    if not _pay(world, side, nation, 1, f"Moving {fleet.name}", "GNW-13"):
+    if not _pay(world, side, nation, 1, Text("Moving %(fleet)s", fleet=fleet.name), "GNW-13"):
         return
     start = fleet.location
     move = supply.move_fleet(world, fleet, item["path"])
@@ -253,8 +295,12 @@ def _move_fleet(world: World, side: str, nation: str, item: dict) -> None:
         "GNW-13",
         move.text,
         area=end,
-        redacted=f"A {world.nations[nation].name} fleet moves from {_where(world, start)} "
-        f"to {_where(world, end)}.",
+        redacted=Text(
+            "A %(nation)s fleet moves from %(start)s to %(end)s.",
+            nation=world.nations[nation].name,
+            start=_where(world, start),
+            end=_where(world, end),
+        ),
         power=nation,
         audience=world.side_powers(side),
     )
@@ -267,18 +313,30 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> None:
     blocks = [b for b in (_own_block(world, nation, i) for i in item["blocks"]) if b]
     refusal = siege_refusal(world, nation, territory, blocks)
     if refusal:
-        world.say("GNW-1", f"No siege of {territory.name}: {refusal}", **_secret(world, nation))
+        world.say(
+            "GNW-1",
+            Text("No siege of %(territory)s: %(reason)s", territory=territory.name, reason=refusal),
+            **_secret(world, nation),
+        )
         return
-    if not _pay(world, side, nation, 1, f"The siege of {territory.name}", "GNW-1"):
+    what = Text("The siege of %(territory)s", territory=territory.name)
+    if not _pay(world, side, nation, 1, what, "GNW-1"):
         return
     for block in blocks:
         block.besieging = True
-    names = ", ".join(b.name for b in blocks)
     world.say(
         "GNW-1",
-        f"{names} lay siege to {territory.name} (1 action).",
+        Text(
+            "%(blocks)s lay siege to %(territory)s (1 action).",
+            blocks=", ".join(b.name for b in blocks),
+            territory=territory.name,
+        ),
         area=territory.key,
-        redacted=f"{_side_name(world, nation)} lays siege to {territory.name}.",
+        redacted=Text(
+            "%(side)s lays siege to %(territory)s.",
+            side=_side_name(world, nation),
+            territory=territory.name,
+        ),
         **_secret(world, nation),
     )
 
@@ -290,24 +348,25 @@ def siege_refusal(
     blocks: Sequence[Block],
     *,
     declared: bool = False,
-) -> str:
+) -> Text | str:
     """Why these blocks may not besiege this territory ("" when they may); ``declared``:
     checked again when the siege comes (the GM may have moved things meanwhile)."""
+    name = territory.name
     if territory.kind != TERRITORY:
-        return "only a land territory can be besieged"
+        return Text("only a land territory can be besieged")
     if not world.enemies(nation, territory.controller):
-        return f"{territory.name} is not held by the enemy"
+        return Text("%(territory)s is not held by the enemy", territory=name)
     if territory.garrison == 0:
-        return f"{territory.name} has no garrison to besiege"
+        return Text("%(territory)s has no garrison to besiege", territory=name)
     if not blocks:
-        return "no blocks were named"
+        return Text("no blocks were named")
     for block in blocks:
         if block.location != territory.key or block.carried_by is not None:
-            return f"{block.name} is not in {territory.name}"
+            return Text("%(block)s is not in %(territory)s", block=block.name, territory=name)
         if block.kind == FLEET:
-            return f"{block.name} is a fleet"
+            return Text("%(block)s is a fleet", block=block.name)
         if block.besieging and not declared:
-            return f"{block.name} already besieges"
+            return Text("%(block)s already besieges", block=block.name)
     return ""
 
 
@@ -324,7 +383,15 @@ def resolve_sieges(world: World, orders: Mapping[str, dict], dice: Dice) -> None
         )
         refusal = siege_refusal(world, besiegers[0].nation, territory, besiegers, declared=True)
         if refusal:
-            world.say("GNW-1", f"No siege of {territory.name}: {refusal}.", area=key)
+            world.say(
+                "GNW-1",
+                Text(
+                    "No siege of %(territory)s: %(reason)s.",
+                    territory=territory.name,
+                    reason=refusal,
+                ),
+                area=key,
+            )
             continue
         besiegers = _after_battle(world, territory, besiegers)
         if besiegers:
@@ -341,12 +408,21 @@ def _after_battle(world: World, territory: Territory, besiegers: list[Block]) ->
     outcome = gnw.battle_before_siege(
         besiegers, fought, territory.battle_winner == side, world.options
     )
+    if outcome.siege_goes_ahead:
+        redacted = Text(
+            "%(territory)s: the battle comes before the siege; the siege goes ahead.",
+            territory=territory.name,
+        )
+    else:
+        redacted = Text(
+            "%(territory)s: the battle comes before the siege; there is no siege.",
+            territory=territory.name,
+        )
     world.say(
         "GNW-3",
-        f"{territory.name}: {outcome.text}",
+        Text("%(territory)s: %(outcome)s", territory=territory.name, outcome=outcome.text),
         area=territory.key,
-        redacted=f"{territory.name}: the battle comes before the siege; "
-        + ("the siege goes ahead." if outcome.siege_goes_ahead else "there is no siege."),
+        redacted=redacted,
         **_secret(world, besiegers[0].nation),
     )
     if not outcome.siege_goes_ahead:
@@ -359,48 +435,82 @@ def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dic
     fight = gnw.siege_round(territory, besiegers, dice, world.options)
     for report in fight.reports:
         garrison = report.power is None or world.enemies(attacker, report.power)
-        faces = " ".join(str(face) for face in report.faces)
-        redacted = (
-            f"{report.purpose}: {faces} → {fight.garrison_hits} hit(s) on the besiegers"
-            if garrison
-            else f"The besiegers of {territory.name} fire."
-        )
         world.say(
             "GNW-1",
-            f"{report.purpose}: {report.text}",
+            Text("%(purpose)s: %(roll)s", purpose=report.purpose, roll=report.text),
             area=territory.key,
             roll=report,
-            redacted=redacted,
+            redacted=_fire_seen(territory, report, fight.garrison_hits)
+            if garrison
+            else Text("The besiegers of %(territory)s fire.", territory=territory.name),
             **_secret(world, attacker),
         )
     for block in besiegers:
-        lost = block.strength - fight.strengths[block.id]
-        block.strength = fight.strengths[block.id]
-        if lost and block.strength:
-            world.say(
-                "GNW-1",
-                f"{block.name} loses {lost} step(s) before {territory.name} "
-                f"({block.strength}/{block.max_strength}).",
-                **_secret(world, attacker),
-            )
-        if block.strength == 0:
-            block.location, block.carried_by = None, None
-            world.say(
-                "GNW-1",
-                f"{block.name} is eliminated in the siege of {territory.name} and returns "
-                "to the pool.",
-                redacted=f"A {_side_name(world, attacker)} block is eliminated before "
-                f"{territory.name}.",
-                **_secret(world, attacker),
-            )
+        _siege_losses(world, territory, block, fight.strengths[block.id], attacker)
     if fight.captured:
         _captured(world, territory, attacker)
     else:
         world.say(
             "GNW-2",
-            f"The siege of {territory.name} fails ({fight.besieger_hits} hit(s) against a "
-            f"garrison of {territory.garrison}); the besiegers may not retreat.",
+            Plural(
+                "The siege of %(territory)s fails (%(count)s hit(s) against a garrison of "
+                "%(garrison)s); the besiegers may not retreat.",
+                "The siege of %(territory)s fails (%(count)s hit(s) against a garrison of "
+                "%(garrison)s); the besiegers may not retreat.",
+                count=fight.besieger_hits,
+                territory=territory.name,
+                garrison=territory.garrison,
+            ),
             area=territory.key,
+        )
+
+
+def _fire_seen(territory: Territory, report: gnw.FireReport, hits: int) -> Text:
+    """The garrison's fire as the other side reads it: its dice and hits, no block named."""
+    return Plural(
+        "%(purpose)s: %(faces)s → %(count)s hit(s) on the besiegers",
+        "%(purpose)s: %(faces)s → %(count)s hit(s) on the besiegers",
+        count=hits,
+        purpose=report.purpose,
+        faces=" ".join(str(face) for face in report.faces),
+    )
+
+
+def _siege_losses(
+    world: World, territory: Territory, block: Block, strength: int, attacker: str
+) -> None:
+    """Apply a besieging block's strength after the round and log what it lost."""
+    lost = block.strength - strength
+    block.strength = strength
+    if lost and block.strength:
+        world.say(
+            "GNW-1",
+            Plural(
+                "%(block)s loses %(count)s step(s) before %(territory)s (%(strength)s/%(max)s).",
+                "%(block)s loses %(count)s step(s) before %(territory)s (%(strength)s/%(max)s).",
+                count=lost,
+                block=block.name,
+                territory=territory.name,
+                strength=block.strength,
+                max=block.max_strength,
+            ),
+            **_secret(world, attacker),
+        )
+    if block.strength == 0:
+        block.location, block.carried_by = None, None
+        world.say(
+            "GNW-1",
+            Text(
+                "%(block)s is eliminated in the siege of %(territory)s and returns to the pool.",
+                block=block.name,
+                territory=territory.name,
+            ),
+            redacted=Text(
+                "A %(side)s block is eliminated before %(territory)s.",
+                side=_side_name(world, attacker),
+                territory=territory.name,
+            ),
+            **_secret(world, attacker),
         )
 
 
@@ -423,7 +533,13 @@ def _captured(world: World, territory: Territory, attacker: str) -> None:
             nation = world.nations[key]
             world.say(
                 "GNW-5",
-                f"{nation.name}'s RP level: {levels[key]} → {max(0, level)} ({territory.name}).",
+                Text(
+                    "%(nation)s's RP level: %(before)s → %(after)s (%(territory)s).",
+                    nation=nation.name,
+                    before=levels[key],
+                    after=max(0, level),
+                    territory=territory.name,
+                ),
                 power=key,
             )
             nation.rp_level = max(0, level)
@@ -431,8 +547,12 @@ def _captured(world: World, territory: Territory, attacker: str) -> None:
         world.nations[result.forced_peace].forced_peace = True
         world.say(
             "GNW-2",
-            f"{territory.name} was {world.nations[result.forced_peace].name}'s capital: "
-            "peace is forced on it (10.2); the GM applies the peace terms.",
+            Text(
+                "%(territory)s was %(nation)s's capital: peace is forced on it (10.2); the GM "
+                "applies the peace terms.",
+                territory=territory.name,
+                nation=world.nations[result.forced_peace].name,
+            ),
             area=territory.key,
         )
 
@@ -482,7 +602,11 @@ def _forage(
             "GNW-4",
             check.text,
             area=territory.key,
-            redacted=f"{_side_name(world, nation)} blocks in {territory.name} go short of forage.",
+            redacted=Text(
+                "%(side)s blocks in %(territory)s go short of forage.",
+                side=_side_name(world, nation),
+                territory=territory.name,
+            ),
             **_secret(world, nation),
         )
 

@@ -10,12 +10,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
 from rules.pax_baltica.state import SEA, SIDES, Block, World
+from rules.text import localized
 
-COLUMNS = ("Forage points", "Garrison", "Blocks")
-MAP_KEY = (
+COLUMNS = (gettext_lazy("Forage points"), gettext_lazy("Garrison"), gettext_lazy("Blocks"))
+MAP_KEY = gettext_lazy(
     "On the map: a square per block in its nation's colour — your side's with its "
     "strength, the enemy's blank; the dark number is the garrison marker's strength."
 )
@@ -80,8 +84,14 @@ class NationRow:
 def block_label(world: World, block: Block, viewer: frozenset[str] | None) -> str:
     nation = world.nations[block.nation].name
     if not visible(block, viewer):
-        return f"a {nation} block"
-    return f"{block.name} ({nation} {block.kind}, {block.strength}/{block.max_strength})"
+        return _("a %(nation)s block") % {"nation": nation}
+    return _("%(block)s (%(nation)s %(kind)s, %(strength)s/%(max_strength)s)") % {
+        "block": block.name,
+        "nation": nation,
+        "kind": block.kind,
+        "strength": block.strength,
+        "max_strength": block.max_strength,
+    }
 
 
 def area_marks(world: World, viewer: frozenset[str] | None) -> dict[str, AreaMarks]:
@@ -90,7 +100,15 @@ def area_marks(world: World, viewer: frozenset[str] | None) -> dict[str, AreaMar
     for key, area in world.territories.items():
         blocks = sorted(world.blocks_in(key), key=lambda b: (b.nation, b.id))
         badges = (
-            [Badge("garrison", area.garrison, f"garrison {area.garrison}")] if area.garrison else []
+            [
+                Badge(
+                    "garrison",
+                    area.garrison,
+                    _("garrison %(strength)s") % {"strength": area.garrison},
+                )
+            ]
+            if area.garrison
+            else []
         )
         start = -(len(blocks) - 1) * BLOCK_SPACING / 2
         for index, block in enumerate(blocks):
@@ -119,17 +137,17 @@ def area_marks(world: World, viewer: frozenset[str] | None) -> dict[str, AreaMar
 def remarks(area) -> tuple[str, ...]:
     words = []
     if area.capital:
-        words.append("capital")
+        words.append(_("capital"))
     if area.port:
-        words.append("port")
+        words.append(_("port"))
     if area.transit:
-        words.append("transit")
+        words.append(_("transit"))
     if area.in_poland:
-        words.append("in Poland")
+        words.append(_("in Poland"))
     if area.surrendered:
-        words.append("surrendered")
+        words.append(_("surrendered"))
     if area.battle_winner:
-        words.append(f"battle won by {SIDES[area.battle_winner]}")
+        words.append(_("battle won by %(side)s") % {"side": SIDES[area.battle_winner]})
     return tuple(words)
 
 
@@ -150,9 +168,11 @@ def nation_rows(world: World, viewer: frozenset[str] | None) -> list[NationRow]:
     for nation in world.nations.values():
         pool = world.pool(nation.key)
         if viewer is None or nation.key in viewer:
-            listed = ", ".join(f"{b.name} ({b.kind})" for b in pool) or "empty"
+            listed = ", ".join(f"{b.name} ({b.kind})" for b in pool) or _("empty")
         else:
-            listed = f"{len(pool)} block{'s' if len(pool) != 1 else ''}"
+            listed = ngettext("%(count)s block", "%(count)s blocks", len(pool)) % {
+                "count": len(pool)
+            }
         rows.append(
             NationRow(
                 key=nation.key,
@@ -186,8 +206,10 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
                 max_strength=block.max_strength,
                 rating=block.rating,
                 supply_trains=block.supply_trains,
-                where=world.territories[block.location].name
-                + (" (carried)" if block.carried_by else ""),
+                where=_("%(territory)s (carried)")
+                % {"territory": world.territories[block.location].name}
+                if block.carried_by
+                else world.territories[block.location].name,
                 reinforceable=not why_not,
                 why_not=why_not,
             )
@@ -198,9 +220,9 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
 def reinforce_obstacle(world: World, block: Block) -> str:
     """What stops a block on the map gaining a step now (GNW-7), "" when nothing."""
     if block.strength >= block.max_strength:
-        return "at full strength"
+        return _("at full strength")
     has_line = supply.line_of_communication(world, block.nation, block.location) is not None
-    return gnw.reinforce_refusal(world, block, 1, has_line)
+    return localized(gnw.reinforce_refusal(world, block, 1, has_line))
 
 
 @dataclass(frozen=True)
@@ -219,7 +241,7 @@ def line_answer(world: World, block: Block) -> LineAnswer:
     path = supply.line_of_communication(world, block.nation, block.location) or [block.location]
     return LineAnswer(
         block=block.name,
-        text=supply.line_explanation(world, block.nation, block.location),
+        text=localized(supply.line_explanation(world, block.nation, block.location)),
         obstacle=reinforce_obstacle(world, block),
         path=tuple(path),
         path_names=tuple(world.territories[key].name for key in path),
@@ -236,3 +258,16 @@ def answer_line(world: World, viewer: frozenset[str] | None, block_id: int) -> d
 
 
 QUESTIONS = {"line": answer_line}
+
+
+TIMELINE_TITLE = gettext_lazy("RP levels")
+TIMELINE_CAPTION = gettext_lazy(
+    "One line per nation: its RP level (GNW-5: 4 less for each of its territories that "
+    "surrendered), as each season opened and now."
+)
+
+
+def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
+    """Per nation, its RP level (public: every seat sees the Nations panel)."""
+    levels = {n["power"]: n["rp_level"] for n in state.get("pb_nations", [])}
+    return [(p.key, p.name, p.color, levels[p.key]) for p in powers if p.key in levels]

@@ -31,28 +31,39 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
+from rules.text import Join, Plural, Text
 
 PLACED_GARRISON = 1  # GNW-2: the strength of the marker a captor places
 
 
-IRREGULAR = {"die": "dice", "army": "armies", "loss": "losses"}
+class Refused(ValueError):
+    """A refused reinforcement; ``text``: why, as a Text."""
+
+    @property
+    def text(self) -> Text:
+        return self.args[0]
 
 
-def plural(count: int, noun: str) -> str:
-    """ "1 step", "2 steps"; "1 die", "2 dice"."""
-    if count == 1:
-        return f"{count} {noun}"
-    return f"{count} {IRREGULAR.get(noun, noun + 's')}"
+def dice_count(count: int) -> Text:
+    return Plural("%(count)s die", "%(count)s dice", count=count)
+
+
+def hits_count(count: int) -> Text:
+    return Plural("%(count)s hit", "%(count)s hits", count=count)
+
+
+def steps_count(count: int) -> Text:
+    return Plural("%(count)s step", "%(count)s steps", count=count)
 
 
 def _nation_name(world: World, key: str | None) -> str:
     nation = world.nations.get(key) if key else None
-    return nation.name if nation else (key or "nobody")
+    return nation.name if nation else (key or Text("nobody"))
 
 
 def _area_name(world: World, key: str | None) -> str:
     area = world.territories.get(key) if key else None
-    return area.name if area else (key or "the pool")
+    return area.name if area else (key or Text("the pool"))
 
 
 # -- GNW-1 siege ------------------------------------------------------------------------
@@ -68,11 +79,15 @@ class FireReport(RollReport):
         return (self.roll.face, *self.extra_faces)
 
     @property
-    def text(self) -> str:
+    def text(self) -> Text:
         """ "1 5, hits on 1 → 1 hit: Karl XII 4 → 3"; like every RollReport's text, without
         the purpose ("Garrison of Narva (C1, 2 dice)"), which the log puts before it."""
-        faces = " ".join(str(face) for face in self.faces)
-        return f"{faces}, {self.comparison} → {self.outcome}"
+        return Text(
+            "%(faces)s, %(comparison)s → %(outcome)s",
+            faces=" ".join(str(face) for face in self.faces),
+            comparison=self.comparison,
+            outcome=self.outcome,
+        )
 
 
 @dataclass(frozen=True)
@@ -82,7 +97,7 @@ class SiegeRound:
     besieger_hits: int  # hits scored by the besiegers on the garrison
     captured: bool
     strengths: dict[int, int]  # every besieging block's strength after the round
-    text: str
+    text: Text
 
 
 def siege_round(
@@ -115,37 +130,52 @@ def siege_round(
 
     reports: list[FireReport] = []
     garrison_hits = besieger_hits = 0
-    taken = ""
+    taken = None
     for unit in sorted([None, *besiegers], key=firing_order):
         if unit is None:
             count, firepower = territory.garrison, int(GARRISON_RATING[1:])
-            purpose = f"Garrison of {territory.name} ({GARRISON_RATING}, {plural(count, 'die')})"
+            purpose = Text(
+                "Garrison of %(territory)s (%(rating)s, %(dice)s)",
+                territory=territory.name,
+                rating=GARRISON_RATING,
+                dice=dice_count(count),
+            )
             power = territory.controller
         else:
             count, firepower = strengths[unit.id], unit.firepower
-            purpose = f"{unit.name} ({unit.rating}, {plural(count, 'die')})"
+            purpose = Text(
+                "%(block)s (%(rating)s, %(dice)s)",
+                block=unit.name,
+                rating=unit.rating,
+                dice=dice_count(count),
+            )
             power = unit.nation
         if count <= 0:
             continue
         faces = [dice.d6(purpose) for _ in range(count)]
         hits = sum(1 for face in faces if face <= firepower)
-        outcome = plural(hits, "hit")
+        outcome = hits_count(hits)
         if unit is not None:
             besieger_hits += hits
         else:
             garrison_hits = hits
             if at_once and hits:
                 taken = _take_hits(strengths, names, hits)
-                outcome += f": {taken}"
+                outcome = Plural(
+                    "%(count)s hit: %(taken)s", "%(count)s hits: %(taken)s", count=hits, taken=taken
+                )
             elif hits:
-                outcome += " (taken at the end of the round)"
-        comparison = f"hits on {firepower}" + (" or less" if firepower > 1 else "")
+                outcome = Plural(
+                    "%(count)s hit (taken at the end of the round)",
+                    "%(count)s hits (taken at the end of the round)",
+                    count=hits,
+                )
         reports.append(
             FireReport(
                 "GNW-1",
                 purpose,
                 ModifiedRoll(faces[0]),
-                comparison,
+                _hits_on(firepower),
                 outcome,
                 power=power,
                 area=territory.key,
@@ -155,17 +185,42 @@ def siege_round(
     if garrison_hits and not at_once:
         taken = _take_hits(strengths, names, garrison_hits)
     captured = besieger_hits >= territory.garrison
-    text = (
-        f"Siege of {territory.name}: the garrison scores {plural(garrison_hits, 'hit')}"
-        + (f" ({taken})" if taken else "")
-        + f"; the besiegers score {plural(besieger_hits, 'hit')} against a garrison of "
-        + f"{territory.garrison}: "
-        + ("the garrison is captured" if captured else "the garrison holds")
-    )
+    text = _siege_text(territory, garrison_hits, taken, besieger_hits, captured)
     return SiegeRound(tuple(reports), garrison_hits, besieger_hits, captured, strengths, text)
 
 
-def _take_hits(strengths: dict[int, int], names: Mapping[int, str], hits: int) -> str:
+def _hits_on(firepower: int) -> Text:
+    if firepower > 1:
+        return Text("hits on %(firepower)s or less", firepower=firepower)
+    return Text("hits on %(firepower)s", firepower=firepower)
+
+
+def _siege_text(
+    territory: Territory, garrison_hits: int, taken: Text | None, besieger_hits: int, captured: bool
+) -> Text:
+    """The round's summary: both sides' hits and whether the garrison is captured."""
+    fields = {
+        "territory": territory.name,
+        "garrison_hits": hits_count(garrison_hits),
+        "besieger_hits": hits_count(besieger_hits),
+        "garrison": territory.garrison,
+        "result": Text("the garrison is captured") if captured else Text("the garrison holds"),
+    }
+    if taken:
+        return Text(
+            "Siege of %(territory)s: the garrison scores %(garrison_hits)s (%(taken)s); the "
+            "besiegers score %(besieger_hits)s against a garrison of %(garrison)s: %(result)s",
+            taken=taken,
+            **fields,
+        )
+    return Text(
+        "Siege of %(territory)s: the garrison scores %(garrison_hits)s; the besiegers score "
+        "%(besieger_hits)s against a garrison of %(garrison)s: %(result)s",
+        **fields,
+    )
+
+
+def _take_hits(strengths: dict[int, int], names: Mapping[int, str], hits: int) -> Text:
     """Apply ``hits`` one step at a time to the strongest block (ties: lowest id); what
     each hit block went from and to, and any hits that found no block."""
     before = dict(strengths)
@@ -177,14 +232,29 @@ def _take_hits(strengths: dict[int, int], names: Mapping[int, str], hits: int) -
             continue
         target = min(standing, key=lambda i: (-strengths[i], i))
         strengths[target] -= 1
-    parts = []
-    for block_id, strength in strengths.items():
-        if strength != before[block_id]:
-            gone = " (eliminated)" if strength == 0 else ""
-            parts.append(f"{names[block_id]} {before[block_id]} → {strength}{gone}")
+    parts = [
+        _strength_change(names[i], before[i], strength)
+        for i, strength in strengths.items()
+        if strength != before[i]
+    ]
     if lost:
-        parts.append(f"{plural(lost, 'hit')} lost, no besieger left")
-    return ", ".join(parts)
+        parts.append(
+            Plural(
+                "%(count)s hit lost, no besieger left",
+                "%(count)s hits lost, no besieger left",
+                count=lost,
+            )
+        )
+    return Join(*parts, sep=", ")
+
+
+def _strength_change(name: str, before: int, after: int) -> Text:
+    """ "Karl XII 4 → 3", "Karl XII 1 → 0 (eliminated)"."""
+    if after == 0:
+        return Text(
+            "%(block)s %(before)s → %(after)s (eliminated)", block=name, before=before, after=after
+        )
+    return Text("%(block)s %(before)s → %(after)s", block=name, before=before, after=after)
 
 
 # -- GNW-2 siege result -----------------------------------------------------------------
@@ -197,7 +267,7 @@ class SiegeResult:
     surrendered_nation: str | None  # its RP level falls by 4 (GNW-5)
     liberated_nation: str | None  # its RP level is restored by 4 (GNW-5)
     forced_peace: str | None  # a captured capital forces peace on this nation (10.2)
-    text: str
+    text: Text
 
 
 def siege_result(world: World, territory: Territory, attacker: str) -> SiegeResult:
@@ -225,35 +295,75 @@ def siege_result(world: World, territory: Territory, attacker: str) -> SiegeResu
     liberated = home if territory.surrendered and friendly_home and restores else None
     forced_peace = home if territory.capital and not friendly_home else None
 
-    name, attacker_name = territory.name, _nation_name(world, attacker)
-    whose = f"{_nation_name(world, holder)}'s garrison" if holder else "the garrison"
-    if not places:
-        parts = [
-            f"{attacker_name} removes {whose} from {name}; control returns to "
-            f"{_nation_name(world, home)}"
-        ]
-    else:
-        poland = " (in Poland the captor may always place it)" if friendly_home else ""
-        parts = [
-            f"{attacker_name} captures {whose} of {name} and places its own garrison "
-            f"marker{poland}: {attacker_name} controls {name}"
-        ]
-    parts.append("the besiegers may not regroup")
+    parts = [
+        _capture_text(world, territory, attacker, places, friendly_home),
+        Text("the besiegers may not regroup"),
+    ]
+    name, points = territory.name, RP_PER_SURRENDER
     if surrendered:
-        home_name = _nation_name(world, surrendered)
-        parts.append(f"{home_name}'s RP level falls by {RP_PER_SURRENDER} (GNW-5)")
-    if liberated:
-        home_name = _nation_name(world, liberated)
         parts.append(
-            f"{name} is liberated: {home_name}'s RP level is restored by {RP_PER_SURRENDER} (GNW-5)"
+            Text(
+                "%(nation)s's RP level falls by %(points)s (GNW-5)",
+                nation=_nation_name(world, surrendered),
+                points=points,
+            )
+        )
+    if liberated:
+        parts.append(
+            Text(
+                "%(territory)s is liberated: %(nation)s's RP level is restored by %(points)s "
+                "(GNW-5)",
+                territory=name,
+                nation=_nation_name(world, liberated),
+                points=points,
+            )
         )
     elif territory.surrendered and friendly_home:
-        parts.append(f"{name} is liberated; the GM decides any RP restoration")
+        parts.append(
+            Text("%(territory)s is liberated; the GM decides any RP restoration", territory=name)
+        )
     if forced_peace:
-        home_name = _nation_name(world, forced_peace)
-        parts.append(f"{name} is {home_name}'s capital: peace is forced on {home_name} (10.2)")
-    text = "; ".join(parts)
+        parts.append(
+            Text(
+                "%(territory)s is %(nation)s's capital: peace is forced on %(nation)s (10.2)",
+                territory=name,
+                nation=_nation_name(world, forced_peace),
+            )
+        )
+    text = Join(*parts, sep="; ")
     return SiegeResult(controller, garrison, surrendered, liberated, forced_peace, text)
+
+
+def _capture_text(
+    world: World, territory: Territory, attacker: str, places: bool, friendly_home: bool
+) -> Text:
+    """GNW-2: who removes or captures the garrison, and who controls the territory now."""
+    holder = territory.controller
+    fields = {
+        "attacker": _nation_name(world, attacker),
+        "garrison": Text("%(nation)s's garrison", nation=_nation_name(world, holder))
+        if holder
+        else Text("the garrison"),
+        "territory": territory.name,
+    }
+    if not places:
+        return Text(
+            "%(attacker)s removes %(garrison)s from %(territory)s; control returns to %(home)s",
+            home=_nation_name(world, territory.nation),
+            **fields,
+        )
+    if friendly_home:
+        return Text(
+            "%(attacker)s captures %(garrison)s of %(territory)s and places its own garrison "
+            "marker (in Poland the captor may always place it): %(attacker)s controls "
+            "%(territory)s",
+            **fields,
+        )
+    return Text(
+        "%(attacker)s captures %(garrison)s of %(territory)s and places its own garrison "
+        "marker: %(attacker)s controls %(territory)s",
+        **fields,
+    )
 
 
 # -- GNW-3 battle before siege ----------------------------------------------------------
@@ -264,7 +374,7 @@ class BattleFirst:
     siege_goes_ahead: bool
     besiegers: tuple[int, ...]  # block ids still besieging after the battle
     retreating: tuple[int, ...]  # block ids that must retreat (the GM moves them)
-    text: str
+    text: Text
 
 
 def battle_before_siege(
@@ -283,19 +393,19 @@ def battle_before_siege(
     fighters = tuple(b.id for b in standing if b.id in fought_ids)
     if besiegers_won:
         remaining, retreating = stayed, ()
-        why = "the besieging side won the battle"
+        why = Text("the besieging side won the battle")
     elif option(options, "besiegers_lose") == "all_retreat":
         remaining, retreating = (), stayed + fighters
-        why = "the besieging side lost the battle: every besieger retreats"
+        why = Text("the besieging side lost the battle: every besieger retreats")
     else:
         remaining, retreating = stayed, fighters
-        why = "the besieging side lost the battle: the blocks that fought retreat"
+        why = Text("the besieging side lost the battle: the blocks that fought retreat")
     names = {b.id: b.name for b in standing}
     if remaining:
         listed = ", ".join(names[i] for i in remaining)
-        text = f"{why}; the siege goes ahead with {listed}"
+        text = Text("%(battle)s; the siege goes ahead with %(blocks)s", battle=why, blocks=listed)
     else:
-        text = f"{why}; no block is left to besiege: no siege"
+        text = Text("%(battle)s; no block is left to besiege: no siege", battle=why)
     return BattleFirst(bool(remaining), remaining, retreating, text)
 
 
@@ -310,7 +420,7 @@ class ForageCheck:
     deficit: int
     losses: dict[int, int]  # block id → steps lost
     ignored: int  # losses that could not be taken (every block at strength 1)
-    text: str
+    text: Text
 
 
 def forage(
@@ -340,27 +450,68 @@ def forage(
     taken = _forage_losses(strengths, deficit, list(loss_order), owner_order)
     losses = {b.id: b.strength - strengths[b.id] for b in eaters if strengths[b.id] != b.strength}
     ignored = deficit - taken
+    head = _forage_demand(territory, eaters, demand, fp, trains)
+    hit = Join(
+        *(_strength_change(b.name, b.strength, strengths[b.id]) for b in eaters if b.id in losses),
+        sep=", ",
+    )
+    text = _forage_result(head, deficit, hit if taken else None, ignored)
+    return ForageCheck(territory.key, demand, supply, deficit, losses, ignored, text)
 
+
+def _forage_demand(
+    territory: Territory, eaters: Sequence[Block], demand: int, fp: int, trains: int
+) -> Text:
+    """ "Kurland: demand 5 FP (2 armies, 1 regiment), supply 3 FP + 1 from supply trains"."""
     armies = sum(1 for b in eaters if b.kind == ARMY)
     regiments = len(eaters) - armies
-    counted = ", ".join(
-        plural(n, noun) for n, noun in ((armies, "army"), (regiments, "regiment")) if n
-    )
-    text = f"{territory.name}: demand {demand} FP ({counted or 'no blocks'}), supply {fp} FP"
+    present = []
+    if armies:
+        present.append(Plural("%(count)s army", "%(count)s armies", count=armies))
+    if regiments:
+        present.append(Plural("%(count)s regiment", "%(count)s regiments", count=regiments))
+    fields = {
+        "territory": territory.name,
+        "demand": demand,
+        "blocks": Join(*present, sep=", ") if present else Text("no blocks"),
+        "fp": fp,
+    }
     if trains:
-        text += f" + {trains} from supply trains"
-    if not deficit:
-        text += ": enough"
-    else:
-        hit = ", ".join(
-            f"{b.name} {b.strength} → {strengths[b.id]}" for b in eaters if b.id in losses
+        return Text(
+            "%(territory)s: demand %(demand)s FP (%(blocks)s), supply %(fp)s FP + %(trains)s "
+            "from supply trains",
+            trains=trains,
+            **fields,
         )
-        text += f": {deficit} short; " + (hit or "no block can lose a step")
-        if ignored and taken:
-            text += f"; {plural(ignored, 'loss')} ignored (no block above strength 1)"
-        elif ignored:
-            text += " (every block is at strength 1): the losses are ignored"
-    return ForageCheck(territory.key, demand, supply, deficit, losses, ignored, text)
+    return Text("%(territory)s: demand %(demand)s FP (%(blocks)s), supply %(fp)s FP", **fields)
+
+
+def _forage_result(head: Text, deficit: int, losses: Text | None, ignored: int) -> Text:
+    """The demand sentence ``head`` and what the deficit cost (``losses``: the steps taken,
+    None when no block could lose one)."""
+    if not deficit:
+        return Text("%(demand)s: enough", demand=head)
+    if losses is None:
+        return Text(
+            "%(demand)s: %(deficit)s short; no block can lose a step (every block is at "
+            "strength 1): the losses are ignored",
+            demand=head,
+            deficit=deficit,
+        )
+    if ignored:
+        return Plural(
+            "%(demand)s: %(deficit)s short; %(losses)s; %(count)s loss ignored (no block above "
+            "strength 1)",
+            "%(demand)s: %(deficit)s short; %(losses)s; %(count)s losses ignored (no block "
+            "above strength 1)",
+            count=ignored,
+            demand=head,
+            deficit=deficit,
+            losses=losses,
+        )
+    return Text(
+        "%(demand)s: %(deficit)s short; %(losses)s", demand=head, deficit=deficit, losses=losses
+    )
 
 
 def _usable_trains(blocks: Sequence[Block]) -> int:
@@ -447,26 +598,36 @@ def step_cost(block: Block, friendly: bool) -> int:
     return STEP_COST[block.kind] * (1 if friendly else 2)
 
 
-def reinforce_refusal(world: World, block: Block, steps: int, has_line: bool) -> str:
+def reinforce_refusal(world: World, block: Block, steps: int, has_line: bool) -> Text | str:
     """GNW-7/8: why ``block`` may not gain ``steps`` now; "" when it may."""
+    name = block.name
     if block.in_pool:
-        return f"{block.name} is in the pool: pool blocks are drawn (GNW-10), not reinforced"
+        return Text(
+            "%(block)s is in the pool: pool blocks are drawn (GNW-10), not reinforced", block=name
+        )
     if block.carried_by is not None:
-        return f"{block.name} is carried by a fleet and cannot be reinforced"
+        return Text("%(block)s is carried by a fleet and cannot be reinforced", block=name)
     if block.in_battle:
-        return f"{block.name} is in a battle and cannot be reinforced"
+        return Text("%(block)s is in a battle and cannot be reinforced", block=name)
     area = world.territories.get(block.location)
     if block.kind == FLEET and not (area and area.kind == TERRITORY and area.port):
-        return f"{block.name} is at sea: a fleet is reinforced only in a port"
+        return Text("%(block)s is at sea: a fleet is reinforced only in a port", block=name)
     if not has_line:
-        return f"{block.name} has no line of communication (GNW-9)"
+        return Text("%(block)s has no line of communication (GNW-9)", block=name)
     if steps < 1:
-        return f"{plural(steps, 'step')} is no reinforcement"
+        return Plural(
+            "%(count)s step is no reinforcement", "%(count)s steps is no reinforcement", count=steps
+        )
     room = block.max_strength - block.strength
     if steps > room:
-        return (
-            f"{block.name} is at {block.strength} of {block.max_strength}: "
-            f"it can gain {plural(room, 'step')}, not {steps}"
+        return Plural(
+            "%(block)s is at %(strength)s of %(max)s: it can gain %(count)s step, not %(steps)s",
+            "%(block)s is at %(strength)s of %(max)s: it can gain %(count)s steps, not %(steps)s",
+            count=room,
+            block=name,
+            strength=block.strength,
+            max=block.max_strength,
+            steps=steps,
         )
     return ""
 
@@ -478,58 +639,107 @@ class Reinforcement:
     rp_cost: int
     actions: int
     strength: int  # after
-    text: str
+    text: Text
 
 
 def reinforce_with_rp(
     world: World, block: Block, steps: int, has_line: bool, rp_available: int
 ) -> Reinforcement:
     """GNW-7: ``steps`` steps for RP (army 2, regiment 1, fleet 2 each; double without a
-    friendly garrison); ValueError with the reason when refused or unaffordable."""
+    friendly garrison); Refused with the reason when refused or unaffordable."""
     refusal = reinforce_refusal(world, block, steps, has_line)
     if refusal:
-        raise ValueError(refusal)
+        raise Refused(refusal)
     friendly = friendly_garrison(world, block)
     cost = steps * step_cost(block, friendly)
-    where = _area_name(world, block.location)
     if cost > rp_available:
-        raise ValueError(
-            f"{plural(steps, 'step')} for {block.name} cost {cost} RP; {rp_available} RP are left"
+        raise Refused(
+            Plural(
+                "%(count)s step for %(block)s cost %(cost)s RP; %(left)s RP are left",
+                "%(count)s steps for %(block)s cost %(cost)s RP; %(left)s RP are left",
+                count=steps,
+                block=block.name,
+                cost=cost,
+                left=rp_available,
+            )
         )
     strength = block.strength + steps
-    each = f"{plural(steps, 'step')} × {STEP_COST[block.kind]} RP"
-    price = f"{each} = {cost} RP" if friendly else f"{each} × 2 (no friendly garrison) = {cost} RP"
-    text = (
-        f"{block.name} ({block.kind}) in {where} gains {plural(steps, 'step')} "
-        f"({block.strength} → {strength}): {price}"
-    )
+    fields = {
+        "count": steps,
+        "block": block.name,
+        "kind": block.kind,
+        "area": _area_name(world, block.location),
+        "before": block.strength,
+        "after": strength,
+        "unit": STEP_COST[block.kind],
+        "cost": cost,
+    }
+    text = _bought_with_rp(friendly, fields)
     return Reinforcement(block.id, steps, cost, 0, strength, text)
+
+
+def _bought_with_rp(friendly: bool, fields: dict[str, Any]) -> Text:
+    """GNW-7's log line: the steps gained and their price, doubled without ``friendly``."""
+    if friendly:
+        return Plural(
+            "%(block)s (%(kind)s) in %(area)s gains %(count)s step (%(before)s → %(after)s): "
+            "%(count)s step × %(unit)s RP = %(cost)s RP",
+            "%(block)s (%(kind)s) in %(area)s gains %(count)s steps (%(before)s → %(after)s): "
+            "%(count)s steps × %(unit)s RP = %(cost)s RP",
+            **fields,
+        )
+    return Plural(
+        "%(block)s (%(kind)s) in %(area)s gains %(count)s step (%(before)s → %(after)s): "
+        "%(count)s step × %(unit)s RP × 2 (no friendly garrison) = %(cost)s RP",
+        "%(block)s (%(kind)s) in %(area)s gains %(count)s steps (%(before)s → %(after)s): "
+        "%(count)s steps × %(unit)s RP × 2 (no friendly garrison) = %(cost)s RP",
+        **fields,
+    )
 
 
 def reinforce_by_action(world: World, block: Block, actions: int, has_line: bool) -> Reinforcement:
     """GNW-8: one step per action (no RP), under every GNW-7 restriction; without a
     friendly garrison a step takes two actions under Decision 8's ``two_actions`` option.
-    ValueError with the reason when refused. The caller checks and spends the actions."""
+    Refused with the reason when refused. The caller checks and spends the actions."""
     double = option(world.options, "action_doubling") == "two_actions" and not friendly_garrison(
         world, block
     )
     per_step = 2 if double else 1
     if actions % per_step:
-        raise ValueError(
-            f"a step for {block.name} takes 2 actions without a friendly garrison; "
-            f"{actions} actions do not buy whole steps"
+        raise Refused(
+            Text(
+                "a step for %(block)s takes 2 actions without a friendly garrison; %(actions)s "
+                "actions do not buy whole steps",
+                block=block.name,
+                actions=actions,
+            )
         )
     steps = actions // per_step
     refusal = reinforce_refusal(world, block, steps, has_line)
     if refusal:
-        raise ValueError(refusal)
+        raise Refused(refusal)
     strength = block.strength + steps
-    doubled = " (2 per step: no friendly garrison)" if double else ""
-    text = (
-        f"{block.name} ({block.kind}) in {_area_name(world, block.location)} gains "
-        f"{plural(steps, 'step')} for {plural(actions, 'action')}{doubled} "
-        f"({block.strength} → {strength}), no RP"
-    )
+    fields = {
+        "block": block.name,
+        "kind": block.kind,
+        "area": _area_name(world, block.location),
+        "steps": steps_count(steps),
+        "actions": Plural("%(count)s action", "%(count)s actions", count=actions),
+        "before": block.strength,
+        "after": strength,
+    }
+    if double:
+        text = Text(
+            "%(block)s (%(kind)s) in %(area)s gains %(steps)s for %(actions)s (2 per step: no "
+            "friendly garrison) (%(before)s → %(after)s), no RP",
+            **fields,
+        )
+    else:
+        text = Text(
+            "%(block)s (%(kind)s) in %(area)s gains %(steps)s for %(actions)s "
+            "(%(before)s → %(after)s), no RP",
+            **fields,
+        )
     return Reinforcement(block.id, steps, 0, actions, strength, text)
 
 
@@ -552,33 +762,51 @@ def placement_choices(world: World, block: Block) -> list[str]:
     return [k for k in allowed if k in world.territories and not _enemy_there(world, block, k)]
 
 
-def _enemy_there(world: World, block: Block, key: str) -> str:
+def _enemy_there(world: World, block: Block, key: str) -> Text | str:
     """Why ``key`` is closed to a new block of ``block``'s nation, or ""."""
     area = world.territories[key]
     if any(world.enemies(block.nation, b.nation) for b in world.blocks_in(key)):
-        return f"{area.name} holds enemy blocks"
+        return Text("%(territory)s holds enemy blocks", territory=area.name)
     if area.garrison > 0 and world.enemies(block.nation, area.controller):
-        return f"{area.name} holds {_nation_name(world, area.controller)}'s garrison"
+        return Text(
+            "%(territory)s holds %(nation)s's garrison",
+            territory=area.name,
+            nation=_nation_name(world, area.controller),
+        )
     return ""
 
 
-def placement_refusal(world: World, block: Block, territory_key: str) -> str:
+def placement_refusal(world: World, block: Block, territory_key: str) -> Text | str:
     """GNW-11: why ``block`` may not be placed in ``territory_key``; "" when it may."""
     if territory_key not in world.territories:
-        return f"there is no territory “{territory_key}”"
+        return Text("there is no territory “%(key)s”", key=territory_key)
     nation = world.nations[block.nation]
     if block.red_dot:
-        allowed, what = block.places, f"{block.name} (red dot) is placed"
+        allowed = block.places
     elif block.kind == FLEET:
-        allowed, what = nation.fleet_ports, f"new {nation.name} fleets are placed"
+        allowed = nation.fleet_ports
     else:
-        allowed, what = nation.deployment, f"new {nation.name} blocks are placed"
+        allowed = nation.deployment
     if territory_key not in allowed:
-        listed = ", ".join(_area_name(world, k) for k in allowed) or "nowhere"
-        return f"{what} only in {listed}"
+        listed = ", ".join(_area_name(world, k) for k in allowed) or Text("nowhere")
+        return _placed_only_in(block, nation, listed)
     if block.kind == FLEET and not world.territories[territory_key].port:
-        return f"{_area_name(world, territory_key)} has no port"
+        return Text("%(territory)s has no port", territory=_area_name(world, territory_key))
     return _enemy_there(world, block, territory_key)
+
+
+def _placed_only_in(block: Block, nation: Nation, listed: str) -> Text:
+    if block.red_dot:
+        return Text(
+            "%(block)s (red dot) is placed only in %(places)s", block=block.name, places=listed
+        )
+    if block.kind == FLEET:
+        return Text(
+            "new %(nation)s fleets are placed only in %(places)s", nation=nation.name, places=listed
+        )
+    return Text(
+        "new %(nation)s blocks are placed only in %(places)s", nation=nation.name, places=listed
+    )
 
 
 @dataclass(frozen=True)
@@ -591,7 +819,7 @@ class Draw:
     rp_spent: int
     placed_at: str | None
     returned: bool  # back to the pool
-    text: str
+    text: Text
 
 
 @dataclass(frozen=True)
@@ -599,7 +827,7 @@ class Recruitment:
     draws: tuple[Draw, ...]
     rp_spent: int  # every RP paid, for unplaceable blocks too
     rp_lost: int  # rp − rp_spent: unspent RP never carry over
-    text: str
+    text: Text
 
 
 def draw_blocks(
@@ -634,14 +862,9 @@ def draw_blocks(
         remaining = [b for b in remaining if b.id != block.id]
         unit = STEP_COST[block.kind]
         first = 2 * unit
-        drawn = f"{block.name} ({block.kind}) drawn"
         if left < first:
             ends = option(options, "unaffordable_draw") == "ends"
-            then = "spending ends" if ends else "it is not drawn again this phase"
-            text = (
-                f"{drawn}: {left} RP cannot pay the first step ({first} RP); "
-                f"it returns to the pool and {then}"
-            )
+            text = _unaffordable(block, left, first, ends)
             draws.append(Draw(block.id, block.name, block.kind, first, 0, 0, None, True, text))
             if ends:
                 break
@@ -650,28 +873,89 @@ def draw_blocks(
         cost = first + extra * unit
         left -= cost
         steps = 1 + extra
-        bought = f"{drawn}: {first} RP for the first step"
-        if extra:
-            bought += f" + {extra * unit} RP for {extra} more"
-        bought += f" = strength {steps}"
+        bought = _bought(block, first, extra, unit)
         where = place(block)
         if where is None:
             ends = option(options, "unplaceable_block") == "ends"
-            then = "; spending ends" if ends else ""
-            text = (
-                f"{bought}, but it has no legal place: it returns to the pool and the "
-                f"{cost} RP paid are lost{then}"
-            )
+            text = _unplaceable(bought, cost, ends)
             draws.append(
                 Draw(block.id, block.name, block.kind, first, steps, cost, None, True, text)
             )
             if ends:
                 break
             continue
-        text = f"{bought}, placed in {names.get(where, where)}"
+        text = Text("%(draw)s, placed in %(area)s", draw=bought, area=names.get(where, where))
         draws.append(Draw(block.id, block.name, block.kind, first, steps, cost, where, False, text))
     spent = rp - left
     placed = sum(1 for d in draws if not d.returned)
-    text = f"{rp} RP: {spent} spent, {plural(placed, 'block')} placed"
-    text += f"; {left} RP unspent and lost" if left else ""
-    return Recruitment(tuple(draws), spent, left, text)
+    return Recruitment(tuple(draws), spent, left, _spending(rp, spent, placed, left))
+
+
+def _unaffordable(block: Block, left: int, first: int, ends: bool) -> Text:
+    """GNW-10: a drawn block the RP left cannot pay for (Decision 3: ``ends``)."""
+    fields = {"block": block.name, "kind": block.kind, "left": left, "first": first}
+    if ends:
+        return Text(
+            "%(block)s (%(kind)s) drawn: %(left)s RP cannot pay the first step (%(first)s RP); "
+            "it returns to the pool and spending ends",
+            **fields,
+        )
+    return Text(
+        "%(block)s (%(kind)s) drawn: %(left)s RP cannot pay the first step (%(first)s RP); "
+        "it returns to the pool and it is not drawn again this phase",
+        **fields,
+    )
+
+
+def _bought(block: Block, first: int, extra: int, unit: int) -> Text:
+    """GNW-10: what a paid block cost and the strength it has."""
+    fields = {"block": block.name, "kind": block.kind, "first": first, "strength": 1 + extra}
+    if extra:
+        return Text(
+            "%(block)s (%(kind)s) drawn: %(first)s RP for the first step + %(extra_rp)s RP for "
+            "%(extra)s more = strength %(strength)s",
+            extra_rp=extra * unit,
+            extra=extra,
+            **fields,
+        )
+    return Text(
+        "%(block)s (%(kind)s) drawn: %(first)s RP for the first step = strength %(strength)s",
+        **fields,
+    )
+
+
+def _unplaceable(bought: Text, cost: int, ends: bool) -> Text:
+    """GNW-11: a paid block with no legal place (Decision 9: ``ends``)."""
+    if ends:
+        return Text(
+            "%(draw)s, but it has no legal place: it returns to the pool and the %(cost)s RP "
+            "paid are lost; spending ends",
+            draw=bought,
+            cost=cost,
+        )
+    return Text(
+        "%(draw)s, but it has no legal place: it returns to the pool and the %(cost)s RP paid "
+        "are lost",
+        draw=bought,
+        cost=cost,
+    )
+
+
+def _spending(rp: int, spent: int, placed: int, left: int) -> Text:
+    """GNW-6: the RP spent, the blocks placed and the RP lost."""
+    if left:
+        return Plural(
+            "%(rp)s RP: %(spent)s spent, %(count)s block placed; %(left)s RP unspent and lost",
+            "%(rp)s RP: %(spent)s spent, %(count)s blocks placed; %(left)s RP unspent and lost",
+            count=placed,
+            rp=rp,
+            spent=spent,
+            left=left,
+        )
+    return Plural(
+        "%(rp)s RP: %(spent)s spent, %(count)s block placed",
+        "%(rp)s RP: %(spent)s spent, %(count)s blocks placed",
+        count=placed,
+        rp=rp,
+        spent=spent,
+    )

@@ -8,17 +8,24 @@ battles the GM enters), then every territory with blocks forages.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy, gettext_noop
+
 from rules.engine import OptionSpec, PhaseSpec, Ruleset
 
 PACKAGE = "rules.pax_baltica"
-SEASONS = ("Spring", "Summer", "Autumn", "Winter")
+SEASONS = (
+    gettext_noop("Spring"),
+    gettext_noop("Summer"),
+    gettext_noop("Autumn"),
+    gettext_noop("Winter"),
+)
 
 PHASES = (
     PhaseSpec(
         key="recruitment",
-        name="Recruitment phase",
+        name=gettext_lazy("Recruitment phase"),
         rules=("GNW-12", "GNW-6", "GNW-7", "GNW-9", "GNW-10", "GNW-11"),
-        does=(
+        does=gettext_lazy(
             "Each nation receives its RP level plus this year's event RP, reinforces blocks "
             "on the map first (a line of communication needed; double cost without a "
             "friendly garrison), then draws new blocks from its pool one at a time (first "
@@ -29,9 +36,9 @@ PHASES = (
     ),
     PhaseSpec(
         key="actions",
-        name="Actions",
+        name=gettext_lazy("Actions"),
         rules=("GNW-8", "GNW-13", "GNW-3"),
-        does=(
+        does=gettext_lazy(
             "Each side spends its actions for the season: one step for a block on the map "
             "per action (no RP), a fleet move of up to 6 sea zones (galleys 3), or a siege "
             "declaration. Land moves and battles are entered by the GM."
@@ -41,9 +48,9 @@ PHASES = (
     ),
     PhaseSpec(
         key="siege",
-        name="Battles and sieges",
+        name=gettext_lazy("Battles and sieges"),
         rules=("GNW-3", "GNW-1", "GNW-2", "GNW-5"),
-        does=(
+        does=gettext_lazy(
             "After the battles the GM has entered, every declared siege is fought for one "
             "round against its garrison (a C1 defender); captured garrisons change control, "
             "surrendered territories lower their nation's RP level by 4."
@@ -53,9 +60,9 @@ PHASES = (
     ),
     PhaseSpec(
         key="forage",
-        name="Forage",
+        name=gettext_lazy("Forage"),
         rules=("GNW-4",),
-        does=(
+        does=gettext_lazy(
             "Every territory with army or regiment blocks feeds them from its forage points "
             "and the armies' supply trains; each missing point costs a step, the strongest "
             "block first, never below strength 1."
@@ -68,82 +75,91 @@ PHASES = (
 OPTIONS = (
     OptionSpec(
         "siege_fire_order",
-        "Equal letters in a siege round",
+        gettext_lazy("Equal letters in a siege round"),
         (
-            ("defender_first", "The garrison (defender) fires first"),
-            ("attacker_first", "The besiegers fire first"),
+            ("defender_first", gettext_lazy("The garrison (defender) fires first")),
+            ("attacker_first", gettext_lazy("The besiegers fire first")),
         ),
         decision="1",
     ),
     OptionSpec(
         "forage_further_losses",
-        "Forage losses after the first",
+        gettext_lazy("Forage losses after the first"),
         (
-            ("owner_order", "The owner's loss order given in advance; else the strongest"),
-            ("strongest", "Always the strongest block"),
+            (
+                "owner_order",
+                gettext_lazy("The owner's loss order given in advance; else the strongest"),
+            ),
+            ("strongest", gettext_lazy("Always the strongest block")),
         ),
         decision="2",
     ),
     OptionSpec(
         "unaffordable_draw",
-        "A drawn block that cannot be paid for",
+        gettext_lazy("A drawn block that cannot be paid for"),
         (
-            ("ends", "Spending ends; the remaining RP are lost"),
-            ("draw_again", "It returns to the pool and the nation may draw again"),
+            ("ends", gettext_lazy("Spending ends; the remaining RP are lost")),
+            ("draw_again", gettext_lazy("It returns to the pool and the nation may draw again")),
         ),
         decision="3",
     ),
     OptionSpec(
         "siege_hits",
-        "Hits on besieging blocks",
+        gettext_lazy("Hits on besieging blocks"),
         (
-            ("at_once", "Take effect at once: a block hit before it fires rolls fewer dice"),
-            ("end_of_round", "Take effect at the end of the round"),
+            (
+                "at_once",
+                gettext_lazy("Take effect at once: a block hit before it fires rolls fewer dice"),
+            ),
+            ("end_of_round", gettext_lazy("Take effect at the end of the round")),
         ),
         decision="4",
     ),
     OptionSpec(
         "besiegers_lose",
-        "Besiegers who lose the battle in their territory",
+        gettext_lazy("Besiegers who lose the battle in their territory"),
         (
-            ("all_retreat", "All besieging blocks retreat; no siege"),
-            ("fought_retreat", "Only the blocks that fought retreat; the others besiege"),
+            ("all_retreat", gettext_lazy("All besieging blocks retreat; no siege")),
+            (
+                "fought_retreat",
+                gettext_lazy("Only the blocks that fought retreat; the others besiege"),
+            ),
         ),
         decision="5",
     ),
     OptionSpec(
         "liberation",
-        "Removing an enemy garrison from one's own territory",
+        gettext_lazy("Removing an enemy garrison from one's own territory"),
         (
-            ("restores", "Is the liberation that restores the 4 RP"),
-            ("by_gm", "Restores nothing; the GM edits the RP level"),
+            ("restores", gettext_lazy("Is the liberation that restores the 4 RP")),
+            ("by_gm", gettext_lazy("Restores nothing; the GM edits the RP level")),
         ),
         decision="6",
     ),
     OptionSpec(
         "forage_both_sides",
-        "Both sides' blocks in one territory",
+        gettext_lazy("Both sides' blocks in one territory"),
         (
-            ("full_each", "Each side checks forage against the full FP"),
-            ("shared", "The sides share the FP, the territory's controller first"),
+            ("full_each", gettext_lazy("Each side checks forage against the full FP")),
+            ("shared", gettext_lazy("The sides share the FP, the territory's controller first")),
         ),
         decision="7",
     ),
     OptionSpec(
         "action_doubling",
-        "A step bought by action outside a friendly garrison",
+        gettext_lazy("A step bought by action outside a friendly garrison"),
         (
-            ("one_action", "Costs one action (doubling is for RP only)"),
-            ("two_actions", "Costs two actions"),
+            ("one_action", gettext_lazy("Costs one action (doubling is for RP only)")),
+            ("two_actions", gettext_lazy("Costs two actions")),
         ),
         decision="8",
     ),
     OptionSpec(
         "unplaceable_block",
-        "A block paid for with no legal place",
+        gettext_lazy("A block paid for with no legal place"),
         (
-            ("continue", "Returns to the pool, its RP lost; spending continues"),
-            ("ends", "Returns to the pool, its RP lost; spending ends"),
+            ("continue", gettext_lazy("Returns to the pool, its RP lost; spending continues")),
+            ("ends", gettext_lazy("Returns to the pool, its RP lost; spending ends")),
         ),
         decision="9",
     ),
@@ -151,121 +167,147 @@ OPTIONS = (
 
 PROCEDURES = {
     "GNW-1": (
-        "Siege",
-        "(6.3). Resolved with the battle rules, but for one round only. The garrison fights "
-        "as a defending C1 block rolling as many dice as the garrison's strength; it never "
-        "retreats and never takes losses. Each besieging block rolls its strength in dice and"
-        " hits on its firepower or less. The garrison is captured when the attacker scores "
-        "hits ≥ garrison strength in that round; otherwise the siege fails. Garrison hits "
-        "reduce besieging blocks as in battle (one step per hit, to the strongest block "
-        "first).",
+        gettext_lazy("Siege"),
+        gettext_lazy(
+            "(6.3). Resolved with the battle rules, but for one round only. The garrison fights "
+            "as a defending C1 block rolling as many dice as the garrison's strength; it never "
+            "retreats and never takes losses. Each besieging block rolls its strength in dice and"
+            " hits on its firepower or less. The garrison is captured when the attacker scores "
+            "hits ≥ garrison strength in that round; otherwise the siege fails. Garrison hits "
+            "reduce besieging blocks as in battle (one step per hit, to the strongest block "
+            "first)."
+        ),
     ),
     "GNW-2": (
-        "Siege result",
-        "(6.4). Captured garrison in enemy-nation territory: the attacker places its own "
-        "garrison marker and takes control. Captured enemy garrison in friendly-nation "
-        "territory: the enemy garrison is only removed. Exception: in Poland the attacker may"
-        " always place its garrison. After a successful siege the attacker may not regroup; "
-        "after a failed one it may not retreat. Capturing a capital forces peace on that "
-        "nation (10.2): the campaign records it for the GM.",
+        gettext_lazy("Siege result"),
+        gettext_lazy(
+            "(6.4). Captured garrison in enemy-nation territory: the attacker places its own "
+            "garrison marker and takes control. Captured enemy garrison in friendly-nation "
+            "territory: the enemy garrison is only removed. Exception: in Poland the attacker may"
+            " always place its garrison. After a successful siege the attacker may not regroup; "
+            "after a failed one it may not retreat. Capturing a capital forces peace on that "
+            "nation (10.2): the campaign records it for the GM."
+        ),
     ),
     "GNW-3": (
-        "Battle before siege",
-        "(6.5). A block cannot besiege and fight a battle in the same turn. If a territory "
-        "with besiegers is attacked, besieging blocks that the attacker holds leave the siege"
-        " and fight; the battle comes first. If the besieging side wins, the siege then "
-        "proceeds without the blocks that fought; if it loses, the besiegers retreat and "
-        "there is no siege.",
+        gettext_lazy("Battle before siege"),
+        gettext_lazy(
+            "(6.5). A block cannot besiege and fight a battle in the same turn. If a territory "
+            "with besiegers is attacked, besieging blocks that the attacker holds leave the siege"
+            " and fight; the battle comes first. If the besieging side wins, the siege then "
+            "proceeds without the blocks that fought; if it loses, the besiegers retreat and "
+            "there is no siege."
+        ),
     ),
     "GNW-4": (
-        "Forage",
-        "(7.1–7.3), after all battles, for each territory holding army or regiment blocks "
-        "(fleets and blocks carried by fleets need none). Demand: 2 FP per army, 1 FP per "
-        "regiment. Supply: the territory's FP, plus 1 per supply-train symbol of each army, "
-        "usable only for regiments of that army's own nationality in the same territory "
-        "(never for armies or allies). Deficit = demand − supply, if positive: the group "
-        "loses that many steps. The first step is always lost by the strongest block (owner "
-        "chooses among equals); the owner allocates the rest. Forage never eliminates a block"
-        " and never takes one below strength 1; losses that cannot be taken are ignored. "
-        "*Example (seed):* Pyotr I, Sheremetev (armies) and Woronjetski (regiment) in "
-        "Kurland, FP 3, all at full strength. Pyotr I's train feeds Woronjetski; Sheremetev's"
-        " train has no regiment to feed and is wasted. Demand 2 + 2 + 1 = 5, supply 3 + 1 = "
-        "4: one step lost, by one of the strongest blocks; the Coalition player picks "
-        "Sheremetev.",
+        gettext_lazy("Forage"),
+        gettext_lazy(
+            "(7.1–7.3), after all battles, for each territory holding army or regiment blocks "
+            "(fleets and blocks carried by fleets need none). Demand: 2 FP per army, 1 FP per "
+            "regiment. Supply: the territory's FP, plus 1 per supply-train symbol of each army, "
+            "usable only for regiments of that army's own nationality in the same territory "
+            "(never for armies or allies). Deficit = demand − supply, if positive: the group "
+            "loses that many steps. The first step is always lost by the strongest block (owner "
+            "chooses among equals); the owner allocates the rest. Forage never eliminates a block"
+            " and never takes one below strength 1; losses that cannot be taken are ignored. "
+            "*Example (seed):* Pyotr I, Sheremetev (armies) and Woronjetski (regiment) in "
+            "Kurland, FP 3, all at full strength. Pyotr I's train feeds Woronjetski; Sheremetev's"
+            " train has no regiment to feed and is wasted. Demand 2 + 2 + 1 = 5, supply 3 + 1 = "
+            "4: one step lost, by one of the strongest blocks; the Coalition player picks "
+            "Sheremetev."
+        ),
     ),
     "GNW-5": (
-        "RP level",
-        "(8.1). Each nation starts at its scenario RP level. Each of its territories whose "
-        "garrison was besieged and surrendered lowers it by 4; liberating the territory "
-        "restores the 4. Capturing enemy territory never raises a nation's level. *Example "
-        "(seed):* Sweden takes Akershus and Christiansand from Denmark: Denmark 16 → 8; "
-        "Sweden unchanged.",
+        gettext_lazy("RP level"),
+        gettext_lazy(
+            "(8.1). Each nation starts at its scenario RP level. Each of its territories whose "
+            "garrison was besieged and surrendered lowers it by 4; liberating the territory "
+            "restores the 4. Capturing enemy territory never raises a nation's level. *Example "
+            "(seed):* Sweden takes Akershus and Christiansand from Denmark: Denmark 16 → 8; "
+            "Sweden unchanged."
+        ),
     ),
     "GNW-6": (
-        "Spending RP",
-        "(8.2). RP arrive at the start of each recruitment phase; unspent RP are lost at its "
-        "end; never carried over, never given to another nation. Costs per step: army 2, "
-        "regiment 1, fleet 2. Blocks on the map are reinforced first, then new blocks are "
-        "drawn from the pool.",
+        gettext_lazy("Spending RP"),
+        gettext_lazy(
+            "(8.2). RP arrive at the start of each recruitment phase; unspent RP are lost at its "
+            "end; never carried over, never given to another nation. Costs per step: army 2, "
+            "regiment 1, fleet 2. Blocks on the map are reinforced first, then new blocks are "
+            "drawn from the pool."
+        ),
     ),
     "GNW-7": (
-        "Reinforcing a block on the map",
-        "(8.3). The block needs a line of communication (GNW-9); a block in a battle cannot "
-        "be reinforced; a fleet only in a port; a block carried by a fleet never. In a "
-        "territory without a friendly garrison every step costs double. *Example (seed):* "
-        "Karl XII in Lietuva (Poland), 2 steps down; no friendly garrison in Vilnius, so 2 "
-        "steps × 2 RP × 2 = 8 RP.",
+        gettext_lazy("Reinforcing a block on the map"),
+        gettext_lazy(
+            "(8.3). The block needs a line of communication (GNW-9); a block in a battle cannot "
+            "be reinforced; a fleet only in a port; a block carried by a fleet never. In a "
+            "territory without a friendly garrison every step costs double. *Example (seed):* "
+            "Karl XII in Lietuva (Poland), 2 steps down; no friendly garrison in Vilnius, so 2 "
+            "steps × 2 RP × 2 = 8 RP."
+        ),
     ),
     "GNW-8": (
-        "Reinforcing by action",
-        "(8.4). A block on the map (only) may gain one step per action spent, with every "
-        "restriction of GNW-7, at no RP cost; several steps per turn are allowed. *Example "
-        "(seed):* August II at strength 1 in Lausitz; in autumn the Coalition spends 2 "
-        "actions: August II gains 2 steps.",
+        gettext_lazy("Reinforcing by action"),
+        gettext_lazy(
+            "(8.4). A block on the map (only) may gain one step per action spent, with every "
+            "restriction of GNW-7, at no RP cost; several steps per turn are allowed. *Example "
+            "(seed):* August II at strength 1 in Lausitz; in autumn the Coalition spends 2 "
+            "actions: August II gains 2 steps."
+        ),
     ),
     "GNW-9": (
-        "Line of communication",
-        "(8.5). A block has one if its territory is of its own nation with a garrison its "
-        "player controls, or if a path runs from it through adjacent friendly or transit "
-        "territories to a territory its nation controls. The path may not enter or cross a "
-        "territory holding enemy blocks, whoever controls it. A path may cross the sea: from "
-        "or through a territory with a friendly port, through sea zones occupied by fleets of"
-        " the same nationality, to a territory with a friendly port of that nation. *Example "
-        "(seed):* the Swedish main army in Velikaya (Russian-controlled) can trace back to "
-        "Livland; in Rzhev it could not while the Russians hold Velikaya.",
+        gettext_lazy("Line of communication"),
+        gettext_lazy(
+            "(8.5). A block has one if its territory is of its own nation with a garrison its "
+            "player controls, or if a path runs from it through adjacent friendly or transit "
+            "territories to a territory its nation controls. The path may not enter or cross a "
+            "territory holding enemy blocks, whoever controls it. A path may cross the sea: from "
+            "or through a territory with a friendly port, through sea zones occupied by fleets of"
+            " the same nationality, to a territory with a friendly port of that nation. *Example "
+            "(seed):* the Swedish main army in Velikaya (Russian-controlled) can trace back to "
+            "Livland; in Rzhev it could not while the Russians hold Velikaya."
+        ),
     ),
     "GNW-10": (
-        "Drawing new blocks",
-        "(8.6). Pool blocks are face down and shuffled. Draw one at random and pay its first "
-        "step at double cost (army and fleet 4, regiment 2), then as many further steps at "
-        "normal cost as wanted, up to full strength; place it (GNW-11) before drawing the "
-        "next. A drawn block that cannot be paid for (or may not be had) ends the nation's "
-        "spending: it goes back to the pool and the remaining RP are lost. *Example (seed):* "
-        "Saxony with 12 RP draws Schulenburg (army): 4 for the first step + 6 for 3 more, "
-        "placed in Lausitz; then draws Lubomirski (Polish army): 2 RP cannot pay 4, so it "
-        "returns to the pool and the 2 RP are lost.",
+        gettext_lazy("Drawing new blocks"),
+        gettext_lazy(
+            "(8.6). Pool blocks are face down and shuffled. Draw one at random and pay its first "
+            "step at double cost (army and fleet 4, regiment 2), then as many further steps at "
+            "normal cost as wanted, up to full strength; place it (GNW-11) before drawing the "
+            "next. A drawn block that cannot be paid for (or may not be had) ends the nation's "
+            "spending: it goes back to the pool and the remaining RP are lost. *Example (seed):* "
+            "Saxony with 12 RP draws Schulenburg (army): 4 for the first step + 6 for 3 more, "
+            "placed in Lausitz; then draws Lubomirski (Polish army): 2 RP cannot pay 4, so it "
+            "returns to the pool and the 2 RP are lost."
+        ),
     ),
     "GNW-11": (
-        "Placement",
-        "(8.7). New blocks go where their nation's deployment rules allow (scenario data, "
-        "including red-dot blocks' special places), never into territory occupied by enemy "
-        "blocks or holding an enemy garrison. They may exceed the territory's FP; forage "
-        "applies only from the next forage phase. New fleets go to friendly ports allowed to "
-        "their nation. A block with no legal place returns to the pool and its RP are lost.",
+        gettext_lazy("Placement"),
+        gettext_lazy(
+            "(8.7). New blocks go where their nation's deployment rules allow (scenario data, "
+            "including red-dot blocks' special places), never into territory occupied by enemy "
+            "blocks or holding an enemy garrison. They may exceed the territory's FP; forage "
+            "applies only from the next forage phase. New fleets go to friendly ports allowed to "
+            "their nation. A block with no legal place returns to the pool and its RP are lost."
+        ),
     ),
     "GNW-12": (
-        "Event RP",
-        "(8.8). RP gained or lost by events apply to the next recruitment phase only; they do"
-        " not change the RP level or victory checks. *Example (seed):* an event gives Sweden "
-        "8 RP for the next recruitment phase; its RP level stays where it was.",
+        gettext_lazy("Event RP"),
+        gettext_lazy(
+            "(8.8). RP gained or lost by events apply to the next recruitment phase only; they do"
+            " not change the RP level or victory checks. *Example (seed):* an event gives Sweden "
+            "8 RP for the next recruitment phase; its RP level stays where it was."
+        ),
     ),
     "GNW-13": (
-        "Fleet movement",
-        "(9.1). A fleet moves up to 6 sea zones per action (the Russian galley fleet: 3). "
-        "Entering a port counts as one zone; leaving a port is part of the action and costs "
-        "no movement. A fleet stops when it enters a sea zone holding one or more enemy "
-        "fleets. Fleets never enter a territory without a port, nor a port occupied by the "
-        "enemy.",
+        gettext_lazy("Fleet movement"),
+        gettext_lazy(
+            "(9.1). A fleet moves up to 6 sea zones per action (the Russian galley fleet: 3). "
+            "Entering a port counts as one zone; leaving a port is part of the action and costs "
+            "no movement. A fleet stops when it enters a sea zone holding one or more enemy "
+            "fleets. Fleets never enter a territory without a port, nor a port occupied by the "
+            "enemy."
+        ),
     ),
 }
 
@@ -283,13 +325,14 @@ def sequence(turn: int, setup: dict) -> list[str]:
 
 
 def turn_label(turn: int, setup: dict) -> str:
+    """ "Spring 1700", in the active language."""
     year, season = season_of(turn, setup)
-    return f"{season} {year}"
+    return gettext("%(season)s %(year)s") % {"season": gettext(season), "year": year}
 
 
 RULESET = Ruleset(
     key="pax_baltica",
-    name="Pax Baltica — siege, forage, replacements, fleets",
+    name=gettext_lazy("Pax Baltica — siege, forage, replacements, fleets"),
     phases=PHASES,
     options=OPTIONS,
     sequence=sequence,
@@ -300,6 +343,8 @@ RULESET = Ruleset(
     secrets=f"{PACKAGE}.presenters.sees",
     questions=f"{PACKAGE}.presenters.QUESTIONS",
     procedures=PROCEDURES,
-    default_orders="it does nothing this phase (unspent RP are lost, forage losses fall on "
-    "the strongest blocks)",
+    default_orders=gettext_lazy(
+        "it does nothing this phase (unspent RP are lost, forage losses fall on the strongest "
+        "blocks)"
+    ),
 )

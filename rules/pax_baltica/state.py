@@ -15,6 +15,7 @@ from typing import Any
 
 from rules.log import LogLine
 from rules.pax_baltica.ruleset import OPTIONS
+from rules.text import Text
 
 ARMY, REGIMENT, FLEET = "army", "regiment", "fleet"
 KINDS = (ARMY, REGIMENT, FLEET)
@@ -133,6 +134,7 @@ class World:
         """The nations of a side: the audience of a log line about its blocks."""
         return tuple(key for key, nation in self.nations.items() if nation.side == side)
 
-    def say(self, rule: str, text: str, **fields: Any) -> None:
-        """Add a log line (``power``, ``area``, ``roll``, ``audience``, ``redacted``)."""
+    def say(self, rule: str, text: Text, **fields: Any) -> None:
+        """Add a log line (``power``, ``area``, ``roll``, ``audience``, ``redacted``: a Text
+        too)."""
         self.log.append(LogLine(rule, text, **fields))

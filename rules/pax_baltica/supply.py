@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.pax_baltica.state import FLEET, FLEET_REACH, GALLEY_REACH, SEA, Block, World
+from rules.text import Join, Text
 
 Links = dict[str, set[str]]
 
@@ -77,34 +78,44 @@ def _own_base(world: World, nation: str, area: str) -> bool:
     return world.territories[area].controller == nation
 
 
-def _closed(world: World, nation: str, came_from: str, area: str) -> str:
+def _closed(world: World, nation: str, came_from: str, area: str) -> Text | str:
     """Why the line may not step from ``came_from`` into ``area``; "" when it may."""
     territory, origin = world.territories[area], world.territories[came_from]
+    name = territory.name
     boarding = origin.kind != SEA and territory.kind == SEA
     if boarding and not (origin.port and friendly(world, nation, came_from)):
-        return f"{origin.name} has no friendly port"
+        return Text("%(territory)s has no friendly port", territory=origin.name)
     enemies = _enemy_blocks(world, nation, area)
     if enemies:
-        return f"{territory.name} holds enemy blocks ({_nations_of(world, enemies)})"
+        return Text(
+            "%(territory)s holds enemy blocks (%(nations)s)",
+            territory=name,
+            nations=_nations_of(world, enemies),
+        )
     if territory.kind == SEA:
         if any(b.kind == FLEET and b.nation == nation for b in world.blocks_in(area)):
             return ""
-        return f"{territory.name} has no fleet of {_nation_name(world, nation)}"
+        return Text(
+            "%(sea)s has no fleet of %(nation)s", sea=name, nation=_nation_name(world, nation)
+        )
     if origin.kind == SEA:
         if not territory.port:
-            return f"{territory.name} has no port"
+            return Text("%(territory)s has no port", territory=name)
         if not friendly(world, nation, area):
-            return f"the port of {territory.name} is not friendly"
+            return Text("the port of %(territory)s is not friendly", territory=name)
         return ""
     if territory.transit or friendly(world, nation, area):
         return ""
     if territory.controller:
-        holder = _nation_name(world, territory.controller)
-        return f"{territory.name} is held by {holder} and is not friendly"
-    return f"{territory.name} is neither friendly nor transit"
+        return Text(
+            "%(territory)s is held by %(nation)s and is not friendly",
+            territory=name,
+            nation=_nation_name(world, territory.controller),
+        )
+    return Text("%(territory)s is neither friendly nor transit", territory=name)
 
 
-def _trace(world: World, nation: str, area: str | None) -> tuple[list[str] | None, dict[str, str]]:
+def _trace(world: World, nation: str, area: str | None) -> tuple[list[str] | None, dict[str, Text]]:
     """Breadth-first search from ``area``: the path, else the closed areas next to the
     reached ones, each with the reason it is closed. A start that ``nation`` controls is
     a line by itself (``[area]``), whatever stands there."""
@@ -114,7 +125,7 @@ def _trace(world: World, nation: str, area: str | None) -> tuple[list[str] | Non
         return [area], {}
     links = _links(world)
     came: dict[str, str | None] = {area: None}
-    closed: dict[str, str] = {}
+    closed: dict[str, Text] = {}
     queue = deque([area])
     while queue:
         here = queue.popleft()
@@ -145,27 +156,44 @@ def line_of_communication(world: World, nation: str, area: str | None) -> list[s
     return _trace(world, nation, area)[0]
 
 
-def line_explanation(world: World, nation: str, area: str | None) -> str:
+def line_explanation(world: World, nation: str, area: str | None) -> Text:
     """GNW-9 in one sentence: the line of communication, or why there is none."""
     if area not in world.territories:
-        return "No line of communication: the block is not on the map."
+        return Text("No line of communication: the block is not on the map.")
     path, closed = _trace(world, nation, area)
     who = _nation_name(world, nation)
     start = _name(world, area)
     if path == [area]:
         if world.territories[area].nation == nation:
-            return f"Line of communication: {start} ({who}'s own territory, controlled by {who})."
-        return f"Line of communication: {start} (captured, controlled by {who})."
+            return Text(
+                "Line of communication: %(territory)s (%(nation)s's own territory, controlled by "
+                "%(nation)s).",
+                territory=start,
+                nation=who,
+            )
+        return Text(
+            "Line of communication: %(territory)s (captured, controlled by %(nation)s).",
+            territory=start,
+            nation=who,
+        )
     if path:
         route = " → ".join(_name(world, key) for key in path)
-        return f"Line of communication: {route} (controlled by {who})."
+        return Text(
+            "Line of communication: %(route)s (controlled by %(nation)s).", route=route, nation=who
+        )
     if world.territories[area].kind == SEA:
-        return f"No line of communication from {start}: it is a sea zone, not a territory."
+        return Text(
+            "No line of communication from %(sea)s: it is a sea zone, not a territory.", sea=start
+        )
     order = sorted(closed, key=lambda key: _name(world, key))
     reasons = list(dict.fromkeys(closed[key] for key in order)) or [
-        f"no territory controlled by {who} can be reached"
+        Text("no territory controlled by %(nation)s can be reached", nation=who)
     ]
-    return f"No line of communication from {start}: {'; '.join(reasons)}."
+    return Text(
+        "No line of communication from %(territory)s: %(reasons)s.",
+        territory=start,
+        reasons=Join(*reasons, sep="; "),
+    )
 
 
 # -- GNW-13 fleet movement ---------------------------------------------------------------
@@ -177,7 +205,7 @@ class FleetMove:
     path: tuple[str, ...]  # the areas actually entered, in order
     stopped_by: str | None  # the sea zone where an enemy fleet stopped it
     zones: int  # movement counted: areas entered, less the free first one out of a port
-    text: str
+    text: Text
 
 
 def fleet_reach(fleet: Block) -> int:
@@ -192,31 +220,40 @@ def _enemy_port(world: World, nation: str, area: str) -> bool:
     return held or bool(_enemy_blocks(world, nation, area))
 
 
-def _unmovable(fleet: Block) -> str:
+def _unmovable(fleet: Block) -> Text | str:
     if fleet.kind != FLEET:
-        return f"{fleet.name} is not a fleet."
+        return Text("%(block)s is not a fleet.", block=fleet.name)
     if fleet.in_pool:
-        return f"{fleet.name} is in the pool."
+        return Text("%(fleet)s is in the pool.", fleet=fleet.name)
     if fleet.carried_by is not None:
-        return f"{fleet.name} is carried by another fleet."
+        return Text("%(fleet)s is carried by another fleet.", fleet=fleet.name)
     return ""
 
 
-def _step_refusal(world: World, fleet: Block, links: Links, here: str, there: str) -> str:
+def _step_refusal(world: World, fleet: Block, links: Links, here: str, there: str) -> Text | str:
     """Why ``fleet`` may not sail from ``here`` into ``there``; "" when it may."""
     if there not in world.territories:
-        return f"{there} is not an area of the map."
+        return Text("%(area)s is not an area of the map.", area=there)
     target = world.territories[there]
     if there not in links.get(here, ()):
-        return f"{target.name} is not adjacent to {_name(world, here)}."
+        return Text(
+            "%(area)s is not adjacent to %(start)s.", area=target.name, start=_name(world, here)
+        )
     if target.kind == SEA:
         return ""
+    fields = {"fleet": fleet.name, "territory": target.name}
     if not _is_sea(world, here):
-        return f"{fleet.name} cannot sail overland from {_name(world, here)} to {target.name}."
+        return Text(
+            "%(fleet)s cannot sail overland from %(start)s to %(territory)s.",
+            start=_name(world, here),
+            **fields,
+        )
     if not target.port:
-        return f"{fleet.name} cannot enter {target.name}: it has no port."
+        return Text("%(fleet)s cannot enter %(territory)s: it has no port.", **fields)
     if _enemy_port(world, fleet.nation, there):
-        return f"{fleet.name} cannot enter {target.name}: the port is held by the enemy."
+        return Text(
+            "%(fleet)s cannot enter %(territory)s: the port is held by the enemy.", **fields
+        )
     return ""
 
 
@@ -225,7 +262,7 @@ def _leaving_port(world: World, fleet: Block) -> int:
     return 0 if _is_sea(world, fleet.location) else 1
 
 
-def fleet_move_refusal(world: World, fleet: Block, path: Sequence[str]) -> str:
+def fleet_move_refusal(world: World, fleet: Block, path: Sequence[str]) -> Text | str:
     """GNW-13: why the fleet may not sail along ``path`` (the areas to enter, in order);
     "" when it may. Leaving a port into an adjacent sea zone is free (seed 9.1: leaving
     is part of starting the action); each further sea zone and entering a port (which
@@ -235,7 +272,7 @@ def fleet_move_refusal(world: World, fleet: Block, path: Sequence[str]) -> str:
     if refusal:
         return refusal
     if not path:
-        return f"No move given for {fleet.name}."
+        return Text("No move given for %(fleet)s.", fleet=fleet.name)
     links, here, reach = _links(world), fleet.location, fleet_reach(fleet)
     free = _leaving_port(world, fleet)
     for step, there in enumerate(path, start=1):
@@ -244,9 +281,19 @@ def fleet_move_refusal(world: World, fleet: Block, path: Sequence[str]) -> str:
             return refusal
         name, zones = world.territories[there].name, step - free
         if zones > reach:
-            return f"{fleet.name} cannot reach {name}: {zones} zones, more than its {reach}."
+            return Text(
+                "%(fleet)s cannot reach %(area)s: %(zones)s zones, more than its %(reach)s.",
+                fleet=fleet.name,
+                area=name,
+                zones=zones,
+                reach=reach,
+            )
         if not _is_sea(world, there) and step < len(path):
-            return f"Entering the port of {name} ends {fleet.name}'s move."
+            return Text(
+                "Entering the port of %(territory)s ends %(fleet)s's move.",
+                territory=name,
+                fleet=fleet.name,
+            )
         here = there
     return ""
 
@@ -266,13 +313,24 @@ def move_fleet(world: World, fleet: Block, path: Sequence[str]) -> FleetMove:
         if stoppers:
             stopped_by = there
             break
-    route = " → ".join(_name(world, key) for key in (fleet.location, *entered))
     zones = len(entered) - _leaving_port(world, fleet)
-    text = f"{fleet.name}: {route} ({zones} of {fleet_reach(fleet)} zones)"
+    fields = {
+        "fleet": fleet.name,
+        "route": " → ".join(_name(world, key) for key in (fleet.location, *entered)),
+        "zones": zones,
+        "reach": fleet_reach(fleet),
+    }
     if stopped_by:
-        who = _nations_of(world, stoppers)
-        text += f", stopped in {_name(world, stopped_by)} by an enemy fleet ({who})"
-    return FleetMove(fleet.id, tuple(entered), stopped_by, zones, text + ".")
+        text = Text(
+            "%(fleet)s: %(route)s (%(zones)s of %(reach)s zones), stopped in %(sea)s by an "
+            "enemy fleet (%(nations)s).",
+            sea=_name(world, stopped_by),
+            nations=_nations_of(world, stoppers),
+            **fields,
+        )
+    else:
+        text = Text("%(fleet)s: %(route)s (%(zones)s of %(reach)s zones).", **fields)
+    return FleetMove(fleet.id, tuple(entered), stopped_by, zones, text)
 
 
 def _fleet_search(world: World, fleet: Block) -> dict[str, str]:

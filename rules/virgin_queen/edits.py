@@ -6,6 +6,7 @@ value raises EditError and changes nothing.
 
 from __future__ import annotations
 
+from rules.text import Join, Plural, Text
 from rules.virgin_queen.state import (
     CATHOLIC,
     MERCENARY,
@@ -21,28 +22,38 @@ from rules.virgin_queen.state import (
 
 COUNT_RANGE = (0, 30)
 MARKER_RANGE = (0, 9)
+RELIGIONS = {CATHOLIC: Text("catholic"), PROTESTANT: Text("protestant")}
+KINDS = {REGULAR: Text("regular"), MERCENARY: Text("mercenary"), NAVAL: Text("naval")}
 
 
 class EditError(ValueError):
-    """A GM edit that names something unknown or an impossible value."""
+    """A GM edit that names something unknown or an impossible value (``args[0]``: why, as
+    a Text)."""
 
 
-def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
+def _whole(value: object, bounds: tuple[int, int], what: Text) -> int:
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise EditError(f"{what} must be a whole number from {low} to {high}.")
+        raise EditError(
+            Text(
+                "%(what)s must be a whole number from %(low)s to %(high)s.",
+                what=what,
+                low=low,
+                high=high,
+            )
+        )
     return value
 
 
 def _space(world: World, key: str | None) -> str:
     if key not in world.spaces:
-        raise EditError(f"There is no space “{key}”.")
+        raise EditError(Text("There is no space “%(space)s”.", space=key))
     return key
 
 
 def _power(world: World, key: str | None) -> str:
     if key not in world.markers:
-        raise EditError(f"There is no power “{key}”.")
+        raise EditError(Text("There is no power “%(power)s”.", power=key))
     return key
 
 
@@ -60,35 +71,44 @@ def edit_space(
     port: bool = False,
     protestant_home: bool = False,
     capital_of: str | None = None,
-) -> str:
+) -> Text:
     """A space's religious influence, political control, unrest, fortification, siege,
     and what the scenario says of it: struggle zone, key, port, Protestant home, whose
     capital it is."""
     target = world.spaces[_space(world, space)]
     if religion not in (CATHOLIC, PROTESTANT):
-        raise EditError("Religious influence is Catholic or Protestant.")
+        raise EditError(Text("Religious influence is Catholic or Protestant."))
     for power in (controller, capital_of):
         if power is not None:
             _power(world, power)
     if zone and zone not in world.capitals:
-        raise EditError(f"There is no struggle zone “{zone}”.")
+        raise EditError(Text("There is no struggle zone “%(zone)s”.", zone=zone))
     target.religion, target.controller, target.unrest = religion, controller, unrest
     target.fortified, target.besieged, target.zone = fortified, besieged, zone
     target.key_space, target.port, target.protestant_home = key_space, port, protestant_home
     target.capital_of = capital_of
-    flags = [word for word, on in (("unrest", unrest), ("besieged", besieged)) if on]
-    return f"{target.name}: {religion}, controlled by {power_name(controller)}" + (
-        f", {', '.join(flags)}" if flags else ""
+    params = {
+        "space": target.name,
+        "religion": RELIGIONS[religion],
+        "power": power_name(controller),
+    }
+    flags = [word for word, on in ((Text("unrest"), unrest), (Text("besieged"), besieged)) if on]
+    if not flags:
+        return Text("%(space)s: %(religion)s, controlled by %(power)s", **params)
+    return Text(
+        "%(space)s: %(religion)s, controlled by %(power)s, %(flags)s",
+        flags=Join(*flags, sep=", "),
+        **params,
     )
 
 
-def set_units(world: World, *, power: str, kind: str, space: str, count: int) -> str:
+def set_units(world: World, *, power: str, kind: str, space: str, count: int) -> Text:
     """How many of a power's units of a kind stand in a space (0 removes them)."""
     _power(world, power)
     _space(world, space)
     if kind not in (REGULAR, MERCENARY, NAVAL):
-        raise EditError("A unit is a regular, a mercenary or a naval unit.")
-    _whole(count, COUNT_RANGE, "The number of units")
+        raise EditError(Text("A unit is a regular, a mercenary or a naval unit."))
+    _whole(count, COUNT_RANGE, Text("The number of units"))
     stack = next(
         (u for u in world.units.values() if (u.power, u.kind, u.space) == (power, kind, space)),
         None,
@@ -97,71 +117,94 @@ def set_units(world: World, *, power: str, kind: str, space: str, count: int) ->
         world.units[f"new:{power}:{kind}:{space}"] = Units(None, power, kind, space, count)
     else:
         stack.count = count
-    return f"{count} {power_name(power)} {kind} unit(s) in {world.spaces[space].name}"
+    return Plural(
+        "%(count)s %(power)s %(kind)s unit(s) in %(space)s",
+        "%(count)s %(power)s %(kind)s unit(s) in %(space)s",
+        count=count,
+        power=power_name(power),
+        kind=KINDS[kind],
+        space=world.spaces[space].name,
+    )
 
 
-def edit_leader(world: World, *, leader: int, space: str | None, can_enter: bool) -> str:
+def edit_leader(world: World, *, leader: int, space: str | None, can_enter: bool) -> Text:
     """Where a leader is (None: off the map), and whether it may enter play."""
     target = world.leaders.get(leader)
     if target is None:
-        raise EditError(f"There is no leader #{leader}.")
+        raise EditError(Text("There is no leader #%(leader)s.", leader=leader))
     if space is not None:
         _space(world, space)
     target.space, target.can_enter = space, can_enter
-    where = world.spaces[space].name if space else "off the map"
-    return f"{target.name}: {where}" + (", may enter play" if can_enter else "")
+    where = world.spaces[space].name if space else Text("off the map")
+    if can_enter:
+        return Text("%(leader)s: %(where)s, may enter play", leader=target.name, where=where)
+    return Text("%(leader)s: %(where)s", leader=target.name, where=where)
 
 
-def edit_zone(world: World, *, zone: str, capital: str | None, regulars: int) -> str:
+def edit_zone(world: World, *, zone: str, capital: str | None, regulars: int) -> Text:
     """The Protestant's capital in a struggle zone (None: none; TURN_TRACK: captured this
     turn) and the Protestant regulars left for it in the counter mix."""
     if zone not in world.capitals:
-        raise EditError(f"There is no struggle zone “{zone}”.")
+        raise EditError(Text("There is no struggle zone “%(zone)s”.", zone=zone))
     if capital not in (None, TURN_TRACK):
         _space(world, capital)
-    _whole(regulars, COUNT_RANGE, "Regulars available")
+    _whole(regulars, COUNT_RANGE, Text("Regulars available"))
     world.capitals[zone], world.counter_mix[zone] = capital, regulars
-    where = {None: "none", TURN_TRACK: "on the turn track"}.get(
+    where = {None: Text("none"), TURN_TRACK: Text("on the turn track")}.get(
         capital, world.spaces[capital].name if capital in world.spaces else capital
     )
-    return f"{zone_name(zone)}: Protestant capital {where}, {regulars} regulars available"
+    return Plural(
+        "%(zone)s: Protestant capital %(capital)s, %(count)s regulars available",
+        "%(zone)s: Protestant capital %(capital)s, %(count)s regulars available",
+        count=regulars,
+        zone=zone_name(zone),
+        capital=where,
+    )
 
 
-def edit_power(world: World, *, power: str, catholic: bool) -> str:
+def edit_power(world: World, *, power: str, catholic: bool) -> Text:
     """Whether a power's regulars and naval units are Catholic units (the Holy Roman
     Empire's religion is chosen at the start of the game)."""
     _power(world, power)
     others = world.catholic_powers - {power}
     world.catholic_powers = others | {power} if catholic else others
-    return f"{power_name(power)} is {'a Catholic' if catholic else 'not a Catholic'} power"
+    if catholic:
+        return Text("%(power)s is a Catholic power", power=power_name(power))
+    return Text("%(power)s is not a Catholic power", power=power_name(power))
 
 
-def set_war(world: World, *, first: str, second: str, at_war: bool) -> str:
+def set_war(world: World, *, first: str, second: str, at_war: bool) -> Text:
     """Two powers at war, or at peace."""
     pair = frozenset((_power(world, first), _power(world, second)))
     if len(pair) != 2:
-        raise EditError("Choose two different powers.")
+        raise EditError(Text("Choose two different powers."))
     (world.wars.add if at_war else world.wars.discard)(pair)
-    state = "at war" if at_war else "at peace"
-    return f"{power_name(first)} and {power_name(second)} are {state}"
+    params = {"first": power_name(first), "second": power_name(second)}
+    if at_war:
+        return Text("%(first)s and %(second)s are at war", **params)
+    return Text("%(first)s and %(second)s are at peace", **params)
 
 
 def edit_markers(
     world: World, *, power: str, informant: int, assassination_used: int, cipher_key: int
-) -> str:
+) -> Text:
     """A power's espionage markers (VQ-3)."""
     markers = world.markers[_power(world, power)]
     for value, what in (
-        (informant, "Informant markers"),
-        (assassination_used, "Assassination Used markers"),
-        (cipher_key, "Cipher Key markers"),
+        (informant, Text("Informant markers")),
+        (assassination_used, Text("Assassination Used markers")),
+        (cipher_key, Text("Cipher Key markers")),
     ):
         _whole(value, MARKER_RANGE, what)
     markers.informant, markers.assassination_used = informant, assassination_used
     markers.cipher_key = cipher_key
-    return (
-        f"{power_name(power)}: {informant} Informant, {assassination_used} Assassination "
-        f"Used, {cipher_key} Cipher Key"
+    return Text(
+        "%(power)s: %(informant)s Informant, %(assassination)s Assassination Used, "
+        "%(cipher)s Cipher Key",
+        power=power_name(power),
+        informant=informant,
+        assassination=assassination_used,
+        cipher=cipher_key,
     )
 
 

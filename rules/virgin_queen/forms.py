@@ -6,8 +6,11 @@ refused. ``world`` here is the services' Loaded: the World and the procedure und
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules.forms import BaseEditForm, BaseOrderForm, flag, number_field, row_auto_id
+from rules.text import localized
 from rules.virgin_queen import edits
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.services import CANCEL, gm_edit
@@ -29,11 +32,11 @@ CP_CHOICES = tuple(range(2, 6))  # VQ-2 step 1
 MAX_ATTEMPTS = 6
 NO_EVENT = ""
 ACTION_LABELS = {
-    "conversion": "Catholic conversion attempt (VQ-1)",
-    "revolt": "Protestant revolt (VQ-2)",
-    "espionage": "Espionage action (VQ-3), played at the table",
-    "other": "Another action, played at the table (the GM records it)",
-    "pass": "Pass",
+    "conversion": gettext_lazy("Catholic conversion attempt (VQ-1)"),
+    "revolt": gettext_lazy("Protestant revolt (VQ-2)"),
+    "espionage": gettext_lazy("Espionage action (VQ-3), played at the table"),
+    "other": gettext_lazy("Another action, played at the table (the GM records it)"),
+    "pass": gettext_lazy("Pass"),
 }
 
 
@@ -54,50 +57,52 @@ class ImpulseOrderForm(BaseOrderForm):
     def add_fields(self) -> None:
         world = self.world.world
         self.fields["action"] = forms.ChoiceField(
-            label="Action",
+            label=_("Action"),
             choices=[(key, ACTION_LABELS[key]) for key in self.actions()],
             error_messages={"invalid_choice": self.action_refusal()},
         )
         if "conversion" in self.actions():
             self.fields["zones"] = forms.MultipleChoiceField(
-                label="Struggle zones targeted",
+                label=_("Struggle zones targeted"),
                 choices=[(key, zone_name(key)) for key in sorted(world.capitals)],
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
             )
             self.fields["attempts"] = forms.TypedChoiceField(
-                label="Conversion attempts (dice)",
+                label=_("Conversion attempts (dice)"),
                 choices=[(n, str(n)) for n in range(1, MAX_ATTEMPTS + 1)],
                 coerce=int,
                 required=False,
             )
             self.fields["event"] = forms.ChoiceField(
-                label="Played as the event",
-                choices=[(NO_EVENT, "— (an action)")] + [(e, e) for e in AUTOMATIC_SIX_EVENTS],
+                label=_("Played as the event"),
+                choices=[(NO_EVENT, _("— (an action)"))] + [(e, e) for e in AUTOMATIC_SIX_EVENTS],
                 required=False,
-                help_text="These events make the first die an automatic 6.",
+                help_text=_("These events make the first die an automatic 6."),
             )
         if "revolt" in self.actions():
             self.fields["target"] = SpaceChoiceField(
-                label="Target",
+                label=_("Target"),
                 choices=[("", "—")] + space_choices(world, lambda s: s.key in self.targets()),
                 required=False,
                 error_messages={
-                    "invalid_choice": "“%(value)s” cannot be the target of a revolt: it must "
-                    "be a Protestant space of France under French control, or of the "
-                    "Netherlands under Spanish control, not besieged (VQ-2)."
+                    "invalid_choice": _(
+                        "“%(value)s” cannot be the target of a revolt: it must be a Protestant "
+                        "space of France under French control, or of the Netherlands under "
+                        "Spanish control, not besieged (VQ-2)."
+                    )
                 },
             )
             self.fields["target"].spaces = frozenset(world.spaces)
             self.fields["cp"] = forms.TypedChoiceField(
-                label="CP spent",
+                label=_("CP spent"),
                 choices=[(n, str(n)) for n in CP_CHOICES],
                 coerce=int,
                 required=False,
-                error_messages={"invalid_choice": "A revolt costs 2 to 5 CP (VQ-2)."},
+                error_messages={"invalid_choice": _("A revolt costs 2 to 5 CP (VQ-2).")},
             )
         self.fields["note"] = forms.CharField(
-            label="What is played at the table", max_length=200, required=False
+            label=_("What is played at the table"), max_length=200, required=False
         )
 
     def actions(self) -> list[str]:
@@ -113,10 +118,13 @@ class ImpulseOrderForm(BaseOrderForm):
 
     def action_refusal(self) -> str:
         turn = self.world.world.turn
-        reasons = vq.espionage_refusal(turn) or ""
+        reasons = localized(vq.espionage_refusal(turn) or "")
         return (
-            "That action is not open to you: only Catholic powers attempt conversions, only "
-            f"the Protestant revolts. {reasons}"
+            _(
+                "That action is not open to you: only Catholic powers attempt conversions, "
+                "only the Protestant revolts. %(reasons)s"
+            )
+            % {"reasons": reasons}
         ).strip()
 
     def targets(self) -> list[str]:
@@ -132,14 +140,14 @@ class ImpulseOrderForm(BaseOrderForm):
         action = cleaned.get("action")
         if action == "conversion" and not (cleaned.get("zones") and cleaned.get("attempts")):
             raise forms.ValidationError(
-                "A conversion needs the struggle zones it targets and the number of attempts."
+                _("A conversion needs the struggle zones it targets and the number of attempts.")
             )
         if action == "revolt" and not (cleaned.get("target") and cleaned.get("cp")):
-            raise forms.ValidationError("A revolt needs its target and the CP spent (2 to 5).")
+            raise forms.ValidationError(_("A revolt needs its target and the CP spent (2 to 5)."))
         if action == "revolt":
             refusal = vq.revolt_refusal(self.world.world, cleaned["target"], cleaned["cp"])
             if refusal:
-                raise forms.ValidationError(refusal)
+                raise forms.ValidationError(localized(refusal))
         return cleaned
 
     def payload(self) -> dict:
@@ -191,18 +199,21 @@ class DecisionForm(forms.Form):
             self.fields[question.name].required &= not as_gm
         if as_gm:
             self.fields[CANCEL] = forms.BooleanField(
-                label=f"Cancel the {world.pending.kind} instead: the impulse ends as it "
-                "stands (after a change at the table made it impossible to finish)",
+                label=_(
+                    "Cancel the %(kind)s instead: the impulse ends as it stands (after a "
+                    "change at the table made it impossible to finish)"
+                )
+                % {"kind": world.pending.kind},
                 required=False,
             )
 
     @property
     def waiting_for(self) -> str:
-        return power_title(self.prompt.waiting_for)
+        return localized(power_title(self.prompt.waiting_for))
 
     @property
     def text(self) -> str:
-        return self.prompt.text
+        return localized(self.prompt.text)
 
     @property
     def rule(self) -> str:
@@ -214,20 +225,22 @@ class DecisionForm(forms.Form):
 
     @staticmethod
     def _field(question: vq.Question) -> forms.Field:
-        refusal = "“%(value)s” is not one of the choices offered: reload the page."
+        refusal = _("“%(value)s” is not one of the choices offered: reload the page.")
+        label = localized(question.label)
+        options = [(value, localized(text)) for value, text in question.options]
         if question.many:
             return SpaceMultipleChoiceField(
-                label=question.label,
-                choices=question.options,
+                label=label,
+                choices=options,
                 required=question.min > 0,
                 widget=forms.CheckboxSelectMultiple,
                 error_messages={"invalid_choice": refusal},
             )
         return SpaceChoiceField(
-            label=question.label,
-            choices=[("", "— choose —" if question.min else "— none —"), *question.options],
+            label=label,
+            choices=[("", _("— choose —") if question.min else _("— none —")), *options],
             required=question.min > 0,
-            error_messages={"invalid_choice": refusal, "required": "Choose one."},
+            error_messages={"invalid_choice": refusal, "required": _("Choose one.")},
         )
 
     def clean(self) -> dict:
@@ -235,11 +248,15 @@ class DecisionForm(forms.Form):
         for name in self.data:
             if name not in self.fields:
                 raise forms.ValidationError(
-                    f"This decision asks nothing called “{name}”: reload the page."
+                    _("This decision asks nothing called “%(name)s”: reload the page.")
+                    % {"name": name}
                 )
         for question in self.prompt.questions:
             if not question.many and len(self._posted(question.name)) > 1:
-                raise forms.ValidationError(f"{question.label}: give one answer only.")
+                raise forms.ValidationError(
+                    _("%(question)s: give one answer only.")
+                    % {"question": localized(question.label)}
+                )
             chosen = cleaned.get(question.name)
             if (
                 question.many
@@ -247,7 +264,12 @@ class DecisionForm(forms.Form):
                 and not (question.min <= len(chosen) <= question.max)
             ):
                 raise forms.ValidationError(
-                    f"{question.label}: choose from {question.min} to {question.max}."
+                    _("%(question)s: choose from %(min)s to %(max)s.")
+                    % {
+                        "question": localized(question.label),
+                        "min": question.min,
+                        "max": question.max,
+                    }
                 )
         return cleaned
 
@@ -271,33 +293,36 @@ class EditForm(BaseEditForm):
 
 class SpaceForm(EditForm):
     edit_key = "space"
-    title = "Spaces: religion, control, unrest, fortified, besieged, zone, key, port, home"
+    title = gettext_lazy(
+        "Spaces: religion, control, unrest, fortified, besieged, zone, key, port, home"
+    )
     rule = "VQ-1"
     religion = forms.ChoiceField(
-        label="Religious influence", choices=[(CATHOLIC, "Catholic"), (PROTESTANT, "Protestant")]
+        label=gettext_lazy("Religious influence"),
+        choices=[(CATHOLIC, gettext_lazy("Catholic")), (PROTESTANT, gettext_lazy("Protestant"))],
     )
-    unrest = flag("Unrest")
-    fortified = flag("Fortified")
-    besieged = flag("Besieged")
-    key_space = flag("Key")
-    port = flag("Port")
-    protestant_home = flag("Protestant home")
+    unrest = flag(gettext_lazy("Unrest"))
+    fortified = flag(gettext_lazy("Fortified"))
+    besieged = flag(gettext_lazy("Besieged"))
+    key_space = flag(gettext_lazy("Key"))
+    port = flag(gettext_lazy("Port"))
+    protestant_home = flag(gettext_lazy("Protestant home"))
 
     def add_choices(self) -> None:
         self.fields["space"] = forms.ChoiceField(
             choices=space_choices(self.world), widget=forms.HiddenInput
         )
-        powers = [("", "nobody"), *power_choices(self.world)]
+        powers = [("", _("nobody")), *power_choices(self.world)]
         self.fields["controller"] = forms.ChoiceField(
-            label="Political control", choices=powers, required=False
+            label=_("Political control"), choices=powers, required=False
         )
         self.fields["zone"] = forms.ChoiceField(
-            label="Struggle zone",
-            choices=[("", "none"), *((z, zone_name(z)) for z in sorted(self.world.capitals))],
+            label=_("Struggle zone"),
+            choices=[("", _("none")), *((z, zone_name(z)) for z in sorted(self.world.capitals))],
             required=False,
         )
         self.fields["capital_of"] = forms.ChoiceField(
-            label="Capital of", choices=powers, required=False
+            label=_("Capital of"), choices=powers, required=False
         )
         self.order_fields(["space", "religion", "controller", "zone", "capital_of"])
 
@@ -332,29 +357,44 @@ class SpaceForm(EditForm):
 
 class UnitsForm(EditForm):
     edit_key = "units"
-    title = "Units in a space (0 removes them)"
+    title = gettext_lazy("Units in a space (0 removes them)")
     kind = forms.ChoiceField(
-        label="Kind", choices=[(REGULAR, "regular"), (MERCENARY, "mercenary"), (NAVAL, "naval")]
+        label=gettext_lazy("Kind"),
+        choices=[
+            (REGULAR, gettext_lazy("regular")),
+            (MERCENARY, gettext_lazy("mercenary")),
+            (NAVAL, gettext_lazy("naval")),
+        ],
     )
-    count = number_field("Count", edits.COUNT_RANGE)
+    count = number_field(gettext_lazy("Count"), edits.COUNT_RANGE)
 
     def add_choices(self) -> None:
-        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
-        self.fields["space"] = forms.ChoiceField(label="Space", choices=space_choices(self.world))
+        self.fields["power"] = forms.ChoiceField(
+            label=_("Power"), choices=power_choices(self.world)
+        )
+        self.fields["space"] = forms.ChoiceField(
+            label=_("Space"), choices=space_choices(self.world)
+        )
         self.order_fields(["power", "kind", "space", "count"])
 
     @classmethod
     def current(cls, world) -> list[str]:
         return [
-            f"{u.count} {power_name(u.power)} {u.kind} in {world.world.spaces[u.space].name}"
+            _("%(count)s %(power)s %(kind)s in %(space)s")
+            % {
+                "count": u.count,
+                "power": power_name(u.power),
+                "kind": u.kind,
+                "space": world.world.spaces[u.space].name,
+            }
             for u in sorted(world.world.units.values(), key=lambda u: (u.space, u.power))
         ]
 
 
 class LeaderForm(EditForm):
     edit_key = "leader"
-    title = "Leaders: where, and whether they may enter play"
-    can_enter = flag("May enter play")
+    title = gettext_lazy("Leaders: where, and whether they may enter play")
+    can_enter = flag(gettext_lazy("May enter play"))
 
     def add_choices(self) -> None:
         leaders = [(str(k), v.name) for k, v in self.world.leaders.items() if v.id is not None]
@@ -362,7 +402,9 @@ class LeaderForm(EditForm):
             choices=leaders, coerce=int, widget=forms.HiddenInput
         )
         self.fields["space"] = forms.ChoiceField(
-            label="Where", choices=[("", "off the map"), *space_choices(self.world)], required=False
+            label=_("Where"),
+            choices=[("", _("off the map")), *space_choices(self.world)],
+            required=False,
         )
 
     def edit_fields(self) -> dict:
@@ -384,17 +426,18 @@ class LeaderForm(EditForm):
 
 class ZoneForm(EditForm):
     edit_key = "zone"
-    title = "Struggle zones: the Protestant capital and regulars left"
+    title = gettext_lazy("Struggle zones: the Protestant capital and regulars left")
     rule = "VQ-2"
-    regulars = number_field("Regulars available", edits.COUNT_RANGE)
+    regulars = number_field(gettext_lazy("Regulars available"), edits.COUNT_RANGE)
 
     def add_choices(self) -> None:
         self.fields["zone"] = forms.ChoiceField(
             choices=[(z, z) for z in self.world.capitals], widget=forms.HiddenInput
         )
         self.fields["capital"] = forms.ChoiceField(
-            label="Capital",
-            choices=[("", "none"), (TURN_TRACK, "on the turn track")] + space_choices(self.world),
+            label=_("Capital"),
+            choices=[("", _("none")), (TURN_TRACK, _("on the turn track"))]
+            + space_choices(self.world),
             required=False,
         )
 
@@ -420,9 +463,9 @@ class ZoneForm(EditForm):
 
 class PowerForm(EditForm):
     edit_key = "power"
-    title = "Catholic powers (their regulars and naval units are Catholic units)"
+    title = gettext_lazy("Catholic powers (their regulars and naval units are Catholic units)")
     rule = "VQ-1"
-    catholic = flag("Catholic")
+    catholic = flag(gettext_lazy("Catholic"))
 
     def add_choices(self) -> None:
         self.fields["power"] = forms.ChoiceField(
@@ -444,28 +487,34 @@ class PowerForm(EditForm):
 
 class WarForm(EditForm):
     edit_key = "war"
-    title = "War and peace"
-    at_war = flag("At war")
+    title = gettext_lazy("War and peace")
+    at_war = flag(gettext_lazy("At war"))
 
     def add_choices(self) -> None:
-        self.fields["first"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
-        self.fields["second"] = forms.ChoiceField(label="and", choices=power_choices(self.world))
+        self.fields["first"] = forms.ChoiceField(
+            label=_("Power"), choices=power_choices(self.world)
+        )
+        self.fields["second"] = forms.ChoiceField(label=_("and"), choices=power_choices(self.world))
 
     @classmethod
     def current(cls, world) -> list[str]:
         return sorted(
-            " and ".join(sorted(power_name(k) for k in pair)) + " are at war"
+            _("%(first)s and %(second)s are at war")
+            % {
+                "first": min(power_name(k) for k in pair),
+                "second": max(power_name(k) for k in pair),
+            }
             for pair in world.world.wars
         )
 
 
 class MarkersForm(EditForm):
     edit_key = "markers"
-    title = "Espionage markers"
+    title = gettext_lazy("Espionage markers")
     rule = "VQ-3"
-    informant = number_field("Informant", edits.MARKER_RANGE)
-    assassination_used = number_field("Assassination Used", edits.MARKER_RANGE)
-    cipher_key = number_field("Cipher Key", edits.MARKER_RANGE)
+    informant = number_field(gettext_lazy("Informant"), edits.MARKER_RANGE)
+    assassination_used = number_field(gettext_lazy("Assassination Used"), edits.MARKER_RANGE)
+    cipher_key = number_field(gettext_lazy("Cipher Key"), edits.MARKER_RANGE)
 
     def add_choices(self) -> None:
         self.fields["power"] = forms.ChoiceField(

@@ -9,27 +9,36 @@ Catholic powers' units, so they cannot have been hit or have blocked the revolt.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy
+
 from rules.engine import OptionSpec
 
 OPTIONS = (
     OptionSpec(
         "unrest_cancel",
-        "Lowering 6s to 5 to cancel unrest (VQ-1 step 3)",
+        gettext_lazy("Lowering 6s to 5 to cancel unrest (VQ-1 step 3)"),
         (
-            ("each_six", "Each 6 lowered to 5 cancels one unrest marker"),
-            ("one_per_action", "At most one unrest marker is cancelled per action"),
+            ("each_six", gettext_lazy("Each 6 lowered to 5 cancels one unrest marker")),
+            ("one_per_action", gettext_lazy("At most one unrest marker is cancelled per action")),
         ),
         decision="1",
-        help="The automatic 6 of an event may be lowered too.",
+        help=gettext_lazy("The automatic 6 of an event may be lowered too."),
     ),
     OptionSpec(
         "displacement",
-        "Displaced units and leaders (VQ-2 steps 3 and 4)",
+        gettext_lazy("Displaced units and leaders (VQ-2 steps 3 and 4)"),
         (
-            ("owner", "Their owner chooses among the nearest legal spaces; the GM may answer"),
-            ("automatic", "They go to the first of the nearest legal spaces by name"),
+            (
+                "owner",
+                gettext_lazy(
+                    "Their owner chooses among the nearest legal spaces; the GM may answer"
+                ),
+            ),
+            ("automatic", gettext_lazy("They go to the first of the nearest legal spaces by name")),
         ),
         decision="2",
-        help="Nearest legal spaces: fortified spaces the owner controls, or its capital.",
+        help=gettext_lazy(
+            "Nearest legal spaces: fortified spaces the owner controls, or its capital."
+        ),
     ),
 )

@@ -10,14 +10,33 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from rules.virgin_queen.state import PROTESTANT, TURN_TRACK, power_name, power_title, zone_name
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
-COLUMNS = ("Struggle zone", "Religion", "Unrest", "Units", "Leaders")
-MAP_KEY = (
+from rules.virgin_queen.state import (
+    CATHOLIC,
+    PROTESTANT,
+    TURN_TRACK,
+    power_name,
+    power_title,
+    zone_name,
+)
+
+COLUMNS = (
+    gettext_lazy("Struggle zone"),
+    gettext_lazy("Religion"),
+    gettext_lazy("Unrest"),
+    gettext_lazy("Units"),
+    gettext_lazy("Leaders"),
+)
+MAP_KEY = gettext_lazy(
     "On the map: a gold dot = Catholic, a purple dot = Protestant religious influence; "
     "a red ! = unrest; a grey square = units (all powers)."
 )
 NO_VALUE = "—"
+# a space's religion (the value stored) as the map and its table name it
+RELIGION_NAMES = {CATHOLIC: gettext_lazy("catholic"), PROTESTANT: gettext_lazy("protestant")}
+RELIGION_TITLES = {CATHOLIC: gettext_lazy("Catholic"), PROTESTANT: gettext_lazy("Protestant")}
 
 
 @dataclass(frozen=True)
@@ -58,7 +77,8 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
         if stack.count:
             counts[stack.space] += stack.count
             units.setdefault(stack.space, []).append(
-                f"{stack.count} {power_name(stack.power)} {stack.kind}"
+                _("%(count)s %(power)s %(kind)s")
+                % {"count": stack.count, "power": power_name(stack.power), "kind": stack.kind}
             )
     leaders: dict[str, list[str]] = {}
     for leader in world.leaders.values():
@@ -66,17 +86,20 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
             leaders.setdefault(leader.space, []).append(leader.name)
     marks = {}
     for key, space in world.spaces.items():
-        badges = [Badge(space.religion, 0, space.religion)]
+        badges = [Badge(space.religion, 0, RELIGION_NAMES.get(space.religion, space.religion))]
         if space.unrest:
-            badges.append(Badge("unrest", 0, "unrest"))
+            badges.append(Badge("unrest", 0, _("unrest")))
         if counts[key]:
-            badges.append(Badge("units", counts[key], f"{counts[key]} units"))
+            label = ngettext("%(count)s units", "%(count)s units", counts[key]) % {
+                "count": counts[key]
+            }
+            badges.append(Badge("units", counts[key], label))
         marks[key] = AreaMarks(
             badges=tuple(badges),
             cells=(
                 zone_name(space.zone) if space.zone else NO_VALUE,
-                space.religion.capitalize(),
-                "unrest" if space.unrest else NO_VALUE,
+                RELIGION_TITLES.get(space.religion, space.religion.capitalize()),
+                _("unrest") if space.unrest else NO_VALUE,
                 ", ".join(units.get(key, [])) or NO_VALUE,
                 ", ".join(leaders.get(key, [])) or NO_VALUE,
             ),
@@ -89,16 +112,16 @@ def remarks(space) -> tuple[str, ...]:
     words = [
         word
         for word, on in (
-            ("key", space.key_space),
-            ("fortified", space.fortified),
-            ("port", space.port),
-            ("Protestant home", space.protestant_home),
-            ("besieged", space.besieged),
+            (_("key"), space.key_space),
+            (_("fortified"), space.fortified),
+            (_("port"), space.port),
+            (_("Protestant home"), space.protestant_home),
+            (_("besieged"), space.besieged),
         )
         if on
     ]
     if space.capital_of:
-        words.append(f"capital of {power_name(space.capital_of)}")
+        words.append(_("capital of %(power)s") % {"power": power_name(space.capital_of)})
     return tuple(words)
 
 
@@ -108,7 +131,7 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
     zones = [
         ZoneRow(
             zone_name(zone),
-            {None: "none", TURN_TRACK: "on the turn track"}.get(
+            {None: _("none"), TURN_TRACK: _("on the turn track")}.get(
                 capital, world.spaces[capital].name if capital in world.spaces else str(capital)
             ),
             world.counter_mix.get(zone, 0),
@@ -119,8 +142,15 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
         PowerRow(
             name=power_title(key),
             catholic=key in world.catholic_powers,
-            markers=f"{m.informant} Informant, {m.assassination_used} Assassination Used, "
-            f"{m.cipher_key} Cipher Key"
+            markers=_(
+                "%(informant)s Informant, %(assassination_used)s Assassination Used, "
+                "%(cipher_key)s Cipher Key"
+            )
+            % {
+                "informant": m.informant,
+                "assassination_used": m.assassination_used,
+                "cipher_key": m.cipher_key,
+            }
             if m.given
             else NO_VALUE,
             at_war_with=", ".join(
@@ -141,3 +171,19 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
         "powers": powers,
         "religion": (len(world.spaces) - protestant, protestant),
     }
+
+
+TIMELINE_TITLE = gettext_lazy("Spaces by religion")
+TIMELINE_CAPTION = gettext_lazy(
+    "The number of Catholic and of Protestant spaces, as each turn opened and now."
+)
+RELIGIONS = (
+    (CATHOLIC, gettext_lazy("Catholic spaces"), "#d4a017"),
+    (PROTESTANT, gettext_lazy("Protestant spaces"), "#6a3d9a"),
+)
+
+
+def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
+    """The spaces of each religion (public: the map shows every space's)."""
+    counts = Counter(space["religion"] for space in state.get("vq_spaces", []))
+    return [(key, name, color, counts[key]) for key, name, color in RELIGIONS]

@@ -6,7 +6,8 @@ nobody's decision. When a power must decide, they return a ``Pending`` (plain JS
 stored between requests); ``prompt`` says what that power is asked, offering only the
 legal choices, and ``decide`` applies its answer and runs on to the next decision, or to
 the end (None). A refused start or answer raises ``Refused`` and changes nothing. Every
-step writes a log line naming its rule, as a GM's e-mail would.
+step writes a log line naming its rule, as a GM's e-mail would. Log lines, questions,
+choices and refusals are rules.text Texts: English, and what other languages need.
 """
 
 from __future__ import annotations
@@ -18,10 +19,12 @@ from typing import Any
 
 from rules.dice import Dice
 from rules.modifiers import ModifiedRoll, RollReport
+from rules.text import Join, Plural, Text
 from rules.virgin_queen.state import (
     ADJECTIVES,
     AUTOMATIC_SIX_EVENTS,
     CATHOLIC,
+    MERCENARY,
     MILITARY,
     NAVAL,
     PROTESTANT,
@@ -35,16 +38,42 @@ from rules.virgin_queen.state import (
     World,
     option,
     power_name,
+    power_subject,
     zone_name,
 )
 
 KEEP, LOWER = "keep", "lower"
-IRREGULAR = {"die": "dice", "miss": "misses", "mercenary": "mercenaries", "six": "sixes"}
-KIND_NOUNS = {NAVAL: "naval unit"}
+STACKS: dict[str, Callable[[int, str], Text]] = {
+    REGULAR: lambda count, power: Plural(
+        "%(count)s %(power)s regular", "%(count)s %(power)s regulars", count=count, power=power
+    ),
+    MERCENARY: lambda count, power: Plural(
+        "%(count)s %(power)s mercenary",
+        "%(count)s %(power)s mercenaries",
+        count=count,
+        power=power,
+    ),
+    NAVAL: lambda count, power: Plural(
+        "%(count)s %(power)s naval unit",
+        "%(count)s %(power)s naval units",
+        count=count,
+        power=power,
+    ),
+}
+TALLY: dict[str, Callable[[int], Text]] = {
+    "major": lambda n: Plural("%(count)s major conversion", "%(count)s major conversions", count=n),
+    "minor": lambda n: Plural("%(count)s minor conversion", "%(count)s minor conversions", count=n),
+    "unrest": lambda n: Plural("%(count)s unrest marker", "%(count)s unrest markers", count=n),
+    "miss": lambda n: Plural("%(count)s miss", "%(count)s misses", count=n),
+}
 
 
 class Refused(ValueError):
-    """An illegal start or answer; the world is unchanged."""
+    """An illegal start or answer; the world is unchanged. ``text``: why, as a Text."""
+
+    @property
+    def text(self) -> Text:
+        return self.args[0]
 
 
 @dataclass(frozen=True)
@@ -53,7 +82,7 @@ class Question:
     between ``min`` and ``max`` of them (``many`` True). Options are (value, label)."""
 
     name: str
-    label: str
+    label: Text
     options: tuple[tuple[str, str], ...]
     many: bool = False
     min: int = 0
@@ -68,7 +97,7 @@ class Prompt:
     stage: str
     waiting_for: str
     rule: str
-    text: str
+    text: Text
     questions: tuple[Question, ...]
     highlight: tuple[str, ...]
 
@@ -92,34 +121,27 @@ class DiceReport(RollReport):
         return (self.roll.face, *self.extra_faces)
 
     @property
-    def text(self) -> str:
+    def text(self) -> Text:
         """ "1 2 5, hits on 5 or 6: 1 hit"."""
-        faces = " ".join(str(face) for face in self.faces)
-        compared = f", {self.comparison}" if self.comparison else ""
-        return f"{faces}{compared}: {self.outcome}"
+        faces = _faces(self.faces)
+        if self.comparison:
+            return Text(
+                "%(faces)s, %(comparison)s: %(outcome)s",
+                faces=faces,
+                comparison=self.comparison,
+                outcome=self.outcome,
+            )
+        return Text("%(faces)s: %(outcome)s", faces=faces, outcome=self.outcome)
 
 
 # -- wording --------------------------------------------------------------------------
 
 
-def plural(count: int, noun: str) -> str:
-    """ "1 hit", "2 hits"; "2 dice", "2 mercenaries"."""
-    if count == 1:
-        return f"{count} {noun}"
-    head, _, last = noun.rpartition(" ")
-    last = IRREGULAR.get(last, last + "s")
-    return f"{count} {head + ' ' if head else ''}{last}"
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
 def _and(items: Sequence[str]) -> str:
     """ "Lyon", "Lyon and Dijon", "Lyon, Dijon and Clermont"."""
     if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+        return items[0] if items else ""
+    return Text("%(first)s and %(last)s", first=Join(*items[:-1], sep=", "), last=items[-1])
 
 
 def _name(world: World, key: str) -> str:
@@ -135,10 +157,10 @@ def _by_name(world: World, keys: Iterable[str]) -> list[str]:
     return sorted(keys, key=lambda key: (_name(world, key), key))
 
 
-def _stack(units: Units) -> str:
+def _stack(units: Units) -> Text:
     """ "2 French mercenaries"."""
     adjective = ADJECTIVES.get(units.power, units.power.title())
-    return plural(units.count, f"{adjective} {KIND_NOUNS.get(units.kind, units.kind)}")
+    return STACKS[units.kind](units.count, adjective)
 
 
 def _faces(faces: Iterable[int]) -> str:
@@ -147,7 +169,7 @@ def _faces(faces: Iterable[int]) -> str:
 
 # -- answers --------------------------------------------------------------------------
 
-Why = Callable[[Question, str], str]
+Why = Callable[[Question, str], Text | str]
 
 
 def _normal(raw: Any) -> str | list[str] | None:
@@ -164,10 +186,16 @@ def _read(
 
     def not_a_choice(question: Question, value: str) -> Refused:
         reason = why(question, value) if why else ""
+        if reason:
+            return Refused(
+                Text("%(question)s: %(reason)s.", question=question.label, reason=reason)
+            )
         return Refused(
-            f"{question.label}: {reason}."
-            if reason
-            else f"{question.label}: “{value}” is not one of the choices."
+            Text(
+                "%(question)s: “%(value)s” is not one of the choices.",
+                question=question.label,
+                value=value,
+            )
         )
 
     values: dict[str, Any] = {}
@@ -180,24 +208,38 @@ def _read(
                 if value not in allowed:
                     raise not_a_choice(question, value)
             if len(set(chosen)) < len(chosen):
-                raise Refused(f"{question.label}: a choice is given twice.")
-            if not question.min <= len(chosen) <= question.max:
-                wanted = (
-                    f"exactly {question.min}"
-                    if question.min == question.max
-                    else f"{question.min} to {question.max}"
+                raise Refused(
+                    Text("%(question)s: a choice is given twice.", question=question.label)
                 )
-                raise Refused(f"{question.label}: choose {wanted}, not {len(chosen)}.")
+            if not question.min <= len(chosen) <= question.max:
+                raise Refused(_wrong_count(question, len(chosen)))
             values[question.name] = chosen
         else:
             if isinstance(raw, list):
-                raise Refused(f"{question.label}: choose one.")
+                raise Refused(Text("%(question)s: choose one.", question=question.label))
             if raw is None and question.min:
-                raise Refused(f"{question.label}: a choice is needed.")
+                raise Refused(Text("%(question)s: a choice is needed.", question=question.label))
             if raw is not None and raw not in allowed:
                 raise not_a_choice(question, raw)
             values[question.name] = raw
     return values
+
+
+def _wrong_count(question: Question, chosen: int) -> Text:
+    if question.min == question.max:
+        return Text(
+            "%(question)s: choose exactly %(count)s, not %(chosen)s.",
+            question=question.label,
+            count=question.min,
+            chosen=chosen,
+        )
+    return Text(
+        "%(question)s: choose %(min)s to %(max)s, not %(chosen)s.",
+        question=question.label,
+        min=question.min,
+        max=question.max,
+        chosen=chosen,
+    )
 
 
 # -- VQ-1 Catholic conversion ---------------------------------------------------------
@@ -249,39 +291,51 @@ def eligible_spaces(
     )
 
 
-def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bool) -> str:
+def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bool) -> Text | str:
     space = world.spaces.get(key)
     if space is None:
-        return f"there is no space “{key}”"
+        return Text("there is no space “%(space)s”", space=key)
     if space.religion == CATHOLIC:
-        return f"{space.name} is already Catholic"
+        return Text("%(space)s is already Catholic", space=space.name)
     if space.zone not in zones:
-        return (
-            f"{space.name} is not in {_and([zone_name(z) for z in zones])}, "
-            "the struggle zone of this action (condition a)"
+        return Text(
+            "%(space)s is not in %(zones)s, the struggle zone of this action (condition a)",
+            space=space.name,
+            zones=_zones(zones),
         )
     if not _catholic_link(world, key, _catholic(world)):
-        return (
-            f"{space.name} is next to no Catholic space out of unrest, nor a port on a sea "
-            "zone with a Catholic port, as of the start of this step (condition b)"
+        return Text(
+            "%(space)s is next to no Catholic space out of unrest, nor a port on a sea zone "
+            "with a Catholic port, as of the start of this step (condition b)",
+            space=space.name,
         )
     if not ignore_units and _protestant_units(world, key):
-        return f"{space.name} holds Protestant units: only a 6 kept for step 5 may flip it"
+        return Text(
+            "%(space)s holds Protestant units: only a 6 kept for step 5 may flip it",
+            space=space.name,
+        )
     return ""
 
 
-def conversion_refusal(world: World, power: str, zones: Sequence[str], attempts: int) -> str:
+def _zones(zones: Iterable[str]) -> str:
+    return _and([zone_name(zone) for zone in zones])
+
+
+def conversion_refusal(world: World, power: str, zones: Sequence[str], attempts: int) -> Text | str:
     """Why these conversion attempts cannot start, or ""."""
     if power not in world.catholic_powers:
-        return f"{_cap(power_name(power))} is not a Catholic power: only they attempt conversions."
+        return Text(
+            "%(power)s is not a Catholic power: only they attempt conversions.",
+            power=power_subject(power),
+        )
     if attempts < 1:
-        return "A conversion needs at least one attempt."
+        return Text("A conversion needs at least one attempt.")
     if not zones:
-        return "A conversion targets at least one religious struggle zone."
+        return Text("A conversion targets at least one religious struggle zone.")
     known = {space.zone for space in world.spaces.values()}
     unknown = [zone for zone in zones if zone not in known]
     if unknown:
-        return f"There is no religious struggle zone “{unknown[0]}”."
+        return Text("There is no religious struggle zone “%(zone)s”.", zone=unknown[0])
     return ""
 
 
@@ -300,25 +354,32 @@ def start_conversion(
     if refusal:
         raise Refused(refusal)
     automatic = event in AUTOMATIC_SIX_EVENTS
-    where = _and([zone_name(zone) for zone in zones])
-    purpose = f"{_cap(power_name(power))}: {plural(attempts, 'conversion attempt')} in {where}"
+    purpose = Plural(
+        "%(power)s: %(count)s conversion attempt in %(zones)s",
+        "%(power)s: %(count)s conversion attempts in %(zones)s",
+        count=attempts,
+        power=power_subject(power),
+        zones=_zones(zones),
+    )
     count = attempts - automatic
     if count and dice is None:
         raise ValueError("dice are needed to roll the conversion attempts")
     rolled = [dice.d6(purpose) for _ in range(count)] if count else []
     faces = [6] * automatic + rolled
-    tally = [
-        (sum(face == 6 for face in faces), "major conversion"),
-        (sum(face in (4, 5) for face in faces), "minor conversion"),
-        (faces.count(1), "unrest marker"),
-        (sum(face in (2, 3) for face in faces), "miss"),
-    ]
-    outcome = ", ".join(plural(n, noun) for n, noun in tally if n)
-    summary = (
-        f"{_cap(power_name(power))} rolled {_faces(faces)} for "
-        f"{plural(attempts, 'conversion attempt')} in {where}"
-        + (f" ({event}: the first die is a 6, not rolled)" if automatic else "")
-    )
+    outcome = _tally(faces)
+    data = {
+        "power": power,
+        "zones": list(zones),
+        "event": event if automatic else "",
+        "faces": faces,
+        "kept": [],
+        "lowered": [],
+        "converted": [],
+        "unrest": faces.count(1),
+        "step": "sixes",
+    }
+    summary = _conversion_summary(data)
+    data["summary"] = str(summary)
     report = (
         DiceReport(
             "VQ-1",
@@ -332,35 +393,63 @@ def start_conversion(
         if rolled
         else None
     )
-    world.say("VQ-1", f"{summary}: {outcome}.", roll=report, power=power)
-    data = {
-        "power": power,
-        "zones": list(zones),
-        "event": event if automatic else "",
-        "faces": faces,
-        "summary": summary,
-        "kept": [],
-        "lowered": [],
-        "converted": [],
-        "unrest": faces.count(1),
-        "step": "sixes",
-    }
+    world.say(
+        "VQ-1",
+        Text("%(summary)s: %(outcome)s.", summary=summary, outcome=outcome),
+        roll=report,
+        power=power,
+    )
     return _advance_conversion(world, data)
+
+
+def _tally(faces: Sequence[int]) -> Text:
+    """ "1 major conversion, 2 misses"."""
+    counts = (
+        (sum(face == 6 for face in faces), "major"),
+        (sum(face in (4, 5) for face in faces), "minor"),
+        (faces.count(1), "unrest"),
+        (sum(face in (2, 3) for face in faces), "miss"),
+    )
+    return Join(*(TALLY[what](n) for n, what in counts if n), sep=", ")
+
+
+def _conversion_summary(data: dict) -> Text:
+    """ "France rolled 6 4 1 for 3 conversion attempts in France" (and the event's 6)."""
+    params = {
+        "count": len(data["faces"]),
+        "power": power_subject(data["power"]),
+        "faces": _faces(data["faces"]),
+        "zones": _zones(data["zones"]),
+    }
+    if data["event"]:
+        return Plural(
+            "%(power)s rolled %(faces)s for %(count)s conversion attempt in %(zones)s "
+            "(%(event)s: the first die is a 6, not rolled)",
+            "%(power)s rolled %(faces)s for %(count)s conversion attempts in %(zones)s "
+            "(%(event)s: the first die is a 6, not rolled)",
+            event=data["event"],
+            **params,
+        )
+    return Plural(
+        "%(power)s rolled %(faces)s for %(count)s conversion attempt in %(zones)s",
+        "%(power)s rolled %(faces)s for %(count)s conversion attempts in %(zones)s",
+        **params,
+    )
 
 
 def _sixes(data: dict) -> list[int]:
     return [i for i, face in enumerate(data["faces"], 1) if face == 6]
 
 
-def _die_label(data: dict, die: int) -> str:
+def _die_label(data: dict, die: int) -> Text:
     face = data["faces"][die - 1]
     if die in data["lowered"]:
-        return f"Die {die} (6 lowered to 5)"
+        return Text("Die %(die)s (6 lowered to 5)", die=die)
     if die in data["kept"]:
-        return f"Die {die} (6 kept for step 5)"
+        return Text("Die %(die)s (6 kept for step 5)", die=die)
     if die == 1 and data["event"]:
-        return f"Die 1 (6: {data['event']})"
-    return f"Die {die} ({face})"
+        return Text("Die 1 (6: %(event)s)", event=data["event"])
+    return Text("Die %(die)s (%(face)s)", die=die, face=face)
 
 
 def _lowerable(world: World, data: dict) -> int:
@@ -370,28 +459,42 @@ def _lowerable(world: World, data: dict) -> int:
     return data["unrest"]
 
 
-def _ask_sixes(world: World, data: dict, waiting_for: str) -> tuple[str, list[Question]]:
+def _ask_sixes(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
     eligible = eligible_spaces(world, data["zones"], _catholic(world), ignore_units=False)
-    options = [(KEEP, "Keep it for step 5 (it may flip a space with Protestant units)")]
+    options = [(KEEP, Text("Keep it for step 5 (it may flip a space with Protestant units)"))]
     if _lowerable(world, data):
-        options.append((LOWER, "Lower it to 5 to cancel an unrest marker"))
-    options += [(key, f"Flip {_name(world, key)} now") for key in eligible]
+        options.append((LOWER, Text("Lower it to 5 to cancel an unrest marker")))
+    options += [(key, Text("Flip %(space)s now", space=_name(world, key))) for key in eligible]
     questions = [
         Question(f"die_{die}", _die_label(data, die), tuple(options), min=1) for die in _sixes(data)
     ]
-    text = (
-        f"{data['summary']}. For each 6 (step 4): keep it for step 5, where it may flip a "
-        "space holding Protestant units, or flip now a space meeting all three conditions "
-        "to widen the base for step 5"
-        + (
-            f", or lower it to 5 to cancel an unrest marker ({plural(data['unrest'], 'marker')}"
-            f" taken; at most {plural(_lowerable(world, data), 'six')} lowered)"
-            if _lowerable(world, data)
-            else ""
+    summary = _conversion_summary(data)
+    if not _lowerable(world, data):
+        text = Text(
+            "%(summary)s. For each 6 (step 4): keep it for step 5, where it may flip a space "
+            "holding Protestant units, or flip now a space meeting all three conditions to "
+            "widen the base for step 5.",
+            summary=summary,
         )
-        + "."
+        return text, questions
+    text = Text(
+        "%(summary)s. For each 6 (step 4): keep it for step 5, where it may flip a space "
+        "holding Protestant units, or flip now a space meeting all three conditions to widen "
+        "the base for step 5, or lower it to 5 to cancel an unrest marker (%(markers)s taken; "
+        "at most %(sixes)s lowered).",
+        summary=summary,
+        markers=_markers(data["unrest"]),
+        sixes=_sixes_text(_lowerable(world, data)),
     )
     return text, questions
+
+
+def _markers(count: int) -> Text:
+    return Plural("%(count)s marker", "%(count)s markers", count=count)
+
+
+def _sixes_text(count: int) -> Text:
+    return Plural("%(count)s six", "%(count)s sixes", count=count)
 
 
 def _take_sixes(world: World, data: dict, waiting_for: str, answer: Mapping[str, Any]) -> None:
@@ -401,39 +504,63 @@ def _take_sixes(world: World, data: dict, waiting_for: str, answer: Mapping[str,
     lowered = [die for die, value in dice.items() if value == LOWER]
     limit = _lowerable(world, data)
     if len(lowered) > limit:
-        why = (
-            "one per action, by campaign option"
-            if option(world.options, "unrest_cancel") == "one_per_action"
-            else f"one per unrest marker, and {plural(data['unrest'], 'marker')} taken"
-        )
-        raise Refused(
-            f"At most {plural(limit, 'six')} may be lowered to cancel unrest ({why}), "
-            f"not {len(lowered)}."
-        )
+        raise Refused(_too_many_lowered(world, data, limit, len(lowered)))
     flips = {die: value for die, value in dice.items() if value not in (KEEP, LOWER)}
     _refuse_twice(world, flips.values())
     parts = []
     for die, value in dice.items():
         if value == LOWER:
-            parts.append(f"die {die} is lowered to 5, cancelling an unrest marker (step 3)")
+            parts.append(
+                Text("die %(die)s is lowered to 5, cancelling an unrest marker (step 3)", die=die)
+            )
         elif value == KEEP:
-            parts.append(f"die {die} is kept for step 5")
+            parts.append(Text("die %(die)s is kept for step 5", die=die))
         else:
             world.spaces[value].religion = CATHOLIC
             data["converted"].append(value)
-            parts.append(f"die {die} flips {_name(world, value)} to Catholic")
+            parts.append(_flips(world, die, value))
     data["kept"] = [die for die, value in dice.items() if value == KEEP]
     data["lowered"] = lowered
     data["unrest"] -= len(lowered)
     data["step"] = "flips"
-    world.say("VQ-1", f"{_cap(power_name(data['power']))}'s 6s (step 4): {'; '.join(parts)}.")
+    world.say(
+        "VQ-1",
+        Text(
+            "%(power)s's 6s (step 4): %(dice)s.",
+            power=power_subject(data["power"]),
+            dice=Join(*parts, sep="; "),
+        ),
+    )
+
+
+def _too_many_lowered(world: World, data: dict, limit: int, lowered: int) -> Text:
+    if option(world.options, "unrest_cancel") == "one_per_action":
+        why = Text("one per action, by campaign option")
+    else:
+        why = Text("one per unrest marker, and %(markers)s taken", markers=_markers(data["unrest"]))
+    return Plural(
+        "At most %(count)s six may be lowered to cancel unrest (%(why)s), not %(lowered)s.",
+        "At most %(count)s sixes may be lowered to cancel unrest (%(why)s), not %(lowered)s.",
+        count=limit,
+        why=why,
+        lowered=lowered,
+    )
+
+
+def _flips(world: World, die: int, key: str) -> Text:
+    return Text("die %(die)s flips %(space)s to Catholic", die=die, space=_name(world, key))
 
 
 def _refuse_twice(world: World, spaces: Iterable[str]) -> None:
     seen: set[str] = set()
     for key in spaces:
         if key in seen:
-            raise Refused(f"{_name(world, key)} is chosen twice: a space is flipped only once.")
+            raise Refused(
+                Text(
+                    "%(space)s is chosen twice: a space is flipped only once.",
+                    space=_name(world, key),
+                )
+            )
         seen.add(key)
 
 
@@ -462,7 +589,7 @@ def _flip_dice(data: dict) -> list[int]:
     return sorted(minors + data["lowered"]) + data["kept"]
 
 
-def _ask_flips(world: World, data: dict, waiting_for: str) -> tuple[str, list[Question]]:
+def _ask_flips(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
     snapshot = _catholic(world)  # Decision 4: step-4 flips count from the start of step 5
     minor = eligible_spaces(world, data["zones"], snapshot, ignore_units=False)
     major = eligible_spaces(world, data["zones"], snapshot, ignore_units=True)
@@ -477,11 +604,12 @@ def _ask_flips(world: World, data: dict, waiting_for: str) -> tuple[str, list[Qu
         )
         for die, spaces in choices.items()
     ]
-    text = (
-        f"{data['summary']}. Step 5: each 4, 5 or lowered 6 flips a space meeting all three "
+    text = Text(
+        "%(summary)s. Step 5: each 4, 5 or lowered 6 flips a space meeting all three "
         "conditions; each kept 6 flips a space meeting conditions a and b (it may hold "
         "Protestant units). A die may be left blank only when no assignment of the dice "
-        "could use it (Decision 5)."
+        "could use it (Decision 5).",
+        summary=_conversion_summary(data),
     )
     return text, questions
 
@@ -501,14 +629,24 @@ def _take_flips(world: World, data: dict, waiting_for: str, answer: Mapping[str,
             left = [v for v, _ in question.options if v not in chosen.values()]
             if left:
                 raise Refused(
-                    f"{question.label} can still flip {_names(world, left)}: a die is "
-                    "wasted only when no eligible space is left for it (Decision 5)."
+                    Text(
+                        "%(die)s can still flip %(spaces)s: a die is wasted only when no "
+                        "eligible space is left for it (Decision 5).",
+                        die=question.label,
+                        spaces=_names(world, left),
+                    )
                 )
     most = _most_flips(questions)
     if len(chosen) < most:
         raise Refused(
-            f"These dice can flip {plural(most, 'space')} together and your answer flips "
-            f"{len(chosen)}: give each die a space so that none is wasted (Decision 5)."
+            Plural(
+                "These dice can flip %(count)s space together and your answer flips "
+                "%(chosen)s: give each die a space so that none is wasted (Decision 5).",
+                "These dice can flip %(count)s spaces together and your answer flips "
+                "%(chosen)s: give each die a space so that none is wasted (Decision 5).",
+                count=most,
+                chosen=len(chosen),
+            )
         )
     parts = []
     for die in _flip_dice(data):
@@ -516,20 +654,32 @@ def _take_flips(world: World, data: dict, waiting_for: str, answer: Mapping[str,
         if key:
             world.spaces[key].religion = CATHOLIC
             data["converted"].append(key)
-            parts.append(f"die {die} flips {_name(world, key)} to Catholic")
+            parts.append(_flips(world, die, key))
         else:
-            parts.append(f"die {die} is wasted: no eligible space is left")
+            parts.append(Text("die %(die)s is wasted: no eligible space is left", die=die))
     data["step"] = "unrest"
-    world.say("VQ-1", f"{_cap(power_name(data['power']))}'s step 5: {'; '.join(parts)}.")
+    world.say(
+        "VQ-1",
+        Text(
+            "%(power)s's step 5: %(dice)s.",
+            power=power_subject(data["power"]),
+            dice=Join(*parts, sep="; "),
+        ),
+    )
 
 
-def _ask_unrest(world: World, data: dict, waiting_for: str) -> tuple[str, list[Question]]:
+def _ask_unrest(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
     count = min(data["unrest"], len(data["converted"]))
     options = tuple((key, _name(world, key)) for key in _by_name(world, data["converted"]))
-    question = Question("unrest", plural(count, "unrest marker"), options, True, count, count)
-    text = (
-        f"{data['summary']}. Step 6: place {plural(count, 'unrest marker')} in spaces "
-        f"converted by this action ({_names(world, data['converted'])}), at most one each."
+    question = Question("unrest", TALLY["unrest"](count), options, True, count, count)
+    text = Plural(
+        "%(summary)s. Step 6: place %(count)s unrest marker in spaces converted by this "
+        "action (%(spaces)s), at most one each.",
+        "%(summary)s. Step 6: place %(count)s unrest markers in spaces converted by this "
+        "action (%(spaces)s), at most one each.",
+        count=count,
+        summary=_conversion_summary(data),
+        spaces=_names(world, data["converted"]),
     )
     return text, [question]
 
@@ -543,13 +693,29 @@ def _place_unrest(world: World, data: dict, spaces: list[str]) -> None:
     for key in spaces:
         world.spaces[key].unrest = True
     discarded = data["unrest"] - len(spaces)
-    text = f"Unrest in {_names(world, spaces)}" if spaces else ""
-    if discarded:
-        reason = "more markers than converted spaces" if spaces else "no space was converted"
-        extra = f"{plural(discarded, 'unrest marker')} discarded: {reason}"
-        text = f"{text}; {extra}" if text else _cap(extra)
     data["unrest"], data["step"] = 0, "done"
-    world.say("VQ-1", f"{text} (step 6).", power=data["power"])
+    world.say("VQ-1", _unrest_text(world, spaces, discarded), power=data["power"])
+
+
+def _unrest_text(world: World, spaces: list[str], discarded: int) -> Text:
+    """ "Unrest in Lyon; 1 unrest marker discarded: … (step 6)."."""
+    where = _names(world, spaces)
+    if not discarded:
+        return Text("Unrest in %(spaces)s (step 6).", spaces=where)
+    if spaces:
+        return Plural(
+            "Unrest in %(spaces)s; %(count)s unrest marker discarded: more markers than "
+            "converted spaces (step 6).",
+            "Unrest in %(spaces)s; %(count)s unrest markers discarded: more markers than "
+            "converted spaces (step 6).",
+            count=discarded,
+            spaces=where,
+        )
+    return Plural(
+        "%(count)s unrest marker discarded: no space was converted (step 6).",
+        "%(count)s unrest markers discarded: no space was converted (step 6).",
+        count=discarded,
+    )
 
 
 def _advance_conversion(world: World, data: dict) -> Pending | None:
@@ -584,50 +750,57 @@ def _advance_conversion(world: World, data: dict) -> Pending | None:
             else:
                 _place_unrest(world, data, _by_name(world, data["converted"]))
         else:
-            converted = data["converted"]
-            world.say(
-                "VQ-1",
-                f"{_cap(power_name(power))}'s conversion is over: "
-                + (
-                    f"{_names(world, converted)} converted to Catholic."
-                    if converted
-                    else "no space converted."
-                ),
-                power=power,
-            )
+            world.say("VQ-1", _conversion_over(world, power, data["converted"]), power=power)
             return None
+
+
+def _conversion_over(world: World, power: str, converted: list[str]) -> Text:
+    if converted:
+        return Text(
+            "%(power)s's conversion is over: %(spaces)s converted to Catholic.",
+            power=power_subject(power),
+            spaces=_names(world, converted),
+        )
+    return Text("%(power)s's conversion is over: no space converted.", power=power_subject(power))
 
 
 # -- VQ-2 Protestant revolt -----------------------------------------------------------
 
 
-def revolt_refusal(world: World, target: str, cp: int) -> str:
+def revolt_refusal(world: World, target: str, cp: int) -> Text | str:
     """Why a revolt cannot start in ``target`` for ``cp`` CP (step 1), or ""."""
     if isinstance(cp, bool) or not isinstance(cp, int) or not 2 <= cp <= 5:
-        return f"A revolt costs 2 to 5 CP, not {cp}."
+        return Text("A revolt costs 2 to 5 CP, not %(cp)s.", cp=cp)
     space = world.spaces.get(target)
     if space is None:
-        return f"There is no space “{target}”."
+        return Text("There is no space “%(space)s”.", space=target)
     if space.zone not in REVOLT_CONTROLLER:
-        return f"{space.name} is in neither France nor the Netherlands, where revolts happen."
+        return Text(
+            "%(space)s is in neither France nor the Netherlands, where revolts happen.",
+            space=space.name,
+        )
     return _why_not_revolt(world, target)
 
 
-def _why_not_revolt(world: World, key: str) -> str:
+def _why_not_revolt(world: World, key: str) -> Text | str:
     """Why ``key`` fails step 1's requirements of control, religion and siege, or ""."""
     space = world.spaces[key]
     controller = REVOLT_CONTROLLER.get(space.zone)
     if controller is None:
-        return f"{space.name} is in neither France nor the Netherlands"
+        return Text("%(space)s is in neither France nor the Netherlands", space=space.name)
     if space.controller != controller:
-        return (
-            f"{space.name} is not under {ADJECTIVES[controller]} political control "
-            f"({power_name(space.controller)} controls it)"
+        return Text(
+            "%(space)s is not under %(adjective)s political control (%(power)s controls it)",
+            space=space.name,
+            adjective=ADJECTIVES[controller],
+            power=power_name(space.controller),
         )
     if space.religion != PROTESTANT:
-        return f"{space.name} is Catholic, not under Protestant religious influence"
+        return Text(
+            "%(space)s is Catholic, not under Protestant religious influence", space=space.name
+        )
     if space.besieged:
-        return f"{space.name} is under siege"
+        return Text("%(space)s is under siege", space=space.name)
     return ""
 
 
@@ -646,12 +819,21 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
     5s and 6s hitting. Then on to the next decision, or to the end (None)."""
     refusal = revolt_refusal(world, target, cp)
     if refusal:
-        raise Refused(refusal if refusal.endswith(".") else f"{refusal}: no revolt there.")
+        raise Refused(
+            refusal
+            if refusal.endswith(".")
+            else Text("%(reason)s: no revolt there.", reason=refusal)
+        )
     space = world.spaces[target]
     controller = REVOLT_CONTROLLER[space.zone]
     world.say(
         "VQ-2",
-        f"The Protestant spends {cp} CP on a revolt in {space.name} ({zone_name(space.zone)}).",
+        Text(
+            "The Protestant spends %(cp)s CP on a revolt in %(space)s (%(zone)s).",
+            cp=cp,
+            space=space.name,
+            zone=zone_name(space.zone),
+        ),
         power=PROTESTANT_POWER,
         area=target,
     )
@@ -661,6 +843,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
         "zone": space.zone,
         "controller": controller,
         "hits": 0,
+        "faces": [],
         "summary": "",
         "queue": [],
         "flipped": [],
@@ -671,45 +854,55 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
     if not total:
         world.say(
             "VQ-2",
-            f"No Catholic unit of {power_name(controller)} in {space.name}: "
-            "the revolt succeeds automatically (step 2).",
+            Text(
+                "No Catholic unit of %(power)s in %(space)s: the revolt succeeds automatically "
+                "(step 2).",
+                power=power_name(controller),
+                space=space.name,
+            ),
             area=target,
         )
         return _advance_revolt(world, data)
-    purpose = f"Revolt in {space.name} ({cp} CP" + (
-        ", +1 die in a Protestant home space)" if space.protestant_home else ")"
-    )
+    purpose = _revolt_purpose(space.name, cp, space.protestant_home)
     faces = [dice.d6(purpose) for _ in range(cp + space.protestant_home)]
     hits = sum(face >= 5 for face in faces)
-    outcome = (
-        f"{plural(hits, 'hit')} against {plural(total, 'Catholic unit')} "
-        f"of {power_name(controller)}"
+    outcome = Text(
+        "%(hits)s against %(units)s of %(power)s",
+        hits=_hits(hits),
+        units=_catholic_units(total),
+        power=power_name(controller),
     )
     report = DiceReport(
         "VQ-2",
         purpose,
         ModifiedRoll(faces[0]),
-        "hits on 5 or 6",
+        Text("hits on 5 or 6"),
         outcome,
         power=PROTESTANT_POWER,
         area=target,
         extra_faces=tuple(faces[1:]),
     )
     world.say(
-        "VQ-2", f"{purpose}: {report.text}.", roll=report, power=PROTESTANT_POWER, area=target
+        "VQ-2",
+        Text("%(purpose)s: %(roll)s.", purpose=purpose, roll=report.text),
+        roll=report,
+        power=PROTESTANT_POWER,
+        area=target,
     )
-    data["hits"] = hits
-    data["summary"] = f"The Protestant rolled {_faces(faces)} against {space.name}: " + plural(
-        hits, "hit"
-    )
+    data["hits"], data["faces"] = hits, faces
+    data["summary"] = str(_revolt_summary(world, data))
     if hits >= total:
         for unit_key, _ in defenders:
             del world.units[unit_key]
-        destroyed = _and([_stack(units) for _, units in defenders])
         world.say(
             "VQ-2",
-            f"{_cap(destroyed)} in {space.name} destroyed: no Catholic unit of "
-            f"{power_name(controller)} is left, the revolt succeeds (step 2).",
+            Text(
+                "%(units)s in %(space)s destroyed: no Catholic unit of %(power)s is left, the "
+                "revolt succeeds (step 2).",
+                units=_and([_stack(units) for _, units in defenders]),
+                space=space.name,
+                power=power_name(controller),
+            ),
             power=controller,
             area=target,
         )
@@ -724,21 +917,62 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
     return None
 
 
-def _ask_hits(world: World, data: dict, waiting_for: str) -> tuple[str, list[Question]]:
+def _revolt_purpose(space: str, cp: int, home: bool) -> Text:
+    """ "Revolt in Lyon (3 CP)"."""
+    if home:
+        return Text(
+            "Revolt in %(space)s (%(cp)s CP, +1 die in a Protestant home space)", space=space, cp=cp
+        )
+    return Text("Revolt in %(space)s (%(cp)s CP)", space=space, cp=cp)
+
+
+def _hits(count: int) -> Text:
+    return Plural("%(count)s hit", "%(count)s hits", count=count)
+
+
+def _catholic_units(count: int) -> Text:
+    return Plural("%(count)s Catholic unit", "%(count)s Catholic units", count=count)
+
+
+def _revolt_summary(world: World, data: dict) -> Text | str:
+    """ "The Protestant rolled 1 2 5 against Lyon: 1 hit" (as stored, for a revolt stored
+    without its faces)."""
+    if not data.get("faces"):
+        return data["summary"]
+    return Plural(
+        "The Protestant rolled %(faces)s against %(space)s: %(count)s hit",
+        "The Protestant rolled %(faces)s against %(space)s: %(count)s hits",
+        count=data["hits"],
+        faces=_faces(data["faces"]),
+        space=_name(world, data["target"]),
+    )
+
+
+def _piece_in(world: World, piece: Units | Leader, key: str) -> Text:
+    """ "2 French mercenaries in Dijon", "Guise in Lyon"."""
+    return Text("%(piece)s in %(space)s", piece=_piece_text(piece), space=_name(world, key))
+
+
+def _ask_hits(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
     target, hits = data["target"], data["hits"]
     questions = [
         Question(
             f"unit:{unit_key}",
-            f"{_cap(_stack(units))} in {_name(world, target)}",
+            _piece_in(world, units, target),
             tuple((str(n), str(n)) for n in range(min(units.count, hits) + 1)),
             min=1,
         )
         for unit_key, units in _defenders(world, target, data["controller"])
     ]
-    text = (
-        f"{data['summary']}. {_cap(power_name(data['controller']))} removes "
-        f"{plural(hits, 'Catholic unit')} of its own in {_name(world, target)}: how many "
-        "from each stack (step 2)? Units remain, so the revolt fails."
+    text = Plural(
+        "%(summary)s. %(power)s removes %(count)s Catholic unit of its own in %(space)s: how "
+        "many from each stack (step 2)? Units remain, so the revolt fails.",
+        "%(summary)s. %(power)s removes %(count)s Catholic units of its own in %(space)s: how "
+        "many from each stack (step 2)? Units remain, so the revolt fails.",
+        count=hits,
+        summary=_revolt_summary(world, data),
+        power=power_subject(data["controller"]),
+        space=_name(world, target),
     )
     return text, questions
 
@@ -748,7 +982,14 @@ def _take_hits(world: World, data: dict, waiting_for: str, answer: Mapping[str, 
     values = _read(questions, answer)
     taken = sum(int(value) for value in values.values())
     if taken != data["hits"]:
-        raise Refused(f"{plural(data['hits'], 'hit')} must be taken, one unit each, not {taken}.")
+        raise Refused(
+            Plural(
+                "%(count)s hit must be taken, one unit each, not %(taken)s.",
+                "%(count)s hits must be taken, one unit each, not %(taken)s.",
+                count=data["hits"],
+                taken=taken,
+            )
+        )
     stacks = dict(_defenders(world, data["target"], data["controller"]))
     removed = []
     for question in questions:
@@ -761,8 +1002,12 @@ def _take_hits(world: World, data: dict, waiting_for: str, answer: Mapping[str, 
                 del world.units[unit_key]
     world.say(
         "VQ-2",
-        f"{_cap(power_name(data['controller']))} removes {_and(removed)} "
-        f"in {_name(world, data['target'])} (step 2).",
+        Text(
+            "%(power)s removes %(units)s in %(space)s (step 2).",
+            power=power_subject(data["controller"]),
+            units=_and(removed),
+            space=_name(world, data["target"]),
+        ),
         power=data["controller"],
         area=data["target"],
     )
@@ -774,9 +1019,13 @@ def _revolt_fails(world: World, data: dict) -> None:
     data["step"] = "failed"
     world.say(
         "VQ-2",
-        f"{plural(left, 'Catholic unit')} of {power_name(data['controller'])} "
-        f"{'remains' if left == 1 else 'remain'} in {_name(world, data['target'])}: "
-        "the revolt fails (step 2).",
+        Plural(
+            "%(count)s Catholic unit of %(power)s remains in %(space)s: the revolt fails (step 2).",
+            "%(count)s Catholic units of %(power)s remain in %(space)s: the revolt fails (step 2).",
+            count=left,
+            power=power_name(data["controller"]),
+            space=_name(world, data["target"]),
+        ),
         area=data["target"],
     )
 
@@ -842,22 +1091,37 @@ def _piece(world: World, item: list) -> Units | Leader | None:
 
 
 def _piece_text(piece: Units | Leader) -> str:
-    return _stack(piece) if isinstance(piece, Units) else piece.name
+    if isinstance(piece, Units):
+        return _stack(piece)
+    return piece.name[:1].upper() + piece.name[1:]
 
 
-def _move(world: World, item: list, destination: str | None, step: int, how: str = "") -> None:
-    """Displace a queue item to ``destination``; None eliminates a stack or takes a leader
-    off the map. A stack joins its power's stack of the same kind there."""
+def _move(
+    world: World, item: list, destination: str | None, step: int, nearest: bool = False
+) -> None:
+    """Displace a queue item to ``destination`` (``nearest``: chosen as the nearest, first
+    by name); None eliminates a stack or takes a leader off the map. A stack joins its
+    power's stack of the same kind there."""
     key, origin = item[1], item[2]
     piece = _piece(world, item)
-    text = f"{_cap(_piece_text(piece))} in {_name(world, origin)}"
+    params = {"piece": _piece_text(piece), "origin": _name(world, origin), "step": step}
     if destination is None:
-        gone = "eliminated" if isinstance(piece, Units) else "taken off the map"
         if isinstance(piece, Units):
             del world.units[key]
+            text = Text(
+                "%(piece)s in %(origin)s: no fortified space or capital of %(power)s to go to, "
+                "eliminated (step %(step)s).",
+                power=power_name(piece.power),
+                **params,
+            )
         else:
             piece.space = None
-        text += f": no fortified space or capital of {power_name(piece.power)} to go to, {gone}"
+            text = Text(
+                "%(piece)s in %(origin)s: no fortified space or capital of %(power)s to go to, "
+                "taken off the map (step %(step)s).",
+                power=power_name(piece.power),
+                **params,
+            )
     else:
         stack = None
         if isinstance(piece, Units):
@@ -874,8 +1138,23 @@ def _move(world: World, item: list, destination: str | None, step: int, how: str
             del world.units[key]
         else:
             piece.space = destination
-        text += f" displaced to {_name(world, destination)}{how}"
-    world.say("VQ-2", f"{text} (step {step}).", power=piece.power, area=origin)
+        text = _displaced_to(world, destination, nearest, params)
+    world.say("VQ-2", text, power=piece.power, area=origin)
+
+
+def _displaced_to(world: World, destination: str, nearest: bool, params: dict) -> Text:
+    if nearest:
+        return Text(
+            "%(piece)s in %(origin)s displaced to %(destination)s (the nearest, first by name) "
+            "(step %(step)s).",
+            destination=_name(world, destination),
+            **params,
+        )
+    return Text(
+        "%(piece)s in %(origin)s displaced to %(destination)s (step %(step)s).",
+        destination=_name(world, destination),
+        **params,
+    )
 
 
 def _displace_step(data: dict) -> int:
@@ -898,14 +1177,14 @@ def _resolve_displacements(world: World, data: dict) -> str | None:
             _move(world, item, options[0], _displace_step(data))
         elif automatic:
             nearest = _nearest_fortified(world, piece.power, item[2]) or options
-            _move(world, item, nearest[0], _displace_step(data), " (the nearest, first by name)")
+            _move(world, item, nearest[0], _displace_step(data), nearest=True)
         else:
             left.append(item)
     data["queue"] = left
     return _piece(world, left[0]).power if left else None
 
 
-def _ask_displace(world: World, data: dict, waiting_for: str) -> tuple[str, list[Question]]:
+def _ask_displace(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
     questions = []
     for item in data["queue"]:
         piece = _piece(world, item)
@@ -915,16 +1194,18 @@ def _ask_displace(world: World, data: dict, waiting_for: str) -> tuple[str, list
         questions.append(
             Question(
                 f"{item[0]}:{item[1]}",
-                f"{_cap(_piece_text(piece))} in {_name(world, item[2])}",
+                _piece_in(world, piece, item[2]),
                 tuple((key, _name(world, key)) for key in options),
                 min=1,
             )
         )
-    text = (
-        f"The revolt in {_name(world, data['target'])} displaces "
-        f"{power_name(waiting_for)}'s units and leaders (step {_displace_step(data)}, "
-        "12.5): choose where each goes among the nearest fortified spaces it controls "
-        "or its capital."
+    text = Text(
+        "The revolt in %(target)s displaces %(power)s's units and leaders (step %(step)s, "
+        "12.5): choose where each goes among the nearest fortified spaces it controls or its "
+        "capital.",
+        target=_name(world, data["target"]),
+        power=power_name(waiting_for),
+        step=_displace_step(data),
     )
     return text, questions
 
@@ -934,9 +1215,10 @@ def _take_displace(world: World, data: dict, waiting_for: str, answer: Mapping[s
     values = _read(
         questions,
         answer,
-        lambda q, v: (
-            f"{_name(world, v)} is not among the nearest legal spaces "
-            f"({_names(world, [key for key, _ in q.options])})"
+        lambda q, v: Text(
+            "%(space)s is not among the nearest legal spaces (%(spaces)s)",
+            space=_name(world, v),
+            spaces=_names(world, [key for key, _ in q.options]),
         ),
     )
     for item in list(data["queue"]):
@@ -959,38 +1241,52 @@ def _extra_candidates(world: World, data: dict) -> list[str]:
     )
 
 
-def _why_not_extra(world: World, data: dict, key: str) -> str:
+def _why_not_extra(world: World, data: dict, key: str) -> Text | str:
     space = world.spaces.get(key)
-    target = _name(world, data["target"])
     if space is None:
-        return f"there is no space “{key}”"
+        return Text("there is no space “%(space)s”", space=key)
     if key == data["target"] or key not in world.adjacency.get(data["target"], ()):
-        return f"{space.name} is not adjacent to {target}, the target (Decision 6)"
+        return Text(
+            "%(space)s is not adjacent to %(target)s, the target (Decision 6)",
+            space=space.name,
+            target=_name(world, data["target"]),
+        )
     if space.zone != data["zone"]:
-        return f"{space.name} is not in {zone_name(data['zone'])}"
+        return Text("%(space)s is not in %(zone)s", space=space.name, zone=zone_name(data["zone"]))
     if any(world.is_catholic_unit(units) for _, units in world.units_in(key)):
-        return f"{space.name} holds Catholic units"
+        return Text("%(space)s holds Catholic units", space=space.name)
     return _why_not_revolt(world, key)
 
 
-def _ask_extra(world: World, data: dict, waiting_for: str) -> tuple[str, list[Question]]:
+def _ask_extra(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
     candidates = _extra_candidates(world, data)
     target, cp = _name(world, data["target"]), data["cp"]
     most = min(cp - 1, len(candidates))
     question = Question(
         "extra",
-        f"Spaces adjacent to {target} also under Protestant control (at most {cp - 1})",
+        Text(
+            "Spaces adjacent to %(target)s also under Protestant control (at most %(most)s)",
+            target=target,
+            most=cp - 1,
+        ),
         tuple((key, _name(world, key)) for key in candidates),
         many=True,
         max=most,
     )
-    text = (
-        f"{target} comes under Protestant control. Step 4: choose up to "
-        f"{plural(most, 'more space')} adjacent to {target} in {zone_name(data['zone'])}, "
-        "Protestant, under "
-        f"{ADJECTIVES[data['controller']]} control, not besieged and free of Catholic units "
-        f"({cp} CP: at most {cp} spaces, {target} included). Units there that the Protestant "
-        "does not control are displaced."
+    text = Plural(
+        "%(target)s comes under Protestant control. Step 4: choose up to %(count)s more space "
+        "adjacent to %(target)s in %(zone)s, Protestant, under %(adjective)s control, not "
+        "besieged and free of Catholic units (%(cp)s CP: at most %(cp)s spaces, %(target)s "
+        "included). Units there that the Protestant does not control are displaced.",
+        "%(target)s comes under Protestant control. Step 4: choose up to %(count)s more spaces "
+        "adjacent to %(target)s in %(zone)s, Protestant, under %(adjective)s control, not "
+        "besieged and free of Catholic units (%(cp)s CP: at most %(cp)s spaces, %(target)s "
+        "included). Units there that the Protestant does not control are displaced.",
+        count=most,
+        target=target,
+        zone=zone_name(data["zone"]),
+        adjective=ADJECTIVES[data["controller"]],
+        cp=cp,
     )
     return text, [question]
 
@@ -1000,22 +1296,35 @@ def _take_extra(world: World, data: dict, waiting_for: str, answer: Mapping[str,
     asked = _normal(answer.get("extra")) or []
     if len([asked] if isinstance(asked, str) else asked) > data["cp"] - 1:
         raise Refused(
-            f"{data['cp']} CP put at most {data['cp']} spaces under Protestant control, "
-            f"{_name(world, data['target'])} included: at most {data['cp'] - 1} more."
+            Text(
+                "%(cp)s CP put at most %(cp)s spaces under Protestant control, %(target)s "
+                "included: at most %(more)s more.",
+                cp=data["cp"],
+                target=_name(world, data["target"]),
+                more=data["cp"] - 1,
+            )
         )
     chosen = _read(questions, answer, lambda q, v: _why_not_extra(world, data, v))["extra"]
     for key in chosen:
         world.spaces[key].controller = PROTESTANT_POWER
     data["flipped"] += chosen
-    world.say(
-        "VQ-2",
-        f"{_names(world, chosen)} also {'comes' if len(chosen) == 1 else 'come'} under "
-        f"Protestant control (step 4: {len(chosen) + 1} of at most {data['cp']} spaces)."
-        if chosen
-        else "The Protestant takes no other space (step 4).",
-        power=PROTESTANT_POWER,
-    )
+    world.say("VQ-2", _extra_text(world, chosen, data["cp"]), power=PROTESTANT_POWER)
     data["queue"], data["step"] = _displaced(world, chosen), "displace_extra"
+
+
+def _extra_text(world: World, chosen: list[str], cp: int) -> Text:
+    if not chosen:
+        return Text("The Protestant takes no other space (step 4).")
+    return Plural(
+        "%(spaces)s also comes under Protestant control (step 4: %(flipped)s of at most "
+        "%(cp)s spaces).",
+        "%(spaces)s also come under Protestant control (step 4: %(flipped)s of at most "
+        "%(cp)s spaces).",
+        count=len(chosen),
+        spaces=_names(world, chosen),
+        flipped=len(chosen) + 1,
+        cp=cp,
+    )
 
 
 def _capital_candidates(world: World, data: dict) -> list[str]:
@@ -1032,14 +1341,16 @@ def _capital_candidates(world: World, data: dict) -> list[str]:
     )
 
 
-def _ask_capital(world: World, data: dict, waiting_for: str) -> tuple[str, list[Question]]:
+def _ask_capital(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
     nation = PROTESTANT_NATION[data["zone"]]
     options = tuple((key, _name(world, key)) for key in _capital_candidates(world, data))
-    text = (
-        f"The Protestant has no {nation} capital (step 7): it may place one in a fortified "
-        f"Protestant home space it controls in {zone_name(data['zone'])}, or leave it blank."
+    text = Text(
+        "The Protestant has no %(nation)s capital (step 7): it may place one in a fortified "
+        "Protestant home space it controls in %(zone)s, or leave it blank.",
+        nation=nation,
+        zone=zone_name(data["zone"]),
     )
-    return text, [Question("capital", f"{nation} capital", options)]
+    return text, [Question("capital", Text("%(nation)s capital", nation=nation), options)]
 
 
 def _take_capital(world: World, data: dict, waiting_for: str, answer: Mapping[str, Any]) -> None:
@@ -1048,9 +1359,13 @@ def _take_capital(world: World, data: dict, waiting_for: str, answer: Mapping[st
     nation = PROTESTANT_NATION[data["zone"]]
     if key:
         world.capitals[data["zone"]] = key
-        text = f"The {nation} capital is placed in {_name(world, key)} (step 7)."
+        text = Text(
+            "The %(nation)s capital is placed in %(space)s (step 7).",
+            nation=nation,
+            space=_name(world, key),
+        )
     else:
-        text = f"The Protestant places no {nation} capital (step 7)."
+        text = Text("The Protestant places no %(nation)s capital (step 7).", nation=nation)
     world.say("VQ-2", text, power=PROTESTANT_POWER, area=key)
     data["step"] = "leader"
 
@@ -1067,14 +1382,16 @@ def _leader_candidates(world: World, data: dict) -> list[tuple[int | str, Leader
     ]
 
 
-def _ask_leader(world: World, data: dict, waiting_for: str) -> tuple[str, list[Question]]:
+def _ask_leader(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
     target = _name(world, data["target"])
     options = tuple((str(key), leader.name) for key, leader in _leader_candidates(world, data))
-    text = (
-        f"Step 8: a {PROTESTANT_NATION[data['zone']]} military leader may enter play in "
-        f"{target}; choose one, or leave it blank."
+    text = Text(
+        "Step 8: a %(nation)s military leader may enter play in %(target)s; choose one, or "
+        "leave it blank.",
+        nation=PROTESTANT_NATION[data["zone"]],
+        target=target,
     )
-    return text, [Question("leader", f"Leader to place in {target}", options)]
+    return text, [Question("leader", Text("Leader to place in %(target)s", target=target), options)]
 
 
 def _take_leader(world: World, data: dict, waiting_for: str, answer: Mapping[str, Any]) -> None:
@@ -1084,9 +1401,13 @@ def _take_leader(world: World, data: dict, waiting_for: str, answer: Mapping[str
     if value:
         leader = next(lead for key, lead in _leader_candidates(world, data) if str(key) == value)
         leader.space = target
-        text = f"{leader.name} enters play in {_name(world, target)} (step 8)."
+        text = Text(
+            "%(leader)s enters play in %(space)s (step 8).",
+            leader=leader.name,
+            space=_name(world, target),
+        )
     else:
-        text = "The Protestant places no leader (step 8)."
+        text = Text("The Protestant places no leader (step 8).")
     world.say("VQ-2", text, power=PROTESTANT_POWER, area=target)
     data["step"] = "done"
 
@@ -1110,21 +1431,44 @@ def _regulars(world: World, data: dict) -> None:
             world.units[key] = Units(None, PROTESTANT_POWER, REGULAR, target, 0)
         world.units[key].count += placed
         world.counter_mix[zone] = left - placed
-    text = f"{plural(placed, f'{nation} regular')} placed in {_name(world, target)}"
+    params = {
+        "count": placed,
+        "nation": nation,
+        "space": _name(world, target),
+        "left": world.counter_mix.get(zone, 0),
+    }
     if placed < wanted:
-        text += f", not {wanted}: the counter mix has no more"
-    world.say(
-        "VQ-2",
-        f"{_cap(text)} (step 5: 1 per 2 full CP; {world.counter_mix.get(zone, 0)} left).",
-        power=PROTESTANT_POWER,
-        area=target,
-    )
-    enemy = data["controller"]
+        text = Plural(
+            "%(count)s %(nation)s regular placed in %(space)s, not %(wanted)s: the counter mix "
+            "has no more (step 5: 1 per 2 full CP; %(left)s left).",
+            "%(count)s %(nation)s regulars placed in %(space)s, not %(wanted)s: the counter mix "
+            "has no more (step 5: 1 per 2 full CP; %(left)s left).",
+            wanted=wanted,
+            **params,
+        )
+    else:
+        text = Plural(
+            "%(count)s %(nation)s regular placed in %(space)s (step 5: 1 per 2 full CP; "
+            "%(left)s left).",
+            "%(count)s %(nation)s regulars placed in %(space)s (step 5: 1 per 2 full CP; "
+            "%(left)s left).",
+            **params,
+        )
+    world.say("VQ-2", text, power=PROTESTANT_POWER, area=target)
+    _war(world, data["controller"])
+
+
+def _war(world: World, enemy: str) -> None:
+    """Step 6: the Protestant and the controlling power at war."""
     if world.at_war(PROTESTANT_POWER, enemy):
-        text = f"The Protestant and {power_name(enemy)} are already at war (step 6)."
+        text = Text(
+            "The Protestant and %(power)s are already at war (step 6).", power=power_name(enemy)
+        )
     else:
         world.wars.add(frozenset((PROTESTANT_POWER, enemy)))
-        text = f"The Protestant and {power_name(enemy)} are now at war (step 6)."
+        text = Text(
+            "The Protestant and %(power)s are now at war (step 6).", power=power_name(enemy)
+        )
     world.say("VQ-2", text, power=PROTESTANT_POWER)
 
 
@@ -1145,7 +1489,9 @@ def _advance_revolt(world: World, data: dict) -> Pending | None:
             data["flipped"] = [target]
             world.say(
                 "VQ-2",
-                f"{_name(world, target)} comes under Protestant control (step 4).",
+                Text(
+                    "%(space)s comes under Protestant control (step 4).", space=_name(world, target)
+                ),
                 power=PROTESTANT_POWER,
                 area=target,
             )
@@ -1155,47 +1501,69 @@ def _advance_revolt(world: World, data: dict) -> Pending | None:
                 return Pending("revolt", "extra", PROTESTANT_POWER, data)
             world.say(
                 "VQ-2",
-                f"No space adjacent to {_name(world, target)} can also come under "
-                "Protestant control (step 4).",
+                Text(
+                    "No space adjacent to %(space)s can also come under Protestant control "
+                    "(step 4).",
+                    space=_name(world, target),
+                ),
             )
             data["step"] = "regulars"
         elif step == "regulars":
             _regulars(world, data)
             data["step"] = "capital"
         elif step == "capital":
-            capital = world.capitals.get(zone)
-            data["step"] = "leader"
-            if capital == TURN_TRACK:
-                text = f"The {nation} capital is on the turn track after a capture this turn"
-            elif capital:
-                text = f"The {nation} capital is already in {_name(world, capital)}"
-            elif _capital_candidates(world, data):
-                data["step"] = "capital"
+            if not world.capitals.get(zone) and _capital_candidates(world, data):
                 return Pending("revolt", "capital", PROTESTANT_POWER, data)
-            else:
-                text = f"No fortified Protestant home space it controls can hold a {nation} capital"
-            world.say("VQ-2", f"{text}: no capital placed (step 7).")
+            world.say("VQ-2", _no_capital(world, world.capitals.get(zone), nation))
+            data["step"] = "leader"
         elif step == "leader":
             if _leader_candidates(world, data):
                 return Pending("revolt", "leader", PROTESTANT_POWER, data)
-            world.say("VQ-2", f"No {nation} military leader can enter play (step 8).")
+            world.say(
+                "VQ-2",
+                Text("No %(nation)s military leader can enter play (step 8).", nation=nation),
+            )
             data["step"] = "done"
         elif step == "failed":
             return None
         else:
             world.say(
                 "VQ-2",
-                f"The revolt in {_name(world, target)} is over: the Protestant now controls "
-                f"{_names(world, data['flipped'])}.",
+                Text(
+                    "The revolt in %(target)s is over: the Protestant now controls %(spaces)s.",
+                    target=_name(world, target),
+                    spaces=_names(world, data["flipped"]),
+                ),
                 power=PROTESTANT_POWER,
                 area=target,
             )
             return None
 
 
+def _no_capital(world: World, capital: str | None, nation: Text) -> Text:
+    """Why step 7 places no capital."""
+    if capital == TURN_TRACK:
+        return Text(
+            "The %(nation)s capital is on the turn track after a capture this turn: no capital "
+            "placed (step 7).",
+            nation=nation,
+        )
+    if capital:
+        return Text(
+            "The %(nation)s capital is already in %(space)s: no capital placed (step 7).",
+            nation=nation,
+            space=_name(world, capital),
+        )
+    return Text(
+        "No fortified Protestant home space it controls can hold a %(nation)s capital: no "
+        "capital placed (step 7).",
+        nation=nation,
+    )
+
+
 # -- the interactive engine -----------------------------------------------------------
 
-Ask = Callable[[World, dict, str], tuple[str, list[Question]]]
+Ask = Callable[[World, dict, str], tuple[Text, list[Question]]]
 Take = Callable[[World, dict, str, Mapping[str, Any]], None]
 STAGES: dict[tuple[str, str], tuple[Ask, Take]] = {
     ("conversion", "sixes"): (_ask_sixes, _take_sixes),
@@ -1213,7 +1581,9 @@ RULES = {"conversion": "VQ-1", "revolt": "VQ-2"}
 def _stage(pending: Pending) -> tuple[Ask, Take]:
     stage = STAGES.get((pending.kind, pending.stage))
     if stage is None:
-        raise Refused(f"There is no {pending.kind} stage “{pending.stage}”.")
+        raise Refused(
+            Text("There is no %(kind)s stage “%(stage)s”.", kind=pending.kind, stage=pending.stage)
+        )
     return stage
 
 
@@ -1248,10 +1618,7 @@ def decide(
     decision, or to the end (None). Refused, changing nothing, for the wrong power or an
     illegal answer."""
     if not as_gm and power != pending.waiting_for:
-        raise Refused(
-            f"This {pending.kind} waits for {power_name(pending.waiting_for)}, "
-            f"not {power_name(power)}."
-        )
+        raise Refused(_waits_for(pending, power))
     _, take = _stage(pending)
     data = copy.deepcopy(pending.data)
     take(world, data, pending.waiting_for, answer)
@@ -1259,16 +1626,27 @@ def decide(
     return advance(world, data)
 
 
+def _waits_for(pending: Pending, power: str) -> Text:
+    params = {"power": power_name(pending.waiting_for), "other": power_name(power)}
+    if pending.kind == "conversion":
+        return Text("This conversion waits for %(power)s, not %(other)s.", **params)
+    return Text("This revolt waits for %(power)s, not %(other)s.", **params)
+
+
 # -- VQ-3 espionage -------------------------------------------------------------------
 
 ESPIONAGE_TURN = 3
 
 
-def espionage_refusal(turn: int) -> str:
+def espionage_refusal(turn: int) -> Text | str:
     """Why no espionage action may be taken on ``turn``, or "" from turn 3."""
     if turn >= ESPIONAGE_TURN:
         return ""
-    return f"No espionage on turn {turn}: espionage actions begin on turn {ESPIONAGE_TURN}."
+    return Text(
+        "No espionage on turn %(turn)s: espionage actions begin on turn %(first)s.",
+        turn=turn,
+        first=ESPIONAGE_TURN,
+    )
 
 
 def espionage_markers(world: World) -> None:
@@ -1283,6 +1661,9 @@ def espionage_markers(world: World) -> None:
         markers.cipher_key += 1
     world.say(
         "VQ-3",
-        f"Turn {ESPIONAGE_TURN}: espionage begins. Each power receives 2 Informant markers, "
-        "1 Assassination Used marker and 1 Cipher Key marker.",
+        Text(
+            "Turn %(turn)s: espionage begins. Each power receives 2 Informant markers, "
+            "1 Assassination Used marker and 1 Cipher Key marker.",
+            turn=ESPIONAGE_TURN,
+        ),
     )

@@ -8,6 +8,8 @@ allocation, displacement): the phase stays open until the last one is made.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy
+
 from rules.engine import PhaseSpec, Ruleset
 from rules.virgin_queen.options import OPTIONS
 
@@ -20,15 +22,23 @@ POWERS = (
     ("hre", "Holy Roman Empire's"),
     ("protestant", "Protestant"),
 )
+IMPULSE_NAMES = {
+    "ottoman": gettext_lazy("Ottoman impulse"),
+    "spain": gettext_lazy("Spanish impulse"),
+    "england": gettext_lazy("English impulse"),
+    "france": gettext_lazy("French impulse"),
+    "hre": gettext_lazy("Holy Roman Empire's impulse"),
+    "protestant": gettext_lazy("Protestant impulse"),
+}
 DEFAULT_ROUNDS = 2  # impulses of each power per turn, unless the scenario says otherwise
 
 
 def impulse(power: str, adjective: str) -> PhaseSpec:
     return PhaseSpec(
         key=f"impulse_{power}",
-        name=f"{adjective} impulse",
+        name=IMPULSE_NAMES.get(power, f"{adjective} impulse"),
         rules=("VQ-1", "VQ-2", "VQ-3"),
-        does=(
+        does=gettext_lazy(
             "The power plays its action: a Catholic conversion attempt (a Catholic power), "
             "a Protestant revolt (the Protestant), an espionage action (from turn 3), "
             "another action played at the table, or a pass. A conversion or a revolt waits "
@@ -44,58 +54,64 @@ PHASES = tuple(impulse(power, adjective) for power, adjective in POWERS)
 
 PROCEDURES = {
     "VQ-1": (
-        "Catholic conversion attempt",
-        "(one action or event, all attempts at once). 1. Roll one die per attempt. For the "
-        "events Council of Troubles, Index of Prohibited Books, Tridentine Catechism and "
-        "English Recusants, the first die is not rolled: it is a 6. 2. 2s and 3s miss and are"
-        " set aside. 3. Each 1 is an unrest marker to place in step 6. The converting power "
-        "may cancel one unrest marker by turning one 6 into a 5 (one 6 per marker cancelled)."
-        " 4. Each 6 is a major conversion: keep it for step 5 (it may then flip a space that "
-        "holds Protestant units), or flip now a space meeting all three conditions, to widen "
-        "the base for step 5. 5. Each 4 or 5 is a minor conversion: flip a space meeting all "
-        "three conditions. Each kept 6 flips a space meeting conditions a and b. 6. Place "
-        "each unrest marker in a space converted by this action, chosen by the converting "
-        "power; markers beyond the number of converted spaces are discarded. Conditions for "
-        "flipping a space to Catholic: - (a) it is in the religious struggle zone(s) targeted"
-        " by the action or event; - (b) it is adjacent (by land or pass) to a Catholic space,"
-        " or it is a port on a sea zone holding other Catholic ports; that neighbour must not"
-        " be in unrest and must have been Catholic at the start of this step; - (c) it holds "
-        "no Protestant units.",
+        gettext_lazy("Catholic conversion attempt"),
+        gettext_lazy(
+            "(one action or event, all attempts at once). 1. Roll one die per attempt. For the "
+            "events Council of Troubles, Index of Prohibited Books, Tridentine Catechism and "
+            "English Recusants, the first die is not rolled: it is a 6. 2. 2s and 3s miss and are"
+            " set aside. 3. Each 1 is an unrest marker to place in step 6. The converting power "
+            "may cancel one unrest marker by turning one 6 into a 5 (one 6 per marker cancelled)."
+            " 4. Each 6 is a major conversion: keep it for step 5 (it may then flip a space that "
+            "holds Protestant units), or flip now a space meeting all three conditions, to widen "
+            "the base for step 5. 5. Each 4 or 5 is a minor conversion: flip a space meeting all "
+            "three conditions. Each kept 6 flips a space meeting conditions a and b. 6. Place "
+            "each unrest marker in a space converted by this action, chosen by the converting "
+            "power; markers beyond the number of converted spaces are discarded. Conditions for "
+            "flipping a space to Catholic: - (a) it is in the religious struggle zone(s) targeted"
+            " by the action or event; - (b) it is adjacent (by land or pass) to a Catholic space,"
+            " or it is a port on a sea zone holding other Catholic ports; that neighbour must not"
+            " be in unrest and must have been Catholic at the start of this step; - (c) it holds "
+            "no Protestant units."
+        ),
     ),
     "VQ-2": (
-        "Protestant revolt",
-        "(an action of 2 to 5 CP). 1. Target: a space in France or the Netherlands, under "
-        "French (France) or Spanish (Netherlands) political control, of Protestant religious "
-        "influence, not under siege (unrest is allowed). 2. No Catholic units in the target: "
-        "automatic success. Otherwise roll one die per CP spent, +1 die if the target is a "
-        "Protestant home space; each 5 or 6 is a hit; the controlling power removes one of "
-        "its Catholic units there per hit. If any Catholic unit of that power remains, the "
-        "revolt fails and the procedure stops. 3. Leaders and non-Catholic units in the "
-        "target are displaced (12.5: to the nearest fortified space of their power, or its "
-        "capital); Catholic units of powers other than the owner are displaced too. 4. The "
-        "target and adjacent spaces of the same struggle zone that hold no Catholic units and"
-        " meet the step-1 requirements come under Protestant control; spaces flipped in this "
-        "step, target included, never exceed the CP spent. Units there not controlled by the "
-        "Protestant are displaced. 5. Add one Huguenot (France) or Dutch (Netherlands) "
-        "regular to the target per 2 full CP spent, limited by the Protestant's counter mix. "
-        "6. If the Protestant is not at war with France (France) or Spain (Netherlands), they"
-        " are now at war. 7. If the Protestant has no capital for this struggle zone (and its"
-        " capital is not on the turn track after a capture earlier this turn), it may place "
-        "one in a Protestant-controlled, fortified Protestant home space (need not be a key "
-        "space, need not be the target). 8. If a Protestant military leader for this zone can"
-        " enter play, it may be placed in the target. *Example (seed):* Protestant plays a "
-        "3-CP card against Lyon (not a Huguenot home space): 3 dice, 1 2 5 → one hit; the "
-        "only Catholic unit, a French regular, is removed; success. Two French mercenaries "
-        "are displaced (to Orléans). Lyon plus two adjacent Protestant spaces in France "
-        "(Dijon, Clermont) come under Huguenot control (3 ≤ 3 CP). One Huguenot regular is "
-        "placed in Lyon. France and the Protestant are at war. The Huguenot capital is "
-        "already at La Rochelle, and Coligny and Navarre are already on the map.",
+        gettext_lazy("Protestant revolt"),
+        gettext_lazy(
+            "(an action of 2 to 5 CP). 1. Target: a space in France or the Netherlands, under "
+            "French (France) or Spanish (Netherlands) political control, of Protestant religious "
+            "influence, not under siege (unrest is allowed). 2. No Catholic units in the target: "
+            "automatic success. Otherwise roll one die per CP spent, +1 die if the target is a "
+            "Protestant home space; each 5 or 6 is a hit; the controlling power removes one of "
+            "its Catholic units there per hit. If any Catholic unit of that power remains, the "
+            "revolt fails and the procedure stops. 3. Leaders and non-Catholic units in the "
+            "target are displaced (12.5: to the nearest fortified space of their power, or its "
+            "capital); Catholic units of powers other than the owner are displaced too. 4. The "
+            "target and adjacent spaces of the same struggle zone that hold no Catholic units and"
+            " meet the step-1 requirements come under Protestant control; spaces flipped in this "
+            "step, target included, never exceed the CP spent. Units there not controlled by the "
+            "Protestant are displaced. 5. Add one Huguenot (France) or Dutch (Netherlands) "
+            "regular to the target per 2 full CP spent, limited by the Protestant's counter mix. "
+            "6. If the Protestant is not at war with France (France) or Spain (Netherlands), they"
+            " are now at war. 7. If the Protestant has no capital for this struggle zone (and its"
+            " capital is not on the turn track after a capture earlier this turn), it may place "
+            "one in a Protestant-controlled, fortified Protestant home space (need not be a key "
+            "space, need not be the target). 8. If a Protestant military leader for this zone can"
+            " enter play, it may be placed in the target. *Example (seed):* Protestant plays a "
+            "3-CP card against Lyon (not a Huguenot home space): 3 dice, 1 2 5 → one hit; the "
+            "only Catholic unit, a French regular, is removed; success. Two French mercenaries "
+            "are displaced (to Orléans). Lyon plus two adjacent Protestant spaces in France "
+            "(Dijon, Clermont) come under Huguenot control (3 ≤ 3 CP). One Huguenot regular is "
+            "placed in Lyon. France and the Protestant are at war. The Huguenot capital is "
+            "already at La Rochelle, and Coligny and Navarre are already on the map."
+        ),
     ),
     "VQ-3": (
-        "Espionage markers",
-        "From turn 3 (never on turns 1 and 2) every power may take espionage actions; at the "
-        "start of turn 3 each power receives two Informant markers, one Assassination Used "
-        "marker and one Cipher Key marker.",
+        gettext_lazy("Espionage markers"),
+        gettext_lazy(
+            "From turn 3 (never on turns 1 and 2) every power may take espionage actions; at the "
+            "start of turn 3 each power receives two Informant markers, one Assassination Used "
+            "marker and one Cipher Key marker."
+        ),
     ),
 }
 
@@ -108,12 +124,13 @@ def sequence(turn: int, setup: dict) -> list[str]:
 
 
 def turn_label(turn: int, setup: dict) -> str:
-    return f"Turn {turn}"
+    """ "Turn 3", in the active language."""
+    return gettext("Turn %(turn)s") % {"turn": turn}
 
 
 RULESET = Ruleset(
     key="virgin_queen",
-    name="Virgin Queen — conversion, revolt, espionage",
+    name=gettext_lazy("Virgin Queen — conversion, revolt, espionage"),
     phases=PHASES,
     options=OPTIONS,
     sequence=sequence,
@@ -122,7 +139,7 @@ RULESET = Ruleset(
     edit_forms=f"{PACKAGE}.forms.EDIT_FORMS",
     presenter=f"{PACKAGE}.presenters",
     procedures=PROCEDURES,
-    default_orders="it passes",
+    default_orders=gettext_lazy("it passes"),
     decision_service=f"{PACKAGE}.services.decide",
     decision_form=f"{PACKAGE}.forms.DecisionForm",
     turn_started=f"{PACKAGE}.services.turn_started",

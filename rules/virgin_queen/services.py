@@ -13,6 +13,7 @@ import copy
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from campaign import persistence
 from campaign.models import (
@@ -32,6 +33,7 @@ from campaign.models import (
 from campaign.services import WAITING, PhaseContext, ServiceError, locked_campaign
 from campaign.snapshots import LiveRows, StateRows
 from rules.log import GM, LogLine
+from rules.text import Text, localized
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen import state
 from rules.virgin_queen.edits import EDITS, EditError
@@ -345,36 +347,57 @@ def start_action(world: state.World, power: str, order: dict | None, dice) -> vq
         if action == "revolt":
             return vq.start_revolt(world, order["target"], order["cp"], dice)
     except vq.Refused as refusal:
-        world.say("VQ-1" if action == "conversion" else "VQ-2", f"{name}: {refusal}", power=power)
+        text = Text("%(power)s: %(refusal)s", power=name, refusal=refusal.text)
+        world.say("VQ-1" if action == "conversion" else "VQ-2", text, power=power)
         return None
     if action == "espionage":
-        refusal = vq.espionage_refusal(world.turn)
-        text = refusal or f"an espionage action, played at the table: {order.get('note', '')}"
-        world.say("VQ-3", f"{name}: {text}".rstrip(": "), power=power)
+        world.say("VQ-3", _espionage(world, name, order.get("note", "")), power=power)
     elif action == "other":
-        world.say("", f"{name} plays an action at the table: {order.get('note', '')}", power=power)
+        text = Text(
+            "%(power)s plays an action at the table: %(note)s",
+            power=name,
+            note=order.get("note", ""),
+        )
+        world.say("", text, power=power)
     else:
-        world.say("", f"{name} passes.", power=power)
+        world.say("", Text("%(power)s passes.", power=name), power=power)
     return None
+
+
+def _espionage(world: state.World, name: str, note: str) -> Text:
+    """The espionage line: refused before turn 3, else played at the table."""
+    refusal = vq.espionage_refusal(world.turn)
+    if refusal:
+        return Text("%(power)s: %(refusal)s", power=name, refusal=refusal)
+    note = str(note).rstrip(": ")
+    if note:
+        return Text(
+            "%(power)s: an espionage action, played at the table: %(note)s", power=name, note=note
+        )
+    return Text("%(power)s: an espionage action, played at the table", power=name)
 
 
 def decide(*, campaign, phase, power_key, answer, actor, as_gm) -> str | None:
     """Apply an answer to the procedure under way (the platform's decision service)."""
     loaded = load_state(campaign)
     if loaded.pending is None:
-        raise ServiceError("Nothing waits for a decision.")
+        raise ServiceError(gettext("Nothing waits for a decision."))
     if as_gm and answer.get(CANCEL):
-        loaded.world.say(
-            "", f"The GM cancels the {loaded.pending.kind}: the impulse ends as it stands."
-        )
+        loaded.world.say("", _cancelled(loaded.pending.kind))
         persist(loaded, phase, actor)
         return _save_pending(loaded, phase, None)
     try:
         pending = vq.decide(loaded.world, loaded.pending, power_key, answer, as_gm=as_gm)
     except vq.Refused as refusal:
-        raise ServiceError(str(refusal)) from None
+        raise ServiceError(localized(refusal.text)) from None
     persist(loaded, phase, actor)
     return _save_pending(loaded, phase, pending)
+
+
+def _cancelled(kind: str) -> Text:
+    if kind == "conversion":
+        return Text("The GM cancels the conversion: the impulse ends as it stands.")
+    return Text("The GM cancels the revolt: the impulse ends as it stands.")
 
 
 def turn_started(campaign: Campaign, turn: int, actor) -> None:
@@ -388,8 +411,12 @@ def turn_started(campaign: Campaign, turn: int, actor) -> None:
             world.capitals[zone] = None
             world.say(
                 "VQ-2",
-                f"Turn {turn}: the Protestant's capital for {state.zone_name(zone)} leaves "
-                "the turn track; a new one may be placed after a revolt (step 7).",
+                Text(
+                    "Turn %(turn)s: the Protestant's capital for %(zone)s leaves the turn track; "
+                    "a new one may be placed after a revolt (step 7).",
+                    turn=turn,
+                    zone=state.zone_name(zone),
+                ),
             )
     vq.espionage_markers(world)
     persist(loaded, campaign.phase, actor)
@@ -399,23 +426,36 @@ def turn_started(campaign: Campaign, turn: int, actor) -> None:
 
 
 def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
-    """Apply one GM edit and log it with who made it."""
+    """Apply one GM edit and log it with who made it; returns the edit's Text."""
     if edit not in EDITS:
-        raise ServiceError(f"Unknown edit “{edit}”.")
+        raise ServiceError(gettext("Unknown edit “%(edit)s”.") % {"edit": edit})
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         loaded = load_state(campaign)
         if loaded.pending is not None:
-            raise ServiceError(
-                f"A {loaded.pending.kind} waits for "
-                f"{state.power_title(loaded.pending.waiting_for)}'s decision: answer it (or "
-                "cancel it) on the dashboard before editing the map."
-            )
+            raise ServiceError(_edit_waits(loaded.pending))
         try:
             text = EDITS[edit](loaded.world, **fields)
         except EditError as error:
-            raise ServiceError(str(error)) from None
-        loaded.world.log.insert(0, LogLine(GM, f"GM {actor.get_username()}: {text}."))
+            raise ServiceError(localized(error.args[0])) from None
+        line = Text("GM %(user)s: %(change)s.", user=actor.get_username(), change=text)
+        loaded.world.log.insert(0, LogLine(GM, line))
         persist(loaded, campaign.phase if campaign.phase_id else None, actor)
         campaign.bump_version()
         return text
+
+
+def _edit_waits(pending: vq.Pending) -> str:
+    """Why the map cannot be edited now, in the active language."""
+    power = localized(state.power_title(pending.waiting_for))
+    if pending.kind == "conversion":
+        text = gettext(
+            "A conversion waits for %(power)s's decision: answer it (or cancel it) on the "
+            "dashboard before editing the map."
+        )
+    else:
+        text = gettext(
+            "A revolt waits for %(power)s's decision: answer it (or cancel it) on the "
+            "dashboard before editing the map."
+        )
+    return text % {"power": power}

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.log import LogLine
+from rules.text import Text
 from rules.virgin_queen.options import OPTIONS
 
 CATHOLIC, PROTESTANT = "catholic", "protestant"  # religious influence
@@ -23,7 +24,7 @@ MILITARY = "military"
 PROTESTANT_POWER = "protestant"
 FRANCE_ZONE, NETHERLANDS_ZONE = "france", "netherlands"
 REVOLT_CONTROLLER = {FRANCE_ZONE: "france", NETHERLANDS_ZONE: "spain"}
-PROTESTANT_NATION = {FRANCE_ZONE: "Huguenot", NETHERLANDS_ZONE: "Dutch"}
+PROTESTANT_NATION = {FRANCE_ZONE: Text("Huguenot"), NETHERLANDS_ZONE: Text("Dutch")}
 AUTOMATIC_SIX_EVENTS = (
     "Council of Troubles",
     "Index of Prohibited Books",
@@ -32,20 +33,31 @@ AUTOMATIC_SIX_EVENTS = (
 )
 TURN_TRACK = "turn_track"  # World.capitals: a capital captured earlier this turn
 POWER_NAMES = {
-    "ottoman": "the Ottoman",
+    "ottoman": Text("the Ottoman"),
     "spain": "Spain",
     "england": "England",
     "france": "France",
-    "hre": "the Holy Roman Empire",
-    "protestant": "the Protestant",
+    "hre": Text("the Holy Roman Empire"),
+    "protestant": Text("the Protestant"),
 }
+POWER_SUBJECTS = {  # the powers named by words, beginning a sentence
+    "ottoman": Text("The Ottoman"),
+    "hre": Text("The Holy Roman Empire"),
+    "protestant": Text("The Protestant"),
+}
+POWER_TITLES = {
+    "ottoman": Text("Ottoman"),
+    "hre": Text("Holy Roman Empire"),
+    "protestant": Text("Protestant"),
+}
+NOBODY = Text("nobody")
 ADJECTIVES = {
-    "ottoman": "Ottoman",
-    "spain": "Spanish",
-    "england": "English",
-    "france": "French",
-    "hre": "Imperial",
-    "protestant": "Protestant",
+    "ottoman": Text("Ottoman"),
+    "spain": Text("Spanish"),
+    "england": Text("English"),
+    "france": Text("French"),
+    "hre": Text("Imperial"),
+    "protestant": Text("Protestant"),
 }
 ZONE_NAMES = {FRANCE_ZONE: "France", NETHERLANDS_ZONE: "the Netherlands"}
 DEFAULTS = {spec.key: spec.default for spec in OPTIONS}
@@ -58,12 +70,20 @@ def option(options: Mapping[str, Any] | None, key: str) -> Any:
 
 def power_name(key: str | None) -> str:
     """ "France", "the Protestant"; an unknown key as it is."""
-    return POWER_NAMES.get(key or "", key or "nobody")
+    return POWER_NAMES.get(key or "", key or NOBODY)
+
+
+def power_subject(key: str | None) -> str:
+    """ "France", "The Protestant": a power beginning a sentence."""
+    return POWER_SUBJECTS.get(key or "") or _capital(power_name(key))
 
 
 def power_title(key: str | None) -> str:
     """ "France", "Holy Roman Empire", "Protestant": a power as a heading or a subject."""
-    name = power_name(key).removeprefix("the ")
+    return POWER_TITLES.get(key or "") or _capital(power_name(key).removeprefix("the "))
+
+
+def _capital(name: str) -> str:
     return name[:1].upper() + name[1:]
 
 

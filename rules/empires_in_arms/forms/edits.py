@@ -9,6 +9,8 @@ dashboard shows for that edit: one per row (prefilled) or a single blank form.
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import edits
 from rules.empires_in_arms.services import gm_edit
@@ -20,6 +22,13 @@ KEEP, NO_STATUS = "", "none"  # the area-details form: leave as it is, or clear
 PP_RANGE = (-1000, 1000)  # Decision 8: PP may go negative; well inside the DB column
 TREASURY_RANGE = (-999, 9999)
 REVOLT_GUERRILLAS, SPANISH_GUERRILLAS = "revolt", "spanish"
+# The labels of edits.MINOR_STATUSES (whose words are the log's) on the forms.
+MINOR_STATUS_LABELS = {
+    edits.ALLIED: gettext_lazy("Allied minor"),
+    edits.CLIENT: gettext_lazy("Client state"),
+    edits.CONQUERED: gettext_lazy("Conquered minor"),
+}
+STATUS_REFUSAL = gettext_lazy("Choose allied minor, client state or conquered minor.")
 
 
 def power_choices(world: World) -> list[tuple[str, str]]:
@@ -38,10 +47,10 @@ def minor_choices(world: World) -> list[tuple[str, str]]:
 def status_field(blank: str) -> forms.ChoiceField:
     """How a power holds a minor: allied, client state or conquered (or ``blank``)."""
     return forms.ChoiceField(
-        label="Minor held as",
-        choices=[(NEUTRAL, blank), *((k, v.capitalize()) for k, v in edits.MINOR_STATUSES.items())],
+        label=gettext_lazy("Minor held as"),
+        choices=[(NEUTRAL, blank), *((k, MINOR_STATUS_LABELS[k]) for k in edits.MINOR_STATUSES)],
         required=False,
-        error_messages={"invalid_choice": "Choose allied minor, client state or conquered minor."},
+        error_messages={"invalid_choice": STATUS_REFUSAL},
     )
 
 
@@ -51,18 +60,18 @@ class EditForm(BaseEditForm):
 
 class PowerForm(EditForm):
     edit_key = "power"
-    title = "Powers: political status, PP, treasury"
+    title = gettext_lazy("Powers: political status, PP, treasury")
     rule = "EIA-1"
-    zone = forms.ChoiceField(label="Zone", choices=[(z, z) for z in ZONE_MODIFIERS])
-    political_points = number_field("PP", PP_RANGE)
-    treasury = number_field("Treasury $", TREASURY_RANGE)
-    pays_bad_roll = flag("Pays $d6 on a bad roll")
+    zone = forms.ChoiceField(label=gettext_lazy("Zone"), choices=[(z, z) for z in ZONE_MODIFIERS])
+    political_points = number_field(gettext_lazy("PP"), PP_RANGE)
+    treasury = number_field(gettext_lazy("Treasury $"), TREASURY_RANGE)
+    pays_bad_roll = flag(gettext_lazy("Pays $d6 on a bad roll"))
 
     def add_choices(self) -> None:
         self.fields["power"] = forms.ChoiceField(
             choices=power_choices(self.world),
             widget=forms.HiddenInput,
-            error_messages={"invalid_choice": "There is no such power."},
+            error_messages={"invalid_choice": _("There is no such power.")},
         )
 
     @classmethod
@@ -86,15 +95,15 @@ class PowerForm(EditForm):
 
 class MilitiaForm(EditForm):
     edit_key = "militia"
-    title = "Militia owed to Spain (Spanish guerrillas gone home: one per 3)"
+    title = gettext_lazy("Militia owed to Spain (Spanish guerrillas gone home: one per 3)")
     rule = "EIA-12"
-    militia = number_field("Militia factors due", edits.MILITIA_RANGE)
+    militia = number_field(gettext_lazy("Militia factors due"), edits.MILITIA_RANGE)
 
     def add_choices(self) -> None:
         self.fields["power"] = forms.ChoiceField(
             choices=power_choices(self.world),
             widget=forms.HiddenInput,
-            error_messages={"invalid_choice": "There is no such power."},
+            error_messages={"invalid_choice": _("There is no such power.")},
         )
         self.order_fields(["power", "militia"])
 
@@ -115,16 +124,16 @@ class MilitiaForm(EditForm):
 
 class AreaForm(EditForm):
     edit_key = "area"
-    title = "Areas: controller and ceded status (only a minor may be neutral)"
+    title = gettext_lazy("Areas: controller and ceded status (only a minor may be neutral)")
     rule = "EIA-7"
-    ceded = flag("Ceded province")
-    minor_status = status_field("As before (none if the controller changes)")
+    ceded = flag(gettext_lazy("Ceded province"))
+    minor_status = status_field(gettext_lazy("As before (none if the controller changes)"))
 
     def add_choices(self) -> None:
-        self.fields["area"] = forms.ChoiceField(label="Area", choices=area_choices(self.world))
+        self.fields["area"] = forms.ChoiceField(label=_("Area"), choices=area_choices(self.world))
         self.fields["controller"] = forms.ChoiceField(
-            label="Controller",
-            choices=[(NEUTRAL, "Nobody (a neutral minor)"), *power_choices(self.world)],
+            label=_("Controller"),
+            choices=[(NEUTRAL, _("Nobody (a neutral minor)")), *power_choices(self.world)],
             required=False,
         )
         self.order_fields(["area", "controller", "ceded", "minor_status"])
@@ -144,23 +153,25 @@ class AreaDetailsForm(EditForm):
     field left blank keeps its value (the map table shows the current ones)."""
 
     edit_key = "area_details"
-    title = "Areas: manpower, Spanish guerrilla value, how a minor is held"
+    title = gettext_lazy("Areas: manpower, Spanish guerrilla value, how a minor is held")
     rule = "EIA-3"
-    manpower = number_field("Manpower", edits.MANPOWER_RANGE, required=False)
-    guerrilla_value = number_field("Guerrilla value", edits.GUERRILLA_VALUE_RANGE, required=False)
+    manpower = number_field(gettext_lazy("Manpower"), edits.MANPOWER_RANGE, required=False)
+    guerrilla_value = number_field(
+        gettext_lazy("Guerrilla value"), edits.GUERRILLA_VALUE_RANGE, required=False
+    )
     minor_status = forms.ChoiceField(
-        label="Minor held as",
-        choices=[(KEEP, "(as it is)"), (NO_STATUS, "No status")]
-        + [(k, v.capitalize()) for k, v in edits.MINOR_STATUSES.items()],
+        label=gettext_lazy("Minor held as"),
+        choices=[(KEEP, gettext_lazy("(as it is)")), (NO_STATUS, gettext_lazy("No status"))]
+        + [(k, MINOR_STATUS_LABELS[k]) for k in edits.MINOR_STATUSES],
         required=False,
-        error_messages={"invalid_choice": "Choose allied minor, client state or conquered minor."},
+        error_messages={"invalid_choice": STATUS_REFUSAL},
     )
 
     def add_choices(self) -> None:
         self.fields["area"] = forms.ChoiceField(
-            label="Area",
+            label=_("Area"),
             choices=area_choices(self.world),
-            error_messages={"invalid_choice": "There is no such area."},
+            error_messages={"invalid_choice": _("There is no such area.")},
         )
         self.order_fields(["area", "manpower", "guerrilla_value", "minor_status"])
 
@@ -178,17 +189,19 @@ class AreaDetailsForm(EditForm):
 
 class NationalModifierForm(EditForm):
     edit_key = "national_modifier"
-    title = "Minor Country Chart: a power's national modifier in a minor"
+    title = gettext_lazy("Minor Country Chart: a power's national modifier in a minor")
     rule = "EIA-1"
-    value = number_field("NM", edits.NATIONAL_MODIFIER_RANGE, initial=0)
+    value = number_field(gettext_lazy("NM"), edits.NATIONAL_MODIFIER_RANGE, initial=0)
 
     def add_choices(self) -> None:
         self.fields["area"] = forms.ChoiceField(
-            label="Minor",
+            label=_("Minor"),
             choices=minor_choices(self.world),
-            error_messages={"invalid_choice": "That is not a minor country on the chart."},
+            error_messages={"invalid_choice": _("That is not a minor country on the chart.")},
         )
-        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
+        self.fields["power"] = forms.ChoiceField(
+            label=_("Power"), choices=power_choices(self.world)
+        )
         self.order_fields(["area", "power", "value"])
 
     @classmethod
@@ -208,23 +221,26 @@ class NationalModifierForm(EditForm):
 
 class LetDownForm(EditForm):
     edit_key = "let_downs"
-    title = "Revolts a power has let down in a minor (−1 each on its attempts there)"
+    title = gettext_lazy("Revolts a power has let down in a minor (−1 each on its attempts there)")
     rule = "EIA-1"
-    count = number_field("Revolts let down", edits.LET_DOWN_RANGE, initial=0)
+    count = number_field(gettext_lazy("Revolts let down"), edits.LET_DOWN_RANGE, initial=0)
 
     def add_choices(self) -> None:
-        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
+        self.fields["power"] = forms.ChoiceField(
+            label=_("Power"), choices=power_choices(self.world)
+        )
         self.fields["area"] = forms.ChoiceField(
-            label="Minor",
+            label=_("Minor"),
             choices=minor_choices(self.world),
-            error_messages={"invalid_choice": "Let-downs count in minor countries only."},
+            error_messages={"invalid_choice": _("Let-downs count in minor countries only.")},
         )
         self.order_fields(["power", "area", "count"])
 
     @classmethod
     def current(cls, world: World) -> list[str]:
         return sorted(
-            f"{world.powers[power].name} in {world.areas[area].name}: {count}"
+            _("%(power)s in %(area)s: %(count)s")
+            % {"power": world.powers[power].name, "area": world.areas[area].name, "count": count}
             for (power, area), count in world.let_downs.items()
             if count and power in world.powers and area in world.areas
         )
@@ -232,18 +248,20 @@ class LetDownForm(EditForm):
 
 class CorpsAddForm(EditForm):
     edit_key = "corps_add"
-    title = "Place a corps"
-    submit_label = "Place"
+    title = gettext_lazy("Place a corps")
+    submit_label = gettext_lazy("Place")
     rule = "EIA-4"
-    name = forms.CharField(label="Name", max_length=60, required=False)
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=60, required=False)
 
     def add_choices(self) -> None:
         minors = [(a.key, a.name) for a in self.world.areas.values() if a.kind == MINOR]
-        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
-        self.fields["area"] = forms.ChoiceField(label="Area", choices=area_choices(self.world))
+        self.fields["power"] = forms.ChoiceField(
+            label=_("Power"), choices=power_choices(self.world)
+        )
+        self.fields["area"] = forms.ChoiceField(label=_("Area"), choices=area_choices(self.world))
         self.fields["minor"] = forms.ChoiceField(
-            label="Minor's corps",
-            choices=[("", "The power's own"), *sorted(minors, key=lambda c: c[1])],
+            label=_("Minor's corps"),
+            choices=[("", _("The power's own")), *sorted(minors, key=lambda c: c[1])],
             required=False,
         )
         self.order_fields(["power", "area", "name", "minor"])
@@ -254,16 +272,16 @@ class CorpsAddForm(EditForm):
 
 class CorpsForm(EditForm):
     edit_key = "corps"
-    title = "Corps: where, and whether fought this step / besieged / besieging"
+    title = gettext_lazy("Corps: where, and whether fought this step / besieged / besieging")
     rule = "EIA-4"
-    fought = flag("Fought this step")
-    besieged = flag("Besieged")
-    besieging = flag("Besieging")
+    fought = flag(gettext_lazy("Fought this step"))
+    besieged = flag(gettext_lazy("Besieged"))
+    besieging = flag(gettext_lazy("Besieging"))
 
     def add_choices(self) -> None:
         corps = [(c.id, c.name) for c in self.world.corps if c.id is not None]
-        self.fields["corps"] = id_field("Corps", corps, "corps", hidden=True)
-        self.fields["area"] = forms.ChoiceField(label="Area", choices=area_choices(self.world))
+        self.fields["corps"] = id_field(_("Corps"), corps, _("corps"), hidden=True)
+        self.fields["area"] = forms.ChoiceField(label=_("Area"), choices=area_choices(self.world))
         self.order_fields(["corps", "area", "fought", "besieged", "besieging"])
 
     @classmethod
@@ -288,57 +306,71 @@ class CorpsForm(EditForm):
 
 class CorpsRemoveForm(EditForm):
     edit_key = "corps_remove"
-    title = "Remove a corps"
-    submit_label = "Remove"
+    title = gettext_lazy("Remove a corps")
+    submit_label = gettext_lazy("Remove")
 
     def add_choices(self) -> None:
         corps = [
-            (c.id, f"{self.world.powers[c.power].name} {c.name} in {self.world.areas[c.area].name}")
+            (
+                c.id,
+                _("%(power)s %(corps)s in %(area)s")
+                % {
+                    "power": self.world.powers[c.power].name,
+                    "corps": c.name,
+                    "area": self.world.areas[c.area].name,
+                },
+            )
             for c in self.world.corps
             if c.id is not None
         ]
-        self.fields["corps"] = id_field("Corps", corps, "corps")
+        self.fields["corps"] = id_field(_("Corps"), corps, _("corps"))
 
 
 class RelationForm(EditForm):
     edit_key = "relation"
-    title = "War and alliance between powers"
+    title = gettext_lazy("War and alliance between powers")
     rule = "EIA-7"
     kind = forms.ChoiceField(
-        label="Relation",
-        choices=[("war", "At war"), ("alliance", "Allied"), ("peace", "At peace")],
+        label=gettext_lazy("Relation"),
+        choices=[
+            ("war", gettext_lazy("At war")),
+            ("alliance", gettext_lazy("Allied")),
+            ("peace", gettext_lazy("At peace")),
+        ],
     )
 
     def add_choices(self) -> None:
-        self.fields["a"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
-        self.fields["b"] = forms.ChoiceField(label="and", choices=power_choices(self.world))
+        self.fields["a"] = forms.ChoiceField(label=_("Power"), choices=power_choices(self.world))
+        self.fields["b"] = forms.ChoiceField(label=_("and"), choices=power_choices(self.world))
         self.order_fields(["a", "b", "kind"])
 
     def clean(self) -> dict:
         cleaned = super().clean()
         if cleaned.get("a") and cleaned.get("a") == cleaned.get("b"):
-            raise forms.ValidationError("Choose two different powers.")
+            raise forms.ValidationError(_("Choose two different powers."))
         return cleaned
 
     @classmethod
     def current(cls, world: World) -> list[str]:
         def names(pair):
-            return " and ".join(sorted(world.powers[key].name for key in pair))
+            names = sorted(world.powers[key].name for key in pair)
+            first, second = names[0], names[-1]
+            return _("%(first)s and %(second)s") % {"first": first, "second": second}
 
-        wars = [f"{names(pair)}: at war" for pair in world.wars]
-        allies = [f"{names(pair)}: allied" for pair in world.alliances]
+        wars = [_("%(powers)s: at war") % {"powers": names(pair)} for pair in world.wars]
+        allies = [_("%(powers)s: allied") % {"powers": names(pair)} for pair in world.alliances]
         return sorted(wars) + sorted(allies)
 
 
 class RevoltForm(EditForm):
     edit_key = "revolt"
-    title = "Revolts: months the guerrillas have held the capital"
+    title = gettext_lazy("Revolts: months the guerrillas have held the capital")
     rule = "EIA-8"
-    capital_held_months = number_field("Months capital held", (0, 120))
+    capital_held_months = number_field(gettext_lazy("Months capital held"), (0, 120))
 
     def add_choices(self) -> None:
         revolts = [(r.id, r.area) for r in self.world.revolts if r.active and r.id is not None]
-        self.fields["revolt"] = id_field("Revolt", revolts, "active revolt", hidden=True)
+        self.fields["revolt"] = id_field(_("Revolt"), revolts, _("active revolt"), hidden=True)
         self.order_fields(["revolt", "capital_held_months"])
 
     @classmethod
@@ -346,8 +378,12 @@ class RevoltForm(EditForm):
         return [
             cls(
                 world=world,
-                caption=f"{world.areas[r.area].name} (revolt number {r.number}, "
-                f"{world.powers[r.sponsor].name})",
+                caption=_("%(area)s (revolt number %(number)s, %(sponsor)s)")
+                % {
+                    "area": world.areas[r.area].name,
+                    "number": r.number,
+                    "sponsor": world.powers[r.sponsor].name,
+                },
                 initial={"revolt": r.id, "capital_held_months": r.capital_held_months},
                 auto_id=row_auto_id(cls, r.id),
             )
@@ -358,8 +394,8 @@ class RevoltForm(EditForm):
 
 class SpanishFieldLossForm(EditForm):
     edit_key = "spanish_field_loss"
-    title = "Spain lost a field combat in an unceded Spanish province"
-    submit_label = "Create a Spanish guerrilla factor"
+    title = gettext_lazy("Spain lost a field combat in an unceded Spanish province")
+    submit_label = gettext_lazy("Create a Spanish guerrilla factor")
     rule = "EIA-10"
 
     def add_choices(self) -> None:
@@ -369,22 +405,22 @@ class SpanishFieldLossForm(EditForm):
             if a.kind == PROVINCE and a.home_power == SPAIN and not a.ceded
         ]
         self.fields["area"] = forms.ChoiceField(
-            label="Province",
+            label=_("Province"),
             choices=sorted(provinces, key=lambda c: c[1]),
-            error_messages={"invalid_choice": "That is not an unceded Spanish home province."},
+            error_messages={"invalid_choice": _("That is not an unceded Spanish home province.")},
         )
 
 
 class GuerrillaForm(EditForm):
     edit_key = "guerrilla"
-    title = "Guerrillas: factors, and besieged in a city or not"
+    title = gettext_lazy("Guerrillas: factors, and besieged in a city or not")
     rule = "EIA-9"
-    factors = number_field("Factors", edits.FACTORS_RANGE)
-    besieged = flag("Besieged")
+    factors = number_field(gettext_lazy("Factors"), edits.FACTORS_RANGE)
+    besieged = flag(gettext_lazy("Besieged"))
 
     def add_choices(self) -> None:
         stacks = [(g.id, g.area) for g in self.world.guerrillas if g.id is not None]
-        self.fields["stack"] = id_field("Stack", stacks, "guerrilla stack", hidden=True)
+        self.fields["stack"] = id_field(_("Stack"), stacks, _("guerrilla stack"), hidden=True)
         self.order_fields(["stack", "factors", "besieged"])
 
     @classmethod
@@ -402,41 +438,51 @@ class GuerrillaForm(EditForm):
 
 
 def stack_label(world: World, stack) -> str:
-    kind = "revolt" if stack.revolt else "Spanish"
-    return (
-        f"{world.powers[stack.nationality].name} {kind} guerrillas in "
-        f"{world.areas[stack.area].name}"
+    template = (
+        _("%(power)s revolt guerrillas in %(area)s")
+        if stack.revolt
+        else _("%(power)s Spanish guerrillas in %(area)s")
     )
+    return template % {
+        "power": world.powers[stack.nationality].name,
+        "area": world.areas[stack.area].name,
+    }
 
 
 class GuerrillaAddForm(EditForm):
     edit_key = "guerrilla_add"
-    title = "Place guerrillas (in their area of origin)"
-    submit_label = "Place"
+    title = gettext_lazy("Place guerrillas (in their area of origin)")
+    submit_label = gettext_lazy("Place")
     rule = "EIA-9"
     kind = forms.ChoiceField(
-        label="Kind",
+        label=gettext_lazy("Kind"),
         choices=[
-            (REVOLT_GUERRILLAS, "Revolt guerrillas of the sponsor of the revolt there"),
-            (SPANISH_GUERRILLAS, "Spanish guerrillas (Spain, in a Spanish province)"),
+            (
+                REVOLT_GUERRILLAS,
+                gettext_lazy("Revolt guerrillas of the sponsor of the revolt there"),
+            ),
+            (SPANISH_GUERRILLAS, gettext_lazy("Spanish guerrillas (Spain, in a Spanish province)")),
         ],
-        error_messages={"invalid_choice": "Choose revolt or Spanish guerrillas."},
+        error_messages={"invalid_choice": gettext_lazy("Choose revolt or Spanish guerrillas.")},
     )
-    factors = number_field("Factors", edits.FACTORS_RANGE, initial=1)
+    factors = number_field(gettext_lazy("Factors"), edits.FACTORS_RANGE, initial=1)
 
     def add_choices(self) -> None:
         """Areas in revolt and Spanish home provinces: the only places guerrillas appear."""
-        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
+        self.fields["power"] = forms.ChoiceField(
+            label=_("Power"), choices=power_choices(self.world)
+        )
         places = area_choices(
             self.world,
             lambda a: self.world.active_revolt(a.key) is not None or edits.spanish_province(a),
         )
         self.fields["area"] = forms.ChoiceField(
-            label="Area",
+            label=_("Area"),
             choices=places,
             error_messages={
-                "invalid_choice": "Guerrillas appear only in an area in revolt or a Spanish "
-                "province."
+                "invalid_choice": _(
+                    "Guerrillas appear only in an area in revolt or a Spanish province."
+                )
             },
         )
         self.order_fields(["kind", "power", "area", "factors"])
@@ -453,46 +499,56 @@ class GuerrillaAddForm(EditForm):
 
 class GuerrillaRemoveForm(EditForm):
     edit_key = "guerrilla_remove"
-    title = "Remove guerrillas (destroyed in a field combat)"
-    submit_label = "Remove"
+    title = gettext_lazy("Remove guerrillas (destroyed in a field combat)")
+    submit_label = gettext_lazy("Remove")
     rule = "EIA-9"
 
     def add_choices(self) -> None:
         stacks = [
-            (g.id, f"{g.factors} {stack_label(self.world, g)}")
+            (
+                g.id,
+                ngettext("%(count)s %(stack)s", "%(count)s %(stack)s", g.factors)
+                % {"count": g.factors, "stack": stack_label(self.world, g)},
+            )
             for g in self.world.guerrillas
             if g.id is not None
         ]
-        self.fields["stack"] = id_field("Stack", stacks, "guerrilla stack")
+        self.fields["stack"] = id_field(_("Stack"), stacks, _("guerrilla stack"))
 
 
 class DepotAddForm(EditForm):
     edit_key = "depot_add"
-    title = "Place a depot"
-    submit_label = "Place"
+    title = gettext_lazy("Place a depot")
+    submit_label = gettext_lazy("Place")
     rule = "EIA-11"
-    port_city = flag("In a port city")
-    garrison = number_field("Garrison factors", (0, 99), initial=0)
+    port_city = flag(gettext_lazy("In a port city"))
+    garrison = number_field(gettext_lazy("Garrison factors"), (0, 99), initial=0)
 
     def add_choices(self) -> None:
-        self.fields["power"] = forms.ChoiceField(label="Power", choices=power_choices(self.world))
-        self.fields["area"] = forms.ChoiceField(label="Area", choices=area_choices(self.world))
+        self.fields["power"] = forms.ChoiceField(
+            label=_("Power"), choices=power_choices(self.world)
+        )
+        self.fields["area"] = forms.ChoiceField(label=_("Area"), choices=area_choices(self.world))
         self.order_fields(["power", "area", "port_city", "garrison"])
 
 
 class DepotRemoveForm(EditForm):
     edit_key = "depot_remove"
-    title = "Remove a depot"
-    submit_label = "Remove"
+    title = gettext_lazy("Remove a depot")
+    submit_label = gettext_lazy("Remove")
     rule = "EIA-11"
 
     def add_choices(self) -> None:
         depots = [
-            (d.id, f"{self.world.powers[d.power].name} in {self.world.areas[d.area].name}")
+            (
+                d.id,
+                _("%(power)s in %(area)s")
+                % {"power": self.world.powers[d.power].name, "area": self.world.areas[d.area].name},
+            )
             for d in self.world.depots
             if d.id is not None
         ]
-        self.fields["depot"] = id_field("Depot", depots, "depot")
+        self.fields["depot"] = id_field(_("Depot"), depots, _("depot"))
 
 
 EDIT_FORMS: dict[str, type[EditForm]] = {

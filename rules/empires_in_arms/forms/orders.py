@@ -8,18 +8,20 @@ order payload the phase service reads (``payload()``).
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import legal
 from rules.empires_in_arms.services import set_standing_order
 from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
 from rules.forms import BaseOrderForm, WholeNumberField
 
-OPERATION_REFUSAL = (
+OPERATION_REFUSAL = gettext_lazy(
     "You cannot operate in %(value)s: you need an eligible corps there (one that has not "
     "fought this step and is neither besieged nor besieging) and guerrillas or a revolt "
     "there (EIA-4)."
 )
-DEPOT_REFUSAL = (
+DEPOT_REFUSAL = gettext_lazy(
     "Your guerrillas cannot attack depots in %(value)s: you need more than 6 guerrilla "
     "factors there and an enemy depot outside a port city (EIA-11)."
 )
@@ -38,23 +40,33 @@ class OrderForm(BaseOrderForm):
 
     def power_name(self, key: str | None) -> str:
         if key is None:
-            return "nobody"
+            return _("nobody")
         return self.world.powers[key].name if key in self.world.powers else key
 
     def revolt_label(self, revolt: Revolt) -> str:
         area = self.world.areas[revolt.area]
         factors = self.world.guerrilla_factors(revolt.area)
-        return (
-            f"{area.name} (revolt number {revolt.number}, held by "
-            f"{self.power_name(area.controller)}, {factors} guerrilla factors)"
-        )
+        return ngettext(
+            "%(area)s (revolt number %(number)s, held by %(controller)s, %(factors)s guerrilla "
+            "factors)",
+            "%(area)s (revolt number %(number)s, held by %(controller)s, %(factors)s guerrilla "
+            "factors)",
+            factors,
+        ) % {
+            "area": area.name,
+            "number": revolt.number,
+            "controller": self.power_name(area.controller),
+            "factors": factors,
+        }
 
 
 class PeaceOrderForm(OrderForm):
     """EIA-7: let revolts you sponsor lapse in the peace step."""
 
     rules = ("EIA-7",)
-    nothing_to_order = "You sponsor no revolt, so there is nothing to let lapse (EIA-7)."
+    nothing_to_order = gettext_lazy(
+        "You sponsor no revolt, so there is nothing to let lapse (EIA-7)."
+    )
     field_names = {"lapse": ""}
 
     def add_fields(self) -> None:
@@ -62,17 +74,18 @@ class PeaceOrderForm(OrderForm):
         if not revolts:
             return
         self.fields["lapse"] = forms.MultipleChoiceField(
-            label="Revolts to let lapse",
+            label=_("Revolts to let lapse"),
             choices=[(r.area, self.revolt_label(r)) for r in revolts],
             widget=forms.CheckboxSelectMultiple,
             required=False,
-            help_text=(
+            help_text=_(
                 "EIA-7: a revolt you let lapse ends now and counts as a revolt you let down "
                 "(−1 on your later revolt attempts in that minor)."
             ),
             error_messages={
-                "invalid_choice": "%(value)s is not a revolt you sponsor, so you cannot let "
-                "it lapse (EIA-7)."
+                "invalid_choice": _(
+                    "%(value)s is not a revolt you sponsor, so you cannot let it lapse (EIA-7)."
+                )
             },
         )
 
@@ -87,7 +100,7 @@ class RevoltOrderForm(OrderForm):
     """EIA-1: up to three revolt attempts, 1 PP each."""
 
     rules = ("EIA-1", "EIA-2")
-    nothing_to_order = (
+    nothing_to_order = gettext_lazy(
         "No area may be a target now: a target must be a minor country or ceded province "
         "held by another major power and not already in revolt (EIA-1)."
     )
@@ -98,37 +111,40 @@ class RevoltOrderForm(OrderForm):
         if not targets:
             return
         self.fields["targets"] = forms.MultipleChoiceField(
-            label="Revolt attempts",
+            label=_("Revolt attempts"),
             choices=[(key, self.target_label(key)) for key in targets],
             widget=forms.CheckboxSelectMultiple,
             required=False,
-            help_text=(
-                f"EIA-1: at most {legal.MAX_ATTEMPTS} attempts; each costs 1 PP whatever the "
-                "result. Roll d6 + your national modifier + your political status modifier "
-                "− revolts you let down there; 6 or more and the revolt breaks out. "
-                f"You have {self.power.political_points} PP."
-            ),
+            help_text=_(
+                "EIA-1: at most %(max)s attempts; each costs 1 PP whatever the result. Roll "
+                "d6 + your national modifier + your political status modifier − revolts you "
+                "let down there; 6 or more and the revolt breaks out. You have %(pp)s PP."
+            )
+            % {"max": legal.MAX_ATTEMPTS, "pp": self.power.political_points},
             error_messages={
-                "invalid_choice": "%(value)s cannot be a target: it must be a minor country "
-                "or ceded province held by another major power and not already in revolt "
-                "(EIA-1)."
+                "invalid_choice": _(
+                    "%(value)s cannot be a target: it must be a minor country or ceded "
+                    "province held by another major power and not already in revolt (EIA-1)."
+                )
             },
         )
         if self.per_target:
             self.fields["repeat"] = WholeNumberField(
-                label="Attempts on each chosen target",
+                label=_("Attempts on each chosen target"),
                 min_value=1,
                 max_value=legal.MAX_ATTEMPTS,
                 initial=1,
-                help_text=(
-                    f"Under this campaign's options the limit is {legal.MAX_ATTEMPTS} attempts "
-                    "per target (Decision 7): further attempts on a target are made only while "
-                    "the earlier ones fail."
-                ),
+                help_text=_(
+                    "Under this campaign's options the limit is %(max)s attempts per target "
+                    "(Decision 7): further attempts on a target are made only while the "
+                    "earlier ones fail."
+                )
+                % {"max": legal.MAX_ATTEMPTS},
                 error_messages={
-                    "min_value": "Make at least 1 attempt on each target you chose (EIA-1).",
-                    "max_value": f"At most {legal.MAX_ATTEMPTS} attempts per target (EIA-1).",
-                    "invalid": "The number of attempts must be a whole number (EIA-1).",
+                    "min_value": _("Make at least 1 attempt on each target you chose (EIA-1)."),
+                    "max_value": _("At most %(max)s attempts per target (EIA-1).")
+                    % {"max": legal.MAX_ATTEMPTS},
+                    "invalid": _("The number of attempts must be a whole number (EIA-1)."),
                 },
             )
 
@@ -138,29 +154,50 @@ class RevoltOrderForm(OrderForm):
 
     def target_label(self, key: str) -> str:
         area = self.world.areas[key]
-        kind = "ceded province" if area.ceded else "minor"
+        kind = _("ceded province") if area.ceded else _("minor")
         modifier = self.world.national_modifier(self.power_key, key)
         let_downs = self.world.let_downs.get((self.power_key, key), 0)
-        extra = f", {let_downs} revolt(s) you let down" if let_downs else ""
-        return (
-            f"{area.name} ({kind}, held by {self.power_name(area.controller)}; "
-            f"your national modifier {modifier:+d}{extra})"
+        extra = (
+            ngettext(
+                ", %(count)s revolt(s) you let down",
+                ", %(count)s revolt(s) you let down",
+                let_downs,
+            )
+            % {"count": let_downs}
+            if let_downs
+            else ""
         )
+        return _(
+            "%(area)s (%(kind)s, held by %(controller)s; your national modifier "
+            "%(modifier)s%(extra)s)"
+        ) % {
+            "area": area.name,
+            "kind": kind,
+            "controller": self.power_name(area.controller),
+            "modifier": f"{modifier:+d}",
+            "extra": extra,
+        }
 
     def clean_targets(self) -> list[str]:
         targets = list(dict.fromkeys(self.cleaned_data["targets"]))
         if len(targets) > legal.MAX_ATTEMPTS and not self.per_target:
             raise forms.ValidationError(
-                f"You may make at most {legal.MAX_ATTEMPTS} revolt attempts in a revolt step; "
-                f"you chose {len(targets)} (EIA-1)."
+                _(
+                    "You may make at most %(max)s revolt attempts in a revolt step; you chose "
+                    "%(chosen)s (EIA-1)."
+                )
+                % {"max": legal.MAX_ATTEMPTS, "chosen": len(targets)}
             )
         # Decision 8: the default minimum, 0, is no minimum at all (PP may go negative).
         minimum = option(self.world.options, "attempt_pp_minimum")
         points_before_last = self.power.political_points - len(targets) + 1
         if minimum and targets and points_before_last < minimum:
             raise forms.ValidationError(
-                f"Each attempt needs at least {minimum} PP under this campaign's options and "
-                f"you have {self.power.political_points} PP (EIA-1)."
+                _(
+                    "Each attempt needs at least %(minimum)s PP under this campaign's options "
+                    "and you have %(pp)s PP (EIA-1)."
+                )
+                % {"minimum": minimum, "pp": self.power.political_points}
             )
         return targets
 
@@ -181,14 +218,16 @@ class LandOrderForm(OrderForm):
     """EIA-9/10 guerrilla moves, EIA-4 operations and EIA-11 depot attacks."""
 
     rules = ("EIA-9", "EIA-4", "EIA-11")
-    nothing_to_order = (
+    nothing_to_order = gettext_lazy(
         "You have no guerrillas that can move, no eligible corps where there are guerrillas "
         "or a revolt (EIA-4), and no guerrillas strong enough to attack a depot (EIA-11)."
     )
     move_prefix = "move_"
     field_names = {"operations": OPERATION_REFUSAL, "depot_attacks": DEPOT_REFUSAL}
     field_prefixes = {
-        move_prefix: "You have no guerrilla stack #%(value)s that can move this step (EIA-9)."
+        move_prefix: gettext_lazy(
+            "You have no guerrilla stack #%(value)s that can move this step (EIA-9)."
+        )
     }
 
     def add_fields(self) -> None:
@@ -197,9 +236,9 @@ class LandOrderForm(OrderForm):
         self.add_areas_field(
             "operations",
             legal.operation_areas(self.world, self.power_key),
-            label="Anti-guerrilla operations",
+            label=_("Anti-guerrilla operations"),
             describe=self.operation_label,
-            help_text=(
+            help_text=_(
                 "EIA-4: roll d6 (+1 with two or more eligible corps); higher than the area's "
                 "guerrilla value eliminates its unbesieged guerrillas and lowers a revolt by 1. "
                 "A corps is eligible if it fought no land combat this step and is neither "
@@ -210,9 +249,9 @@ class LandOrderForm(OrderForm):
         self.add_areas_field(
             "depot_attacks",
             legal.depot_attack_areas(self.world, self.power_key),
-            label="Guerrilla depot attacks",
+            label=_("Guerrilla depot attacks"),
             describe=self.area_name,
-            help_text=(
+            help_text=_(
                 "EIA-11: with more than 6 guerrilla factors that start no other battle, attack "
                 "the enemy depots outside port cities; a modified 5 or 6 destroys them."
             ),
@@ -221,18 +260,29 @@ class LandOrderForm(OrderForm):
 
     def move_field(self, stack: Guerrilla) -> forms.ChoiceField:
         here = self.area_name(stack.area)
-        choices = [("", f"Stay in {here}")]
+        choices = [("", _("Stay in %(area)s") % {"area": here})]
         destinations = legal.guerrilla_destinations(self.world, stack)
         choices += [(key, self.area_name(key)) for key in destinations]
         return forms.ChoiceField(
-            label=f"{stack.factors} guerrilla factor(s) in {here}",
+            label=ngettext(
+                "%(count)s guerrilla factor(s) in %(area)s",
+                "%(count)s guerrilla factor(s) in %(area)s",
+                stack.factors,
+            )
+            % {"count": stack.factors, "area": here},
             choices=choices,
             required=False,
-            help_text="EIA-9/EIA-10: one adjacent area per land movement step, never out of "
-            "the area of origin (Spanish guerrillas stay within Spain).",
+            help_text=_(
+                "EIA-9/EIA-10: one adjacent area per land movement step, never out of the area "
+                "of origin (Spanish guerrillas stay within Spain)."
+            ),
             error_messages={
-                "invalid_choice": f"These guerrillas cannot move to %(value)s: they move one "
-                f"adjacent area and never leave their area of origin ({here}) (EIA-9)."
+                # %(value)s stays for the form to fill in with the refused choice
+                "invalid_choice": _(
+                    "These guerrillas cannot move to %(value)s: they move one adjacent area "
+                    "and never leave their area of origin (%(area)s) (EIA-9)."
+                )
+                % {"value": "%(value)s", "area": here}
             },
         )
 
@@ -252,11 +302,15 @@ class LandOrderForm(OrderForm):
         corps = len(legal.eligible_corps(self.world, self.power_key, key))
         factors = self.world.guerrilla_factors(key)
         revolt = self.world.active_revolt(key)
-        in_revolt = f", revolt number {revolt.number}" if revolt else ""
-        return (
-            f"{self.area_name(key)} ({corps} eligible corps, {factors} guerrilla factors"
-            f"{in_revolt})"
-        )
+        in_revolt = _(", revolt number %(number)s") % {"number": revolt.number} if revolt else ""
+        return _(
+            "%(area)s (%(corps)s eligible corps, %(factors)s guerrilla factors%(in_revolt)s)"
+        ) % {
+            "area": self.area_name(key),
+            "corps": corps,
+            "factors": factors,
+            "in_revolt": in_revolt,
+        }
 
     def initial_from(self, payload: dict) -> dict:
         initial = {f"{self.move_prefix}{m['stack']}": m["to"] for m in payload.get("moves", [])}
@@ -281,30 +335,35 @@ class ConquestOrderForm(OrderForm):
     """EIA-8: client state or conquered minor, chosen in advance for a revolt at war."""
 
     rules = ("EIA-8",)
-    nothing_to_order = (
+    nothing_to_order = gettext_lazy(
         "You have no revolt in a minor held by a power you are at war with, so there is "
         "no client-state or conquered choice to make (EIA-8)."
     )
     prefix_choice = "choice_"
     field_prefixes = {
-        prefix_choice: "%(value)s is not a revolt of yours in a minor held by a power you are "
-        "at war with, so there is no choice to make there (EIA-8)."
+        prefix_choice: gettext_lazy(
+            "%(value)s is not a revolt of yours in a minor held by a power you are at war "
+            "with, so there is no choice to make there (EIA-8)."
+        )
     }
 
     def add_fields(self) -> None:
         for revolt in legal.conquest_choice_revolts(self.world, self.power_key):
             self.fields[f"{self.prefix_choice}{revolt.area}"] = forms.ChoiceField(
-                label=f"If the revolt in {self.area_name(revolt.area)} succeeds",
+                label=_("If the revolt in %(area)s succeeds")
+                % {"area": self.area_name(revolt.area)},
                 choices=[
-                    ("", "Not decided yet"),
-                    (CLIENT, "Client state: its guerrilla factors become its infantry"),
-                    (CONQUERED, "Conquered minor: its guerrilla factors are removed"),
+                    ("", _("Not decided yet")),
+                    (CLIENT, _("Client state: its guerrilla factors become its infantry")),
+                    (CONQUERED, _("Conquered minor: its guerrilla factors are removed")),
                 ],
                 required=False,
-                help_text="EIA-8: at war with the controller, a successful revolt in a minor "
-                "makes it your client state or a conquered minor.",
+                help_text=_(
+                    "EIA-8: at war with the controller, a successful revolt in a minor makes it "
+                    "your client state or a conquered minor."
+                ),
                 error_messages={
-                    "invalid_choice": "Choose client state or conquered minor (EIA-8)."
+                    "invalid_choice": _("Choose client state or conquered minor (EIA-8).")
                 },
             )
 
@@ -325,30 +384,38 @@ class EconomicOrderForm(OrderForm):
     """EIA-5: $1 to $6 of aid to each of your revolts."""
 
     rules = ("EIA-5",)
-    nothing_to_order = "You have no revolt you may aid (EIA-5)."
+    nothing_to_order = gettext_lazy("You have no revolt you may aid (EIA-5).")
     prefix_aid = "aid_"
     field_prefixes = {
-        prefix_aid: "%(value)s is not a revolt you may aid: only the sponsor aids its revolt "
-        "(EIA-5)."
+        prefix_aid: gettext_lazy(
+            "%(value)s is not a revolt you may aid: only the sponsor aids its revolt (EIA-5)."
+        )
     }
 
     def add_fields(self) -> None:
         low, high = legal.AID_RANGE
         for revolt in legal.aidable_revolts(self.world, self.power_key):
             self.fields[f"{self.prefix_aid}{revolt.area}"] = WholeNumberField(
-                label=f"Aid to {self.revolt_label(revolt)}",
+                label=_("Aid to %(revolt)s") % {"revolt": self.revolt_label(revolt)},
                 min_value=low,
                 max_value=high,
                 required=False,
-                help_text=f"EIA-5: spend ${low} to ${high}; roll d6, at most the amount and "
-                "the revolt number rises by 1. The money is spent either way. Leave empty to "
-                "give no aid.",
+                help_text=_(
+                    "EIA-5: spend $%(low)s to $%(high)s; roll d6, at most the amount and the "
+                    "revolt number rises by 1. The money is spent either way. Leave empty to "
+                    "give no aid."
+                )
+                % {"low": low, "high": high},
                 error_messages={
-                    "invalid": "Enter the aid as a whole number of dollars, from "
-                    f"${low} to ${high}.",
-                    "min_value": f"Aid is at least ${low}; leave the box empty to give none "
-                    "(EIA-5).",
-                    "max_value": f"Aid is at most ${high} per revolt (EIA-5).",
+                    "invalid": _(
+                        "Enter the aid as a whole number of dollars, from $%(low)s to $%(high)s."
+                    )
+                    % {"low": low, "high": high},
+                    "min_value": _(
+                        "Aid is at least $%(low)s; leave the box empty to give none (EIA-5)."
+                    )
+                    % {"low": low},
+                    "max_value": _("Aid is at most $%(high)s per revolt (EIA-5).") % {"high": high},
                 },
             )
 
@@ -357,7 +424,8 @@ class EconomicOrderForm(OrderForm):
         total = sum(amount for amount in cleaned.values() if amount)
         if total and total > self.power.treasury:
             raise forms.ValidationError(
-                f"Your aid totals ${total} but your treasury holds ${self.power.treasury}."
+                _("Your aid totals $%(total)s but your treasury holds $%(treasury)s.")
+                % {"total": total, "treasury": self.power.treasury}
             )
         return cleaned
 
@@ -379,16 +447,18 @@ class StandingOrderForm(forms.Form):
 
     rules = ("EIA-4",)
     pays_bad_roll = forms.TypedChoiceField(
-        label="When an anti-guerrilla operation in an area you control rolls badly",
+        label=gettext_lazy("When an anti-guerrilla operation in an area you control rolls badly"),
         choices=[
-            ("yes", "Pay $d6 at once so the revolt number does not rise"),
-            ("no", "Do not pay; the revolt number rises by 1"),
+            ("yes", gettext_lazy("Pay $d6 at once so the revolt number does not rise")),
+            ("no", gettext_lazy("Do not pay; the revolt number rises by 1")),
         ],
         coerce=lambda value: value == "yes",
         widget=forms.RadioSelect,
-        help_text="EIA-4: asynchronous play cannot stop to ask you, so this standing order "
-        "answers for you (Decision 5).",
-        error_messages={"invalid_choice": "Choose whether to pay or not."},
+        help_text=gettext_lazy(
+            "EIA-4: asynchronous play cannot stop to ask you, so this standing order answers "
+            "for you (Decision 5)."
+        ),
+        error_messages={"invalid_choice": gettext_lazy("Choose whether to pay or not.")},
     )
 
     def __init__(self, data=None, *, world: World, power_key: str):

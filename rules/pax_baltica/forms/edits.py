@@ -4,6 +4,8 @@ do not automate. EDIT_FORMS maps each gm_edit key to its form (see rules/forms.p
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id
 from rules.pax_baltica import edits
@@ -18,7 +20,9 @@ def area_choices(world: World, kind: str | None = None) -> list[tuple[str, str]]
         (a for a in world.territories.values() if kind is None or a.kind == kind),
         key=lambda a: a.name,
     )
-    return [(a.key, a.name + (" (sea)" if a.kind == SEA else "")) for a in areas]
+    return [
+        (a.key, _("%(area)s (sea)") % {"area": a.name} if a.kind == SEA else a.name) for a in areas
+    ]
 
 
 def nation_choices(world: World) -> list[tuple[str, str]]:
@@ -43,28 +47,28 @@ class EditForm(BaseEditForm):
 
 class BlockForm(EditForm):
     edit_key = "block"
-    title = "Blocks: land moves, strength, carried by a fleet, in a battle"
+    title = gettext_lazy("Blocks: land moves, strength, carried by a fleet, in a battle")
     rule = "GNW-3"
-    strength = number_field("Strength", edits.STRENGTH_RANGE)
-    max_strength = number_field("Max", edits.MAX_STRENGTH_RANGE)
+    strength = number_field(gettext_lazy("Strength"), edits.STRENGTH_RANGE)
+    max_strength = number_field(gettext_lazy("Max"), edits.MAX_STRENGTH_RANGE)
     rating = forms.RegexField(
-        label="Rating",
+        label=gettext_lazy("Rating"),
         regex=edits.RATING,
         max_length=2,
-        error_messages={"invalid": "a letter A–D and a number 1–6, like C1."},
+        error_messages={"invalid": gettext_lazy("a letter A–D and a number 1–6, like C1.")},
     )
-    supply_trains = number_field("Trains", edits.TRAINS_RANGE)
-    in_battle = flag("In a battle this season")
+    supply_trains = number_field(gettext_lazy("Trains"), edits.TRAINS_RANGE)
+    in_battle = flag(gettext_lazy("In a battle this season"))
 
     def add_choices(self) -> None:
         world = self.world
-        self.fields["block"] = id_field("Block", block_choices(world), "block", hidden=True)
+        self.fields["block"] = id_field(_("Block"), block_choices(world), _("block"), hidden=True)
         self.fields["location"] = forms.ChoiceField(
-            label="Where", choices=optional(area_choices(world), "the pool"), required=False
+            label=_("Where"), choices=optional(area_choices(world), _("the pool")), required=False
         )
         fleets = [(b.id, b.name) for b in world.blocks.values() if b.kind == "fleet" and b.id]
         self.fields["carried_by"] = forms.TypedChoiceField(
-            label="Carried by",
+            label=_("Carried by"),
             choices=[("", "—"), *((str(i), n) for i, n in fleets)],
             coerce=int,
             required=False,
@@ -102,26 +106,28 @@ class BlockForm(EditForm):
 
 class BlockAddForm(EditForm):
     edit_key = "block_add"
-    title = "Add a block"
-    submit_label = "Add"
-    name = forms.CharField(label="Name", max_length=60)
-    kind = forms.ChoiceField(label="Kind", choices=[(k, k) for k in KINDS])
-    strength = number_field("Strength", (1, edits.MAX_STRENGTH_RANGE[1]))
-    max_strength = number_field("Max", edits.MAX_STRENGTH_RANGE)
+    title = gettext_lazy("Add a block")
+    submit_label = gettext_lazy("Add")
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=60)
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=[(k, k) for k in KINDS])
+    strength = number_field(gettext_lazy("Strength"), (1, edits.MAX_STRENGTH_RANGE[1]))
+    max_strength = number_field(gettext_lazy("Max"), edits.MAX_STRENGTH_RANGE)
     rating = forms.RegexField(
-        label="Rating",
+        label=gettext_lazy("Rating"),
         regex=edits.RATING,
         max_length=2,
-        error_messages={"invalid": "a letter A–D and a number 1–6, like C1."},
+        error_messages={"invalid": gettext_lazy("a letter A–D and a number 1–6, like C1.")},
     )
-    supply_trains = number_field("Trains", edits.TRAINS_RANGE)
+    supply_trains = number_field(gettext_lazy("Trains"), edits.TRAINS_RANGE)
 
     def add_choices(self) -> None:
         self.fields["nation"] = forms.ChoiceField(
-            label="Nation", choices=nation_choices(self.world)
+            label=_("Nation"), choices=nation_choices(self.world)
         )
         self.fields["location"] = forms.ChoiceField(
-            label="Where", choices=optional(area_choices(self.world), "the pool"), required=False
+            label=_("Where"),
+            choices=optional(area_choices(self.world), _("the pool")),
+            required=False,
         )
         self.order_fields(["nation", "name", "kind", "location"])
 
@@ -133,17 +139,17 @@ class BlockAddForm(EditForm):
 
 class BattleForm(EditForm):
     edit_key = "battle"
-    title = "Record a battle (before the sieges)"
-    submit_label = "Record"
+    title = gettext_lazy("Record a battle (before the sieges)")
+    submit_label = gettext_lazy("Record")
     rule = "GNW-3"
 
     def add_choices(self) -> None:
         self.fields["territory"] = forms.ChoiceField(
-            label="Territory", choices=area_choices(self.world, TERRITORY)
+            label=_("Territory"), choices=area_choices(self.world, TERRITORY)
         )
-        self.fields["winner"] = forms.ChoiceField(label="Won by", choices=list(SIDES.items()))
+        self.fields["winner"] = forms.ChoiceField(label=_("Won by"), choices=list(SIDES.items()))
         self.fields["fought"] = forms.TypedMultipleChoiceField(
-            label="Blocks that fought",
+            label=_("Blocks that fought"),
             choices=[(str(i), n) for i, n in block_choices(self.world)],
             coerce=int,
             required=False,
@@ -153,11 +159,11 @@ class BattleForm(EditForm):
 
 class NationForm(EditForm):
     edit_key = "nation"
-    title = "Nations: RP level, event RP, forced peace, deployment"
+    title = gettext_lazy("Nations: RP level, event RP, forced peace, deployment")
     rule = "GNW-5"
-    rp_level = number_field("RP level", edits.RP_RANGE, required=False)
-    event_rp = number_field("Event RP (next recruitment)", edits.EVENT_RP_RANGE)
-    forced_peace = flag("Peace forced (capital captured)")
+    rp_level = number_field(gettext_lazy("RP level"), edits.RP_RANGE, required=False)
+    event_rp = number_field(gettext_lazy("Event RP (next recruitment)"), edits.EVENT_RP_RANGE)
+    forced_peace = flag(gettext_lazy("Peace forced (capital captured)"))
 
     def add_choices(self) -> None:
         world = self.world
@@ -165,14 +171,14 @@ class NationForm(EditForm):
             choices=nation_choices(world), widget=forms.HiddenInput
         )
         self.fields["deployment"] = forms.MultipleChoiceField(
-            label="Deployment areas",
+            label=_("Deployment areas"),
             choices=area_choices(world, TERRITORY),
             required=False,
             widget=forms.SelectMultiple(attrs={"size": 5}),
         )
         ports = [(k, n) for k, n in area_choices(world, TERRITORY) if world.territories[k].port]
         self.fields["fleet_ports"] = forms.MultipleChoiceField(
-            label="Ports for new fleets",
+            label=_("Ports for new fleets"),
             choices=ports,
             required=False,
             widget=forms.SelectMultiple(attrs={"size": 4}),
@@ -200,21 +206,23 @@ class NationForm(EditForm):
 
 class TerritoryForm(EditForm):
     edit_key = "territory"
-    title = "A territory: control, garrison marker, forage points, port"
+    title = gettext_lazy("A territory: control, garrison marker, forage points, port")
     rule = "GNW-2"
-    garrison = number_field("Garrison", edits.GARRISON_RANGE)
-    forage_points = number_field("FP", edits.FORAGE_RANGE)
-    port = flag("Port")
-    transit = flag("Transit")
-    in_poland = flag("In Poland")
-    surrendered = flag("Surrendered (its nation's RP −4)")
+    garrison = number_field(gettext_lazy("Garrison"), edits.GARRISON_RANGE)
+    forage_points = number_field(gettext_lazy("FP"), edits.FORAGE_RANGE)
+    port = flag(gettext_lazy("Port"))
+    transit = flag(gettext_lazy("Transit"))
+    in_poland = flag(gettext_lazy("In Poland"))
+    surrendered = flag(gettext_lazy("Surrendered (its nation's RP −4)"))
 
     def add_choices(self) -> None:
         self.fields["territory"] = forms.ChoiceField(
-            label="Territory", choices=area_choices(self.world, TERRITORY)
+            label=_("Territory"), choices=area_choices(self.world, TERRITORY)
         )
         self.fields["controller"] = forms.ChoiceField(
-            label="Held by", choices=optional(nation_choices(self.world), "nobody"), required=False
+            label=_("Held by"),
+            choices=optional(nation_choices(self.world), _("nobody")),
+            required=False,
         )
         self.order_fields(["territory", "controller"])
 
@@ -227,19 +235,24 @@ class TerritoryForm(EditForm):
     def current(cls, world: World) -> list[str]:
         held = [t for t in world.territories.values() if t.kind == TERRITORY]
         return [
-            f"{t.name}: {world.nations[t.controller].name if t.controller else 'nobody'}, "
-            f"garrison {t.garrison}, FP {t.forage_points}"
-            + (", surrendered" if t.surrendered else "")
+            _("%(territory)s: %(controller)s, garrison %(garrison)s, FP %(fp)s")
+            % {
+                "territory": t.name,
+                "controller": world.nations[t.controller].name if t.controller else _("nobody"),
+                "garrison": t.garrison,
+                "fp": t.forage_points,
+            }
+            + (_(", surrendered") if t.surrendered else "")
             for t in sorted(held, key=lambda t: t.name)
         ]
 
 
 class SideForm(EditForm):
     edit_key = "side"
-    title = "Actions per side (the season's action roll)"
-    actions = number_field("Left this season", edits.ACTIONS_RANGE)
-    actions_per_season = number_field("Each season", edits.ACTIONS_RANGE)
-    first = flag("Acts first")
+    title = gettext_lazy("Actions per side (the season's action roll)")
+    actions = number_field(gettext_lazy("Left this season"), edits.ACTIONS_RANGE)
+    actions_per_season = number_field(gettext_lazy("Each season"), edits.ACTIONS_RANGE)
+    first = flag(gettext_lazy("Acts first"))
 
     def add_choices(self) -> None:
         self.fields["side"] = forms.ChoiceField(

@@ -8,6 +8,8 @@ confirmed), and turns what it got into the payload the phase resolver reads.
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from rules.forms import BaseOrderForm, WholeNumberField
 from rules.pax_baltica import procedures as gnw
@@ -16,13 +18,13 @@ from rules.pax_baltica.phases import FULL_STRENGTH, siege_refusal
 from rules.pax_baltica.presenters import reinforce_obstacle
 from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, TERRITORY, Block, World, option
 
-NOT_YOURS = "Block #%(value)s is not one of your blocks."
+NOT_YOURS = gettext_lazy("Block #%(value)s is not one of your blocks.")
 PLACE_PREFERENCES = 3
 NO_PLACE = ""
 
 
 def steps_field(label: str, most: int, help_text: str = "") -> WholeNumberField:
-    message = f"enter a whole number from 0 to {most}."
+    message = _("enter a whole number from 0 to %(most)s.") % {"most": most}
     return WholeNumberField(
         label=label,
         min_value=0,
@@ -40,9 +42,13 @@ class PaxBalticaOrderForm(BaseOrderForm):
         "reinforce_": NOT_YOURS,
         "act_": NOT_YOURS,
         "loss_": NOT_YOURS,
-        "move_": "Block #%(value)s is not one of your fleets that can move now (GNW-13).",
-        "siege_": "You cannot besiege “%(value)s”: you need army or regiment blocks in an "
-        "enemy-held territory (GNW-1).",
+        "move_": gettext_lazy(
+            "Block #%(value)s is not one of your fleets that can move now (GNW-13)."
+        ),
+        "siege_": gettext_lazy(
+            "You cannot besiege “%(value)s”: you need army or regiment blocks in an "
+            "enemy-held territory (GNW-1)."
+        ),
     }
 
     def __init__(self, data=None, *, world: World, power_key: str, initial_payload=None):
@@ -61,7 +67,13 @@ class PaxBalticaOrderForm(BaseOrderForm):
 
     def block_label(self, block: Block) -> str:
         where = self.world.territories[block.location].name
-        return f"{block.name} ({block.kind}, {block.strength}/{block.max_strength}) in {where}"
+        return _("%(block)s (%(kind)s, %(strength)s/%(max_strength)s) in %(territory)s") % {
+            "block": block.name,
+            "kind": block.kind,
+            "strength": block.strength,
+            "max_strength": block.max_strength,
+            "territory": where,
+        }
 
     def refuse_unoffered_blocks(self, prefix: str) -> None:
         """A posted block field that was not offered: say why that block cannot, if it is
@@ -72,8 +84,11 @@ class PaxBalticaOrderForm(BaseOrderForm):
             block = self.world.blocks.get(_digits(name.removeprefix(prefix)))
             if block is None or block.nation != self.power_key or block.in_pool:
                 raise forms.ValidationError(NOT_YOURS % {"value": name.removeprefix(prefix)})
-            reason = reinforce_obstacle(self.world, block) or "it cannot take this order now"
-            raise forms.ValidationError(f"{block.name} cannot be reinforced: {reason}.")
+            reason = reinforce_obstacle(self.world, block) or _("it cannot take this order now")
+            raise forms.ValidationError(
+                _("%(block)s cannot be reinforced: %(reason)s.")
+                % {"block": block.name, "reason": reason}
+            )
 
 
 def _digits(text: str) -> int | None:
@@ -93,39 +108,46 @@ class RecruitmentOrderForm(PaxBalticaOrderForm):
             self.fields[f"reinforce_{block.id}"] = steps_field(
                 self.block_label(block),
                 block.max_strength - block.strength,
-                f"{cost} RP a step (GNW-7)",
+                _("%(cost)s RP a step (GNW-7)") % {"cost": cost},
             )
         pool = self.world.pool(self.power_key)
         if not pool:
             return
         self.fields["draws"] = steps_field(
-            "Blocks to draw from the pool",
+            _("Blocks to draw from the pool"),
             len(pool),
-            f"{len(pool)} in your pool; each is placed before the next draw (GNW-10)",
+            ngettext(
+                "%(count)s in your pool; each is placed before the next draw (GNW-10)",
+                "%(count)s in your pool; each is placed before the next draw (GNW-10)",
+                len(pool),
+            )
+            % {"count": len(pool)},
         )
         self.fields["steps_each"] = forms.TypedChoiceField(
-            label="Steps to buy for each drawn block",
-            choices=[(FULL_STRENGTH, "As many as the RP allow, up to full strength")]
-            + [(n, f"{n} (the first costs double)") for n in range(1, 5)],
+            label=_("Steps to buy for each drawn block"),
+            choices=[(FULL_STRENGTH, _("As many as the RP allow, up to full strength"))]
+            + [(n, _("%(steps)s (the first costs double)") % {"steps": n}) for n in range(1, 5)],
             coerce=int,
             initial=FULL_STRENGTH,
         )
         for kind, prefix, label in (
-            (None, "place", "Place new blocks in"),
-            (FLEET, "fleet_place", "Place new fleets in"),
+            (None, "place", _("Place new blocks in")),
+            (FLEET, "fleet_place", _("Place new fleets in")),
         ):
             places = self._places(kind)
             if kind == FLEET and not any(b.kind == FLEET for b in pool):
                 continue
             for rank in range(1, PLACE_PREFERENCES + 1):
                 self.fields[f"{prefix}_{rank}"] = forms.ChoiceField(
-                    label=f"{label} (choice {rank})",
+                    label=_("%(label)s (choice %(rank)s)") % {"label": label, "rank": rank},
                     choices=[(NO_PLACE, "—")] + places,
                     required=False,
                     error_messages={
-                        "invalid_choice": "New blocks cannot be placed in “%(value)s”: not one "
-                        "of your deployment areas, or it holds enemy blocks or an enemy "
-                        "garrison (GNW-11)."
+                        "invalid_choice": _(
+                            "New blocks cannot be placed in “%(value)s”: not one of your "
+                            "deployment areas, or it holds enemy blocks or an enemy garrison "
+                            "(GNW-11)."
+                        )
                     },
                 )
 
@@ -155,7 +177,8 @@ class RecruitmentOrderForm(PaxBalticaOrderForm):
         available = gnw.rp_available(self.nation)
         if cost > available:
             raise forms.ValidationError(
-                f"These steps cost {cost} RP and {self.nation.name} has {available} (GNW-6)."
+                _("These steps cost %(cost)s RP and %(nation)s has %(available)s (GNW-6).")
+                % {"cost": cost, "nation": self.nation.name, "available": available}
             )
         return cleaned
 
@@ -191,32 +214,44 @@ class ActionOrderForm(PaxBalticaOrderForm):
             self.fields[f"act_{block.id}"] = steps_field(
                 self.block_label(block),
                 block.max_strength - block.strength,
-                "Steps to add, one action each (GNW-8)",
+                _("Steps to add, one action each (GNW-8)"),
             )
         for fleet in self.own_blocks(lambda b: b.kind == FLEET and b.carried_by is None):
             reach = supply.fleet_destinations(self.world, fleet)
             if reach:
                 self.fields[f"move_{fleet.id}"] = forms.ChoiceField(
-                    label=f"Move {self.block_label(fleet)} to",
-                    choices=[(NO_PLACE, "— stays")]
+                    label=_("Move %(block)s to") % {"block": self.block_label(fleet)},
+                    choices=[(NO_PLACE, _("— stays"))]
                     + [
-                        (key, f"{self.world.territories[key].name} ({zones} zone(s))")
+                        (
+                            key,
+                            ngettext(
+                                "%(territory)s (%(zones)s zone(s))",
+                                "%(territory)s (%(zones)s zone(s))",
+                                zones,
+                            )
+                            % {"territory": self.world.territories[key].name, "zones": zones},
+                        )
                         for key, zones in sorted(reach.items(), key=lambda kv: (kv[1], kv[0]))
                     ],
                     required=False,
-                    help_text="1 action (GNW-13)",
+                    help_text=_("1 action (GNW-13)"),
                     error_messages={
-                        "invalid_choice": f"{fleet.name} cannot end a move in “%(value)s”: too "
-                        "far (6 zones, galleys 3), a territory without a port, or an enemy port "
-                        "(GNW-13)."
+                        # %(value)s stays for the form to fill in with the refused choice
+                        "invalid_choice": _(
+                            "%(fleet)s cannot end a move in “%(value)s”: too far (6 zones, "
+                            "galleys 3), a territory without a port, or an enemy port (GNW-13)."
+                        )
+                        % {"fleet": fleet.name, "value": "%(value)s"}
                     },
                 )
         for key, blocks in self._siege_targets().items():
             names = ", ".join(b.name for b in blocks)
             self.fields[f"siege_{key}"] = forms.BooleanField(
-                label=f"Besiege {self.world.territories[key].name} with {names}",
+                label=_("Besiege %(territory)s with %(blocks)s")
+                % {"territory": self.world.territories[key].name, "blocks": names},
                 required=False,
-                help_text="1 action (GNW-1)",
+                help_text=_("1 action (GNW-1)"),
             )
 
     def _siege_targets(self) -> dict[str, list[Block]]:
@@ -245,7 +280,11 @@ class ActionOrderForm(PaxBalticaOrderForm):
         left = self.world.actions.get(side, 0)
         if needed > left:
             raise forms.ValidationError(
-                f"These orders need {needed} actions and your side has {left} left this season."
+                _(
+                    "These orders need %(needed)s actions and your side has %(left)s left this "
+                    "season."
+                )
+                % {"needed": needed, "left": left}
             )
         return cleaned
 
@@ -295,7 +334,7 @@ class ForageOrderForm(PaxBalticaOrderForm):
     first (which always falls on the strongest)."""
 
     rules = ("GNW-4",)
-    nothing_to_order = "You have no army or regiment on the map."
+    nothing_to_order = gettext_lazy("You have no army or regiment on the map.")
 
     def add_fields(self) -> None:
         blocks = self.own_blocks(lambda b: b.kind in (ARMY, REGIMENT) and b.carried_by is None)
@@ -303,7 +342,7 @@ class ForageOrderForm(PaxBalticaOrderForm):
             self.fields[f"loss_{block.id}"] = steps_field(
                 self.block_label(block),
                 len(blocks),
-                "1 loses first; blank: after the numbered ones, strongest first",
+                _("1 loses first; blank: after the numbered ones, strongest first"),
             )
 
     def initial_from(self, payload: dict) -> dict:

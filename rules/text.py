@@ -1,0 +1,107 @@
+"""Log sentences that each reader gets in their own language.
+
+The rule procedures write the campaign log in the rules' own words, English. A
+``Text`` is that English sentence (it is a ``str``: tests, exports and the verify page
+read it as before) and also what another language needs to say it: its ``msgid``, a
+Python-format string the catalogs translate, and its parameters (names of powers and
+areas, numbers, or other Texts). The log stores both (``message``) and shows each
+reader ``render(message)`` in the active language.
+
+    Text("%(power)s sponsors a revolt in %(area)s", power="Great Britain", area="Tyrol")
+    Plural("%(count)s guerrilla factor", "%(count)s guerrilla factors", count=3)
+
+``Text`` and ``Plural`` are extraction keywords of ``manage.py makemessages``
+(campaign/management/commands/makemessages.py), so their literal msgids reach the
+catalogs. A msgid that is not a literal (``Join`` of parts) is not translated itself,
+only its parts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
+
+
+class Text(str):
+    """An English log sentence with its msgid and parameters (see the module docstring)."""
+
+    msgid: str
+    plural: str
+    params: dict[str, Any]
+
+    def __new__(cls, msgid: str, /, **params: Any) -> Text:
+        return cls._make(msgid, "", params, msgid)
+
+    @classmethod
+    def _make(cls, msgid: str, plural: str, params: dict, english: str) -> Text:
+        value = english % {k: str(v) if isinstance(v, Text) else v for k, v in params.items()}
+        text = super().__new__(cls, value if params else english)
+        text.msgid, text.plural, text.params = msgid, plural, params
+        return text
+
+    def __reduce__(self):
+        return _rebuild, (self.message(),)
+
+    def message(self) -> dict:
+        """The JSON form the log stores: {"id", "plural"?, "params"}."""
+        out: dict[str, Any] = {"id": self.msgid}
+        if self.plural:
+            out["plural"] = self.plural
+        out["params"] = {k: message_of(v) or v for k, v in self.params.items()}
+        return out
+
+
+def Term(value: Any) -> Text:  # noqa: N802
+    """A word or phrase the catalogs already hold (a gettext_lazy value, e.g. a phase's
+    name) as a Text: its English source is its msgid."""
+    with translation.override(None):
+        return Text(str(value))
+
+
+def Plural(singular: str, plural: str, /, *, count: int, **params: Any) -> Text:  # noqa: N802
+    """A Text whose msgid depends on ``count`` (ngettext)."""
+    english = singular if count == 1 else plural
+    return Text._make(singular, plural, {"count": count, **params}, english)
+
+
+def Join(*parts: Any, sep: str = "") -> Text:  # noqa: N802
+    """Parts (Texts or plain values) one after the other: each part is translated, the
+    joining is not."""
+    keys = [f"p{i}" for i in range(len(parts))]
+    msgid = sep.replace("%", "%%").join(f"%({k})s" for k in keys)
+    return Text(msgid, **dict(zip(keys, parts, strict=True)))
+
+
+def message_of(text: Any) -> dict | None:
+    """The stored form of a log text: its message if it is a Text, else None."""
+    return text.message() if isinstance(text, Text) else None
+
+
+def localized(text: Any) -> str:
+    """A Text in the active language; any other value as its str."""
+    message = message_of(text)
+    return render(message) if message else str(text)
+
+
+def render(message: dict) -> str:
+    """A stored message in the active language (its English where a catalog lacks it)."""
+    params = {k: render(v) if _is_message(v) else v for k, v in message.get("params", {}).items()}
+    if message.get("plural"):
+        template = ngettext(message["id"], message["plural"], params["count"])
+    else:
+        template = gettext(message["id"])
+    return template % params if params else template
+
+
+def _is_message(value: Any) -> bool:
+    return isinstance(value, dict) and "id" in value and "params" in value
+
+
+def _rebuild(message: dict) -> Text:
+    params = {k: _rebuild(v) if _is_message(v) else v for k, v in message["params"].items()}
+    if message.get("plural"):
+        count = params.pop("count")
+        return Plural(message["id"], message["plural"], count=count, **params)
+    return Text(message["id"], **params)

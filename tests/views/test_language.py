@@ -1,0 +1,82 @@
+"""The interface language: the browser's by default, the switcher's cookie for anyone,
+the profile's for a signed-in user who chose one."""
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+
+from campaign.models import Profile
+
+
+def page_language(response) -> str:
+    assert response.status_code == 200
+    html = response.content.decode()
+    return html.split('<html lang="', 1)[1].split('"', 1)[0]
+
+
+@pytest.mark.parametrize("language", ["el", "ru"])
+def test_the_browsers_language_is_used(language, db):
+    response = Client().get(reverse("login"), HTTP_ACCEPT_LANGUAGE=f"{language},en;q=0.5")
+    assert page_language(response) == language
+    assert response.headers["Content-Language"] == language
+
+
+def test_an_unoffered_language_falls_back_to_english(db):
+    response = Client().get(reverse("login"), HTTP_ACCEPT_LANGUAGE="fr")
+    assert page_language(response) == "en"
+
+
+def test_anonymous_users_switch_language(db):
+    client = Client()
+    login = reverse("login")
+    html = client.get(login).content.decode()
+    assert f'action="{reverse("set_language")}"' in html and 'name="language"' in html
+    response = client.post(reverse("set_language"), {"language": "ru", "next": login})
+    assert response.status_code == 302 and response.url == login
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "ru"
+    assert page_language(client.get(login, HTTP_ACCEPT_LANGUAGE="el")) == "ru"
+
+
+def test_the_profiles_language_wins_for_a_signed_in_user(users):
+    Profile.objects.create(user=users["player"], language="ru")
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "el"
+    client.force_login(users["player"])
+    url = reverse("campaign:list")
+    assert page_language(client.get(url, HTTP_ACCEPT_LANGUAGE="el")) == "ru"
+
+
+def test_without_a_chosen_language_a_signed_in_user_gets_the_browsers(users):
+    client = Client()
+    client.force_login(users["player"])
+    response = client.get(reverse("campaign:list"), HTTP_ACCEPT_LANGUAGE="el")
+    assert page_language(response) == "el"
+
+
+def test_the_preferences_save_the_language(users):
+    client = Client()
+    client.force_login(users["player"])
+    url = reverse("campaign:preferences")
+    html = client.get(url).content.decode()
+    assert 'name="language"' in html and 'value="el"' in html and "Ελληνικά" in html
+    response = client.post(url, {"language": "el", "mail_phase_opened": "on"})
+    assert response.status_code == 302
+    assert Profile.objects.get(user=users["player"]).language == "el"
+    assert page_language(client.get(url, HTTP_ACCEPT_LANGUAGE="ru")) == "el"
+
+    later = Client()  # a new login reads the language from the profile
+    later.force_login(users["player"])
+    assert page_language(later.get(url, HTTP_ACCEPT_LANGUAGE="ru")) == "el"
+
+    assert client.post(url, {"language": "", "mail_phase_opened": "on"}).status_code == 302
+    assert page_language(client.get(url, HTTP_ACCEPT_LANGUAGE="ru")) == "ru"
+
+
+def test_an_unknown_language_is_refused(users):
+    client = Client()
+    client.force_login(users["player"])
+    response = client.post(reverse("campaign:preferences"), {"language": "xx"})
+    assert response.status_code == 422
+    assert "“xx” is not a language Courier speaks" in response.content.decode()
+    assert not Profile.objects.filter(user=users["player"]).exclude(language="").exists()
