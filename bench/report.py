@@ -389,7 +389,6 @@ def main() -> None:
     phases, pages = common.load("phases"), common.load("pages")
     paced, saturated = common.load("submit"), common.load("submit-saturation")
     resolution = common.load("resolution")
-    default_clock = common.load("resolution-default-clock")
     targets: list[list[str]] = []
     sections: list[tuple[str, str]] = []
     if phases:
@@ -403,15 +402,7 @@ def main() -> None:
         sections.append(("Concurrent order submission", submit_section(paced, saturated)))
     if resolution:
         targets += resolution_targets(resolution)
-        body = resolution_section(resolution)
-        if default_clock and default_clock["deadline"]:
-            body += (
-                f"\nWith the clock's default interval ({default_clock['clock_interval']} s, as "
-                "docker-compose.yml runs it), after a deadline: "
-                + ", ".join(f"{t['seconds']:.1f} s" for t in default_clock["deadline"])
-                + f" (worst {default_clock['deadline_max_s']:.1f} s).\n"
-            )
-        sections.append(("Resolution latency", body))
+        sections.append(("Resolution latency", resolution_section(resolution)))
     now = datetime.now(UTC)
     took = f"{(time.time() - began['time']) / 60:.1f} min" if began else "?"
     load = (

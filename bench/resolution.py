@@ -1,13 +1,13 @@
 """Resolution latency with the worker running: after the last "ready" and after a deadline.
 
     python bench/resolution.py                  # 10 of each
-    python bench/resolution.py --trials 3 --clock-interval 1
+    python bench/resolution.py --trials 3 --clock-interval 2
     python bench/resolution.py --ready-trials 0 --deadline-trials 3 --clock-interval 30
 
 A large campaign (bench/generate.py, 400 areas, a player at each of the 7 powers) is
-generated. gunicorn serves Courier; `manage.py db_worker --interval 1` (as in
+generated. gunicorn serves Courier; `manage.py db_worker --interval 0.1` (as in
 docker-compose.yml) and `manage.py clock` (COURIER_CLOCK_INTERVAL=--clock-interval
-seconds) run beside it, all on bench.settings.
+seconds, 2 by default as deployed) run beside it, all on bench.settings.
 
 - After the last ready order: every power posts its orders for the open phase, marked
   ready, through the orders endpoint (as the page's HTMX form does); the latency runs
@@ -27,7 +27,7 @@ Each trial resolves one phase; the campaign moves on through its months. The fig
 are the median and the worst of the trials, each split by the resolving task's row
 (django_tasks_db): until the task was enqueued (the trigger: the commit's on-commit
 hook, or the clock's tick and the check it runs), its wait for the worker (which polls
-every second when idle), and the resolution itself (until resolved_at).
+every WORKER_INTERVAL seconds when idle), and the resolution itself (until resolved_at).
 """
 
 from __future__ import annotations
@@ -56,6 +56,9 @@ from campaign.models import Campaign, Order, Phase  # noqa: E402
 from campaign.services import set_deadline  # noqa: E402
 
 TIMEOUT = 60  # seconds to wait for a resolution before calling it failed
+
+
+WORKER_INTERVAL = "0.1"  # seconds between two polls of an idle worker, as deployed
 
 
 def task_times(phase: Phase, since) -> dict:
@@ -101,7 +104,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--trials", type=int, default=10, help="of each kind")
     parser.add_argument("--areas", type=int, default=400)
-    parser.add_argument("--clock-interval", type=int, default=1, help="seconds")
+    parser.add_argument("--clock-interval", type=int, default=2, help="seconds")
     parser.add_argument(
         "--lead", type=float, default=2.0, help="deadline: seconds ahead (+ up to an interval)"
     )
@@ -125,12 +128,14 @@ def main() -> None:
     env["COURIER_CLOCK_INTERVAL"] = str(args.clock_interval)
     print(
         f"Resolution latency: campaign {campaign.pk} ({args.areas} areas, 7 players), "
-        f"db_worker --interval 1, clock every {args.clock_interval} s"
+        f"db_worker --interval {WORKER_INTERVAL}, clock every {args.clock_interval} s"
     )
     ready, deadline = [], []
     with (
         common.gunicorn() as base,
-        common.process(common.manage("db_worker", "--interval", "1"), name="worker", env=env),
+        common.process(
+            common.manage("db_worker", "--interval", WORKER_INTERVAL), name="worker", env=env
+        ),
         common.process(common.manage("clock"), name="clock", env=env),
     ):
         for player in players:
@@ -172,7 +177,7 @@ def main() -> None:
         "areas": args.areas,
         "campaign": campaign.pk,
         "clock_interval": args.clock_interval,
-        "worker_interval": 1,
+        "worker_interval": float(WORKER_INTERVAL),
         "ready": ready,
         "deadline": deadline,
         "ready_median_s": common.median([t["seconds"] for t in ready]),

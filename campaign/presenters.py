@@ -13,11 +13,18 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from rules.text import render
 
 NEUTRAL = gettext_lazy("Neutral")
+AREA_KINDS = {  # an area's kind as pages name it (the scenario's key otherwise)
+    "minor": pgettext_lazy("area kind", "minor country"),
+    "province": pgettext_lazy("area kind", "province"),
+    "sea": pgettext_lazy("area kind", "sea zone"),
+    "space": pgettext_lazy("area kind", "space"),
+    "territory": pgettext_lazy("area kind", "territory"),
+}
 NEUTRAL_COLOR = "#d9d4c7"
 GRID_STEP = 100.0
 BEFORE_THE_FIRST_PHASE = gettext_lazy("Before the first phase")
@@ -50,7 +57,8 @@ class RulesetPresenter(Protocol):
 class AreaRow:
     key: str
     name: str
-    kind: str
+    kind: str  # the scenario's key: minor, province, sea, space, territory
+    kind_label: str
     controller: str
     color: str
     x: float
@@ -166,6 +174,7 @@ def area_row(
         key=area["key"],
         name=area["name"],
         kind=area["kind"],
+        kind_label=AREA_KINDS.get(area["kind"], area["kind"]),
         controller=controller.name if controller else NEUTRAL,
         color=controller.color if controller else NEUTRAL_COLOR,
         x=point[0],

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, Area, World
+from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_NAMES, Area, World
+from rules.text import localized
 
 COLUMNS = (
     gettext_lazy("Manpower"),
@@ -144,7 +145,7 @@ def power_rows(world: World) -> list[PowerRow]:
         PowerRow(
             key=power.key,
             name=power.name,
-            zone=power.zone,
+            zone=localized(ZONE_NAMES.get(power.zone, power.zone)),
             zone_modifier=signed(power.status_modifier),
             political_points=power.political_points,
             treasury=power.treasury,

@@ -69,7 +69,7 @@ def run_worker(capture=None) -> list[tuple[str, Any]]:
     finally:
         for sig, handler in saved.items():
             signal.signal(sig, handler)
-    ran = DBTaskResult.objects.filter(worker_ids__contains=[worker_id])
+    ran = [row for row in DBTaskResult.objects.all() if worker_id in row.worker_ids]
     return sorted((row.task_path.rsplit(".", 1)[1], row.return_value) for row in ran)
 
 
