@@ -56,7 +56,8 @@ from campaign.models import (
 from campaign.services import Conflict, ServiceError, locked_campaign, log
 from campaign.snapshots import decode, newest, read_state, state_expression
 from rules.dice import new_seed, seed_hash
-from rules.text import Term, Text
+from rules.text import Text
+from rules.translation import Term
 
 # The kinds of log line a resolution writes (its GM- and seat-kind lines are the GM's
 # and the seats', written while a phase waited for a decision: a rollback keeps them).

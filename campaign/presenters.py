@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from rules.text import render
+from rules.translation import render
 
 NEUTRAL = gettext_lazy("Neutral")
 AREA_KINDS = {  # an area's kind as pages name it (the scenario's key otherwise)

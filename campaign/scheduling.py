@@ -30,7 +30,8 @@ from campaign.services import (
     log,
     resolve_when_everyone_is_ready,
 )
-from rules.text import Join, Term, Text
+from rules.text import Join, Text
+from rules.translation import Term
 
 EXTEND_RANGE = (1, 24 * 14)  # hours
 

@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_hash
 from rules.engine import load
-from rules.text import Term, Text, message_of
+from rules.text import Text, message_of
+from rules.translation import Term
 
 
 class ServiceError(Exception):

@@ -5,7 +5,8 @@ The rule procedures write the campaign log in the rules' own words, English. A
 read it as before) and also what another language needs to say it: its ``msgid``, a
 Python-format string the catalogs translate, and its parameters (names of powers and
 areas, numbers, or other Texts). The log stores both (``message``) and shows each
-reader ``render(message)`` in the active language.
+reader the sentence in the active language (rules/translation.py: this module imports
+no Django, so the pure procedures may use it).
 
     Text("%(power)s sponsors a revolt in %(area)s", power="Great Britain", area="Tyrol")
     Plural("%(count)s guerrilla factor", "%(count)s guerrilla factors", count=3)
@@ -20,9 +21,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import translation
-from django.utils.translation import gettext, ngettext
-
 
 class Text(str):
     """An English log sentence with its msgid and parameters (see the module docstring)."""
@@ -36,8 +34,9 @@ class Text(str):
 
     @classmethod
     def _make(cls, msgid: str, plural: str, params: dict, english: str) -> Text:
-        value = english % {k: str(v) if isinstance(v, Text) else v for k, v in params.items()}
-        text = super().__new__(cls, value if params else english)
+        if params:  # without them the msgid is the text, and its % signs are literal
+            english = english % {k: str(v) if isinstance(v, Text) else v for k, v in params.items()}
+        text = super().__new__(cls, english)
         text.msgid, text.plural, text.params = msgid, plural, params
         return text
 
@@ -51,13 +50,6 @@ class Text(str):
             out["plural"] = self.plural
         out["params"] = {k: message_of(v) or v for k, v in self.params.items()}
         return out
-
-
-def Term(value: Any) -> Text:  # noqa: N802
-    """A word or phrase the catalogs already hold (a gettext_lazy value, e.g. a phase's
-    name) as a Text: its English source is its msgid."""
-    with translation.override(None):
-        return Text(str(value))
 
 
 def Plural(singular: str, plural: str, /, *, count: int, **params: Any) -> Text:  # noqa: N802
@@ -79,28 +71,13 @@ def message_of(text: Any) -> dict | None:
     return text.message() if isinstance(text, Text) else None
 
 
-def localized(text: Any) -> str:
-    """A Text in the active language; any other value as its str."""
-    message = message_of(text)
-    return render(message) if message else str(text)
-
-
-def render(message: dict) -> str:
-    """A stored message in the active language (its English where a catalog lacks it)."""
-    params = {k: render(v) if _is_message(v) else v for k, v in message.get("params", {}).items()}
-    if message.get("plural"):
-        template = ngettext(message["id"], message["plural"], params["count"])
-    else:
-        template = gettext(message["id"])
-    return template % params if params else template
-
-
-def _is_message(value: Any) -> bool:
+def is_message(value: Any) -> bool:
+    """Whether a stored value is a message (a Text's JSON form)."""
     return isinstance(value, dict) and "id" in value and "params" in value
 
 
 def _rebuild(message: dict) -> Text:
-    params = {k: _rebuild(v) if _is_message(v) else v for k, v in message["params"].items()}
+    params = {k: _rebuild(v) if is_message(v) else v for k, v in message["params"].items()}
     if message.get("plural"):
         count = params.pop("count")
         return Plural(message["id"], message["plural"], count=count, **params)

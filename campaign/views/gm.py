@@ -44,7 +44,7 @@ from campaign.views.access import error_text, gm_seat
 from campaign.views.context import CampaignState, load_state, log_lines, map_view, panels
 from rules.engine import load
 from rules.forms import row_item
-from rules.text import localized
+from rules.translation import localized
 
 GM_LOG_LIMIT = 50
 EDIT_PICKER_FROM = 20  # more items than this: a picker, and the item's form on demand

@@ -7,8 +7,6 @@ changes nothing. The EIA-7 immediate endings are checked by the service afterwar
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_noop
-
 from rules.empires_in_arms.state import (
     ALLIED,
     CLIENT,
@@ -45,19 +43,19 @@ class EditError(ValueError):
 
 
 def _error(message: str, **params: object) -> EditError:
-    """An EditError from a translated ``message`` and its parameters."""
-    return EditError(message % params if params else message)
+    """An EditError saying ``message`` (a msgid) with its parameters, as a Text."""
+    return EditError(Text(message, **params))
 
 
 def _power(world: World, key: str | None) -> str:
     if key not in world.powers:
-        raise _error(gettext("There is no power “%(key)s”."), key=key)
+        raise _error(Text("There is no power “%(key)s”."), key=key)
     return key
 
 
 def _area(world: World, key: str | None) -> str:
     if key not in world.areas:
-        raise _error(gettext("There is no area “%(key)s”."), key=key)
+        raise _error(Text("There is no area “%(key)s”."), key=key)
     return key
 
 
@@ -66,7 +64,7 @@ def _by_id(items: list, item_id: int | None, missing: str):
     for item in items:
         if item.id is not None and item.id == item_id:
             return item
-    raise _error(gettext(missing), id=item_id)
+    raise _error(missing, id=item_id)
 
 
 def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
@@ -74,8 +72,8 @@ def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise _error(
-            gettext("%(what)s is a whole number from %(low)s to %(high)s, not “%(value)s”."),
-            what=gettext(what),
+            Text("%(what)s is a whole number from %(low)s to %(high)s, not “%(value)s”."),
+            what=Text(what),
             low=low,
             high=high,
             value=value,
@@ -95,10 +93,10 @@ def _minor_status(area: Area, controller: str | None, status: str) -> str:
     if not status:
         return ""
     if status not in MINOR_STATUSES:
-        raise _error(gettext("“%(status)s” is not allied, client or conquered."), status=status)
+        raise _error(Text("“%(status)s” is not allied, client or conquered."), status=status)
     if area.kind != MINOR:
         raise _error(
-            gettext(
+            Text(
                 "%(area)s is a province: only a minor country is an allied, client "
                 "or conquered minor."
             ),
@@ -106,7 +104,7 @@ def _minor_status(area: Area, controller: str | None, status: str) -> str:
         )
     if controller is None:
         raise _error(
-            gettext(
+            Text(
                 "%(area)s is neutral: a neutral minor is nobody's allied, client "
                 "or conquered minor."
             ),
@@ -134,7 +132,7 @@ def edit_power(
     log says only whether the order changed: it stays the power's and the GM's)."""
     state = world.powers[_power(world, power)]
     if zone not in ZONE_MODIFIERS:
-        raise _error(gettext("“%(zone)s” is not a political status zone."), zone=zone)
+        raise _error(Text("“%(zone)s” is not a political status zone."), zone=zone)
     order_changed = state.pays_bad_roll != pays_bad_roll
     state.zone, state.political_points, state.treasury = zone, political_points, treasury
     state.pays_bad_roll = pays_bad_roll
@@ -193,7 +191,7 @@ def _check_control(world: World, area: Area, controller: str | None, ceded: bool
     is ceded."""
     if controller is None and area.kind == PROVINCE:
         raise _error(
-            gettext(
+            Text(
                 "%(area)s is a province: it always has a controller (only a minor country "
                 "can be neutral)."
             ),
@@ -202,17 +200,15 @@ def _check_control(world: World, area: Area, controller: str | None, ceded: bool
     if not ceded:
         return
     if area.kind != PROVINCE:
-        raise _error(
-            gettext("%(area)s is a minor country: only provinces are ceded."), area=area.name
-        )
+        raise _error(Text("%(area)s is a minor country: only provinces are ceded."), area=area.name)
     if area.home_power is None:
         raise _error(
-            gettext("%(area)s belongs to no power's home nation, so it cannot be ceded."),
+            Text("%(area)s belongs to no power's home nation, so it cannot be ceded."),
             area=area.name,
         )
     if controller == area.home_power:
         raise _error(
-            gettext(
+            Text(
                 "%(area)s is held by its home power, %(power)s: a ceded province is held by "
                 "another power."
             ),
@@ -227,22 +223,20 @@ def edit_area_details(
     """An area's manpower (EIA-3's cap), a Spanish province's printed guerrilla value
     (EIA-10; None for every other area) and how its controller holds a minor."""
     state = world.areas[_area(world, area)]
-    _whole(manpower, MANPOWER_RANGE, gettext_noop("Manpower"))
+    _whole(manpower, MANPOWER_RANGE, Text("Manpower"))
     if guerrilla_value is not None:
         if not spanish_province(state):
             raise _error(
-                gettext(
+                Text(
                     "%(area)s is not a Spanish province: only those have a printed guerrilla "
                     "value (EIA-10)."
                 ),
                 area=state.name,
             )
-        _whole(guerrilla_value, GUERRILLA_VALUE_RANGE, gettext_noop("A guerrilla value"))
+        _whole(guerrilla_value, GUERRILLA_VALUE_RANGE, Text("A guerrilla value"))
     elif spanish_province(state):
         raise _error(
-            gettext(
-                "%(area)s is a Spanish province: it needs its printed guerrilla value (EIA-10)."
-            ),
+            Text("%(area)s is a Spanish province: it needs its printed guerrilla value (EIA-10)."),
             area=state.name,
         )
     _check_cap_after_manpower(world, state, manpower)
@@ -276,13 +270,13 @@ def edit_national_modifier(world: World, *, area: str, power: str, value: int) -
     _power(world, power)
     if state.kind != MINOR:
         raise _error(
-            gettext(
+            Text(
                 "%(area)s is a province: the Minor Country Chart lists minor countries only "
                 "(a ceded province's modifiers follow from who held it)."
             ),
             area=state.name,
         )
-    _whole(value, NATIONAL_MODIFIER_RANGE, gettext_noop("A national modifier"))
+    _whole(value, NATIONAL_MODIFIER_RANGE, Text("A national modifier"))
     world.national_modifiers[(area, power)] = value
     return Text(
         "Minor Country Chart: NM(%(power)s, %(area)s) = %(value)s",
@@ -298,10 +292,10 @@ def edit_let_downs(world: World, *, power: str, area: str, count: int) -> Text:
     state = world.areas[_area(world, area)]
     if state.kind != MINOR:
         raise _error(
-            gettext("%(area)s is a province: let-downs count in minor countries only."),
+            Text("%(area)s is a province: let-downs count in minor countries only."),
             area=state.name,
         )
-    _whole(count, LET_DOWN_RANGE, gettext_noop("Revolts let down"))
+    _whole(count, LET_DOWN_RANGE, Text("Revolts let down"))
     world.let_downs[(power, area)] = count
     return Plural(
         "%(power)s has let down %(count)s revolt(s) in %(area)s",
@@ -315,8 +309,8 @@ def edit_let_downs(world: World, *, power: str, area: str, count: int) -> Text:
 def edit_militia_due(world: World, *, power: str, militia: int) -> Text:
     """EIA-12: the militia factors Spain receives in its next reinforcement phase."""
     if _power(world, power) != SPAIN:
-        raise _error(gettext("Only Spain receives militia for its guerrillas (EIA-12)."))
-    _whole(militia, MILITIA_RANGE, gettext_noop("Militia factors"))
+        raise _error(Text("Only Spain receives militia for its guerrillas (EIA-12)."))
+    _whole(militia, MILITIA_RANGE, Text("Militia factors"))
     world.militia_due[power] = militia
     return Plural(
         "%(power)s is owed %(count)s militia factor(s) (EIA-12)",
@@ -332,7 +326,7 @@ def add_corps(world: World, *, power: str, area: str, name: str, minor: str | No
     _area(world, area)
     if minor is not None and world.areas[_area(world, minor)].controller != power:
         raise _error(
-            gettext("%(minor)s is not controlled by %(power)s."),
+            Text("%(minor)s is not controlled by %(power)s."),
             minor=world.areas[minor].name,
             power=_name(world, power),
         )
@@ -351,7 +345,7 @@ def edit_corps(
     world: World, *, corps: int, area: str, fought: bool, besieged: bool, besieging: bool
 ) -> Text:
     """Move a corps and set its land-combat and siege flags."""
-    state = _by_id(world.corps, corps, gettext_noop("There is no corps #%(id)s."))
+    state = _by_id(world.corps, corps, Text("There is no corps #%(id)s."))
     state.area = _area(world, area)
     state.fought, state.besieged, state.besieging = fought, besieged, besieging
     return Text(
@@ -379,7 +373,7 @@ def _corps_flags(corps: Corps) -> Text:
 
 def remove_corps(world: World, *, corps: int) -> Text:
     """Take a corps off the map (eliminated, disbanded or placed by mistake)."""
-    state = _by_id(world.corps, corps, gettext_noop("There is no corps #%(id)s."))
+    state = _by_id(world.corps, corps, Text("There is no corps #%(id)s."))
     world.corps.remove(state)
     return Text(
         "%(power)s corps %(name)s removed from %(area)s",
@@ -393,9 +387,9 @@ def edit_relation(world: World, *, a: str, b: str, kind: str) -> Text:
     """War, alliance or peace between two powers."""
     pair = frozenset((_power(world, a), _power(world, b)))
     if a == b:
-        raise _error(gettext("A power has no relation with itself."))
+        raise _error(Text("A power has no relation with itself."))
     if kind not in ("war", "alliance", "peace"):
-        raise _error(gettext("“%(kind)s” is not war, alliance or peace."), kind=kind)
+        raise _error(Text("“%(kind)s” is not war, alliance or peace."), kind=kind)
     world.wars.discard(pair)
     world.alliances.discard(pair)
     if kind == "war":
@@ -413,9 +407,9 @@ def edit_relation(world: World, *, a: str, b: str, kind: str) -> Text:
 def edit_revolt(world: World, *, revolt: int, capital_held_months: int) -> Text:
     """Months the revolt's guerrillas have held the capital unbesieged (EIA-8)."""
     active = [r for r in world.revolts if r.active]
-    state: Revolt = _by_id(active, revolt, gettext_noop("There is no active revolt #%(id)s."))
+    state: Revolt = _by_id(active, revolt, Text("There is no active revolt #%(id)s."))
     if capital_held_months < 0:
-        raise _error(gettext("Months cannot be negative."))
+        raise _error(Text("Months cannot be negative."))
     state.capital_held_months = capital_held_months
     return Plural(
         "Revolt in %(area)s: capital held for %(count)s month(s)",
@@ -430,7 +424,7 @@ def spanish_field_loss(world: World, *, area: str) -> Text:
     one Spanish guerrilla factor is created there at once."""
     state = world.areas[_area(world, area)]
     if state.kind != PROVINCE or state.home_power != SPAIN or state.ceded:
-        raise _error(gettext("%(area)s is not an unceded Spanish home province."), area=state.name)
+        raise _error(Text("%(area)s is not an unceded Spanish home province."), area=state.name)
     stack = next(
         (
             g
@@ -455,7 +449,7 @@ def _check_cap_after_manpower(world: World, area: Area, manpower: int) -> None:
     factors = world.guerrilla_factors(area.key)
     if world.active_revolt(area.key) is not None and factors > cap:
         raise _error(
-            gettext(
+            Text(
                 "%(area)s is in revolt with %(factors)s guerrilla factors: manpower "
                 "%(manpower)s would allow only %(cap)s (EIA-3: 5 × manpower). Remove "
                 "guerrillas first."
@@ -474,7 +468,7 @@ def _check_cap(world: World, area: Area, factors: int, *, besides: Guerrilla | N
     others = sum(g.factors for g in world.guerrillas if g.area == area.key and g is not besides)
     if others + factors > area.guerrilla_cap:
         raise _error(
-            gettext(
+            Text(
                 "%(area)s holds at most %(cap)s guerrilla factors (EIA-3: 5 × manpower "
                 "%(manpower)s); %(others)s are there besides these."
             ),
@@ -487,10 +481,10 @@ def _check_cap(world: World, area: Area, factors: int, *, besides: Guerrilla | N
 
 def edit_guerrilla(world: World, *, stack: int, besieged: bool, factors: int | None = None) -> Text:
     """A guerrilla stack's factors (None: unchanged) and whether it is besieged in a city."""
-    state = _by_id(world.guerrillas, stack, gettext_noop("There is no guerrilla stack #%(id)s."))
+    state = _by_id(world.guerrillas, stack, Text("There is no guerrilla stack #%(id)s."))
     where = world.areas[state.area]
     if factors is not None:
-        _whole(factors, FACTORS_RANGE, gettext_noop("Guerrilla factors"))
+        _whole(factors, FACTORS_RANGE, Text("Guerrilla factors"))
         if factors > state.factors:
             _check_cap(world, where, factors, besides=state)
         state.factors = factors
@@ -516,7 +510,7 @@ def add_guerrilla(world: World, *, power: str, area: str, factors: int, revolt: 
     unbesieged stack of the same kind there, if any."""
     _power(world, power)
     state = world.areas[_area(world, area)]
-    _whole(factors, FACTORS_RANGE, gettext_noop("Guerrilla factors"))
+    _whole(factors, FACTORS_RANGE, Text("Guerrilla factors"))
     _check_origin(world, power, state, revolt)
     _check_cap(world, state, factors)
     stack = next(
@@ -557,7 +551,7 @@ def _check_origin(world: World, power: str, area: Area, revolt: bool) -> None:
         active = world.active_revolt(area.key)
         if active is None or active.sponsor != power:
             raise _error(
-                gettext(
+                Text(
                     "%(power)s sponsors no active revolt in %(area)s: revolt guerrillas "
                     "appear only in the area of their revolt (EIA-3, EIA-9)."
                 ),
@@ -565,12 +559,12 @@ def _check_origin(world: World, power: str, area: Area, revolt: bool) -> None:
             )
     elif power != SPAIN:
         raise _error(
-            gettext("%(power)s has no guerrillas without a revolt: only Spain does (EIA-10)."),
+            Text("%(power)s has no guerrillas without a revolt: only Spain does (EIA-10)."),
             **names,
         )
     elif not spanish_province(area):
         raise _error(
-            gettext(
+            Text(
                 "%(area)s is not a Spanish home province: Spanish guerrillas appear only "
                 "there (EIA-10)."
             ),
@@ -580,7 +574,7 @@ def _check_origin(world: World, power: str, area: Area, revolt: bool) -> None:
 
 def remove_guerrilla(world: World, *, stack: int) -> Text:
     """Take a guerrilla stack off the map (destroyed in a field combat the GM resolved)."""
-    state = _by_id(world.guerrillas, stack, gettext_noop("There is no guerrilla stack #%(id)s."))
+    state = _by_id(world.guerrillas, stack, Text("There is no guerrilla stack #%(id)s."))
     world.guerrillas.remove(state)
     return Plural(
         "%(count)s %(power)s guerrilla factor(s) removed from %(area)s",
@@ -596,7 +590,7 @@ def add_depot(world: World, *, power: str, area: str, port_city: bool, garrison:
     _power(world, power)
     _area(world, area)
     if garrison < 0:
-        raise _error(gettext("A garrison cannot be negative."))
+        raise _error(Text("A garrison cannot be negative."))
     world.depots.append(Depot(None, power, area, port_city=port_city, garrison=garrison))
     names = {"power": _name(world, power), "area": world.areas[area].name, "garrison": garrison}
     if port_city:
@@ -606,7 +600,7 @@ def add_depot(world: World, *, power: str, area: str, port_city: bool, garrison:
 
 def remove_depot(world: World, *, depot: int) -> Text:
     """Take a depot off the map (removed, or destroyed other than by EIA-11)."""
-    state = _by_id(world.depots, depot, gettext_noop("There is no depot #%(id)s."))
+    state = _by_id(world.depots, depot, Text("There is no depot #%(id)s."))
     world.depots.remove(state)
     return Text(
         "%(power)s depot in %(area)s removed",

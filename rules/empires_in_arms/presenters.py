@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_NAMES, Area, World
-from rules.text import localized
+from rules.translation import localized
 
 COLUMNS = (
     gettext_lazy("Manpower"),

@@ -40,6 +40,7 @@ from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS, EditError
 from rules.log import GM, LogLine
 from rules.text import Text
+from rules.translation import localized
 
 
 @dataclass
@@ -407,7 +408,7 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> Text:
         try:
             text = EDITS[edit](loaded.world, **fields)
         except EditError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(localized(error.args[0])) from None
         line = Text("GM %(user)s: %(change)s.", user=actor.get_username(), change=text)
         loaded.world.log.insert(0, LogLine(GM, line))
         phases.immediate_checks(loaded.world)

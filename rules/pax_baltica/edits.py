@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from django.utils.translation import gettext
-
 from rules.pax_baltica.state import (
     FLEET,
     KINDS,
@@ -49,15 +47,19 @@ def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
     low, high = bounds
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise EditError(
-            gettext("%(what)s must be a whole number from %(low)s to %(high)s.")
-            % {"what": what, "low": low, "high": high}
+            Text(
+                "%(what)s must be a whole number from %(low)s to %(high)s.",
+                what=what,
+                low=low,
+                high=high,
+            )
         )
     return value
 
 
 def _nation(world: World, key: str | None) -> str:
     if key not in world.nations:
-        raise EditError(gettext("There is no nation “%(key)s”.") % {"key": key})
+        raise EditError(Text("There is no nation “%(key)s”.", key=key))
     return key
 
 
@@ -65,15 +67,15 @@ def _area(world: World, key: str | None, kind: str | None = None) -> str:
     area = world.territories.get(key)
     if area is None or (kind is not None and area.kind != kind):
         if kind == SEA:
-            raise EditError(gettext("There is no sea zone “%(key)s”.") % {"key": key})
-        raise EditError(gettext("There is no territory “%(key)s”.") % {"key": key})
+            raise EditError(Text("There is no sea zone “%(key)s”.", key=key))
+        raise EditError(Text("There is no territory “%(key)s”.", key=key))
     return key
 
 
 def _block(world: World, block_id: int | None) -> Block:
     block = world.blocks.get(block_id)
     if block is None:
-        raise EditError(gettext("There is no block #%(id)s.") % {"id": block_id})
+        raise EditError(Text("There is no block #%(id)s.", id=block_id))
     return block
 
 
@@ -93,11 +95,13 @@ def _check_location(world: World, kind: str, location: str | None, carried_by: i
     area = world.territories[location]
     if kind == FLEET and area.kind == TERRITORY and not area.port:
         raise EditError(
-            gettext("A fleet can only be in a sea zone or a port; %(territory)s has no port.")
-            % {"territory": area.name}
+            Text(
+                "A fleet can only be in a sea zone or a port; %(territory)s has no port.",
+                territory=area.name,
+            )
         )
     if kind != FLEET and area.kind == SEA and carried_by is None:
-        raise EditError(gettext("An army or regiment at sea must be carried by a fleet."))
+        raise EditError(Text("An army or regiment at sea must be carried by a fleet."))
 
 
 def edit_block(
@@ -115,19 +119,17 @@ def edit_block(
     """Move a block (a land move the GM enters, or back to the pool with no location),
     correct its values, have it carried by a fleet in the same place."""
     target = _block(world, block)
-    _whole(max_strength, MAX_STRENGTH_RANGE, gettext("The maximum strength"))
-    _whole(strength, (0 if location is None else 1, max_strength), gettext("The strength"))
-    _whole(supply_trains, TRAINS_RANGE, gettext("Supply trains"))
+    _whole(max_strength, MAX_STRENGTH_RANGE, Text("The maximum strength"))
+    _whole(strength, (0 if location is None else 1, max_strength), Text("The strength"))
+    _whole(supply_trains, TRAINS_RANGE, Text("Supply trains"))
     if not RATING.fullmatch(rating or ""):
-        raise EditError(gettext("The rating is a letter A–D and a number 1–6, like C1."))
+        raise EditError(Text("The rating is a letter A–D and a number 1–6, like C1."))
     if carried_by is not None:
         fleet = _block(world, carried_by)
         if fleet.kind != FLEET or fleet.nation != target.nation or fleet.location != location:
-            raise EditError(
-                gettext("A block is carried by a fleet of its nation in the same place.")
-            )
+            raise EditError(Text("A block is carried by a fleet of its nation in the same place."))
         if target.kind == FLEET:
-            raise EditError(gettext("A fleet is not carried."))
+            raise EditError(Text("A fleet is not carried."))
     _check_location(world, target.kind, location, carried_by)
     before = target.location
     target.location, target.strength, target.max_strength = location, strength, max_strength
@@ -197,18 +199,16 @@ def add_block(
     _nation(world, nation)
     if kind not in KINDS:
         raise EditError(
-            gettext("A block is an army, a regiment or a fleet, not “%(kind)s”.") % {"kind": kind}
+            Text("A block is an army, a regiment or a fleet, not “%(kind)s”.", kind=kind)
         )
     name = (name or "").strip()
     if not name or any(b.name == name for b in world.blocks.values()):
-        raise EditError(
-            gettext("Give the block a name no other block has (“%(name)s”).") % {"name": name}
-        )
-    _whole(max_strength, MAX_STRENGTH_RANGE, gettext("The maximum strength"))
-    _whole(strength, (1, max_strength), gettext("The strength"))
-    _whole(supply_trains, TRAINS_RANGE, gettext("Supply trains"))
+        raise EditError(Text("Give the block a name no other block has (“%(name)s”).", name=name))
+    _whole(max_strength, MAX_STRENGTH_RANGE, Text("The maximum strength"))
+    _whole(strength, (1, max_strength), Text("The strength"))
+    _whole(supply_trains, TRAINS_RANGE, Text("Supply trains"))
     if not RATING.fullmatch(rating or ""):
-        raise EditError(gettext("The rating is a letter A–D and a number 1–6, like C1."))
+        raise EditError(Text("The rating is a letter A–D and a number 1–6, like C1."))
     _check_location(world, kind, location, None)
     block = Block(None, nation, kind, name, strength, max_strength, rating, supply_trains, location)
     world.blocks[f"new:{name}"] = block
@@ -231,13 +231,12 @@ def record_battle(world: World, *, territory: str, winner: str, fought: list[int
     """GNW-3: a battle in a territory this season: who won and which blocks fought."""
     area = world.territories[_area(world, territory, TERRITORY)]
     if winner not in SIDES:
-        raise EditError(gettext("Choose the side that won."))
+        raise EditError(Text("Choose the side that won."))
     blocks = [_block(world, i) for i in fought]
     for block in blocks:
         if block.location != territory:
             raise EditError(
-                gettext("%(block)s is not in %(territory)s.")
-                % {"block": block.name, "territory": area.name}
+                Text("%(block)s is not in %(territory)s.", block=block.name, territory=area.name)
             )
         block.in_battle = True
     area.battle_winner = winner
@@ -266,14 +265,14 @@ def edit_nation(
     its new blocks may be placed."""
     target = world.nations[_nation(world, nation)]
     if rp_level is not None:
-        _whole(rp_level, RP_RANGE, gettext("The RP level"))
-    _whole(event_rp, EVENT_RP_RANGE, gettext("Event RP"))
+        _whole(rp_level, RP_RANGE, Text("The RP level"))
+    _whole(event_rp, EVENT_RP_RANGE, Text("Event RP"))
     for key in deployment:
         _area(world, key, TERRITORY)
     for key in fleet_ports:
         if not world.territories[_area(world, key, TERRITORY)].port:
             raise EditError(
-                gettext("%(territory)s has no port.") % {"territory": world.territories[key].name}
+                Text("%(territory)s has no port.", territory=world.territories[key].name)
             )
     target.rp_level, target.event_rp, target.forced_peace = rp_level, event_rp, forced_peace
     target.deployment, target.fleet_ports = tuple(deployment), tuple(fleet_ports)
@@ -314,8 +313,8 @@ def edit_territory(
     area = world.territories[_area(world, territory, TERRITORY)]
     if controller is not None:
         _nation(world, controller)
-    _whole(garrison, GARRISON_RANGE, gettext("The garrison"))
-    _whole(forage_points, FORAGE_RANGE, gettext("Forage points"))
+    _whole(garrison, GARRISON_RANGE, Text("The garrison"))
+    _whole(forage_points, FORAGE_RANGE, Text("Forage points"))
     area.controller, area.garrison, area.forage_points = controller, garrison, forage_points
     area.port, area.transit, area.in_poland, area.surrendered = (
         port,
@@ -340,9 +339,9 @@ def edit_side(
     """A side's actions left this season, the actions each season brings, and whether it
     acts first (the season's action roll decides; the seed's 8.4 has the Coalition first)."""
     if side not in SIDES:
-        raise EditError(gettext("There is no side “%(side)s”.") % {"side": side})
-    _whole(actions, ACTIONS_RANGE, gettext("Actions"))
-    _whole(actions_per_season, ACTIONS_RANGE, gettext("Actions per season"))
+        raise EditError(Text("There is no side “%(side)s”.", side=side))
+    _whole(actions, ACTIONS_RANGE, Text("Actions"))
+    _whole(actions_per_season, ACTIONS_RANGE, Text("Actions per season"))
     world.actions[side], world.season_actions[side] = actions, actions_per_season
     if first:
         world.actions = {side: actions, **{k: v for k, v in world.actions.items() if k != side}}

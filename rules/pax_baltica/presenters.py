@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
 from rules.pax_baltica.state import SEA, SIDES, Block, World
-from rules.text import localized
+from rules.translation import localized
 
 COLUMNS = (gettext_lazy("Forage points"), gettext_lazy("Garrison"), gettext_lazy("Blocks"))
 MAP_KEY = gettext_lazy(

@@ -8,16 +8,17 @@ battles the GM enters), then every territory with blocks forages.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext, gettext_lazy
 
 from rules.engine import OptionSpec, PhaseSpec, Ruleset
+from rules.text import Text
 
 PACKAGE = "rules.pax_baltica"
 SEASONS = (
-    gettext_noop("Spring"),
-    gettext_noop("Summer"),
-    gettext_noop("Autumn"),
-    gettext_noop("Winter"),
+    Text("Spring"),
+    Text("Summer"),
+    Text("Autumn"),
+    Text("Winter"),
 )
 
 PHASES = (

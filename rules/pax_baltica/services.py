@@ -31,6 +31,7 @@ from rules.log import GM, LogLine
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS, EditError
 from rules.text import Text
+from rules.translation import localized
 
 
 @dataclass
@@ -299,7 +300,7 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
         try:
             change = EDITS[edit](loaded.world, **fields)
         except EditError as error:
-            raise ServiceError(str(error)) from None
+            raise ServiceError(localized(error.args[0])) from None
         who = actor.get_username()
         loaded.world.log.insert(
             0,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.forms import BaseEditForm, BaseOrderForm, flag, number_field, row_auto_id
-from rules.text import localized
+from rules.translation import localized
 from rules.virgin_queen import edits
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.services import CANCEL, gm_edit

@@ -33,7 +33,8 @@ from campaign.models import (
 from campaign.services import WAITING, PhaseContext, ServiceError, locked_campaign
 from campaign.snapshots import LiveRows, StateRows
 from rules.log import GM, LogLine
-from rules.text import Text, localized
+from rules.text import Text
+from rules.translation import localized
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen import state
 from rules.virgin_queen.edits import EDITS, EditError

@@ -4,7 +4,8 @@ import json
 
 from django.utils import translation
 
-from rules.text import Text, render
+from rules.text import Text
+from rules.translation import render
 
 
 def assert_translatable(text) -> None:

@@ -1,0 +1,34 @@
+"""Log sentences (rules/text.py) in the active language, and words the catalogs hold
+as Texts: the Django side of rules/text.py, which the pure procedures do not import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import translation
+from django.utils.translation import gettext, ngettext
+
+from rules.text import Text, is_message, message_of
+
+
+def Term(value: Any) -> Text:  # noqa: N802
+    """A word or phrase the catalogs already hold (a gettext_lazy value, e.g. a phase's
+    name) as a Text: its English source is its msgid."""
+    with translation.override(None):
+        return Text(str(value))
+
+
+def localized(text: Any) -> str:
+    """A Text in the active language; any other value as its str."""
+    message = message_of(text)
+    return render(message) if message else str(text)
+
+
+def render(message: dict) -> str:
+    """A stored message in the active language (its English where a catalog lacks it)."""
+    params = {k: render(v) if is_message(v) else v for k, v in message.get("params", {}).items()}
+    if message.get("plural"):
+        template = ngettext(message["id"], message["plural"], params["count"])
+    else:
+        template = gettext(message["id"])
+    return template % params if params else template
