@@ -48,26 +48,16 @@ from campaign.models import (  # noqa: E402
     Corps,
     Depot,
     EiaArea,
-    EiaPowerStatus,
     GuerrillaStack,
     LetDown,
     NationalModifier,
-    Power,
     PowerRelation,
     Revolt,
     Seat,
 )
 from campaign.services import start_campaign  # noqa: E402
+from tests.factories import POWERS, eia_powers  # noqa: E402
 
-POWERS = (
-    ("france", "France", "#2b50aa", "Dominant"),
-    ("great_britain", "Great Britain", "#c8102e", "Dominant"),
-    ("spain", "Spain", "#f1bf00", "Neutral"),
-    ("austria", "Austria", "#f5f5f5", "Neutral"),
-    ("prussia", "Prussia", "#3b3b3b", "Neutral"),
-    ("russia", "Russia", "#1b7f3b", "Instability"),
-    ("turkey", "Turkey", "#7a3db8", "Neutral"),
-)
 KEYS = [key for key, *_ in POWERS]
 WARS = (("france", "great_britain"), ("france", "spain"), ("france", "austria"))
 ALLIANCES = (("great_britain", "spain"), ("austria", "russia"))
@@ -115,23 +105,7 @@ def make_campaign(
             setup={"start_year": 1805, "start_month": 1, "political_months": [1, 4, 7, 10]},
             dice_mode=Campaign.DiceMode.SEEDED,
         )
-        powers = Power.objects.bulk_create(
-            [
-                Power(
-                    campaign=campaign,
-                    key=k,
-                    name=n,
-                    color=c,
-                    sort=i,
-                    treasury=60,
-                    political_points=20,
-                )
-                for i, (k, n, c, _) in enumerate(POWERS)
-            ]
-        )
-        EiaPowerStatus.objects.bulk_create(
-            [EiaPowerStatus(power=p, zone=z) for p, (*_, z) in zip(powers, POWERS, strict=True)]
-        )
+        powers = eia_powers(campaign, treasury=60, political_points=20)
         by_key = {p.key: p for p in powers}
         area_rows = _areas(campaign, areas, by_key, rng)
         _adjacency(campaign, area_rows)

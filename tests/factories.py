@@ -49,6 +49,29 @@ POWERS = (
 PASSWORD = "test-pass-123"
 
 
+def eia_powers(campaign: Campaign, *, treasury: int, political_points: int) -> list[Power]:
+    """The seven Empires in Arms powers of POWERS, with their political status zones
+    (the benchmarks' generator builds its campaigns with them too)."""
+    powers = Power.objects.bulk_create(
+        [
+            Power(
+                campaign=campaign,
+                key=key,
+                name=name,
+                color=color,
+                sort=i,
+                treasury=treasury,
+                political_points=political_points,
+            )
+            for i, (key, name, color, _) in enumerate(POWERS)
+        ]
+    )
+    EiaPowerStatus.objects.bulk_create(
+        [EiaPowerStatus(power=p, zone=z) for p, (*_, z) in zip(powers, POWERS, strict=True)]
+    )
+    return powers
+
+
 def make_eia_campaign(
     *, areas: int = 10, dice_mode: str = "seeded", start: bool = True, options: dict | None = None
 ) -> Campaign:
@@ -62,17 +85,7 @@ def make_eia_campaign(
         options=options or {},
         dice_mode=dice_mode,
     )
-    powers = Power.objects.bulk_create(
-        [
-            Power(
-                campaign=campaign, key=k, name=n, color=c, sort=i, treasury=20, political_points=10
-            )
-            for i, (k, n, c, _) in enumerate(POWERS)
-        ]
-    )
-    EiaPowerStatus.objects.bulk_create(
-        [EiaPowerStatus(power=p, zone=z) for p, (*_, z) in zip(powers, POWERS, strict=True)]
-    )
+    powers = eia_powers(campaign, treasury=20, political_points=10)
     by_key = {p.key: p for p in powers}
     rows = [
         Area(
