@@ -408,7 +408,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
             power=seat.power,
             rule=spec.rules[0],
         )
-        campaign.bump_version()
+        campaign.bump_version(state=False)
         return order
 
 

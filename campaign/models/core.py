@@ -10,6 +10,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from rules.dice import new_seed
 from rules.engine import Ruleset, ruleset_for
 
 
@@ -29,6 +30,23 @@ class Campaign(models.Model):
         "Phase", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     version = models.PositiveIntegerField(default=1, help_text=_("Bumped on every change."))
+    state_version = models.PositiveIntegerField(
+        default=1,
+        help_text=_(
+            "Bumped on every change but a player's orders: the GM's forms carry it, so a "
+            "repeated or stale GM action is refused."
+        ),
+    )
+    secret = models.CharField(
+        max_length=64,
+        default=new_seed,
+        editable=False,
+        help_text=_(
+            "Orders the hidden random draws; its SHA-256 is published when the campaign "
+            "starts, the secret itself when it ends."
+        ),
+    )
+    ended_at = models.DateTimeField(null=True, blank=True, editable=False)
     auto_resolve = models.BooleanField(
         default=True,
         help_text=_(
@@ -70,10 +88,15 @@ class Campaign(models.Model):
     def turn_label(self) -> str:
         return self.rules.turn_label(self.turn, self.setup)
 
-    def bump_version(self) -> None:
-        """Mark the state as changed (cache keys, ETags) inside the caller's transaction."""
-        Campaign.objects.filter(pk=self.pk).update(version=F("version") + 1)
+    def bump_version(self, *, state: bool = True) -> None:
+        """Mark the campaign as changed (cache keys, ETags) inside the caller's transaction;
+        ``state`` False: only a player's orders changed, so the GM's forms stay current."""
+        changes = {"version": F("version") + 1}
+        if state:
+            changes["state_version"] = F("state_version") + 1
+        Campaign.objects.filter(pk=self.pk).update(**changes)
         self.version += 1
+        self.state_version += state
 
 
 class Power(models.Model):
