@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import signal
 import socket
 import statistics
@@ -24,6 +25,7 @@ BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 OUT = Path(os.environ.get("BENCH_OUT", BENCH / ".out"))
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/courier_bench"
+RUN_KEY = secrets.token_urlsafe(50)
 PYTHON = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv").exists() else sys.executable
 
 # Targets of issue 6 (bench/report.py marks each met or missed).
@@ -44,6 +46,7 @@ def environment() -> dict[str, str]:
     env["DJANGO_SETTINGS_MODULE"] = "bench.settings"
     env.setdefault("DJANGO_DEBUG", "0")
     env.setdefault("DJANGO_HTTPS", "0")
+    env.setdefault("DJANGO_SECRET_KEY", RUN_KEY)  # a production build needs a real key
     env.setdefault("BENCH_STATIC_ROOT", "/tmp/courier-bench-static")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     return env

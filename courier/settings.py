@@ -1,8 +1,9 @@
 """Courier settings, read from the environment.
 
 DATABASE_URL selects the database (SQLite file by default, PostgreSQL when set,
-with psycopg's connection pool). DJANGO_DEBUG, DJANGO_SECRET_KEY and
-DJANGO_ALLOWED_HOSTS configure a deployment.
+with psycopg's connection pool). DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS configure
+a deployment, which refuses to start without a real key; DJANGO_DEBUG=1 (bin/demo, the
+tests) is development, with a fixed key.
 """
 
 import os
@@ -10,11 +11,27 @@ from pathlib import Path
 
 import dj_database_url
 from csp.constants import NONE, SELF
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
-DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
-SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "dev-only-insecure-key-change-me")
+DEBUG = os.environ.get("DJANGO_DEBUG", "0") == "1"  # bin/demo and the tests turn it on
+DEVELOPMENT_KEY = "dev-only-insecure-key-change-me"
+SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", DEVELOPMENT_KEY if DEBUG else "")
+
+
+def _is_weak(key: str) -> bool:
+    """A key anyone may know or guess: short, of few characters, published, or the
+    placeholder of an example configuration (Django's own check asks as much)."""
+    known = {DEVELOPMENT_KEY, "change-me-in-production"}
+    return len(key) < 50 or len(set(key)) < 5 or key.startswith("django-insecure-") or key in known
+
+
+if not DEBUG and _is_weak(SECRET_KEY):
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be a secret of 50 characters or more when DJANGO_DEBUG is not 1,"
+        " for example: python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+    )
 ALLOWED_HOSTS = os.environ.get("DJANGO_ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]").split(",")
 CSRF_TRUSTED_ORIGINS = [
     origin for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if origin
