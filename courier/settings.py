@@ -79,6 +79,11 @@ AXES_FAILURE_LIMIT = 5  # failed logins per user name and address...
 AXES_COOLOFF_TIME = 1  # ...lock them out for an hour
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "courier.proxy.client_address"
+# How many reverse proxies (the TLS proxy of a deployment) stand in front of the app. Set,
+# the client's address comes from their X-Forwarded-For and https from X-Forwarded-Proto;
+# unset (0), both headers are ignored, for any client could send them.
+TRUSTED_PROXIES = int(os.environ.get("COURIER_TRUSTED_PROXIES", "0"))
 
 # Scripts and styles from this server only; inline style attributes (the map's
 # colours) are allowed, inline scripts are not.
@@ -192,7 +197,8 @@ WEBHOOK_ALLOW_PRIVATE = os.environ.get("COURIER_WEBHOOK_ALLOW_PRIVATE", "0") == 
 # DJANGO_HTTPS=0 only to try a production build over plain http on one's own machine.
 if not DEBUG and os.environ.get("DJANGO_HTTPS", "1") == "1":
     SECURE_SSL_REDIRECT = os.environ.get("DJANGO_SECURE_SSL_REDIRECT", "1") == "1"
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    if TRUSTED_PROXIES:
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(60 * 60 * 24 * 365)))
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True

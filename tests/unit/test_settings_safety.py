@@ -16,11 +16,12 @@ ROOT = Path(__file__).resolve().parents[2]
 REAL_KEY = secrets.token_urlsafe(50)
 
 
-def load_settings(**env: str) -> subprocess.CompletedProcess:
-    """Import courier.settings with only ``env`` set among Django's own variables."""
+def load_settings(show: str = "DEBUG", **env: str) -> subprocess.CompletedProcess:
+    """Import courier.settings with only ``env`` set among its variables; print ``show``."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "COURIER_"))}
+    code = f"from courier import settings; print(getattr(settings, {show!r}, None))"
     return subprocess.run(
-        [sys.executable, "-c", "from courier import settings; print(settings.DEBUG)"],
+        [sys.executable, "-c", code],
         cwd=ROOT,
         env={**clean, **env},
         capture_output=True,
@@ -54,3 +55,12 @@ def test_a_long_known_key_is_refused_too():
 def test_a_deployment_with_a_real_key_starts():
     done = load_settings(DJANGO_DEBUG="0", DJANGO_SECRET_KEY=REAL_KEY)
     assert done.returncode == 0, done.stderr
+
+
+def test_the_proxys_https_header_is_trusted_only_behind_a_trusted_proxy():
+    """Without a trusted proxy anyone could claim https with X-Forwarded-Proto."""
+    production = {"DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": REAL_KEY}
+    alone = load_settings("SECURE_PROXY_SSL_HEADER", **production)
+    behind = load_settings("SECURE_PROXY_SSL_HEADER", COURIER_TRUSTED_PROXIES="1", **production)
+    assert alone.stdout.strip() == "None"
+    assert behind.stdout.strip() == "('HTTP_X_FORWARDED_PROTO', 'https')"

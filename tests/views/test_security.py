@@ -84,3 +84,39 @@ def test_every_htmx_request_carries_the_csrf_token(users, campaign):
     accepted = client.post(url, data, HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=token[1])
     assert accepted.status_code == 200
     assert Order.objects.filter(campaign=campaign).exists()
+
+
+def failed_logins(username: str, limit: int, **headers) -> int:
+    """Post a wrong password for ``username`` ``limit`` times: the last post's status."""
+    client = Client(**headers)
+    for _ in range(limit):
+        response = client.post(reverse("login"), {"username": username, "password": "no"})
+    return response.status_code
+
+
+def test_a_forged_forwarded_for_does_not_change_the_throttled_address(users, settings):
+    """Without a trusted proxy, X-Forwarded-For is the client's own say: rotating it does
+    not escape the lockout of the address the connection comes from."""
+    settings.TRUSTED_PROXIES = 0
+    username = users["player"].username
+    wrong = {"username": username, "password": "no"}
+    for n in range(settings.AXES_FAILURE_LIMIT):
+        forged = Client(HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+        response = forged.post(reverse("login"), wrong)
+    assert response.status_code == 429
+    forged = Client(HTTP_X_FORWARDED_FOR="198.51.100.7")
+    response = forged.post(reverse("login"), {"username": username, "password": PASSWORD})
+    assert response.status_code == 429
+
+
+def test_behind_a_trusted_proxy_its_forwarded_for_names_the_client(users, settings):
+    """Behind the TLS proxy every connection comes from the proxy: the client is the
+    address the proxy appended, so one client's failures do not lock out another."""
+    settings.TRUSTED_PROXIES = 1
+    username = users["player"].username
+    # the left entry is the attacker's own forgery; the proxy appended the real address
+    attacker = {"HTTP_X_FORWARDED_FOR": "198.51.100.7, 203.0.113.9"}
+    assert failed_logins(username, settings.AXES_FAILURE_LIMIT, **attacker) == 429
+    owner = Client(HTTP_X_FORWARDED_FOR="198.51.100.7")
+    response = owner.post(reverse("login"), {"username": username, "password": PASSWORD})
+    assert response.status_code == 302
