@@ -134,7 +134,13 @@ def _database() -> dict:
 DATABASES = {"default": _database()}
 
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
 ]
 
 LANGUAGE_CODE = "en"
@@ -170,6 +176,11 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 CLOCK_INTERVAL_SECONDS = int(os.environ.get("COURIER_CLOCK_INTERVAL", "2"))
 # how often an open campaign page asks whether its phase has moved on
 POLL_SECONDS = int(os.environ.get("COURIER_POLL_SECONDS", "15"))
+# Press (campaign/press.py): how many messages one user may write a minute (counted in the
+# cache, so per process unless CACHES is shared), and how often at most each user is mailed
+# a digest of the press they have not read.
+PRESS_RATE_LIMIT = int(os.environ.get("COURIER_PRESS_RATE_LIMIT", "10"))
+PRESS_DIGEST_HOURS = int(os.environ.get("COURIER_PRESS_DIGEST_HOURS", "6"))
 # How long an automatic resolution waits for a campaign another job holds before it
 # gives up (and is retried at the next clock tick) instead of blocking the worker.
 RESOLUTION_LOCK_TIMEOUT_MS = int(os.environ.get("COURIER_LOCK_TIMEOUT_MS", "10000"))
