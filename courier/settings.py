@@ -168,6 +168,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign:list"
 LOGOUT_REDIRECT_URL = "login"
+# Password reset requests an hour, per client address and per e-mail address (counted in
+# the cache, so per process unless CACHES is shared).
+PASSWORD_RESET_LIMIT = int(os.environ.get("COURIER_PASSWORD_RESET_LIMIT", "5"))
 
 # Background work: phase resolution at deadlines and when everyone is ready, mail and
 # webhooks. Tasks are rows in the database; `manage.py db_worker` runs them and

@@ -1,10 +1,13 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from campaign.views.account import PasswordResetView
 from courier.health import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # Django's own account pages, the password reset throttled
+    path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import UserCreationForm
+from django.core.cache import cache
 from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
@@ -83,3 +84,48 @@ def test_a_good_password_signs_up_and_logs_in(client):
     response = sign_up(client)
     assert response.status_code == 302 and response.url == HOME
     assert client.session["_auth_user_id"] == str(User.objects.get(username="newcomer").pk)
+
+
+# -- password reset -------------------------------------------------------------------
+
+RESET = reverse("password_reset")
+
+
+@pytest.fixture
+def reset_counts():
+    """The throttle counts in the cache: start and leave it empty."""
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def ask_reset(client, email, **headers):
+    return client.post(RESET, {"email": email}, **headers)
+
+
+def test_password_reset_mails_the_user(client, reset_counts, mailoutbox):
+    User.objects.create_user("forgetful", "forgetful@example.org", GOOD_PASSWORD)
+    response = ask_reset(client, "forgetful@example.org")
+    assert response.status_code == 302
+    assert [m.to for m in mailoutbox] == [["forgetful@example.org"]]
+
+
+def test_password_resets_for_one_address_are_throttled(client, reset_counts, settings, mailoutbox):
+    """One e-mail address, asked for from anywhere: a clear 429 past the limit, no mail."""
+    User.objects.create_user("forgetful", "forgetful@example.org", GOOD_PASSWORD)
+    settings.TRUSTED_PROXIES = 1  # each request from another client address
+    for n in range(settings.PASSWORD_RESET_LIMIT):
+        response = ask_reset(client, "Forgetful@example.org", HTTP_X_FORWARDED_FOR=f"203.0.113.{n}")
+        assert response.status_code == 302
+    response = ask_reset(client, "forgetful@example.org ", HTTP_X_FORWARDED_FOR="198.51.100.7")
+    assert response.status_code == 429
+    assert "Too many password reset requests" in response.content.decode()
+    assert len(mailoutbox) == settings.PASSWORD_RESET_LIMIT
+
+
+def test_password_resets_from_one_client_are_throttled(client, reset_counts, settings):
+    """One client asking for many addresses: throttled too."""
+    for n in range(settings.PASSWORD_RESET_LIMIT):
+        assert ask_reset(client, f"someone{n}@example.org").status_code == 302
+    assert ask_reset(client, "someone-else@example.org").status_code == 429
+    assert client.get(RESET).status_code == 200  # the form still shows
