@@ -161,6 +161,7 @@ from campaign.models import (
     EiaPowerStatus,
     Event,
     GuerrillaStack,
+    InputRecord,
     LetDown,
     NationalModifier,
     Order,
@@ -262,6 +263,7 @@ NOT_ARCHIVED[PhaseSnapshot] = (
     "rollback and replay; an imported campaign's history starts at its import"
 )
 NOT_ARCHIVED[DecisionRecord] = "the answers a replay feeds back: they go with the snapshots"
+NOT_ARCHIVED[InputRecord] = "the inputs a replay applies again: they go with the snapshots"
 
 
 def _vq_queue_item(item: list) -> str | None:

@@ -18,27 +18,36 @@ state "before phase N resolved" is N's ``before``.
 Decisions. Each answer the platform's ``decide`` accepts is kept as a DecisionRecord, in
 order: a replay feeds them back to the ruleset's decision service.
 
+Inputs. An input that changes the state outside a resolution and outside the orders (a
+player's standing order) is kept as an InputRecord with the open phase, saying what it
+changed (``record_input``, called by the ruleset's service that takes it): a replay
+makes the same changes, in order (``with_inputs``), so that the state a phase resolved
+from is its opening state with its inputs, and only the GM's edits are left unexplained.
+
 Rollback. ``roll_back`` undoes the last resolved phase: the state it resolved from comes
 back (every piece with its old database id, so the saved orders still name the right
-pieces), its rolls and the log lines of its resolution go, the phase its resolution
-opened is withdrawn (with its opening lines; what was logged during it — seats, options,
-deadlines, GM edits — stays, under the reopened phase), and the phase is open again with
-its orders as they were given and a fresh dice seed whose hash is published (the old seed
-was revealed: it may not be used again). Nothing is sent. Refused, with nothing changed,
-when no phase has been resolved, when the phase it would withdraw has orders or waits
-for a decision, and when there is no snapshot to restore.
+pieces), its rolls, the log lines of its resolution and the inputs given while it waited
+for a decision go, the phase its resolution opened is withdrawn (with its opening lines
+and its inputs; what was logged during it — seats, options, deadlines, GM edits — stays,
+under the reopened phase), and the phase is open again with its orders as they were
+given and a fresh dice seed whose hash is published (the old seed was revealed: it may
+not be used again). Nothing is sent. Refused, with nothing changed, when no phase has
+been resolved, when the phase it would withdraw has orders or waits for a decision, and
+when there is no snapshot to restore.
 
-Neither snapshots nor decision records are in an export (archive.NOT_ARCHIVED): they hold
-this database's ids. An imported campaign keeps its history from the import on: the
-import snapshots its open phase.
+Neither snapshots nor decision and input records are in an export (archive.NOT_ARCHIVED):
+they hold this database's ids. An imported campaign keeps its history from the import
+on: the import snapshots its open phase.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Count
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
@@ -47,6 +56,7 @@ from campaign.models import (
     Campaign,
     DecisionRecord,
     Event,
+    InputRecord,
     Order,
     Phase,
     PhaseSnapshot,
@@ -140,6 +150,52 @@ def record_decision(campaign: Campaign, phase: Phase, seat: Seat, answer: dict, 
         answer=answer,
         actor=actor if getattr(actor, "is_authenticated", False) else None,
     )
+
+
+def record_input(campaign: Campaign, seat: Seat, kind: str, changes: list[dict], actor) -> None:
+    """Keep an input given outside the orders, with the open phase, for a replay (one
+    query). ``kind``: the ruleset's name for it; ``changes``: what it changed in the state,
+    each ``{"table": key, "row": {field: value}, "values": {field: value}}``, a state
+    table's key (campaign/archive.py) and its fields and values as ``state_of(ids=True)``
+    gives them (a power by its key), ``row`` naming exactly one row. Before the campaign
+    starts there is no phase, and nothing to keep: its first snapshot holds the change."""
+    if campaign.phase_id is None:
+        return
+    status, answers = (
+        Phase.objects.filter(pk=campaign.phase_id)
+        .annotate(answers=Count("decisions"))
+        .values_list("status", "answers")
+        .get()
+    )
+    InputRecord.objects.create(
+        campaign=campaign,
+        phase_id=campaign.phase_id,
+        kind=kind,
+        power=seat.power.key if seat.power_id else "",
+        changes=changes,
+        answers=answers if status == Phase.Status.WAITING else None,
+        actor=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+
+
+def with_inputs(state: dict, records: Iterable[InputRecord]) -> dict:
+    """The state (``state_of(ids=True)``'s form) once the recorded inputs' changes are
+    made, in order: a copy. ValueError when a change names no row, or several."""
+    records = list(records)
+    if not records:
+        return state
+    state = copy.deepcopy(state)
+    for record in records:
+        for change in record.changes:
+            named = change["row"].items()
+            rows = [r for r in state.get(change["table"], []) if named <= r.items()]
+            if len(rows) != 1:
+                raise ValueError(
+                    f"input #{record.pk} ({record.kind}) names {len(rows)} "
+                    f"{change['table']} row(s) by {change['row']}"
+                )
+            rows[0].update(change["values"])
+    return state
 
 
 # -- a past phase -----------------------------------------------------------------------
@@ -245,6 +301,7 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         ).delete()
         RollRecord.objects.filter(phase=last).delete()
         DecisionRecord.objects.filter(phase=last).delete()
+        InputRecord.objects.filter(phase=last, answers__isnull=False).delete()  # while it waited
         opening = Event.objects.filter(phase=newer)  # its opening lines, turn start included
         if opened is not None:
             opening.filter(pk__lte=opened.event_id).delete()

@@ -22,7 +22,7 @@ from campaign.models.empires_in_arms import (
     NationalModifier,
     Revolt,
 )
-from campaign.models.history import DecisionRecord, PhaseSnapshot
+from campaign.models.history import DecisionRecord, InputRecord, PhaseSnapshot
 from campaign.models.pax_baltica import Block, PbNation, PbSide, PbTerritory
 from campaign.models.people import Profile
 from campaign.models.virgin_queen import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
@@ -39,6 +39,7 @@ __all__ = [
     "EiaPowerStatus",
     "Event",
     "GuerrillaStack",
+    "InputRecord",
     "LetDown",
     "NationalModifier",
     "Order",

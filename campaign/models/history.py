@@ -1,6 +1,7 @@
-"""A campaign's history as data: the state each phase opened with, and the decisions
-answered while a phase was under way (campaign/history.py takes, browses and rolls
-back; campaign/replay.py replays)."""
+"""A campaign's history as data: the state each phase opened with, the decisions
+answered while a phase was under way, and the inputs that changed the state outside a
+resolution (campaign/history.py takes, browses and rolls back; campaign/replay.py
+replays)."""
 
 from __future__ import annotations
 
@@ -73,3 +74,37 @@ class DecisionRecord(models.Model):
 
     def __str__(self) -> str:
         return f"Decision {self.pk} of phase #{self.phase_id}"
+
+
+class InputRecord(models.Model):
+    """An input given outside the orders that changed the state outside a resolution (a
+    player's standing order), in order: what it changed, as ``changes`` (see
+    ``campaign.history.record_input``), so that a replay applies it as it was made."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="inputs")
+    kind = models.CharField(max_length=40, help_text=_("The ruleset's name for the input."))
+    power = models.CharField(
+        max_length=40, blank=True, help_text=_("The giving seat's power key; empty: none.")
+    )
+    changes = models.JSONField(
+        default=list, help_text=_("The state rows it changed: table, row and values.")
+    )
+    answers = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The answers to the phase's decisions given before it; null: given while the "
+            "phase was open."
+        ),
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"Input {self.pk} ({self.kind}) of phase #{self.phase_id}"

@@ -17,6 +17,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from campaign import persistence
+from campaign.history import record_input
 from campaign.models import (
     Adjacency,
     Area,
@@ -419,10 +420,15 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> Text:
 
 def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
     """A player's standing order: pay $d6 to stop a bad-roll rise (Decision 5). The log
-    says that it changed, not what it says: other powers learn it only when it is used."""
+    says that it changed, not what it says: other powers learn it only when it is used.
+    It is kept with the open phase, as the input a replay makes again; like orders, it
+    leaves the GM's open forms current."""
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
         EiaPowerStatus.objects.filter(power_id=seat.power_id).update(pays_bad_roll=pays_bad_roll)
+        values = {"pays_bad_roll": pays_bad_roll}
+        change = {"table": "eia_powers", "row": {"power": seat.power.key}, "values": values}
+        record_input(campaign, seat, "standing_order", [change], actor)
         text = Text(
             "%(power)s set its standing order for bad anti-guerrilla rolls "
             "(seen by its player and the GM).",
@@ -439,4 +445,4 @@ def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
             text=text,
             message=text.message(),
         )
-        campaign.bump_version()
+        campaign.bump_version(state=False)
