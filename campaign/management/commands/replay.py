@@ -11,7 +11,8 @@ class Command(BaseCommand):
         "Re-resolve every resolved phase of a campaign from the state it resolved from, with "
         "its revealed seed (or the GM-entered faces), its saved orders and its recorded "
         "decisions, and check that the rolls and the state come out as they did, up to the "
-        "live state. Changes nothing. Exit status 1 on a mismatch."
+        "live state, each phase's recorded inputs (standing orders) included; the GM's edits "
+        "are named. Changes nothing. Exit status 1 on a mismatch."
     )
 
     def add_arguments(self, parser):
