@@ -184,37 +184,59 @@ NOT_ANOTHER_SERVER = gettext_lazy(
 )
 
 
-def webhook_refusal(url: str, *, resolve: bool = False) -> str:
-    """Why a webhook URL is refused ("" when it is fine): http(s) only, and never this
-    server itself: its own host names, a .localhost name, or a loopback, private,
-    link-local or unspecified address however it is spelt (127.1, 2130706433, 0x7f000001).
-    ``resolve``: also look the name up and check every address it has (when sending;
-    settings.WEBHOOK_ALLOW_PRIVATE lifts the address checks for a private network)."""
-    if not url:
-        return ""
+class WebhookRefused(Exception):
+    """A webhook URL that may not be used; the message says why."""
+
+
+def webhook_refusal(url: str) -> str:
+    """Why the GM may not save this webhook URL ("" when it is fine). Its host name is
+    looked up only when sending (webhook_address), for what it resolves to may change."""
+    try:
+        if url:
+            _checked_host(url)
+    except WebhookRefused as refusal:
+        return str(refusal)
+    return ""
+
+
+def webhook_address(url: str) -> str:
+    """The one address a webhook is sent to: its host looked up once and every address it
+    has checked, the first returned. The sender connects to it instead of looking the name
+    up again, which could then answer a private address (DNS rebinding).
+    Raises WebhookRefused."""
+    host = _checked_host(url)
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+        addresses = [ipaddress.ip_address(info[4][0]) for info in found]
+    except (OSError, ValueError):
+        message = _("The webhook's host %(host)s cannot be found.") % {"host": host}
+        raise WebhookRefused(message) from None
+    if not settings.WEBHOOK_ALLOW_PRIVATE and not all(a.is_global for a in addresses):
+        raise WebhookRefused(str(NOT_ANOTHER_SERVER))
+    return str(addresses[0])
+
+
+def _checked_host(url: str) -> str:
+    """The URL's host. WebhookRefused unless it is http(s) and never this server itself:
+    its own host names, a .localhost name, or a loopback, private, link-local or
+    unspecified address however it is spelt (127.1, 2130706433, 0x7f000001);
+    settings.WEBHOOK_ALLOW_PRIVATE lifts all but the first of these for a private network."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
-        return _("A webhook URL must be an http:// or https:// address.")
+        raise WebhookRefused(_("A webhook URL must be an http:// or https:// address."))
     host = parts.hostname.lower().rstrip(".")
     site = urlsplit(settings.SITE_URL)
     if (host, parts.port) == (site.hostname, site.port):
-        return str(NOT_ANOTHER_SERVER)
+        raise WebhookRefused(str(NOT_ANOTHER_SERVER))
     if settings.WEBHOOK_ALLOW_PRIVATE:
-        return ""
+        return host
     own = {h.lstrip(".").lower() for h in settings.ALLOWED_HOSTS if h != "*"}
     if host in own or host == "localhost" or host.endswith(".localhost"):
-        return str(NOT_ANOTHER_SERVER)
-    addresses = [_literal_address(host)]
-    if resolve and addresses[0] is None:
-        try:
-            addresses = [
-                ipaddress.ip_address(info[4][0]) for info in socket.getaddrinfo(host, None)
-            ]
-        except (OSError, ValueError):
-            return _("The webhook's host %(host)s cannot be found.") % {"host": host}
-    if any(address is not None and not address.is_global for address in addresses):
-        return str(NOT_ANOTHER_SERVER)
-    return ""
+        raise WebhookRefused(str(NOT_ANOTHER_SERVER))
+    literal = _literal_address(host)
+    if literal is not None and not literal.is_global:
+        raise WebhookRefused(str(NOT_ANOTHER_SERVER))
+    return host
 
 
 def _literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

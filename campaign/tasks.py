@@ -11,10 +11,12 @@ other campaigns: each waits for its campaign's lock at most RESOLUTION_LOCK_TIME
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
-import urllib.request
+import socket
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -126,33 +128,53 @@ def deliver_mail(recipient: str, subject: str, body: str, attempt: int = 1) -> s
 
 @task()
 def deliver_webhook(url: str, payload: dict, attempt: int = 1) -> str:
-    """POST the payload as JSON; on failure try again later, like mail."""
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(payload).encode(),
-        headers={"Content-Type": "application/json", "User-Agent": "Courier"},
-        method="POST",
-    )
-    refusal = scheduling.webhook_refusal(url, resolve=True)
-    if refusal:
+    """POST the payload as JSON to the address its host was checked at; on failure try
+    again later, like mail."""
+    try:
+        address = scheduling.webhook_address(url)
+    except scheduling.WebhookRefused as refusal:
         logger.error("Webhook %s not sent: %s", url, refusal)
         return "refused"
     try:
-        with NO_REDIRECTS.open(request, timeout=10) as response:
-            response.read()
+        _post_json(url, address, payload)
     except Exception as error:
         return _retry(deliver_webhook, (url, payload), attempt, error)
     return "sent"
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A webhook's redirect is not followed: it could lead anywhere, this server included."""
+def _post_json(url: str, address: str, payload: dict) -> None:
+    """POST ``payload`` to ``url`` over a connection to ``address``. Any answer but 2xx
+    raises: a redirect is not followed, for it could lead anywhere, this server included."""
+    parts = urlsplit(url)
+    secure = parts.scheme == "https"
+    kind = PinnedHTTPSConnection if secure else PinnedHTTPConnection
+    connection = kind(parts.hostname, parts.port or (443 if secure else 80), timeout=10)
+    connection.address = address
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    headers = {"Content-Type": "application/json", "User-Agent": "Courier"}
+    try:
+        connection.request("POST", target, body=json.dumps(payload).encode(), headers=headers)
+        response = connection.getresponse()
+        response.read()
+    finally:
+        connection.close()
+    if not 200 <= response.status < 300:
+        raise http.client.HTTPException(f"HTTP {response.status} {response.reason}")
 
-    def redirect_request(self, *args, **kwargs):
-        return None
+
+class PinnedHTTPConnection(http.client.HTTPConnection):
+    """A connection to ``address``, the one the webhook check approved: the URL's host name
+    goes in the Host header (and TLS's server name and certificate check), never to DNS."""
+
+    address = ""
+
+    def connect(self):
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
 
 
-NO_REDIRECTS = urllib.request.build_opener(_NoRedirect)
+class PinnedHTTPSConnection(http.client.HTTPSConnection, PinnedHTTPConnection):
+    """HTTPSConnection.connect wraps in TLS the socket its super().connect() opened: the
+    pinned one."""
 
 
 def _retry(deliver, args: tuple, attempt: int, error: Exception) -> str:
