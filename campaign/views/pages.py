@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language, gettext
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods
 
 from campaign import progress
@@ -84,6 +85,7 @@ def page_etag(request, campaign_id: int) -> str | None:
 
 
 @login_required
+@cache_control(private=True, no_cache=True)  # this reader's page: revalidated by its ETag
 @condition(etag_func=page_etag)
 def campaign_detail(request, campaign_id: int):
     state = load_state(reader_seat(request, campaign_id))

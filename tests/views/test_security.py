@@ -120,3 +120,17 @@ def test_behind_a_trusted_proxy_its_forwarded_for_names_the_client(users, settin
     owner = Client(HTTP_X_FORWARDED_FOR="198.51.100.7")
     response = owner.post(reverse("login"), {"username": username, "password": PASSWORD})
     assert response.status_code == 302
+
+
+def test_campaign_pages_are_private_and_revalidated(client_as, campaign):
+    """The page carries an ETag and hidden information: no shared cache may keep it, and
+    the browser asks again (a 304 when unchanged) before it reuses its copy."""
+    client = client_as("player")
+    url = reverse("campaign:detail", args=[campaign.pk])
+    client.get(url)  # the first visit sets the CSRF cookie, part of the page
+    page = client.get(url)
+    unchanged = client.get(url, HTTP_IF_NONE_MATCH=page["ETag"])
+    assert unchanged.status_code == 304
+    for response in (page, unchanged):
+        directives = {d.strip() for d in response["Cache-Control"].split(",")}
+        assert {"private", "no-cache"} <= directives
