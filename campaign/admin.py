@@ -54,6 +54,27 @@ class RollRecordAdmin(admin.ModelAdmin):
     list_filter = ["campaign", "rule"]
 
 
+@admin.register(models.Channel)
+class ChannelAdmin(admin.ModelAdmin):
+    list_display = ["key", "campaign", "kind", "created_at"]
+    list_filter = ["campaign", "kind"]
+    filter_horizontal = ["members"]
+
+
+@admin.register(models.Message)
+class MessageAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "channel", "power", "author", "turn", "phase", "created_at"]
+    list_filter = ["campaign"]
+    search_fields = ["text"]
+    raw_id_fields = ["channel", "author", "power", "phase"]
+
+
+@admin.register(models.ReadMarker)
+class ReadMarkerAdmin(admin.ModelAdmin):
+    list_display = ["user", "channel", "last_read"]
+    raw_id_fields = ["user", "channel"]
+
+
 for model in (
     models.Order,
     models.PowerRelation,

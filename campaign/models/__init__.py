@@ -25,6 +25,7 @@ from campaign.models.empires_in_arms import (
 from campaign.models.history import DecisionRecord, InputRecord, PhaseSnapshot
 from campaign.models.pax_baltica import Block, PbNation, PbSide, PbTerritory
 from campaign.models.people import Profile
+from campaign.models.press import Channel, Message, ReadMarker
 from campaign.models.virgin_queen import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "Area",
     "Block",
     "Campaign",
+    "Channel",
     "Corps",
     "DecisionRecord",
     "Depot",
@@ -41,6 +43,7 @@ __all__ = [
     "GuerrillaStack",
     "InputRecord",
     "LetDown",
+    "Message",
     "NationalModifier",
     "Order",
     "PbNation",
@@ -51,6 +54,7 @@ __all__ = [
     "Power",
     "Profile",
     "PowerRelation",
+    "ReadMarker",
     "Revolt",
     "RollRecord",
     "Seat",

@@ -19,6 +19,11 @@ class Campaign(models.Model):
         SEEDED = "seeded", _("Seeded dice (verifiable)")
         SCRIPTED = "scripted", _("GM-entered dice")
 
+    class Press(models.TextChoices):
+        FULL = "full", _("Full press: public and private")
+        PUBLIC = "public", _("Public press only")
+        NONE = "none", _("No press between powers (gunboat)")
+
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=40)
     scenario = models.CharField(max_length=60)
@@ -61,6 +66,20 @@ class Campaign(models.Model):
     )
     webhook_url = models.URLField(
         blank=True, help_text=_("Receives a JSON POST when a phase opens or resolves.")
+    )
+    press = models.CharField(
+        max_length=10,
+        choices=Press,
+        default=Press.FULL,
+        help_text=_(
+            "Who may write to whom (campaign/press.py): full press (the default), public "
+            "press only, or none between powers (gunboat). Each power may always write to "
+            "the GM, and the GM to everyone."
+        ),
+    )
+    gm_reads_private = models.BooleanField(
+        default=False,
+        help_text=_("The GM reads the private press between powers (default: no)."),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"

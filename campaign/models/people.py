@@ -34,6 +34,15 @@ class Profile(models.Model):
     mail_phase_resolved = models.BooleanField(
         _("a phase is resolved (with my rolls)"), default=True
     )
+    mail_press_digest = models.BooleanField(
+        _("press I have not read, gathered in one mail every few hours at most"), default=True
+    )
+    press_digest_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=_("The press written up to this moment has been mailed in a digest."),
+    )
 
     def __str__(self) -> str:
         return f"{self.user}'s preferences"
