@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
@@ -17,11 +19,15 @@ from django.views.decorators.http import require_http_methods
 from campaign.models import Seat
 from campaign.services import ServiceError, claim_seat
 
+INVITE_TOKEN = re.compile(r"[-\w]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
+
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def join(request, token: str):
     """Show the seat an invitation offers; POST takes it."""
+    if not INVITE_TOKEN.fullmatch(token):  # never issued; a NUL byte is a database error
+        raise Http404("This invitation link is not valid.")
     offered = Seat.objects.select_related("campaign", "power", "user").filter(invite_token=token)
     seat = offered.first()
     if seat is None or seat.is_gm:
