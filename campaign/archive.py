@@ -24,6 +24,8 @@ final newline), so that export → import → export gives the same bytes::
                      outcome, explanation}],
       "events":    [{phase, turn, kind, rule, text, audience, redacted, message,
                      redacted_message, actor, power, roll, created_at}],
+      "channels":  [{kind, key, members, created_at}],              # the press
+      "messages":  [{channel, author, power, turn, phase, text, created_at}],
       "state":     {...}                                        # see below
     }
 
@@ -59,6 +61,18 @@ or waiting for a decision: the GM's file only); a phase still open exports
 ``"seed": null, "seed_hash": null`` and gets a fresh seed and hash when imported.
 Everything else is in the file, every power's hidden state and orders included: only
 the GM may download it.
+
+The press. ``channels`` lists each channel that has a message, with its member powers'
+keys (``[]`` for the public channel, one for a power's channel with the GM, two or more
+for a private one); its ``key`` names it as campaign/press.py does ("public",
+"gm-<power>", the members' keys in order joined by "+"), and a message names its channel
+by that key, its author by username and the power it was written as (null: the GM).
+The GM's download from the dashboard holds only the channels the GM reads: when the GM
+does not read the private press (Campaign.gm_reads_private, the default), the private
+channels are left out, as the players are told; ``manage.py export_campaign`` (run by
+whoever runs the server, who holds the database anyway) exports every channel. Read
+markers are each user's own and are not exported: an imported campaign's press is all
+unread.
 
 ``state`` is the game state alone, everything the phases and the GM's edits change
 (``state_of()``; the same object serves per-phase snapshots and rollback)::
@@ -149,11 +163,13 @@ from django.utils import timezone
 from django.utils.dateparse import parse_duration
 from django.utils.duration import duration_iso_string
 
+from campaign import press
 from campaign.models import (
     Adjacency,
     Area,
     Block,
     Campaign,
+    Channel,
     Corps,
     DecisionRecord,
     Depot,
@@ -163,6 +179,7 @@ from campaign.models import (
     GuerrillaStack,
     InputRecord,
     LetDown,
+    Message,
     NationalModifier,
     Order,
     PbNation,
@@ -173,6 +190,7 @@ from campaign.models import (
     Power,
     PowerRelation,
     Profile,
+    ReadMarker,
     Revolt,
     RollRecord,
     Seat,
@@ -252,12 +270,13 @@ STATE_TABLES = (
 TABLES = {table.key: table for table in STATE_TABLES}
 HISTORY = ("phases", "orders", "rolls", "events")
 TOP_LEVEL = ("format", "version", "campaign", "powers", "areas", "adjacency", "seats")
-TOP_LEVEL += (*HISTORY, "state")
+TOP_LEVEL += (*HISTORY, "state", "channels", "messages")
 # Every model of the campaign app is in the archive; a new one must be added (or listed
 # here as deliberately left out, with the reason).
 ARCHIVED_MODELS = {Campaign, Power, Area, Adjacency, Seat, Phase, Order, RollRecord, Event}
-ARCHIVED_MODELS |= {table.model for table in STATE_TABLES}
+ARCHIVED_MODELS |= {table.model for table in STATE_TABLES} | {Channel, Message}
 NOT_ARCHIVED = {Profile: "a user's own preferences, not part of any campaign"}
+NOT_ARCHIVED[ReadMarker] = "how far each user has read the press: their own, not the campaign's"
 NOT_ARCHIVED[PhaseSnapshot] = (
     "this database's copies of the state (with its database ids) for the history pages, "
     "rollback and replay; an imported campaign's history starts at its import"
@@ -404,8 +423,9 @@ def _translate(obj: Any, ruleset: str, where: str, fn: Callable) -> Any:
 class _Reader:
     """Reads a campaign's rows in a fixed number of queries and encodes them."""
 
-    def __init__(self, campaign: Campaign):
+    def __init__(self, campaign: Campaign, press_reader: Seat | None = None):
         self.campaign = campaign
+        self.press_reader = press_reader  # None: every channel of the press
         self.refs: dict = {}
         self.user_ids: set[int] = set()
         self.powers = self._raw(Power, "campaign", _fields(Power))
@@ -492,6 +512,7 @@ class _Reader:
         orders = self._raw(Order, "campaign", order_fields)
         rolls = self._raw(RollRecord, "campaign", roll_fields)
         events = self._raw(Event, "campaign", event_fields)
+        channels, messages = self.press()
         self.refs[RollRecord] = {r["pk"]: i for i, r in enumerate(rolls)}
         state, pieces = self.state(ids=False)
         phase_fields = _fields(Phase)
@@ -518,8 +539,32 @@ class _Reader:
             "orders": orders_out,
             "rolls": [_encode(roll_fields, r, self.refs) for r in rolls],
             "events": [_encode(event_fields, r, self.refs) for r in events],
+            "channels": channels,
+            "messages": messages(),
             "state": state,
         }
+
+
+    def press(self) -> tuple[list[dict], Any]:
+        """The channels (those ``press_reader`` reads, if given) with their members, and
+        a function that gives their messages encoded once the users are loaded."""
+        found = Channel.objects.filter(campaign=self.campaign)
+        if self.press_reader is not None:
+            found = press.readable(self.press_reader)
+        fields = _fields(Channel)
+        rows = list(found.order_by("pk").values("pk", *(f.attname for f in fields)))
+        self.refs[Channel] = {r["pk"]: r["key"] for r in rows}
+        members: dict[int, list[str]] = {r["pk"]: [] for r in rows}
+        links = Channel.members.through.objects.filter(channel_id__in=members)
+        for channel_id, power_id in links.values_list("channel_id", "power_id"):
+            members[channel_id].append(self.refs[Power][power_id])
+        channels = [
+            {**_encode(fields, r, self.refs), "members": sorted(members[r["pk"]])} for r in rows
+        ]
+        message_fields = _fields(Message)
+        raw = self._raw(Message, "campaign", message_fields)
+        kept = [r for r in raw if r["channel_id"] in self.refs[Channel]]
+        return channels, lambda: [_encode(message_fields, r, self.refs) for r in kept]
 
 
 def _row_ref(table: Table, row: dict, position: int) -> Any:
@@ -538,14 +583,15 @@ def _to_ref(pieces: dict[str, dict]) -> Callable:
     return to_ref
 
 
-def export_campaign(campaign: Campaign) -> dict:
-    """The whole campaign as archive data (format version 1, see the module docstring).
+def export_campaign(campaign: Campaign, *, reader: Seat | None = None) -> dict:
+    """The whole campaign as archive data (format version 1, see the module docstring);
+    for a ``reader`` (the GM's seat), without the press it does not read (campaign/press.py).
 
     Reads under the campaign's row lock, so a phase resolving meanwhile waits and the
     archive is one consistent moment of the campaign."""
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        return _Reader(locked).archive()
+        return _Reader(locked, reader).archive()
 
 
 def state_of(campaign: Campaign, *, ids: bool = False) -> dict:
@@ -988,7 +1034,31 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[_Checker, dict]:
     out["rolls"] = check.rows("rolls", data.get("rolls"), RollRecord, _fields(RollRecord))
     check.known[RollRecord] = set(range(len(out["rolls"])))
     out["events"] = check.rows("events", data.get("events"), Event, _fields(Event))
+    out["channels"], out["messages"] = _check_press(check, data)
     return check, out
+
+
+def _check_press(check: _Checker, data: dict) -> tuple[list[dict], list[dict]]:
+    """The channels (each key must name its kind and members) and their messages."""
+    channels = check.rows(
+        "channels", data.get("channels"), Channel, _fields(Channel), extra=("members",)
+    )
+    for i, row in enumerate(channels):
+        members = row.setdefault("members", [])
+        if not (isinstance(members, list) and all(isinstance(k, str) for k in members)):
+            check.problem(f"channels[{i}].members must be a list of power keys")
+            continue
+        check.keys_known(f"channels[{i}].members", Power, members)
+        expected = press.key_of(row["kind"], members)
+        if row["key"] != expected:
+            check.problem(
+                f"channels[{i}].key: {row['key']!r} does not name a {row['kind']} channel "
+                f"between {members!r}"
+            )
+    check.unique("channels", channels, ("key",))
+    check.known[Channel] = _keys(data.get("channels"), "key")
+    messages = check.rows("messages", data.get("messages"), Message, _fields(Message))
+    return channels, messages
 
 
 def _keys(items: Any, *names: str) -> set:
@@ -1079,6 +1149,17 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
     roll_rows = writer.create(RollRecord, _fields(RollRecord), out["rolls"])
     writer.ids[RollRecord] = {i: r.pk for i, r in enumerate(roll_rows)}
     writer.create(Event, _fields(Event), out["events"])
+    channel_rows = writer.create(Channel, _fields(Channel), out["channels"])
+    writer.ids[Channel] = {c.key: c.pk for c in channel_rows}
+    Member = Channel.members.through
+    Member.objects.bulk_create(
+        [
+            Member(channel_id=c.pk, power_id=writer.ids[Power][key])
+            for c, row in zip(channel_rows, out["channels"], strict=True)
+            for key in row["members"]
+        ]
+    )
+    writer.create(Message, _fields(Message), out["messages"])
 
     current = out["campaign"]["phase"]
     Campaign.objects.filter(pk=campaign.pk).update(

@@ -234,6 +234,7 @@ class ProfileForm(forms.ModelForm):
             "mail_phase_opened",
             "mail_reminders",
             "mail_phase_resolved",
+            "mail_press_digest",
         ]
         labels = {"language": _("Language"), "time_zone": _("Time zone")}
         error_messages = {

@@ -24,7 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django_tasks import task
 
-from campaign import notifications, scheduling
+from campaign import notifications, press, scheduling
 from campaign.models import Campaign, Event, Phase
 from campaign.services import (
     Conflict,
@@ -114,6 +114,13 @@ def tick() -> int:
         resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)
     notifications.send_due_reminders(now)
     return len(due)
+
+
+@task()
+def send_press_digests() -> int:
+    """Mail each user the press they have not read (campaign/press.py); the clock enqueues
+    it every press.DIGEST_CHECK_SECONDS. Returns the number of mails."""
+    return press.send_digests()
 
 
 @task()

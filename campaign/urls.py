@@ -2,7 +2,20 @@ from django.urls import path, register_converter
 
 from campaign.views import account, archive, gm, orders, pages, seats, timeline, verify
 from campaign.views import history as history_views
+from campaign.views import press as press_views
 from campaign.views.area import area
+
+
+class ChannelConverter:
+    """A press channel's key: "public", "gm-<power>" or power keys joined by "+"."""
+
+    regex = "[-a-zA-Z0-9_+]{1,800}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
 
 
 class IdConverter:
@@ -18,6 +31,7 @@ class IdConverter:
 
 
 register_converter(IdConverter, "id")
+register_converter(ChannelConverter, "channel")
 
 app_name = "campaign"
 
@@ -65,4 +79,11 @@ urlpatterns = [
     ),
     path("campaigns/<id:campaign_id>/gm/rollback/", history_views.rollback, name="rollback"),
     path("campaigns/<id:campaign_id>/timeline/", timeline.campaign_timeline, name="timeline"),
+    path("campaigns/<id:campaign_id>/press/", press_views.press_index, name="press"),
+    path(
+        "campaigns/<id:campaign_id>/press/<channel:channel>/",
+        press_views.press_channel,
+        name="press_channel",
+    ),
+    path("campaigns/<id:campaign_id>/gm/press/", press_views.press_rules, name="press_rules"),
 ]

@@ -17,8 +17,10 @@ from campaign.views.access import gm_seat
 @login_required
 @require_GET
 def export(request, campaign_id: int):
-    campaign = gm_seat(request.user, campaign_id).campaign
-    response = HttpResponse(dumps(export_campaign(campaign)), content_type="application/json")
+    seat = gm_seat(request.user, campaign_id)
+    campaign = seat.campaign
+    archive = export_campaign(campaign, reader=seat)
+    response = HttpResponse(dumps(archive), content_type="application/json")
     response["Content-Disposition"] = content_disposition_header(
         as_attachment=True, filename=archive_filename(campaign)
     )

@@ -28,6 +28,7 @@ from campaign.forms import (
     ScheduleForm,
 )
 from campaign.models import Campaign, Seat
+from campaign.press_forms import PressRulesForm
 from campaign.services import (
     Conflict,
     ServiceError,
@@ -395,6 +396,7 @@ def dashboard_context(request, state: CampaignState, opened: tuple[str, str] = (
             }
         ),
         "options_form": OptionsForm.for_campaign(state.campaign),
+        "press_form": PressRulesForm.for_campaign(state.campaign),
         "schedule_form": ScheduleForm.for_campaign(state.campaign),
         "order_rows": gm_order_rows(state),
         "plays_form": PlaysForm.for_campaign(state.campaign),

@@ -23,7 +23,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from campaign import history, presenters
+from campaign import history, presenters, press
 from campaign.models import Campaign, Event, Phase
 from campaign.services import seat_for
 from campaign.snapshots import SnapshotRows
@@ -118,6 +118,8 @@ def phase_history(request, campaign_id: int, phase_id: int):
         seeded,
         viewer,
     )
+    lines, more = press.of_phase(seat, phase.pk, press.campaign_powers(campaign))
+    context |= {"press_lines": lines, "press_more": more}
     return render(request, "campaign/history.html", {**context, "campaign": then, "past": past})
 
 

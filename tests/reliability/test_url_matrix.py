@@ -45,7 +45,7 @@ ROLES = ("anonymous", "outsider", "player", "other_player", "observer", "gm")
 SEATED = ("player", "other_player", "observer", "gm")
 PLAYERS = ("player", "other_player")
 HTMX = {"HTTP_HX_REQUEST": "true"}
-HTMX_ENDPOINTS = {"orders", "standing", "question", "decision"}
+HTMX_ENDPOINTS = {"orders", "standing", "question", "decision", "press", "press_channel"}
 MISSING = 10**17  # an id no row has
 LOGIN = "login"  # expected: a redirect to the login page
 
@@ -368,6 +368,54 @@ def edit_item_calls(s: Scene) -> list[Call]:
     ]
 
 
+def press_calls(s: Scene) -> list[Call]:
+    """The press pages and fragments; messages to everyone, empty, to nowhere."""
+    url = u("press", s.pk)
+    writers, refused = seated(default=302, observer=403), seated(default=422, observer=403)
+    return [
+        get(url),
+        get(f"{url}?part=panel", label="the campaign page's panel"),
+        get(f"{url}?part=channels&stamp=x", label="the channels, polled"),
+        get(f"{url}?page=x", label="a page that is no number"),
+        post(url, {"to": "public", "text": "Hear ye"}, writers, "to everyone"),
+        post(url, {"to": "public", "text": " "}, refused, "empty"),
+        post(url, {"to": "nowhere", "text": "x"}, refused, "no such channel"),
+        post(
+            url,
+            {"to": "private", "powers": ["atlantis"], "text": "x"},
+            seated(default=422, observer=403, gm=403),
+            "a power of no campaign",
+        ),
+    ]
+
+
+def press_channel_calls(s: Scene) -> list[Call]:
+    """A channel: public, the two players' private one, the player's with the GM."""
+    keys = {
+        role: Seat.objects.get(campaign=s.campaign, user=s.users[role]).power.key
+        for role in PLAYERS
+    }
+    pair = "+".join(sorted(keys.values()))
+    private = seated(default=404, player=200, other_player=200)
+    return [
+        get(u("press_channel", s.pk, "public")),
+        get(u("press_channel", s.pk, pair), private, "the players' private channel"),
+        get(
+            u("press_channel", s.pk, f"gm-{keys['player']}"),
+            seated(default=404, player=200, gm=200),
+            "the player's channel with the GM",
+        ),
+        get(u("press_channel", s.pk, "atlantis+nowhere"), 404, "no such channel"),
+        post(u("press_channel", s.pk, "public"), {"text": "x"}, seated(default=302, observer=403)),
+        post(
+            u("press_channel", s.pk, pair),
+            {"text": "x"},
+            seated(default=404, player=302, other_player=302),
+            "the players' private channel",
+        ),
+    ]
+
+
 def options_data(s: Scene) -> dict:
     current = {key: str(value) for key, value in s.campaign.rule_options.items()}
     return {**current, "dice_mode": "seeded"}
@@ -553,6 +601,16 @@ BUILDERS: dict[str, Spec] = {
             get(u("history", s.pk, s.other.phase_id), 404, "another campaign's phase"),
         ],
     ),
+    "press": Spec(SEAT, ANY_METHOD, press_calls),
+    "press_channel": Spec(SEAT, ANY_METHOD, press_channel_calls),
+    "press_rules": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("press_rules", s.pk), {"press": "public"}, 302),
+            post(u("press_rules", s.pk), {"press": "loud"}, 422, "not a press rule"),
+        ],
+    ),
     "rollback": Spec(
         GM,
         POST_ONLY,
@@ -695,6 +753,7 @@ def test_every_campaign_url_name_has_a_builder():
 @pytest.mark.parametrize("scene_key", SCENES)
 def test_every_url_with_every_role(scene_key, settings):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    settings.PRESS_RATE_LIMIT = 10**6  # every role posts press many times a minute here
     names = campaign_url_names()
     assert names <= set(BUILDERS), f"no argument builder for {names - set(BUILDERS)}"
     scene = SCENES[scene_key]()

@@ -206,6 +206,24 @@ CASES = {
         lambda c: {"confirm": "on"},
         expect(403, outsider=404, gm=302),
     ),
+    "press": (
+        "get",
+        lambda c: reverse("campaign:press", args=[c.pk]),
+        None,
+        expect(200, outsider=404),
+    ),
+    "press_channel": (
+        "get",
+        lambda c: reverse("campaign:press_channel", args=[c.pk, "public"]),
+        None,
+        expect(200, outsider=404),
+    ),
+    "press_rules": (
+        "post",
+        lambda c: reverse("campaign:press_rules", args=[c.pk]),
+        lambda c: {"press": "public"},
+        expect(403, outsider=404, gm=302),
+    ),
     "join_post": (
         "post",
         lambda c: reverse("campaign:join", args=[spain_seat(c).invite_token]),

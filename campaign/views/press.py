@@ -1,0 +1,216 @@
+"""The press pages (campaign/press.py): every channel a seat reads (press/), one channel
+(press/<channel>/), the campaign page's panel, and the GM's press rules.
+
+A GET renders the page, 50 messages to a page, newest first; its first page marks what
+it shows as read. With ``part`` it answers a fragment: ``panel`` (the campaign page's
+panel: the channels with their unread counts and the compose form, loaded by HTMX),
+``channels`` or ``messages`` (what polls itself every settings.POLL_SECONDS: 204 while
+the reader's ``stamp`` is unchanged, so an idle poll costs one query of the press).
+
+A POST sends a message. With HTMX the answer is a notice for the form (which keeps its
+text until it is sent): "sent", with the channels and the messages out of band, or the
+reason it was refused with its status (403, 422, 429; static/courier/press.js shows
+those). Without HTMX: a redirect to the message's channel, or the press page with the
+form as sent, the reason and the status.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaign import press
+from campaign.models import Campaign, Channel, Power, Seat
+from campaign.press_forms import ComposeForm, PressRulesForm
+from campaign.services import seat_for
+from campaign.views.access import error_text, gm_seat
+from campaign.views.context import load_state
+from campaign.views.gm import perform
+
+PANEL, ALL = "panel", "all"  # the compose form's ``view``: where it was sent from
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def press_index(request, campaign_id: int):
+    seat = seat_for(request.user, campaign_id)
+    return answer(request, seat, None, press.campaign_powers(seat.campaign))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def press_channel(request, campaign_id: int, channel: str):
+    """One channel; 404 for a channel the seat does not read, as for one that does not
+    exist (another set of powers, another campaign's)."""
+    seat = seat_for(request.user, campaign_id)
+    powers = press.campaign_powers(seat.campaign)
+    address = press.address_of(channel, powers)
+    if address is None or not press.reads(seat, address):
+        raise Http404("No such channel.")
+    return answer(request, seat, address, powers)
+
+
+@login_required
+@require_POST
+def press_rules(request, campaign_id: int):
+    """The GM sets the press rules (campaign.press.set_rules)."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    return perform(
+        request,
+        state,
+        PressRulesForm(request.POST),
+        lambda data: press.set_rules(
+            campaign_id=campaign_id,
+            press=data["press"],
+            gm_reads_private=data["gm_reads_private"],
+            actor=request.user,
+        ),
+        gettext("Press rules saved."),
+        anchor="#press-rules",
+    )
+
+
+def answer(request, seat: Seat, address: press.Address | None, powers: dict[str, Power]):
+    if request.method == "POST":
+        return send(request, seat, address, powers)
+    part = request.GET.get("part", "")
+    if part == PANEL:
+        listed = press.entries(seat, request.user, powers)
+        context = reader_context(seat, None, powers, listed, view=PANEL)
+        return render(request, "campaign/press_panel.html#panel", context)
+    if part in ("channels", "messages"):
+        return poll(request, seat, address, powers, part)
+    return page(request, seat, address, powers)
+
+
+def page(request, seat, address, powers, *, form=None, notice="", status=200):
+    found = Paginator(press.messages(seat, address), press.PAGE_SIZE)
+    shown = found.get_page(request.GET.get("page"))
+    rows = list(shown)
+    listed = press.entries(seat, request.user, powers)
+    if shown.number == 1:
+        listed = press.mark_read(request.user, listed, rows)
+    context = reader_context(seat, address, powers, listed, form=form, notice=notice)
+    context |= {"page": shown, "lines": press.lines(seat, rows, powers)}
+    return render(request, "campaign/press.html", context, status=status)
+
+
+def poll(request, seat, address, powers, part: str):
+    """A fragment that polls itself: 204 while the reader's press is unchanged."""
+    listed = press.entries(seat, request.user, powers)
+    if request.GET.get("stamp") == press.stamp(listed):
+        return HttpResponse(status=204)
+    if part == "channels":
+        context = reader_context(seat, None, powers, listed, view=PANEL)
+        return render(request, "campaign/press.html#channels", context)
+    context = newest(request, seat, address, powers, listed)
+    return render(request, "campaign/press.html#refreshed", context)
+
+
+def newest(request, seat, address, powers, listed, **extra) -> dict:
+    """The first page of messages, marked read, and the context that shows it."""
+    rows = list(press.messages(seat, address)[: press.PAGE_SIZE])
+    listed = press.mark_read(request.user, listed, rows)
+    context = reader_context(seat, address, powers, listed, **extra)
+    return context | {"lines": press.lines(seat, rows, powers)}
+
+
+def send(request, seat, address, powers):
+    form = ComposeForm(request.POST, seat=seat, powers=powers, address=address)
+    view = request.POST.get("view", PANEL if address is None else address.key)
+    try:
+        press.may_write(seat)
+        if not form.is_valid():
+            raise press.PressError(error_text(form))
+        data = form.cleaned_data
+        message = press.post_message(
+            seat=seat,
+            to=address.key if address else data["to"],
+            chosen=data.get("powers", []),
+            text=data["text"],
+            as_gm=data.get("as_gm", False),
+        )
+    except press.PressError as error:
+        return refuse(request, seat, address, powers, form, error)
+    if not request.htmx:
+        messages.success(request, gettext("Message sent."))
+        return redirect("campaign:press_channel", seat.campaign_id, message.channel.key)
+    listed = press.entries(seat, request.user, powers)
+    extra = {"view": view, "notice": gettext("Message sent."), "notice_level": "success"}
+    if view == PANEL:
+        context = reader_context(seat, None, powers, listed, **extra)
+    else:
+        context = newest(request, seat, address, powers, listed, **extra)
+    return render(request, "campaign/press.html#sent", context)
+
+
+def refuse(request, seat, address, powers, form, error: press.PressError):
+    """The reason, with the form as sent (a page), or alone (HTMX: the form keeps it)."""
+    if not request.htmx:
+        return page(
+            request, seat, address, powers, form=form, notice=str(error), status=error.status
+        )
+    context = {"notice": str(error), "notice_level": "error"}
+    return render(request, "campaign/press.html#notice", context, status=error.status)
+
+
+def reader_context(
+    seat: Seat,
+    address: press.Address | None,
+    powers: dict[str, Power],
+    listed: list[press.Entry],
+    *,
+    form=None,
+    view: str = "",
+    notice: str = "",
+    notice_level: str = "error",
+) -> dict:
+    campaign = seat.campaign
+    return {
+        "seat": seat,
+        "campaign": campaign,
+        "address": address,
+        "title": press.channel_label(seat, address) if address else "",
+        "view": view or (address.key if address else ALL),
+        "channels": listed,
+        "unread": sum(e.unread for e in listed),
+        "stamp": press.stamp(listed),
+        "form": form or ComposeForm(seat=seat, powers=powers, address=address),
+        "rules": rules_note(seat, address),
+        "poll_seconds": settings.POLL_SECONDS,
+        "notice": notice,
+        "notice_level": notice_level,
+    }
+
+
+def rules_note(seat: Seat, address: press.Address | None) -> list[str]:
+    """What the campaign's press rules mean for this reader, in a sentence or two."""
+    campaign = seat.campaign
+    said = [
+        {
+            Campaign.Press.FULL: gettext(
+                "Full press: the powers write to everyone, to any set of powers, and to the GM."
+            ),
+            Campaign.Press.PUBLIC: gettext(
+                "Public press only: the powers write to everyone and to the GM, not privately."
+            ),
+            Campaign.Press.NONE: gettext(
+                "No press between powers (gunboat): each power writes to the GM only."
+            ),
+        }[campaign.press]
+    ]
+    if seat.role == Seat.Role.OBSERVER:
+        said.append(gettext("Observers read the public press; they do not write."))
+    elif address is None or address.kind == Channel.Kind.PRIVATE:
+        said.append(
+            gettext("The GM reads the private press in this campaign.")
+            if campaign.gm_reads_private
+            else gettext("The GM does not read the private press in this campaign.")
+        )
+    return said

@@ -1,0 +1,41 @@
+// The press. A message sent with htmx is answered with a notice: once sent, the text is
+// cleared; refused, the text stays for another try and the notice says why (htmx is told
+// to show 403, the press rules forbid it, and 429, too many a minute: base.html has it
+// swap 400, 409 and 422 only). The powers' checkboxes show only while "the powers ticked
+// below" is chosen. Without JavaScript the form posts as a page, every checkbox shown, and
+// the press page says why a message was refused.
+(function () {
+  function syncPowers(form) {
+    const to = form.querySelector('select[name="to"]');
+    const box = form.querySelector('input[name="powers"]');
+    const fieldset = box && box.closest("fieldset");
+    if (to && fieldset) {
+      fieldset.hidden = to.value !== "private";
+    }
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const status = event.detail.xhr.status;
+    if ((status === 403 || status === 429) && event.detail.target.id === "press-notice") {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const form = event.detail.elt;
+    if (event.detail.successful && form.matches && form.matches("#press-compose form")) {
+      form.querySelector('textarea[name="text"]').value = "";
+    }
+  });
+  document.addEventListener("change", function (event) {
+    if (event.target.matches('#press-compose select[name="to"]')) {
+      syncPowers(event.target.form);
+    }
+  });
+  document.addEventListener("htmx:load", function (event) {
+    const root = event.detail.elt;
+    if (root.querySelectorAll) {
+      root.querySelectorAll("#press-compose form").forEach(syncPowers);
+    }
+  });
+})();
