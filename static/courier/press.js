@@ -23,7 +23,8 @@
   });
   document.addEventListener("htmx:afterRequest", function (event) {
     const form = event.detail.elt;
-    if (event.detail.successful && form.matches && form.matches("#press-compose form")) {
+    const sent = event.detail.xhr && event.detail.xhr.status === 200;
+    if (sent && form.matches && form.matches("#press-compose form")) {
       form.querySelector('textarea[name="text"]').value = "";
     }
   });
