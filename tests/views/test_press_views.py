@@ -442,3 +442,10 @@ def test_the_gm_sets_the_press_rules(campaign, users, client_as):
     assert client_as("outsider").post(rules, {"press": "none"}).status_code == 404
     campaign.refresh_from_db()
     assert campaign.press == "public"
+
+
+def test_a_user_turns_the_press_digest_off(users, client_as):
+    client, page = client_as("player"), reverse("campaign:preferences")
+    assert 'name="mail_press_digest"' in client.get(page).content.decode()
+    assert client.post(page, {"time_zone": "UTC"}).status_code == 302
+    assert users["player"].profile.mail_press_digest is False
