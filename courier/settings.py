@@ -80,6 +80,7 @@ AXES_COOLOFF_TIME = 1  # ...lock them out for an hour
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "courier.proxy.client_address"
+AXES_USERNAME_CALLABLE = "courier.throttling.attempted_username"
 # How many reverse proxies (the TLS proxy of a deployment) stand in front of the app. Set,
 # the client's address comes from their X-Forwarded-For and https from X-Forwarded-Proto;
 # unset (0), both headers are ignored, for any client could send them.
