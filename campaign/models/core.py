@@ -67,6 +67,11 @@ class Campaign(models.Model):
     webhook_url = models.URLField(
         blank=True, help_text=_("Receives a JSON POST when a phase opens or resolves.")
     )
+    paused_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_("When the GM paused every deadline of the campaign; empty: the clock runs."),
+    )
     press = models.CharField(
         max_length=10,
         choices=Press,
@@ -166,6 +171,22 @@ class Seat(models.Model):
     )
     invite_token = models.CharField(max_length=43, unique=True, default=secrets.token_urlsafe)
     created_at = models.DateTimeField(auto_now_add=True)
+    away_from = models.DateTimeField(null=True, blank=True)
+    away_until = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The player's away period: meanwhile the power owes no orders and gets its "
+            "default orders and answers."
+        ),
+    )
+    away_refused = models.BooleanField(
+        default=False, help_text=_("The GM refused the away period: it does not count.")
+    )
+    away_noticed = models.BooleanField(
+        default=False,
+        help_text=_("The open phase has stopped waiting for the power since its period began."),
+    )
 
     class Meta:
         ordering = ["role", "power__sort"]
@@ -195,6 +216,14 @@ class Seat(models.Model):
     @property
     def is_gm(self) -> bool:
         return self.role == self.Role.GM
+
+    def away_at(self, moment) -> bool:
+        """Its player is away at ``moment`` (a period the GM has not refused)."""
+        return (
+            self.away_from is not None
+            and not self.away_refused
+            and self.away_from <= moment < self.away_until
+        )
 
 
 class Area(models.Model):
@@ -302,6 +331,14 @@ class Phase(models.Model):
     failure = models.TextField(
         blank=True, help_text=_("Why the last automatic resolution failed, until one succeeds.")
     )
+    owing = models.JSONField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The keys of the powers with something to order in it, as the state stood when "
+            "it opened (or was last edited); empty: every power it takes orders from."
+        ),
+    )
 
     class Meta:
         ordering = ["turn", "position"]
@@ -319,6 +356,12 @@ class Phase(models.Model):
     @property
     def is_open(self) -> bool:
         return self.status != self.Status.RESOLVED
+
+    def waits_for(self, spec, power_key: str) -> bool:
+        """Whether it waits for this power's orders while its player is there (``spec``:
+        its PhaseSpec): it takes orders from it, and the power has something to order."""
+        owing = self.owing is None or power_key in self.owing
+        return spec.takes_orders_from(power_key) and owing
 
     @staticmethod
     def context_for(campaign_id: int, turn: int, position: int, key: str) -> str:
