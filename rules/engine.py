@@ -49,6 +49,13 @@ class PhaseSpec:
     service: str
     order_form: str | None = None
     orders_from: str = "all"  # "all" seated powers, "none", or one power's key (an impulse)
+    # dotted path: owes(world, power_key) -> bool, whether a power the phase takes orders
+    # from has anything to decide in it (a sponsor in a peace step); empty: every such power
+    owes: str = ""
+    # phases of one kind share a default deadline (every impulse): its key and name;
+    # empty: the phase is a kind of its own
+    kind: str = ""
+    kind_name: str = ""
 
     @property
     def takes_orders(self) -> bool:
@@ -57,6 +64,21 @@ class PhaseSpec:
     def takes_orders_from(self, power_key: str | None) -> bool:
         """Whether this power gives orders in this phase."""
         return self.takes_orders and self.orders_from in ("all", power_key)
+
+    def owes_orders(self, world: Any, power_key: str) -> bool:
+        """Whether this power has something to order in this phase, seat aside."""
+        if not self.takes_orders_from(power_key):
+            return False
+        return not self.owes or bool(load(self.owes)(world, power_key))
+
+    @property
+    def schedule_key(self) -> str:
+        """Its key in the campaign's default deadlines (Campaign.deadline_hours)."""
+        return self.kind or self.key
+
+    @property
+    def schedule_name(self) -> str:
+        return self.kind_name or self.name
 
     def form_class(self) -> type:
         return load(self.order_form)
@@ -92,6 +114,9 @@ class Ruleset:
     # and the form that asks it: DecisionForm(data, world=, power_key=)
     decision_service: str = ""
     decision_form: str = ""
+    # dotted path: default_decision(world) -> (power_key, answer) or None: the power the
+    # decision under way waits for and the answer it gets when its player is not there
+    default_decision: str = ""
     # dotted path: turn_started(campaign, turn, actor) when a turn's first phase opens
     turn_started: str = ""
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)

@@ -202,3 +202,38 @@ def conquest_choice_revolts(world: World, power: str) -> list[Revolt]:
         for r in own_revolts(world, power)
         if world.areas[r.area].kind == MINOR and world.at_war(power, world.areas[r.area].controller)
     ]
+
+
+# -- who has something to order (the phases wait only for them) ------------------------
+
+
+def sponsors_a_revolt(world: World, power: str) -> bool:
+    """Peace step (EIA-7): only a sponsor has a revolt it may let lapse."""
+    return bool(own_revolts(world, power))
+
+
+def can_incite(world: World, power: str) -> bool:
+    """Revolt step (EIA-1): some area may be a target of this power's attempts."""
+    return bool(revolt_targets(world, power))
+
+
+def has_land_orders(world: World, power: str) -> bool:
+    """Land phase: a corps to move (the GM carries moves and battles out), or in the
+    guerrilla steps a stack to move (EIA-9, EIA-10), an operation (EIA-4) or a depot
+    attack (EIA-11) to order."""
+    return bool(
+        any(corps.power == power for corps in world.corps)
+        or movable_stacks(world, power)
+        or operation_areas(world, power)
+        or depot_attack_areas(world, power)
+    )
+
+
+def has_conquest_choice(world: World, power: str) -> bool:
+    """Conquest step (EIA-8): a revolt whose success would ask the sponsor's choice."""
+    return bool(conquest_choice_revolts(world, power))
+
+
+def can_aid(world: World, power: str) -> bool:
+    """Economic phase (EIA-5): a revolt this power may aid."""
+    return bool(aidable_revolts(world, power))

@@ -19,6 +19,7 @@ PHASES = (
         ),
         order_form=f"{PACKAGE}.forms.orders.PeaceOrderForm",
         service=f"{PACKAGE}.services.resolve_peace",
+        owes=f"{PACKAGE}.legal.sponsors_a_revolt",
     ),
     PhaseSpec(
         key="revolt",
@@ -31,6 +32,7 @@ PHASES = (
         ),
         order_form=f"{PACKAGE}.forms.orders.RevoltOrderForm",
         service=f"{PACKAGE}.services.resolve_revolt_step",
+        owes=f"{PACKAGE}.legal.can_incite",
     ),
     PhaseSpec(
         key="land",
@@ -43,6 +45,7 @@ PHASES = (
         ),
         order_form=f"{PACKAGE}.forms.orders.LandOrderForm",
         service=f"{PACKAGE}.services.resolve_land",
+        owes=f"{PACKAGE}.legal.has_land_orders",
     ),
     PhaseSpec(
         key="conquest",
@@ -54,6 +57,7 @@ PHASES = (
         ),
         order_form=f"{PACKAGE}.forms.orders.ConquestOrderForm",
         service=f"{PACKAGE}.services.resolve_conquest",
+        owes=f"{PACKAGE}.legal.has_conquest_choice",
     ),
     PhaseSpec(
         key="economic",
@@ -62,6 +66,7 @@ PHASES = (
         does=gettext_lazy("Sponsors may aid their revolts with $1 to $6 each (roll ≤ amount: +1)."),
         order_form=f"{PACKAGE}.forms.orders.EconomicOrderForm",
         service=f"{PACKAGE}.services.resolve_economic",
+        owes=f"{PACKAGE}.legal.can_aid",
     ),
 )
 

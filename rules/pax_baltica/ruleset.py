@@ -34,6 +34,7 @@ PHASES = (
         ),
         order_form=f"{PACKAGE}.forms.orders.RecruitmentOrderForm",
         service=f"{PACKAGE}.services.resolve_recruitment",
+        owes=f"{PACKAGE}.legal.can_recruit",
     ),
     PhaseSpec(
         key="actions",
@@ -46,6 +47,7 @@ PHASES = (
         ),
         order_form=f"{PACKAGE}.forms.orders.ActionOrderForm",
         service=f"{PACKAGE}.services.resolve_actions",
+        owes=f"{PACKAGE}.legal.can_act",
     ),
     PhaseSpec(
         key="siege",
@@ -70,6 +72,7 @@ PHASES = (
         ),
         order_form=f"{PACKAGE}.forms.orders.ForageOrderForm",
         service=f"{PACKAGE}.services.resolve_forage",
+        owes=f"{PACKAGE}.legal.orders_forage_losses",
     ),
 )
 

@@ -565,8 +565,13 @@ def _refuse_twice(world: World, spaces: Iterable[str]) -> None:
 
 
 def _most_flips(questions: Sequence[Question]) -> int:
-    """The most spaces the dice can flip together: a maximum matching of dice to their
-    eligible spaces (each space flipped once)."""
+    """The most spaces the dice can flip together."""
+    return len(_best_flips(questions))
+
+
+def _best_flips(questions: Sequence[Question]) -> dict[str, str]:
+    """A maximum matching of dice to their eligible spaces (each space flipped once):
+    {die's question name: space}."""
     owner: dict[str, str] = {}  # space -> the die flipping it
 
     def assign(question: Question, seen: set[str]) -> bool:
@@ -580,7 +585,9 @@ def _most_flips(questions: Sequence[Question]) -> int:
         return False
 
     by_name = {question.name: question for question in questions}
-    return sum(assign(question, set()) for question in questions)
+    for question in questions:
+        assign(question, set())
+    return {die: space for space, die in owner.items()}
 
 
 def _flip_dice(data: dict) -> list[int]:
@@ -1624,6 +1631,48 @@ def decide(
     take(world, data, pending.waiting_for, answer)
     advance = _advance_conversion if pending.kind == "conversion" else _advance_revolt
     return advance(world, data)
+
+
+def default_answer(world: World, pending: Pending) -> dict[str, Any]:
+    """What ``pending.waiting_for`` answers when its player is not there (no player, or
+    away): legal by construction. Each 6 is kept for step 5; the dice flip as many spaces
+    as they can together; unrest goes to the converted spaces first by name; hits fall on
+    the stacks in the order they are listed; a displaced piece goes to the nearest
+    fortified space first by name (as Decision 2's automatic choice); the Protestant takes
+    as many adjacent spaces as the CP allow, first by name, and the first capital and
+    leader offered."""
+    ask, _ = _stage(pending)
+    _, questions = ask(world, pending.data, pending.waiting_for)
+    if pending.stage == "flips":
+        return _best_flips(questions)
+    if pending.stage == "hits":
+        return _spread_hits(questions, pending.data["hits"])
+    if pending.stage == "displace":
+        return {q.name: _nearest(world, pending.data, q) for q in questions}
+    return {
+        q.name: [value for value, _ in q.options[: q.max]]
+        if q.many
+        else (q.options[0][0] if q.options else "")
+        for q in questions
+    }
+
+
+def _spread_hits(questions: Sequence[Question], hits: int) -> dict[str, str]:
+    """Each stack in turn loses as many units as it can until every hit is taken."""
+    answer = {}
+    for question in questions:
+        lost = min(hits, max(int(value) for value, _ in question.options))
+        answer[question.name], hits = str(lost), hits - lost
+    return answer
+
+
+def _nearest(world: World, data: dict, question: Question) -> str:
+    """The nearest fortified space of a displaced piece, first by name, else the first
+    legal space offered."""
+    item = next(i for i in data["queue"] if f"{i[0]}:{i[1]}" == question.name)
+    nearest = _nearest_fortified(world, _piece(world, item).power, item[2])
+    offered = [value for value, _ in question.options]
+    return next((key for key in nearest if key in offered), offered[0])
 
 
 def _waits_for(pending: Pending, power: str) -> Text:

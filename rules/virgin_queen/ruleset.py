@@ -47,6 +47,8 @@ def impulse(power: str, adjective: str) -> PhaseSpec:
         order_form=f"{PACKAGE}.forms.ImpulseOrderForm",
         service=f"{PACKAGE}.services.resolve_impulse",
         orders_from=power,
+        kind="impulse",
+        kind_name=gettext_lazy("an impulse"),
     )
 
 
@@ -142,5 +144,6 @@ RULESET = Ruleset(
     default_orders=gettext_lazy("it passes"),
     decision_service=f"{PACKAGE}.services.decide",
     decision_form=f"{PACKAGE}.forms.DecisionForm",
+    default_decision=f"{PACKAGE}.services.default_decision",
     turn_started=f"{PACKAGE}.services.turn_started",
 )

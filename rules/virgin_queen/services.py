@@ -395,6 +395,14 @@ def decide(*, campaign, phase, power_key, answer, actor, as_gm) -> str | None:
     return _save_pending(loaded, phase, pending)
 
 
+def default_decision(loaded: Loaded) -> tuple[str, dict] | None:
+    """The power the procedure under way waits for, and the answer it gives when its
+    player is not there (procedures.default_answer); None when nothing waits."""
+    if loaded.pending is None:
+        return None
+    return loaded.pending.waiting_for, vq.default_answer(loaded.world, loaded.pending)
+
+
 def _cancelled(kind: str) -> Text:
     if kind == "conversion":
         return Text("The GM cancels the conversion: the impulse ends as it stands.")
