@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -99,6 +100,9 @@ class Readiness:
     player: str
     status: str  # "ready", "draft" or "none"
     updated_at: Any
+    # whether the phase waits for it: "owes"; or why not: "nothing" (nothing to order),
+    # "away", "absent", "unseated"
+    awaited: str = "owes"
 
 
 @dataclass(frozen=True)
@@ -239,10 +243,12 @@ def step_state(position: int, here: int) -> str:
     return "done" if position < here else "next"
 
 
-def readiness(powers: list[Any], orders: dict[int, Any], spec: Any = None) -> list[Readiness]:
+def readiness(
+    powers: list[Any], orders: dict[int, Any], spec: Any = None, phase: Any = None
+) -> list[Readiness]:
     """Per power that gives orders in the phase (``spec``: every power when it is None or
     takes them from all): its player (``power.player``: the user name of its seat's
-    user, or None) and order status."""
+    user, or None), order status, and whether the open ``phase`` waits for it."""
     rows = []
     for power in powers:
         if spec is not None and spec.orders_from not in ("all", "none", power.key):
@@ -256,9 +262,23 @@ def readiness(powers: list[Any], orders: dict[int, Any], spec: Any = None) -> li
                 player=power.player or "",
                 status=status,
                 updated_at=order.updated_at if order else None,
+                awaited=awaited(power, spec, phase),
             )
         )
     return rows
+
+
+def awaited(power: Any, spec: Any, phase: Any) -> str:
+    """Whether the phase waits for the power's orders ("owes"), or why not."""
+    if not power.player:
+        return "unseated"
+    if power.absent:
+        return "absent"
+    if getattr(power, "away", False):
+        return "away"
+    if phase is not None and spec is not None and not phase.waits_for(spec, power.key):
+        return "nothing"
+    return "owes"
 
 
 @dataclass(frozen=True)
@@ -362,3 +382,17 @@ def log_group(
         seed_hash=phase.seed_hash if revealed else "",
         phase_id=phase.pk if phase else None,
     )
+
+
+def away_period(seat: Any) -> dict | None:
+    """A player's away period as the pages show it: ``start``, ``end``, ``now`` (under
+    way) and ``refused`` (by the GM); None without one still to come or under way."""
+    now = timezone.now()
+    if seat.away_from is None or seat.away_until <= now:
+        return None
+    return {
+        "start": seat.away_from,
+        "end": seat.away_until,
+        "now": seat.away_at(now),
+        "refused": seat.away_refused,
+    }

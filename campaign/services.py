@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -43,6 +44,7 @@ class DiceError(ServiceError):
 
 
 WAITING = "waiting"  # a phase service's result when a procedure waits for a decision
+AWAY_FIELDS = ("away_from", "away_until", "away_refused", "away_noticed")
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,7 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
     from campaign import notifications, scheduling  # they import this module
 
     spec = campaign.rules.turn_phases(turn, campaign.setup)[position]
+    starts_turn = position == 0 and campaign.rules.turn_started  # which changes the state
     seed = new_seed()
     phase = Phase.objects.create(
         campaign=campaign,
@@ -120,7 +123,8 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
         seed=seed,
         seed_hash=seed_hash(seed),
         dice_context=Phase.context_for(campaign.pk, turn, position, spec.key),
-        deadline=scheduling.default_deadline(campaign, spec.key, timezone.now()),
+        **scheduling.opening_clock(campaign, spec.key, timezone.now()),
+        owing=None if starts_turn else scheduling.to_order(campaign, spec),
     )
     campaign.turn = turn
     campaign.phase = phase
@@ -140,12 +144,16 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
         rule=spec.rules[0],
         phase=phase,
     )
-    if position == 0 and campaign.rules.turn_started:
+    if starts_turn:
         load(campaign.rules.turn_started)(campaign, turn, actor)
+        phase.owing = scheduling.to_order(campaign, spec)
+        if phase.owing is not None:
+            phase.save(update_fields=["owing"])
     from campaign import history  # it imports this module
 
     history.phase_opened(campaign, phase)  # a snapshot of the state as the phase opens
     notifications.phase_opened(campaign, phase)
+    resolve_when_everyone_is_ready(campaign, phase)  # nobody may owe anything in it
     return phase
 
 
@@ -214,9 +222,7 @@ def resolve_open_phase(
                 )
                 % {"entered": len(dice.faces), "rolled": len(dice.rolls)}
             )
-        if result == WAITING:
-            return _wait(campaign, phase)
-        return _finish(campaign, phase, spec, actor)
+        return _go_on(campaign, phase, result, actor)
 
 
 def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | None = None) -> Phase:
@@ -248,9 +254,7 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
         from campaign import history  # it imports this module
 
         history.record_decision(campaign, phase, seat, answer, actor)  # for a replay
-        if result == WAITING:
-            return _wait(campaign, phase)
-        return _finish(campaign, phase, campaign.rules.phase(phase.key), actor)
+        return _go_on(campaign, phase, result, actor)
 
 
 def sealed(phase: Phase, power_id: int) -> bool:
@@ -270,6 +274,64 @@ def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
                 campaign.pk, phase.pk, "everyone is ready", phase.seed_hash
             )
         )
+
+
+def settle(campaign: Campaign) -> None:
+    """After a change of who is there (an absence, an away period, a seat, the schedule),
+    inside the caller's transaction: a decision under way whose power's player is no
+    longer there gets its default answer, and an open phase that waits for nobody any
+    more resolves (resolve_when_everyone_is_ready)."""
+    phase = campaign.phase
+    if phase is None or campaign.ended_at is not None:
+        return
+    if phase.status == Phase.Status.WAITING:
+        _go_on(campaign, phase, WAITING, None)
+    else:
+        resolve_when_everyone_is_ready(campaign, phase)
+
+
+def _go_on(campaign: Campaign, phase: Phase, result, actor) -> Phase:
+    """After the resolver or an answer: the decisions asked of powers whose player is not
+    there get their default answers; then the phase waits for the next, or resolves."""
+    if result == WAITING:
+        result = _answer_by_default(campaign, phase)
+    if result == WAITING:
+        return _wait(campaign, phase)
+    return _finish(campaign, phase, campaign.rules.phase(phase.key), actor)
+
+
+def _answer_by_default(campaign: Campaign, phase: Phase) -> str | None:
+    """While the decision under way waits for a power whose player is not there (no
+    player, absent or away), give the ruleset's default answer, logged as such; only in
+    a campaign that resolves itself and has some player there (else the GM answers)."""
+    from campaign import history, scheduling  # they import this module
+
+    rules = campaign.rules
+    if not (rules.default_decision and scheduling.resolves_itself(campaign)):
+        return WAITING
+    present = set(scheduling.present_powers(campaign).values_list("key", flat=True))
+    result = WAITING
+    while result == WAITING and present:
+        asked = load(rules.default_decision)(rules.load_world(campaign))
+        if asked is None or asked[0] in present:
+            break
+        power = campaign.powers.get(key=asked[0])
+        said = Text(
+            "%(power)s has no player here to decide: it gives the default answer.",
+            power=power.name,
+        )
+        log(campaign, Event.Kind.ORDER, said, power=power, phase=phase)
+        result = load(rules.decision_service)(
+            campaign=campaign,
+            phase=phase,
+            power_key=power.key,
+            answer=asked[1],
+            actor=None,
+            as_gm=False,
+        )
+        seat = Seat(campaign=campaign, power=power)  # its seat, as a replay reads it
+        history.record_decision(campaign, phase, seat, asked[1], None)
+    return result
 
 
 def _wait(campaign: Campaign, phase: Phase) -> Phase:
@@ -310,6 +372,8 @@ def _default_orders_line(power: Power, rules) -> Text:
     does = Term(rules.default_orders)
     if power.absent:
         return Text("%(power)s (absent) gave no orders: %(does)s.", power=power.name, does=does)
+    if power.away:
+        return Text("%(power)s (away) gave no orders: %(does)s.", power=power.name, does=does)
     return Text("%(power)s gave no orders: %(does)s.", power=power.name, does=does)
 
 
@@ -321,8 +385,11 @@ def _seat_name(seat: Seat) -> str:
 def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
     """The saved orders by power key; drafts are used as saved, and a power that gave
     none (a power with a player) gets the ruleset's default orders: the log says both."""
+    from campaign import scheduling  # it imports this module
+
     saved = list(phase.orders.select_related("power"))
     spec, rules = campaign.rules.phase(phase.key), campaign.rules
+    away = Seat.objects.filter(scheduling.away_at(timezone.now()), power=OuterRef("pk"))
     given = {order.power_id for order in saved}
     lines = [
         (
@@ -336,8 +403,8 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
         if not order.ready
     ] + [
         (power, _default_orders_line(power, rules))
-        for power in campaign.powers.filter(seats__user__isnull=False)
-        if power.pk not in given and spec.takes_orders_from(power.key)
+        for power in campaign.powers.filter(seats__user__isnull=False).annotate(away=Exists(away))
+        if power.pk not in given and phase.waits_for(spec, power.key)
     ]
     Event.objects.bulk_create(
         Event(
@@ -451,6 +518,7 @@ def claim_seat(*, token: str, user) -> Seat:
             power=seat.power,
         )
         campaign.bump_version()
+        settle(campaign)
         return seat
 
 
@@ -462,9 +530,11 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
         if seat.is_gm:
             raise ServiceError(_("The GM seat is not reassigned here."))
         seat.user = user
+        seat.away_from = seat.away_until = None
+        seat.away_refused = seat.away_noticed = False
         try:
             with transaction.atomic():
-                seat.save(update_fields=["user"])
+                seat.save(update_fields=["user", *AWAY_FIELDS])
         except IntegrityError:
             raise ServiceError(
                 _("%(user)s already has a seat here.") % {"user": user.get_username()}
@@ -483,6 +553,7 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
             power=seat.power,
         )
         campaign.bump_version()
+        settle(campaign)
         return seat
 
 
@@ -601,6 +672,10 @@ def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
             )
         if deadline is not None and deadline <= timezone.now():
             raise ServiceError(_("A deadline must be in the future."))
+        if deadline is not None and campaign.paused_at is not None:
+            from campaign.scheduling import PAUSED_CAMPAIGN  # it imports this module
+
+            raise ServiceError(str(PAUSED_CAMPAIGN))
         Phase.objects.filter(pk=phase_id).update(
             deadline=deadline, paused_remaining=None, reminders_sent=[]
         )

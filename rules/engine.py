@@ -88,6 +88,20 @@ class PhaseSpec:
 
 
 @dataclass(frozen=True)
+class GmOrders:
+    """What a ruleset leaves to the GM, as lines a player gives with a phase's orders
+    (rules/gm_orders.py): the kinds of structured line it offers (free text always), and
+    the module with ``pieces(world, power_key)``, ``places(world)`` and
+    ``carry_out(world, line)``; ``rules``: the rules the GM applies to them, ``help``:
+    what the order form says of them."""
+
+    kinds: tuple[str, ...] = ()
+    module: str = ""
+    rules: tuple[str, ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True)
 class Ruleset:
     """A game: its phases, the order they come in each turn, and its options."""
 
@@ -119,6 +133,8 @@ class Ruleset:
     default_decision: str = ""
     # dotted path: turn_started(campaign, turn, actor) when a turn's first phase opens
     turn_started: str = ""
+    # what the rules leave to the GM, as lines a player may order (free text only: none)
+    gm_orders: GmOrders = GmOrders()
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
     default_orders: str = "it does nothing this phase"  # what a power without orders does
 

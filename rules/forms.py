@@ -178,10 +178,15 @@ class BaseEditForm(forms.Form):
     def edit_fields(self) -> dict:
         return dict(self.cleaned_data)
 
-    def apply(self, *, campaign_id: int, actor) -> str:
-        """Make the edit (call after is_valid()); returns what the log says."""
+    def apply(self, *, campaign_id: int, actor, carrying_out=None) -> str:
+        """Make the edit (call after is_valid()); returns what the log says, which names
+        the order for the GM it carries out, if any (``carrying_out``)."""
         return self.gm_edit(
-            campaign_id=campaign_id, actor=actor, edit=self.edit_key, **self.edit_fields()
+            campaign_id=campaign_id,
+            actor=actor,
+            edit=self.edit_key,
+            carrying_out=carrying_out,
+            **self.edit_fields(),
         )
 
     @classmethod

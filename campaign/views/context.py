@@ -6,11 +6,14 @@ from dataclasses import dataclass, replace
 from importlib import import_module
 from typing import Any
 
-from django.db.models import OuterRef, Q, Subquery, Value
+from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from campaign import presenters, progress, summary
+from campaign.forms import AwayForm
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
+from campaign.scheduling import away_at
 from campaign.snapshots import LiveRows
 from rules.engine import PhaseSpec, Ruleset, load
 
@@ -99,7 +102,10 @@ class PageRows(LiveRows):
             role=Seat.Role.OBSERVER
         )
         rows = Power.objects.filter(campaign=self.campaign).select_related(*related)
-        rows = rows.annotate(player=Subquery(players.values("user__username")[:1]))
+        rows = rows.annotate(
+            player=Subquery(players.values("user__username")[:1]),
+            away=Exists(players.filter(away_at(timezone.now()))),
+        )
         self.power_rows = list(rows)
         return self.power_rows
 
@@ -146,7 +152,7 @@ def panels(state: CampaignState) -> dict:
         "phase": state.phase,
         "spec": state.spec,
         "steps": presenters.sequence(state.rules, state.campaign, state.phase),
-        "readiness": presenters.readiness(state.powers, state.orders, state.spec),
+        "readiness": presenters.readiness(state.powers, state.orders, state.spec, state.phase),
         "dice": presenters.dice_note(seeded, state.phase),
         "ruleset_panels": presenter.panels(state.world, state.viewer) if presenter else {},
         "ruleset_templates": f"campaign/{state.campaign.ruleset}",
@@ -164,6 +170,13 @@ def orders_context(
         "standing_form": standing_form or state.standing_form(),
         "decision_form": decision_form or state.decision_form(),
     }
+
+
+def away_panel(seat: Seat, form: AwayForm | None = None) -> dict | None:
+    """The away panel of a power's player: the period, and the form to set one."""
+    if seat.power_id is None:
+        return None
+    return {"period": presenters.away_period(seat), "form": form or AwayForm()}
 
 
 def page_context(state: CampaignState, **forms) -> dict:
@@ -188,6 +201,7 @@ def page_context(state: CampaignState, **forms) -> dict:
         ),
         "progress": progress.on_page(state),
         "summary": mine,
+        "away": away_panel(state.seat),
     }
 
 

@@ -232,6 +232,7 @@ def schedule(request, campaign_id: int):
             deadline_hours=form.deadline_hours(),
             webhook_url=data["webhook_url"],
             actor=request.user,
+            paused=data["paused"],
         ),
         gettext("Schedule saved."),
         anchor="#schedule",
@@ -376,6 +377,7 @@ def seat_rows(request, state: CampaignState) -> list[dict]:
                 initial={"username": s.user.get_username() if s.user_id else ""},
                 auto_id=f"id_seat_{s.pk}_%s",
             ),
+            "away": presenters.away_period(s),
         }
         for s in seats
         if not s.is_gm

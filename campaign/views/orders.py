@@ -163,7 +163,7 @@ def saved(request, state: CampaignState, notice: str):
         "campaign": state.campaign,
         "spec": state.spec,
         "order": state.my_order,
-        "readiness": presenters.readiness(state.powers, state.orders, state.spec),
+        "readiness": presenters.readiness(state.powers, state.orders, state.spec, state.phase),
         "notice": notice,
         "notice_level": SUCCESS,
     }

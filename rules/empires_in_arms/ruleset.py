@@ -5,7 +5,8 @@ from __future__ import annotations
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext_lazy
 
-from rules.engine import OptionSpec, PhaseSpec, Ruleset
+from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
+from rules.gm_orders import BATTLE, MOVE
 
 PACKAGE = "rules.empires_in_arms"
 
@@ -401,6 +402,17 @@ RULESET = Ruleset(
     edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
     standing_form=f"{PACKAGE}.forms.orders.StandingOrderForm",
     presenter=f"{PACKAGE}.presenters",
+    gm_orders=GmOrders(
+        kinds=(MOVE, BATTLE),
+        module=f"{PACKAGE}.gm_orders",
+        rules=("EIA-4", "EIA-10"),
+        help=gettext_lazy(
+            "Corps moves and field battles are not automated by the rules Courier follows: "
+            "the GM carries them out on the dashboard. A corps that fought this step is not "
+            "eligible for anti-guerrilla operations (EIA-4); a field combat Spain loses in "
+            "its home provinces raises Spanish guerrillas (EIA-10)."
+        ),
+    ),
     procedures=PROCEDURES,
     default_orders=gettext_lazy(
         "it does nothing this phase; its standing order on bad rolls stands"

@@ -39,6 +39,7 @@ from campaign.services import PhaseContext, ServiceError, locked_campaign
 from campaign.snapshots import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS, EditError
+from rules.gm_orders import edit_line
 from rules.log import GM, LogLine
 from rules.text import Text
 from rules.translation import localized
@@ -399,8 +400,9 @@ resolve_economic = _phase_service(phases.resolve_economic)
 # -- GM edits and standing orders ---------------------------------------------------
 
 
-def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> Text:
-    """Apply one GM edit, run the immediate EIA-7 endings, log it with who made it."""
+def gm_edit(*, campaign_id: int, actor, edit: str, carrying_out=None, **fields) -> Text:
+    """Apply one GM edit, run the immediate EIA-7 endings, log it with who made it (and
+    the order for the GM it carries out, ``carrying_out``: rules/gm_orders.py)."""
     if edit not in EDITS:
         raise ServiceError(f"Unknown edit “{edit}”.")
     with transaction.atomic():
@@ -410,7 +412,7 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> Text:
             text = EDITS[edit](loaded.world, **fields)
         except EditError as error:
             raise ServiceError(localized(error.args[0])) from None
-        line = Text("GM %(user)s: %(change)s.", user=actor.get_username(), change=text)
+        line = edit_line(actor.get_username(), text, carrying_out)
         loaded.world.log.insert(0, LogLine(GM, line))
         phases.immediate_checks(loaded.world)
         persist(loaded, campaign, campaign.phase if campaign.phase_id else None, actor)

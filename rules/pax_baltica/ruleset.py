@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_lazy
 
-from rules.engine import OptionSpec, PhaseSpec, Ruleset
+from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
+from rules.gm_orders import BATTLE, MOVE
 from rules.text import Text
 
 PACKAGE = "rules.pax_baltica"
@@ -346,6 +347,16 @@ RULESET = Ruleset(
     presenter=f"{PACKAGE}.presenters",
     secrets=f"{PACKAGE}.presenters.sees",
     questions=f"{PACKAGE}.presenters.QUESTIONS",
+    gm_orders=GmOrders(
+        kinds=(MOVE, BATTLE),
+        module=f"{PACKAGE}.gm_orders",
+        rules=("GNW-3",),
+        help=gettext_lazy(
+            "Land moves and battles are entered by the GM: an army or regiment moves to an "
+            "adjacent territory; a battle comes before any siege in its territory (GNW-3). "
+            "Fleet moves are ordered above."
+        ),
+    ),
     procedures=PROCEDURES,
     default_orders=gettext_lazy(
         "it does nothing this phase (unspent RP are lost, forage losses fall on the strongest "

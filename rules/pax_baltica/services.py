@@ -27,10 +27,10 @@ from campaign.models import (
 )
 from campaign.services import PhaseContext, ServiceError, locked_campaign
 from campaign.snapshots import LiveRows, StateRows
+from rules.gm_orders import edit_line
 from rules.log import GM, LogLine
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS, EditError
-from rules.text import Text
 from rules.translation import localized
 
 
@@ -290,8 +290,9 @@ resolve_forage = _phase_service(phases.resolve_forage)
 # -- GM edits ---------------------------------------------------------------------
 
 
-def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
-    """Apply one GM edit and log it with who made it (block details for the GM only)."""
+def gm_edit(*, campaign_id: int, actor, edit: str, carrying_out=None, **fields) -> str:
+    """Apply one GM edit and log it with who made it (block details for the GM only) and
+    the order for the GM it carries out (``carrying_out``: rules/gm_orders.py)."""
     if edit not in EDITS:
         raise ServiceError(f"Unknown edit “{edit}”.")
     with transaction.atomic():
@@ -306,11 +307,9 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
             0,
             LogLine(
                 GM,
-                Text("GM %(user)s: %(change)s.", user=who, change=change.text),
+                edit_line(who, change.text, carrying_out),
                 audience=change.audience,
-                redacted=Text("GM %(user)s: %(change)s.", user=who, change=change.redacted)
-                if change.redacted
-                else "",
+                redacted=edit_line(who, change.redacted, carrying_out) if change.redacted else "",
             ),
         )
         persist(loaded, campaign.phase if campaign.phase_id else None, actor)

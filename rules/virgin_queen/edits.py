@@ -127,6 +127,45 @@ def set_units(world: World, *, power: str, kind: str, space: str, count: int) ->
     )
 
 
+def move_units(world: World, *, stack: int, to: str, count: int) -> Text:
+    """``count`` units of a stack move to another space, joining the power's stack of
+    that kind there (a move played at the table)."""
+    units = world.units.get(stack)
+    if units is None or units.id is None:
+        raise EditError(Text("There is no unit stack #%(stack)s.", stack=stack))
+    origin = units.space
+    if _space(world, to) == origin:
+        raise EditError(Text("The units are already in %(space)s.", space=world.spaces[to].name))
+    _whole(count, (1, units.count), Text("The number of units that move"))
+    there = next(
+        (
+            u
+            for u in world.units.values()
+            if (u.power, u.kind, u.space) == (units.power, units.kind, to)
+        ),
+        None,
+    )
+    if there is not None:
+        there.count = _whole(there.count + count, COUNT_RANGE, Text("The number of units"))
+        units.count -= count
+    elif count == units.count:
+        units.space = to
+    else:
+        units.count -= count
+        world.units[f"new:{units.power}:{units.kind}:{to}"] = Units(
+            None, units.power, units.kind, to, count
+        )
+    return Plural(
+        "%(count)s %(power)s %(kind)s unit(s) move from %(origin)s to %(space)s",
+        "%(count)s %(power)s %(kind)s unit(s) move from %(origin)s to %(space)s",
+        count=count,
+        power=power_name(units.power),
+        kind=KINDS[units.kind],
+        origin=world.spaces[origin].name,
+        space=world.spaces[to].name,
+    )
+
+
 def edit_leader(world: World, *, leader: int, space: str | None, can_enter: bool) -> Text:
     """Where a leader is (None: off the map), and whether it may enter play."""
     target = world.leaders.get(leader)
@@ -211,6 +250,7 @@ def edit_markers(
 EDITS = {
     "space": edit_space,
     "units": set_units,
+    "units_move": move_units,
     "leader": edit_leader,
     "zone": edit_zone,
     "power": edit_power,

@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.forms import BaseEditForm, BaseOrderForm, flag, number_field, row_auto_id
+from rules.forms import BaseEditForm, BaseOrderForm, flag, id_field, number_field, row_auto_id
 from rules.translation import localized
 from rules.virgin_queen import edits
 from rules.virgin_queen import procedures as vq
@@ -391,6 +391,32 @@ class UnitsForm(EditForm):
         ]
 
 
+class UnitsMoveForm(EditForm):
+    edit_key = "units_move"
+    title = gettext_lazy("Move units (a move played at the table)")
+    submit_label = gettext_lazy("Move")
+    count = number_field(gettext_lazy("How many"), (1, edits.COUNT_RANGE[1]))
+
+    def add_choices(self) -> None:
+        stacks = [
+            (
+                u.id,
+                _("%(count)s %(power)s %(kind)s in %(space)s")
+                % {
+                    "count": u.count,
+                    "power": localized(power_name(u.power)),
+                    "kind": localized(edits.KINDS[u.kind]),
+                    "space": self.world.spaces[u.space].name,
+                },
+            )
+            for u in sorted(self.world.units.values(), key=lambda u: (u.power, u.space, u.kind))
+            if u.id is not None
+        ]
+        self.fields["stack"] = id_field(_("Units"), stacks, _("unit stack"))
+        self.fields["to"] = forms.ChoiceField(label=_("To"), choices=space_choices(self.world))
+        self.order_fields(["stack", "to", "count"])
+
+
 class LeaderForm(EditForm):
     edit_key = "leader"
     title = gettext_lazy("Leaders: where, and whether they may enter play")
@@ -541,5 +567,14 @@ class MarkersForm(EditForm):
 
 EDIT_FORMS: dict[str, type[EditForm]] = {
     form.edit_key: form
-    for form in (SpaceForm, UnitsForm, LeaderForm, ZoneForm, PowerForm, WarForm, MarkersForm)
+    for form in (
+        SpaceForm,
+        UnitsForm,
+        UnitsMoveForm,
+        LeaderForm,
+        ZoneForm,
+        PowerForm,
+        WarForm,
+        MarkersForm,
+    )
 }

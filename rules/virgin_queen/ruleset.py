@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from django.utils.translation import gettext, gettext_lazy
 
-from rules.engine import PhaseSpec, Ruleset
+from rules.engine import GmOrders, PhaseSpec, Ruleset
+from rules.gm_orders import BATTLE, CARD, MOVE
 from rules.virgin_queen.options import OPTIONS
 
 PACKAGE = "rules.virgin_queen"
@@ -140,6 +141,15 @@ RULESET = Ruleset(
     world_loader=f"{PACKAGE}.services.load_world",
     edit_forms=f"{PACKAGE}.forms.EDIT_FORMS",
     presenter=f"{PACKAGE}.presenters",
+    gm_orders=GmOrders(
+        kinds=(MOVE, BATTLE, CARD),
+        module=f"{PACKAGE}.gm_orders",
+        help=gettext_lazy(
+            "Cards, moves, battles and sieges are played at the table and recorded by the GM: "
+            "a land stack moves to an adjacent space, a naval stack to a port on one of its "
+            "sea zones."
+        ),
+    ),
     procedures=PROCEDURES,
     default_orders=gettext_lazy("it passes"),
     decision_service=f"{PACKAGE}.services.decide",

@@ -32,6 +32,7 @@ from campaign.models import (
 )
 from campaign.services import WAITING, PhaseContext, ServiceError, locked_campaign
 from campaign.snapshots import LiveRows, StateRows
+from rules.gm_orders import edit_line
 from rules.log import GM, LogLine
 from rules.text import Text
 from rules.translation import localized
@@ -434,8 +435,9 @@ def turn_started(campaign: Campaign, turn: int, actor) -> None:
 # -- GM edits -----------------------------------------------------------------------
 
 
-def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
-    """Apply one GM edit and log it with who made it; returns the edit's Text."""
+def gm_edit(*, campaign_id: int, actor, edit: str, carrying_out=None, **fields) -> str:
+    """Apply one GM edit and log it with who made it (and the order for the GM it carries
+    out, ``carrying_out``: rules/gm_orders.py); returns the edit's Text."""
     if edit not in EDITS:
         raise ServiceError(gettext("Unknown edit “%(edit)s”.") % {"edit": edit})
     with transaction.atomic():
@@ -447,7 +449,7 @@ def gm_edit(*, campaign_id: int, actor, edit: str, **fields) -> str:
             text = EDITS[edit](loaded.world, **fields)
         except EditError as error:
             raise ServiceError(localized(error.args[0])) from None
-        line = Text("GM %(user)s: %(change)s.", user=actor.get_username(), change=text)
+        line = edit_line(actor.get_username(), text, carrying_out)
         loaded.world.log.insert(0, LogLine(GM, line))
         persist(loaded, campaign.phase if campaign.phase_id else None, actor)
         campaign.bump_version()
