@@ -5,11 +5,13 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
+from campaign.scheduling import AWAY_MAX_DAYS, away_refusal
 from rules.dice import parse_faces
 
 
@@ -163,14 +165,23 @@ class ScheduleForm(forms.Form):
         assume_scheme="https",
         help_text=_("Receives a JSON POST when a phase opens or resolves (e.g. a Discord hook)."),
     )
+    paused = forms.BooleanField(
+        label=_("Pause every deadline"),
+        required=False,
+        help_text=_(
+            "The clock stops for the whole campaign: phases that open meanwhile keep the "
+            "time the schedule gives them, and resuming gives the open phase the time it "
+            "had left."
+        ),
+    )
 
     def __init__(self, *args, campaign: Campaign, **kwargs):
         super().__init__(*args, **kwargs)
-        self.phase_keys = [spec.key for spec in campaign.rules.phases]
-        for spec in campaign.rules.phases:
-            self.fields[f"hours_{spec.key}"] = forms.IntegerField(
-                label=gettext("Deadline of %(phase)s (hours after it opens)")
-                % {"phase": spec.name},
+        kinds = {spec.schedule_key: spec.schedule_name for spec in campaign.rules.phases}
+        self.phase_keys = list(kinds)
+        for key, name in kinds.items():
+            self.fields[f"hours_{key}"] = forms.IntegerField(
+                label=gettext("Deadline of %(phase)s (hours after it opens)") % {"phase": name},
                 min_value=1,
                 max_value=24 * 60,
                 required=False,
@@ -179,6 +190,7 @@ class ScheduleForm(forms.Form):
     @classmethod
     def for_campaign(cls, campaign: Campaign, data=None) -> ScheduleForm:
         initial = {"auto_resolve": campaign.auto_resolve, "webhook_url": campaign.webhook_url}
+        initial["paused"] = campaign.paused_at is not None
         initial |= {f"hours_{k}": v for k, v in campaign.deadline_hours.items()}
         return cls(data, campaign=campaign, initial=initial)
 
@@ -192,6 +204,35 @@ class ScheduleForm(forms.Form):
 
 class AbsentForm(forms.Form):
     absent = forms.BooleanField(required=False)
+
+
+class AwayForm(forms.Form):
+    """A player's away period, in the player's time zone."""
+
+    start = forms.DateTimeField(
+        label=_("Away from"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        help_text=_("Leave empty to be away from now."),
+    )
+    end = forms.DateTimeField(
+        label=_("Until"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["end"].help_text = gettext("At most %(days)s days later.") % {
+            "days": AWAY_MAX_DAYS
+        }
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("end") is not None:
+            now = timezone.now()
+            refusal = away_refusal(cleaned.get("start") or now, cleaned["end"], now)
+            if refusal:
+                raise forms.ValidationError(refusal, code="invalid")
+        return cleaned
 
 
 class PlaysForm(forms.Form):

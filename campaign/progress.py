@@ -48,12 +48,18 @@ def on_page(state: Any) -> Progress | None:
     if state.phase is None:
         return None
     return of_phase(
-        state.campaign, state.phase, lambda: all_ready(state.powers, state.orders, state.spec)
+        state.campaign,
+        state.phase,
+        lambda: all_ready(state.powers, state.orders, state.spec, state.phase),
     )
 
 
-def all_ready(powers: list[Any], orders: dict[int, Any], spec: Any) -> bool:
-    """Every power with a player (``power.player``) that owes orders in the phase and is
-    not absent has marked them ready: scheduling.everyone_ready over loaded rows."""
-    owing = [p for p in powers if p.player and not p.absent and spec.takes_orders_from(p.key)]
-    return bool(owing) and all(p.pk in orders and orders[p.pk].ready for p in owing)
+def all_ready(powers: list[Any], orders: dict[int, Any], spec: Any, phase: Phase) -> bool:
+    """scheduling.everyone_ready over loaded rows: the phase takes orders, some power's
+    player is there (``power.player``, not absent, not ``away``), and every such power the
+    phase waits for has marked its orders ready."""
+    if not spec.takes_orders:
+        return False
+    present = [p for p in powers if p.player and not p.absent and not p.away]
+    owing = [p for p in present if phase.waits_for(spec, p.key)]
+    return bool(present) and all(p.pk in orders and orders[p.pk].ready for p in owing)

@@ -32,6 +32,7 @@ from campaign.services import (
     locked_campaign,
     log,
     resolve_open_phase,
+    settle,
 )
 from rules.text import Text
 
@@ -112,8 +113,25 @@ def tick() -> int:
     due = list(scheduling.due_phases(now).values_list("campaign_id", "pk"))
     for campaign_id, phase_id in due:
         resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)
+    for campaign_id in scheduling.begun_away_periods(now):
+        settle_campaign.enqueue(campaign_id)
     notifications.send_due_reminders(now)
     return len(due)
+
+
+@task()
+def settle_campaign(campaign_id: int) -> str:
+    """A player's away period has begun: the open phase no longer waits for that power
+    (services.settle: a decision asked of it gets its default answer, and a phase that
+    waits for nobody any more is enqueued for resolution)."""
+    try:
+        with transaction.atomic():
+            _limit_lock_wait()
+            settle(locked_campaign(campaign_id))
+    except Exception:  # the phase's deadline or the GM still moves it on
+        logger.exception("Campaign %s: settling failed", campaign_id)
+        return "failed"
+    return "settled"
 
 
 @task()

@@ -1,6 +1,7 @@
 from django.urls import path, register_converter
 
 from campaign.views import account, archive, gm, orders, pages, seats, timeline, verify
+from campaign.views import away as away_views
 from campaign.views import history as history_views
 from campaign.views import press as press_views
 from campaign.views.area import area
@@ -62,6 +63,12 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/gm/plays/", gm.plays, name="plays"),
     path("campaigns/<id:campaign_id>/gm/schedule/", gm.schedule, name="schedule"),
     path("campaigns/<id:campaign_id>/gm/powers/<id:power_id>/absent/", gm.absent, name="absent"),
+    path("campaigns/<id:campaign_id>/away/", away_views.mark_away, name="away"),
+    path(
+        "campaigns/<id:campaign_id>/gm/seats/<id:seat_id>/away/refuse/",
+        away_views.refuse_away,
+        name="refuse_away",
+    ),
     path("campaigns/<id:campaign_id>/gm/export/", archive.export, name="export"),
     path("join/<str:token>/", seats.join, name="join"),
     path("signup/", seats.signup, name="signup"),

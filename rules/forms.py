@@ -180,14 +180,19 @@ class BaseEditForm(forms.Form):
 
     def apply(self, *, campaign_id: int, actor, carrying_out=None) -> str:
         """Make the edit (call after is_valid()); returns what the log says, which names
-        the order for the GM it carries out, if any (``carrying_out``)."""
-        return self.gm_edit(
+        the order for the GM it carries out, if any (``carrying_out``). The open phase
+        then waits for whoever has something to order in the edited state."""
+        from campaign.scheduling import state_edited  # the campaign app uses these forms
+
+        text = self.gm_edit(
             campaign_id=campaign_id,
             actor=actor,
             edit=self.edit_key,
             carrying_out=carrying_out,
             **self.edit_fields(),
         )
+        state_edited(campaign_id)
+        return text
 
     @classmethod
     def instances(cls, world: Any) -> list[BaseEditForm]:
