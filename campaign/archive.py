@@ -11,7 +11,7 @@ final newline), so that export → import → export gives the same bytes::
       "version": 1,
       "campaign": {name, ruleset, scenario, setup, options, dice_mode, turn,
                    phase: [turn, position] | null, version, auto_resolve,
-                   deadline_hours, created_by, created_at},
+                   deadline_hours, reveal_gm_orders, created_by, created_at},
       "powers":    [{key, name, color, sort, absent}],          # the cast
       "areas":     [{key, name, kind, x, y}],                   # the map
       "adjacency": [{a, b, kind}],
@@ -204,6 +204,7 @@ from campaign.models import (
 from campaign.services import ServiceError
 from rules.dice import new_seed, seed_hash
 from rules.engine import registry
+from rules.gm_orders import KEY as GM_ORDERS_KEY
 
 FORMAT = "courier-campaign"
 VERSION = 1
@@ -293,14 +294,20 @@ def _vq_queue_item(item: list) -> str | None:
 # Where a ruleset keeps database ids of pieces inside JSON: (ruleset, "orders" or a state
 # table) → (path, state table or a function of the list or object holding the id).
 # ``...`` in a path: every element of a list.
+GM_LINE_PIECE = (GM_ORDERS_KEY, "lines", ..., "piece")  # orders for the GM: rules/gm_orders.py
 PIECE_IDS: dict[tuple[str, str], tuple[tuple[tuple, str | Callable], ...]] = {
-    ("empires_in_arms", "orders"): ((("moves", ..., "stack"), "guerrillas"),),
+    ("empires_in_arms", "orders"): (
+        (("moves", ..., "stack"), "guerrillas"),
+        (GM_LINE_PIECE, "corps"),
+    ),
     ("pax_baltica", "orders"): (
         (("reinforce", ..., "block"), "blocks"),
         (("fleet_moves", ..., "fleet"), "blocks"),
         (("sieges", ..., "blocks", ...), "blocks"),
         (("loss_order", ...), "blocks"),
+        (GM_LINE_PIECE, "blocks"),
     ),
+    ("virgin_queen", "orders"): ((GM_LINE_PIECE, "vq_units"),),
     ("virgin_queen", "vq_pending"): ((("queue", ..., 1), _vq_queue_item),),
 }
 # JSON lists and slugs that hold keys: (model, field) → what they name.

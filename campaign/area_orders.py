@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign import presenters
+from campaign import gm_orders, presenters
 
 ID_FIELDS = frozenset({"block", "blocks", "fleet", "stack", "loss_order"})
 
@@ -52,4 +52,4 @@ def concerning(state: Any, key: str) -> list[presenters.OrderRow]:
         for power in state.powers
         if power.pk in readable and names(readable[power.pk].payload, keys, ids)
     ]
-    return presenters.order_rows(powers, readable)
+    return presenters.order_rows(powers, readable, gm_orders.line_texts(state))

@@ -9,6 +9,7 @@ that offers what RulesetPresenter describes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -16,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from rules.gm_orders import KEY as GM_ORDERS_KEY
 from rules.translation import render
 
 NEUTRAL = gettext_lazy("Neutral")
@@ -288,8 +290,12 @@ class OrderRow:
     lines: tuple[str, ...]  # the payload, one "field: value" line each
 
 
-def order_rows(powers: list[Any], orders: dict[int, Any]) -> list[OrderRow]:
-    """What each power ordered for the open phase, for the GM to read."""
+def order_rows(
+    powers: list[Any], orders: dict[int, Any], for_gm: Callable[[Any], tuple] = lambda o: ()
+) -> list[OrderRow]:
+    """What each power ordered for the open phase, for the GM to read; ``for_gm``: the
+    texts of an order's lines for the GM (campaign/gm_orders.py), kept apart in its
+    payload."""
     rows = []
     for power in powers:
         order = orders.get(power.pk)
@@ -299,8 +305,8 @@ def order_rows(powers: list[Any], orders: dict[int, Any]) -> list[OrderRow]:
         lines = tuple(
             f"{name.replace('_', ' ')}: {_order_value(value)}"
             for name, value in order.payload.items()
-            if value not in (None, "", [], {})
-        )
+            if value not in (None, "", [], {}) and name != GM_ORDERS_KEY
+        ) + for_gm(order)
         rows.append(
             OrderRow(power.name, "ready" if order.ready else "draft", lines or (_("nothing"),))
         )

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_hash
 from rules.engine import load
+from rules.gm_orders import keep_done, without_lines
 from rules.text import Text, message_of
 from rules.translation import Term
 
@@ -418,14 +419,18 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
         )
         for power, text in lines
     )
-    return {order.power.key: order.payload for order in saved}
+    from campaign import gm_orders  # it imports this module
+
+    gm_orders.reveal(campaign, phase, saved)  # the lines for the GM, which the rules ignore
+    return {order.power.key: without_lines(order.payload) for order in saved}
 
 
 # -- orders -------------------------------------------------------------------------
 
 
 def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, actor) -> Order:
-    """Save a power's orders for the open phase (a draft, or ready)."""
+    """Save a power's orders for the open phase (a draft, or ready); its lines for the GM
+    that the GM has carried out stay marked so where they are given again unchanged."""
     if seat.power_id is None:
         raise ServiceError(_("Only a power's player gives orders."))
     with transaction.atomic():
@@ -442,6 +447,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
                 _("%(phase)s is not %(power)s's to order.")
                 % {"phase": spec.name, "power": seat.power.name}
             )
+        own = campaign.phase.orders.filter(power_id=seat.power_id).first()
         if seat.is_gm and sealed(campaign.phase, seat.power_id):
             raise PhaseClosed(
                 _(
@@ -454,7 +460,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
             power_id=seat.power_id,
             defaults={
                 "campaign": campaign,
-                "payload": payload,
+                "payload": keep_done(own and own.payload, payload),
                 "ready": ready,
                 "submitted_by": actor,
             },

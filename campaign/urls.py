@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from campaign.views import account, archive, gm, orders, pages, seats, timeline, verify
 from campaign.views import away as away_views
+from campaign.views import gm_orders as gm_orders_views
 from campaign.views import history as history_views
 from campaign.views import press as press_views
 from campaign.views.area import area
@@ -70,6 +71,17 @@ urlpatterns = [
         name="refuse_away",
     ),
     path("campaigns/<id:campaign_id>/gm/export/", archive.export, name="export"),
+    path(
+        "campaigns/<id:campaign_id>/gm/orders/<id:order_id>/<id:line>/",
+        gm_orders_views.carry_out,
+        name="carry_out",
+    ),
+    path("campaigns/<id:campaign_id>/gm/orders/done/", gm_orders_views.done, name="gm_order_done"),
+    path(
+        "campaigns/<id:campaign_id>/gm/orders/reveal/",
+        gm_orders_views.reveal,
+        name="gm_orders_reveal",
+    ),
     path("join/<str:token>/", seats.join, name="join"),
     path("signup/", seats.signup, name="signup"),
     path("account/", account.preferences, name="preferences"),

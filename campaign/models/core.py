@@ -64,6 +64,13 @@ class Campaign(models.Model):
         blank=True,
         help_text=_("Default deadline of each phase kind, in hours from its opening."),
     )
+    reveal_gm_orders = models.BooleanField(
+        default=True,
+        help_text=_(
+            "The log shows each power's orders for the GM once the phase is over; off: they "
+            "stay between the GM and each power."
+        ),
+    )
     webhook_url = models.URLField(
         blank=True, help_text=_("Receives a JSON POST when a phase opens or resolves.")
     )

@@ -10,8 +10,9 @@ from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from campaign import presenters, progress, summary
+from campaign import gm_orders, presenters, progress, summary
 from campaign.forms import AwayForm
+from campaign.gm_order_forms import GmOrdersForm
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.scheduling import away_at
 from campaign.snapshots import LiveRows
@@ -65,6 +66,20 @@ class CampaignState:
             world=self.world,
             power_key=self.seat.power.key,
             initial_payload=saved.payload if saved else None,
+        )
+
+    def gm_form(self, data=None):
+        """The order form's part for the GM (campaign/gm_order_forms.py), beside
+        ``order_form``: prefilled from the saved orders."""
+        if not (self.takes_orders and self.seat.power_id):
+            return None
+        saved = self.my_order
+        return GmOrdersForm(
+            data,
+            ruleset=self.rules,
+            world=self.world,
+            power_key=self.seat.power.key,
+            saved=saved.payload if saved else None,
         )
 
     def decision_form(self, data=None):
@@ -160,12 +175,15 @@ def panels(state: CampaignState) -> dict:
 
 
 def orders_context(
-    state: CampaignState, *, order_form=None, standing_form=None, decision_form=None
+    state: CampaignState, *, order_form=None, gm_form=None, standing_form=None, decision_form=None
 ) -> dict:
-    """The orders panel, the decision awaited, the standing order and the submissions."""
+    """The orders panel (with its part for the GM and the lines saved for the GM), the
+    decision awaited, the standing order and the submissions."""
     return {
         **panels(state),
         "order_form": order_form or state.order_form(),
+        "gm_form": gm_form or state.gm_form(),
+        "my_gm_orders": gm_orders.own(state) if state.seat.power_id else None,
         "order": state.my_order,
         "standing_form": standing_form or state.standing_form(),
         "decision_form": decision_form or state.decision_form(),

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import presenters, scheduling
+from campaign import gm_orders, presenters, scheduling
 from campaign.forms import (
     AbsentForm,
     AdvanceForm,
@@ -27,6 +27,7 @@ from campaign.forms import (
     PlaysForm,
     ScheduleForm,
 )
+from campaign.gm_order_forms import RevealForm
 from campaign.models import Campaign, Seat
 from campaign.press_forms import PressRulesForm
 from campaign.services import (
@@ -108,7 +109,10 @@ def edit(request, campaign_id: int, key: str):
         request,
         state,
         form,
-        lambda _: localized(form.apply(campaign_id=campaign_id, actor=request.user)) + ".",
+        lambda _: (
+            localized(gm_orders.apply_edit(form, request.POST, seat=state.seat, actor=request.user))
+            + "."
+        ),
         refusal_prefix=gettext("%(edit)s: ") % {"edit": form_class.title},
         anchor=f"#edit-{key}",
     )
@@ -330,11 +334,16 @@ def advance_form(campaign: Campaign, data=None) -> AdvanceForm:
     return AdvanceForm(data, scripted=scripted, initial=initial)
 
 
-def edit_panels(state: CampaignState, opened: tuple[str, str] = ("", "")) -> list[dict]:
+def edit_panels(
+    state: CampaignState, opened: tuple[str, str] = ("", ""), prefilled=None
+) -> list[dict]:
     """Each kind of edit with a form per item; a long list (more than EDIT_PICKER_FROM
     items: corps, stacks, areas of a big map) as a picker instead, whose item's form is
-    loaded on demand (``edit_item``); ``opened``: the (edit, item) whose form is shown."""
+    loaded on demand (``edit_item``); ``opened``: the (edit, item) whose form is shown,
+    ``prefilled``: that form, prefilled from an order for the GM it carries out. Each
+    panel lists the orders for the GM its edit carries out."""
     panels = []
+    gm_lines = gm_orders.by_edit(gm_orders.readable(state))
     for key, form_class in edit_forms(state).items():
         forms = form_class.instances(state.world)
         items = [(row_item(form), form.caption) for form in forms]
@@ -342,6 +351,8 @@ def edit_panels(state: CampaignState, opened: tuple[str, str] = ("", "")) -> lis
             forms = [form for form in forms if opened == (key, row_item(form))]
         else:
             items = []
+        if prefilled is not None and opened[0] == key:
+            forms = [prefilled] + [form for form in forms if row_item(form) != opened[1]]
         panels.append(
             {
                 "key": key,
@@ -352,6 +363,7 @@ def edit_panels(state: CampaignState, opened: tuple[str, str] = ("", "")) -> lis
                 "forms": forms,
                 "items": items,
                 "opened": opened[0] == key,
+                "gm_lines": gm_lines.get(key, []),
             }
         )
     return panels
@@ -364,7 +376,7 @@ def gm_order_rows(state: CampaignState) -> list | None:
         return []
     if state.seat.power_id and not sealed(state.phase, state.seat.power_id):
         return None
-    return presenters.order_rows(state.powers, state.orders)
+    return presenters.order_rows(state.powers, state.orders, gm_orders.line_texts(state))
 
 
 def seat_rows(request, state: CampaignState) -> list[dict]:
@@ -384,8 +396,11 @@ def seat_rows(request, state: CampaignState) -> list[dict]:
     ]
 
 
-def dashboard_context(request, state: CampaignState, opened: tuple[str, str] = ("", "")) -> dict:
-    """The dashboard; ``opened``: the (edit, item) of a long list whose form is shown."""
+def dashboard_context(
+    request, state: CampaignState, opened: tuple[str, str] = ("", ""), prefilled=None
+) -> dict:
+    """The dashboard; ``opened``: the (edit, item) of a long list whose form is shown
+    (``prefilled``: from an order for the GM)."""
     decision = state.decision_form()
     return {
         **panels(state),
@@ -401,10 +416,12 @@ def dashboard_context(request, state: CampaignState, opened: tuple[str, str] = (
         "press_form": PressRulesForm.for_campaign(state.campaign),
         "schedule_form": ScheduleForm.for_campaign(state.campaign),
         "order_rows": gm_order_rows(state),
+        "gm_orders": gm_orders.readable(state),
+        "reveal_form": RevealForm(initial={"reveal": gm_orders.reveals(state.campaign)}),
         "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": scheduling.resolves_itself(state.campaign),
         "seats": seat_rows(request, state),
-        "edit_panels": edit_panels(state, opened),
+        "edit_panels": edit_panels(state, opened, prefilled),
         "map": map_view(state, set(decision.highlight) if decision else set()),
         "log": log_lines(state, GM_LOG_LIMIT),
     }

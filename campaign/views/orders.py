@@ -17,7 +17,8 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
-from campaign import presenters
+from campaign import gm_orders, presenters
+from campaign.gm_order_forms import PREFIX
 from campaign.services import PhaseClosed, ServiceError, decide, seat_for, submit_orders
 from campaign.views.access import player_seat
 from campaign.views.context import (
@@ -31,6 +32,7 @@ from campaign.views.context import (
 ERROR = "error"
 SUCCESS = "success"
 ENVELOPE = ("csrfmiddlewaretoken", "phase", "ready", "version")  # posted with the orders
+GM_PREFIX = f"{PREFIX}-"  # the part for the GM
 ORDERS_PARTIAL = "campaign/detail.html#order_update"
 ORDER_SAVED_PARTIAL = "campaign/detail.html#order_saved"
 DECISION_PARTIAL = "campaign/detail.html#decision"
@@ -48,22 +50,23 @@ def orders(request, campaign_id: int):
     if not state.takes_orders or phase_id != str(state.phase.pk):
         return refuse(request, state, closed_reason(state, phase_id), 409)
     form = state.order_form(order_fields(request.POST))
-    if not form.is_valid():
+    gm_form = state.gm_form(request.POST)
+    if not all([form.is_valid(), gm_form.is_valid()]):
         notice = gettext("Your orders were not saved.")
-        return refuse(request, state, notice, 422, order_form=form)
+        return refuse(request, state, notice, 422, order_form=form, gm_form=gm_form)
     ready = request.POST.get("ready") == "1"
     try:
         submit_orders(
             seat=state.seat,
             phase_id=state.phase.pk,
-            payload=form.payload(),
+            payload={**form.payload(), **gm_form.payload()},
             ready=ready,
             actor=request.user,
         )
     except PhaseClosed as error:  # resolved meanwhile: show the phase that is open now
         return refuse(request, load_state(player_seat(request.user, campaign_id)), str(error), 409)
     except ServiceError as error:
-        return refuse(request, state, str(error), 400, order_form=form)
+        return refuse(request, state, str(error), 400, order_form=form, gm_form=gm_form)
     notice = (
         gettext("Orders saved and marked ready.") if ready else gettext("Orders saved as a draft.")
     )
@@ -147,16 +150,18 @@ def closed_reason(state: CampaignState, phase_id: str) -> str:
 
 
 def order_fields(data):
-    """The posted order fields, without the envelope the view reads itself."""
+    """The posted order fields, without the envelope the view reads itself and the part
+    for the GM (its own form: campaign/gm_order_forms.py)."""
     fields = data.copy()
-    for name in ENVELOPE:
+    for name in [*ENVELOPE, *(n for n in data if n.startswith(GM_PREFIX))]:
         fields.pop(name, None)
     return fields
 
 
 def saved(request, state: CampaignState, notice: str):
-    """Orders saved. With HTMX only the notice, the order's status and the submissions
-    panel change: the form stays as the player left it, which is what was saved."""
+    """Orders saved. With HTMX only the notice, the order's status, the lines saved for
+    the GM and the submissions panel change: the form stays as the player left it, which
+    is what was saved."""
     if not request.htmx:
         return done(request, state, notice)
     context = {
@@ -164,6 +169,7 @@ def saved(request, state: CampaignState, notice: str):
         "spec": state.spec,
         "order": state.my_order,
         "readiness": presenters.readiness(state.powers, state.orders, state.spec, state.phase),
+        "my_gm_orders": gm_orders.own(state),
         "notice": notice,
         "notice_level": SUCCESS,
     }

@@ -416,6 +416,47 @@ def press_channel_calls(s: Scene) -> list[Call]:
     ]
 
 
+def foreign_gm_order(s: Scene):
+    """An order for the GM of the other campaign of the ruleset (its ids are foreign here)."""
+    from campaign.models import Order
+    from rules.gm_orders import KEY
+
+    lines = {KEY: {"lines": [{"kind": "card", "text": "Armada"}], "note": ""}}
+    return Order.objects.get_or_create(
+        campaign=s.other,
+        phase_id=s.other.phase_id,
+        power=s.other.powers.first(),
+        defaults={"payload": lines},
+    )[0]
+
+
+def carry_out_calls(s: Scene) -> list[Call]:
+    """The edit prefilled from an order for the GM: none here, another campaign's, or
+    (a phase under way) one of a phase no longer open for them."""
+    digest = "?digest=" + "0" * 16
+    calls = [
+        get(u("carry_out", s.pk, MISSING, 1) + digest, 404, "no such order"),
+        get(u("carry_out", s.pk, foreign_gm_order(s).pk, 1) + digest, 404, "another campaign's"),
+    ]
+    for order_ in s.phase.orders.all():
+        calls.append(get(u("carry_out", s.pk, order_.pk, 1) + digest, 409, "a phase under way"))
+    return calls
+
+
+def gm_order_done_calls(s: Scene) -> list[Call]:
+    named = {"carry_line": 1, "carry_digest": "0" * 16}
+    return [
+        post(u("gm_order_done", s.pk), {**named, "carry_order": MISSING}, 404, "no such order"),
+        post(
+            u("gm_order_done", s.pk),
+            {**named, "carry_order": foreign_gm_order(s).pk},
+            404,
+            "another campaign's order",
+        ),
+        post(u("gm_order_done", s.pk), {}, 422, "no order named"),
+    ]
+
+
 def options_data(s: Scene) -> dict:
     current = {key: str(value) for key, value in s.campaign.rule_options.items()}
     return {**current, "dice_mode": "seeded"}
@@ -458,6 +499,16 @@ BUILDERS: dict[str, Spec] = {
     ),
     "edit": Spec(GM, POST_ONLY, edit_calls),
     "edit_item": Spec(GM, GET_ONLY, edit_item_calls),
+    "carry_out": Spec(GM, GET_ONLY, carry_out_calls),
+    "gm_order_done": Spec(GM, POST_ONLY, gm_order_done_calls),
+    "gm_orders_reveal": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("gm_orders_reveal", s.pk), {"reveal": "on"}, 302, "revealed"),
+            post(u("gm_orders_reveal", s.pk), {}, 302, "kept private"),
+        ],
+    ),
     "timeline": Spec(
         SEAT, ANY_METHOD, lambda s: [get(u("timeline", s.pk)), post(u("timeline", s.pk), {}, 200)]
     ),
