@@ -577,7 +577,8 @@ def resolve_forage(world: World, orders: Mapping[str, dict], dice: Dice) -> None
 
 
 def _forage_groups(world: World, territory: Territory) -> list[list[Block]]:
-    """The sides' groups of army and regiment blocks here, the controller's side first."""
+    """The sides' groups of army and regiment blocks here, the controller's side first
+    (then by side key, so that a territory nobody controls forages in a fixed order)."""
     blocks = [
         b
         for b in world.blocks_in(territory.key)
@@ -585,7 +586,10 @@ def _forage_groups(world: World, territory: Territory) -> list[list[Block]]:
     ]
     sides = sorted(
         {world.side_of(b.nation) for b in blocks},
-        key=lambda s: territory.controller is None or world.side_of(territory.controller) != s,
+        key=lambda s: (
+            territory.controller is None or world.side_of(territory.controller) != s,
+            s,
+        ),
     )
     return [[b for b in blocks if world.side_of(b.nation) == s] for s in sides]
 
