@@ -1,0 +1,165 @@
+"""Empires in Arms: every case runs one phase resolver on the corpus map.
+
+``given`` changes the map (``powers``, ``areas``, ``national_modifiers``,
+``let_downs``, ``adjacency``, ``options``) and places pieces: ``corps`` (power, area,
+minor, fought, besieged, besieging), ``revolts`` (sponsor, area, number,
+months_without_guerrillas, capital_held_months), ``guerrillas`` (area, nationality,
+factors, origin, kind "revolt" or "spanish", besieged), ``depots`` (power, area,
+port_city, garrison), ``wars`` and ``alliances`` (pairs of powers). Pieces are numbered
+from 1 in the order given: a move names its stack by that number. ``choices`` are the
+powers' orders for the phase, as the order forms give them. ``phase`` (else the
+procedure's in ``CALLS``) says which resolver runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.dice import ScriptedDice
+from rules.empires_in_arms.phases import (
+    immediate_checks,
+    resolve_conquest,
+    resolve_economic,
+    resolve_land,
+    resolve_peace,
+    resolve_revolt_step,
+)
+from rules.empires_in_arms.state import Area, Corps, Depot, Guerrilla, Power, Revolt, World
+from tests.corpus.adapters import lines, merged
+
+RULESET = "empires_in_arms"
+PHASES = {
+    "peace": resolve_peace,
+    "revolt": resolve_revolt_step,
+    "land": resolve_land,
+    "conquest": resolve_conquest,
+    "economic": resolve_economic,
+    "checks": lambda world, orders, dice: immediate_checks(world),
+}
+CALLS = {
+    "EIA-1": "revolt",
+    "EIA-2": "revolt",
+    "EIA-3": "land",
+    "EIA-4": "land",
+    "EIA-5": "economic",
+    "EIA-6": "land",
+    "EIA-7": "peace",
+    "EIA-8": "conquest",
+    "EIA-9": "land",
+    "EIA-10": "land",
+    "EIA-11": "land",
+    "EIA-12": "land",
+}
+POWER_FIELDS = ("zone", "political_points", "treasury", "pays_bad_roll")
+AREA_FIELDS = ("controller", "home_power", "ceded", "manpower", "guerrilla_value", "islamic")
+
+
+def build(data: dict[str, Any]) -> World:
+    """The World of the merged map and ``given``."""
+    powers = {
+        key: Power(key, p["name"], **{f: p[f] for f in POWER_FIELDS if f in p})
+        for key, p in data["powers"].items()
+    }
+    areas = {key: _area(key, a) for key, a in data["areas"].items()}
+    return World(
+        powers=powers,
+        areas=areas,
+        adjacency={key: set(others) for key, others in data.get("adjacency", {}).items()},
+        national_modifiers={
+            (area, power): value
+            for area, row in data.get("national_modifiers", {}).items()
+            for power, value in row.items()
+        },
+        corps=[Corps(n, **c) for n, c in enumerate(data.get("corps", []), 1)],
+        revolts=[Revolt(n, **r) for n, r in enumerate(data.get("revolts", []), 1)],
+        guerrillas=[_stack(n, g) for n, g in enumerate(data.get("guerrillas", []), 1)],
+        depots=[Depot(n, **d) for n, d in enumerate(data.get("depots", []), 1)],
+        wars={frozenset(pair) for pair in data.get("wars", [])},
+        alliances={frozenset(pair) for pair in data.get("alliances", [])},
+        let_downs={
+            (power, area): count
+            for power, row in data.get("let_downs", {}).items()
+            for area, count in row.items()
+        },
+        options=dict(data.get("options", {})),
+        militia_due=dict(data.get("militia_due", {})),
+    )
+
+
+def _area(key: str, given: dict[str, Any]) -> Area:
+    """An area; a blank controller or home power is none (a neutral minor)."""
+    fields = {f: given[f] for f in (*AREA_FIELDS, "capital", "minor_status") if f in given}
+    for name in ("controller", "home_power"):
+        if name in fields:
+            fields[name] = fields[name] or None
+    return Area(key, given["name"], given["kind"], **fields)
+
+
+def _stack(number: int, given: dict[str, Any]) -> Guerrilla:
+    g = dict(given)
+    spanish = g.pop("kind", "revolt") == "spanish"
+    g.setdefault("origin", g["area"])
+    return Guerrilla(number, revolt=not spanish, **g)
+
+
+def outcome(world: World) -> dict[str, Any]:
+    """What a case may expect, keyed as the given is."""
+    latest = {r.area: r for r in world.revolts}
+    return {
+        "powers": {
+            k: {"zone": p.zone, "political_points": p.political_points, "treasury": p.treasury}
+            for k, p in world.powers.items()
+        },
+        "areas": {
+            k: {
+                "controller": a.controller or "",
+                "ceded": a.ceded,
+                "home_power": a.home_power or "",
+                "minor_status": a.minor_status,
+            }
+            for k, a in world.areas.items()
+        },
+        "revolts": {
+            area: {
+                "sponsor": r.sponsor,
+                "number": r.number,
+                "active": r.active,
+                "months_without_guerrillas": r.months_without_guerrillas,
+                "end_reason": str(r.end_reason),
+            }
+            for area, r in latest.items()
+        },
+        "active_revolts": sorted(r.area for r in world.revolts if r.active),
+        "guerrillas": {k: world.guerrilla_factors(k) for k in world.areas},
+        "stacks": {k: _stacks(world, k) for k in world.areas},
+        "depots": {k: sum(d.area == k for d in world.depots) for k in world.areas},
+        "corps": {str(c.id): {"area": c.area, "fought": c.fought} for c in world.corps},
+        "let_downs": _let_downs(world),
+        "militia_due": dict(world.militia_due),
+    }
+
+
+def _let_downs(world: World) -> dict[str, dict[str, int]]:
+    table: dict[str, dict[str, int]] = {}
+    for (power, area), count in world.let_downs.items():
+        table.setdefault(power, {})[area] = count
+    return table
+
+
+def _stacks(world: World, area: str) -> list[str]:
+    """ "3 spain spanish", "2 great_britain besieged": the stacks in an area."""
+    found = []
+    for g in world.guerrillas:
+        if g.area == area:
+            words = [str(g.factors), g.nationality]
+            words += ["spanish"] * (not g.revolt) + ["besieged"] * g.besieged
+            found.append(" ".join(words))
+    return found
+
+
+def run(case: dict[str, Any], board: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    world = build(merged(board, case.get("given", {})))
+    dice = ScriptedDice(case.get("dice", []))
+    phase = case.get("phase") or CALLS[case["procedure"]]
+    PHASES[phase](world, case.get("choices", {}), dice)
+    return {**outcome(world), "dice_left": dice.unused}, lines(world.log)
