@@ -75,6 +75,13 @@ class ReadMarkerAdmin(admin.ModelAdmin):
     raw_id_fields = ["user", "channel"]
 
 
+@admin.register(models.SeatRequest)
+class SeatRequestAdmin(admin.ModelAdmin):
+    list_display = ["campaign", "power", "user", "status", "created_at", "answered_at"]
+    list_filter = ["status", "campaign"]
+    raw_id_fields = ["campaign", "power", "user"]
+
+
 for model in (
     models.Order,
     models.PowerRelation,

@@ -194,6 +194,7 @@ from campaign.models import (
     Revolt,
     RollRecord,
     Seat,
+    SeatRequest,
     VqLeader,
     VqPending,
     VqPower,
@@ -284,6 +285,7 @@ NOT_ARCHIVED[PhaseSnapshot] = (
 )
 NOT_ARCHIVED[DecisionRecord] = "the answers a replay feeds back: they go with the snapshots"
 NOT_ARCHIVED[InputRecord] = "the inputs a replay applies again: they go with the snapshots"
+NOT_ARCHIVED[SeatRequest] = "requests from the lobby for a seat, between users and this site"
 
 
 def _vq_queue_item(item: list) -> str | None:

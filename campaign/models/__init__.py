@@ -23,6 +23,7 @@ from campaign.models.empires_in_arms import (
     Revolt,
 )
 from campaign.models.history import DecisionRecord, InputRecord, PhaseSnapshot
+from campaign.models.lobby import SeatRequest
 from campaign.models.pax_baltica import Block, PbNation, PbSide, PbTerritory
 from campaign.models.people import Profile
 from campaign.models.press import Channel, Message, ReadMarker
@@ -58,6 +59,7 @@ __all__ = [
     "Revolt",
     "RollRecord",
     "Seat",
+    "SeatRequest",
     "VqLeader",
     "VqPending",
     "VqPower",

@@ -93,6 +93,24 @@ class Campaign(models.Model):
         default=False,
         help_text=_("The GM reads the private press between powers (default: no)."),
     )
+    lobby_open = models.BooleanField(
+        _("list its free seats in the lobby"),
+        default=False,
+        help_text=_("Any logged-in user may ask for a free power's seat from the lobby."),
+    )
+    lobby_at_once = models.BooleanField(
+        _("seat players from the lobby at once"),
+        default=False,
+        help_text=_("A seat asked for in the lobby is taken at once, without the GM's answer."),
+    )
+    lobby_watch = models.BooleanField(
+        _("let anyone logged in watch"),
+        default=False,
+        help_text=_(
+            "Anyone logged in may take an observer seat from the lobby. Observers read the "
+            "whole state, every power's hidden information included, and the public press."
+        ),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
