@@ -289,3 +289,23 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].choices = [("", _("as the browser asks")), *settings.LANGUAGES]
+
+
+class LobbyForm(forms.ModelForm):
+    """Whether the campaign's free seats are listed in the lobby, and how they are taken."""
+
+    class Meta:
+        model = Campaign
+        fields = ["lobby_open", "lobby_at_once", "lobby_watch"]
+
+
+class AnswerForm(forms.Form):
+    """The GM's answer to a request for a seat."""
+
+    answer = forms.ChoiceField(
+        label=_("Answer"), choices=[("accept", _("Accept")), ("refuse", _("Refuse"))]
+    )
+
+    @property
+    def accepts(self) -> bool:
+        return self.cleaned_data["answer"] == "accept"

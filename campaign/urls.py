@@ -4,6 +4,7 @@ from campaign.views import account, archive, gm, orders, pages, seats, timeline,
 from campaign.views import away as away_views
 from campaign.views import gm_orders as gm_orders_views
 from campaign.views import history as history_views
+from campaign.views import lobby as lobby_views
 from campaign.views import press as press_views
 from campaign.views.area import area
 
@@ -81,6 +82,19 @@ urlpatterns = [
         "campaigns/<id:campaign_id>/gm/orders/reveal/",
         gm_orders_views.reveal,
         name="gm_orders_reveal",
+    ),
+    path("lobby/", lobby_views.lobby_page, name="lobby"),
+    path("lobby/<id:campaign_id>/ask/<id:power_id>/", lobby_views.ask, name="lobby_ask"),
+    path("lobby/<id:campaign_id>/watch/", lobby_views.watch, name="lobby_watch"),
+    path(
+        "campaigns/<id:campaign_id>/gm/lobby/",
+        lobby_views.lobby_settings,
+        name="lobby_settings",
+    ),
+    path(
+        "campaigns/<id:campaign_id>/gm/requests/<id:request_id>/",
+        lobby_views.answer_request,
+        name="seat_request",
     ),
     path("join/<str:token>/", seats.join, name="join"),
     path("signup/", seats.signup, name="signup"),

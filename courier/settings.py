@@ -101,6 +101,10 @@ CONTENT_SECURITY_POLICY = {
     }
 }
 
+# No script reads these cookies (htmx sends the CSRF token from the page's hx-headers).
+CSRF_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_HTTPONLY = True
+
 ROOT_URLCONF = "courier.urls"
 
 TEMPLATES = [
@@ -219,4 +223,5 @@ if not DEBUG and os.environ.get("DJANGO_HTTPS", "1") == "1":
     SECURE_HSTS_PRELOAD = True
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     X_FRAME_OPTIONS = "DENY"

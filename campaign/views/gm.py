@@ -16,13 +16,14 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import gm_orders, presenters, scheduling
+from campaign import gm_orders, lobby, presenters, scheduling
 from campaign.forms import (
     AbsentForm,
     AdvanceForm,
     AssignSeatForm,
     ClockForm,
     DeadlineForm,
+    LobbyForm,
     OptionsForm,
     PlaysForm,
     ScheduleForm,
@@ -421,6 +422,8 @@ def dashboard_context(
         "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": scheduling.resolves_itself(state.campaign),
         "seats": seat_rows(request, state),
+        "lobby_form": LobbyForm(instance=state.campaign),
+        "seat_requests": lobby.waiting_requests(state.campaign),
         "edit_panels": edit_panels(state, opened, prefilled),
         "map": map_view(state, set(decision.highlight) if decision else set()),
         "log": log_lines(state, GM_LOG_LIMIT),

@@ -14,7 +14,7 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods
 
-from campaign import progress
+from campaign import home, lobby, progress
 from campaign.forms import NewCampaignForm
 from campaign.models import Seat
 from campaign.scenarios import create_campaign
@@ -25,8 +25,13 @@ from rules.engine import load, registry, ruleset_for
 
 @login_required
 def campaign_list(request):
-    seats = Seat.objects.filter(user=request.user).select_related("campaign", "power")
-    return render(request, "campaign/list.html", {"seats": seats})
+    """The user's campaigns, the most urgent first (campaign/home.py), and their requests
+    for a seat still waiting for a GM."""
+    context = {
+        "entries": home.entries(request.user),
+        "requests": lobby.pending_of(request.user).values(),
+    }
+    return render(request, "campaign/list.html", context)
 
 
 @login_required

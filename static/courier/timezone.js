@@ -4,7 +4,8 @@
   try {
     const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
     if (zone && !document.cookie.split("; ").includes("tz=" + zone)) {
-      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax";
+      const secure = location.protocol === "https:" ? "; Secure" : "";
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; SameSite=Lax" + secure;
     }
   } catch (error) {
     // No Intl support: times stay in UTC.

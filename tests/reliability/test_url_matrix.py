@@ -368,6 +368,16 @@ def edit_item_calls(s: Scene) -> list[Call]:
     ]
 
 
+def foreign_seat_request(s: Scene):
+    """A request for a seat of the other campaign of the ruleset (its ids are foreign here)."""
+    from campaign.models import SeatRequest
+
+    power = Seat.objects.filter(campaign=s.other, user__isnull=True, role="player").first().power
+    return SeatRequest.objects.get_or_create(
+        campaign=s.other, power=power, user=s.users["outsider"]
+    )[0]
+
+
 def press_calls(s: Scene) -> list[Call]:
     """The press pages and fragments; messages to everyone, empty, to nowhere."""
     url = u("press", s.pk)
@@ -617,6 +627,40 @@ BUILDERS: dict[str, Spec] = {
                 {"outsider": 302, **dict.fromkeys(SEATED, 409)},
             ),
             get(u("join", "not-a-token"), 404, "no such invitation"),
+        ],
+    ),
+    "lobby": Spec(PUBLIC, GET_ONLY, lambda s: [get(u("lobby")), post(u("lobby"), {}, 405)]),
+    "lobby_ask": Spec(
+        ACCOUNT,
+        POST_ONLY,
+        lambda s: [
+            post(u("lobby_ask", s.pk, s.open_seat.power_id), {}, 422, "not in the lobby"),
+            post(u("lobby_ask", MISSING, s.open_seat.power_id), {}, 422, "no such campaign"),
+        ],
+    ),
+    "lobby_watch": Spec(
+        ACCOUNT, POST_ONLY, lambda s: [post(u("lobby_watch", s.pk), {}, 422, "not watchable")]
+    ),
+    "lobby_settings": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("lobby_settings", s.pk), {"lobby_open": "on", "lobby_watch": "on"}, 302),
+            post(u("lobby_settings", s.pk), {}, 302, "closed"),
+        ],
+    ),
+    "seat_request": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("seat_request", s.pk, MISSING), {"answer": "accept"}, 422, "no such request"),
+            post(
+                u("seat_request", s.pk, foreign_seat_request(s).pk),
+                {"answer": "accept"},
+                422,
+                "another campaign's request",
+            ),
+            post(u("seat_request", s.pk, MISSING), {"answer": "maybe"}, 422, "not an answer"),
         ],
     ),
     "signup": Spec(

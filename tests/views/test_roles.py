@@ -79,6 +79,31 @@ CASES = {
         None,
         expect(200),
     ),
+    "lobby": ("get", lambda c: reverse("campaign:lobby"), None, expect(200, anonymous=200)),
+    "lobby_ask": (
+        "post",
+        lambda c: reverse("campaign:lobby_ask", args=[c.pk, spain_seat(c).power_id]),
+        lambda c: {},
+        expect(422),  # the campaign is not in the lobby; see test_home_and_lobby
+    ),
+    "lobby_watch": (
+        "post",
+        lambda c: reverse("campaign:lobby_watch", args=[c.pk]),
+        lambda c: {},
+        expect(422),
+    ),
+    "lobby_settings": (
+        "post",
+        lambda c: reverse("campaign:lobby_settings", args=[c.pk]),
+        lambda c: {"lobby_open": "on"},
+        expect(403, outsider=404, gm=302),
+    ),
+    "seat_request": (
+        "post",
+        lambda c: reverse("campaign:seat_request", args=[c.pk, 10**17]),
+        lambda c: {"answer": "accept"},
+        expect(403, outsider=404, gm=422),  # no such request
+    ),
     "orders": (
         "post",
         lambda c: reverse("campaign:orders", args=[c.pk]),

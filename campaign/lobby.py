@@ -1,0 +1,291 @@
+"""The lobby: campaigns whose GM opens their free seats to anyone logged in.
+
+The GM lists a campaign's free seats in the lobby (Campaign.lobby_open). A user asks for
+a free power's seat there, and the GM accepts or refuses the request on the dashboard;
+or, with Campaign.lobby_at_once, the user takes the seat at once. With
+Campaign.lobby_watch anyone logged in may watch: they take an observer seat of their own,
+which the GM sees among the seats and may empty. (An observer seat rather than a
+read-only access without a seat: every page already decides by the reader's seat, so a
+watcher reads what an observer reads and nothing more, by the same checks.)
+
+Every change locks the campaign row first, then the seat, in the order every other seat
+change follows (services.claim_seat): of two users asking for the last free seat at
+once, one takes it and the other is told it has been taken, and nothing else changes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
+
+from campaign import tasks
+from campaign.models import Campaign, Event, Profile, Seat, SeatRequest
+from campaign.scenarios import available_scenarios
+from campaign.services import Conflict, ServiceError, assign_seat, claim_seat, locked_campaign, log
+from rules.text import Text
+
+PENDING = SeatRequest.Status.PENDING
+
+
+@dataclass(frozen=True)
+class Listing:
+    """A campaign in the lobby as one user sees it: the free seats they may ask for, their
+    own seat there (if any) and their request waiting for the GM (if any)."""
+
+    campaign: Campaign
+    free_seats: list[Seat]
+    seat: Seat | None = None
+    request: SeatRequest | None = None
+
+    @property
+    def scenario(self) -> str:
+        return scenario_names().get(self.campaign.scenario, self.campaign.scenario)
+
+
+@cache
+def scenario_names() -> dict[str, str]:
+    """The shipped scenarios' names by key (the files do not change while the site runs)."""
+    return {info.key: info.name for info in available_scenarios()}
+
+
+def listings(user) -> list[Listing]:
+    """The campaigns in the lobby, by name, that have a free seat to offer or may be
+    watched (four queries)."""
+    free = Seat.objects.filter(role=Seat.Role.PLAYER, user__isnull=True).select_related("power")
+    campaigns = (
+        Campaign.objects.filter(Q(lobby_open=True) | Q(lobby_watch=True), ended_at__isnull=True)
+        .select_related("phase")
+        .prefetch_related(Prefetch("seats", queryset=free.order_by("power__sort"), to_attr="free"))
+        .order_by("name", "pk")
+    )
+    shown = [c for c in campaigns if c.lobby_watch or (c.lobby_open and c.free)]
+    seats, requests = _own(user, shown)
+    return [
+        Listing(c, c.free if c.lobby_open else [], seats.get(c.pk), requests.get(c.pk))
+        for c in shown
+    ]
+
+
+def _own(user, campaigns: list[Campaign]) -> tuple[dict, dict]:
+    """The user's seats and waiting requests in these campaigns, by campaign id."""
+    if not user.is_authenticated or not campaigns:
+        return {}, {}
+    seats = Seat.objects.filter(user=user, campaign__in=campaigns).select_related("power")
+    return {s.campaign_id: s for s in seats}, pending_of(user, campaigns)
+
+
+def pending_of(user, campaigns=None) -> dict[int, SeatRequest]:
+    """The user's requests waiting for a GM, by campaign id (one query)."""
+    found = SeatRequest.objects.filter(user=user, status=PENDING).select_related(
+        "campaign", "power"
+    )
+    if campaigns is not None:
+        found = found.filter(campaign__in=campaigns)
+    return {r.campaign_id: r for r in found}
+
+
+def waiting_requests(campaign: Campaign) -> list[SeatRequest]:
+    """The requests the GM has to answer, oldest first, each with ``taken`` (its power's
+    seat has a player meanwhile): one query."""
+    taken = Seat.objects.filter(power=OuterRef("power"), user__isnull=False)
+    found = campaign.seat_requests.filter(status=PENDING).select_related("user", "power")
+    return list(found.annotate(taken=Exists(taken)))
+
+
+# -- the user's side -------------------------------------------------------------------
+
+
+def ask_for_seat(*, campaign_id: int, power_id: int, user) -> Seat | SeatRequest:
+    """Ask for a free power's seat: the seat itself when the campaign seats players from
+    the lobby at once, else a request for the GM to answer."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        if not campaign.lobby_open or campaign.ended_at is not None:
+            raise ServiceError(_("This campaign does not take players from the lobby."))
+        seat = _free_seat(campaign, power_id)
+        _refuse_if_playing(campaign, user)
+        if campaign.seat_requests.filter(user=user, status=PENDING).exists():
+            raise Conflict(
+                _("You have already asked for a seat in this campaign: wait for the GM's answer.")
+            )
+        if campaign.lobby_at_once:
+            _stop_watching(campaign, user)
+            return claim_seat(token=seat.invite_token, user=user)
+        asked = SeatRequest.objects.create(campaign=campaign, power=seat.power, user=user)
+        _mail_gm(campaign, asked)
+        return asked
+
+
+def watch(*, campaign_id: int, user) -> Seat:
+    """An observer seat of the user's own, in a campaign anyone logged in may watch."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        if not campaign.lobby_watch or campaign.ended_at is not None:
+            raise ServiceError(_("This campaign cannot be watched from the lobby."))
+        if campaign.seats.filter(user=user).exists():
+            raise Conflict(_("You already have a seat in this campaign."))
+        seat = Seat.objects.create(campaign=campaign, role=Seat.Role.OBSERVER, user=user)
+        said = Text("%(user)s watches the campaign from the lobby.", user=user.get_username())
+        log(campaign, Event.Kind.SEAT, said, actor=user)
+        campaign.bump_version()
+        return seat
+
+
+def _free_seat(campaign: Campaign, power_id: int) -> Seat:
+    """The power's player seat, locked, while it has no player."""
+    seat = (
+        Seat.objects.select_for_update(of=("self",))
+        .select_related("power")
+        .filter(campaign=campaign, role=Seat.Role.PLAYER, power_id=power_id)
+        .first()
+    )
+    if seat is None:
+        raise ServiceError(_("This campaign has no such seat to offer."))
+    if seat.user_id is not None:
+        raise Conflict(_("%(power)s's seat has already been taken.") % {"power": seat.power.name})
+    return seat
+
+
+def _refuse_if_playing(campaign: Campaign, user) -> None:
+    """A user who plays or runs the campaign asks for no other seat (a watcher may)."""
+    if campaign.seats.filter(user=user).exclude(role=Seat.Role.OBSERVER).exists():
+        raise Conflict(_("You already have a seat in this campaign."))
+
+
+def _stop_watching(campaign: Campaign, user) -> None:
+    """A watcher who is given a power's seat gives up their observer seat."""
+    campaign.seats.filter(user=user, role=Seat.Role.OBSERVER).delete()
+
+
+# -- the GM's side ---------------------------------------------------------------------
+
+
+def set_lobby(*, campaign_id: int, lobby_open: bool, lobby_at_once: bool, lobby_watch: bool, actor):
+    """List the free seats in the lobby (on request, or taken at once) or not, and let
+    anyone logged in watch or not; each change is logged."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        changes = _lobby_changes(campaign, lobby_open, lobby_at_once and lobby_open, lobby_watch)
+        campaign.lobby_open, campaign.lobby_watch = lobby_open, lobby_watch
+        campaign.lobby_at_once = lobby_at_once and lobby_open
+        campaign.save(update_fields=["lobby_open", "lobby_at_once", "lobby_watch"])
+        for change in changes:
+            said = Text(
+                "GM %(gm)s sets the lobby: %(change)s.", gm=actor.get_username(), change=change
+            )
+            log(campaign, Event.Kind.GM, said, actor=actor)
+        campaign.bump_version()
+
+
+def _lobby_changes(campaign: Campaign, lobby_open: bool, at_once: bool, watch: bool) -> list:
+    changes = []
+    if (lobby_open, at_once) != (campaign.lobby_open, campaign.lobby_at_once):
+        if not lobby_open:
+            changes.append(Text("the free seats are no longer listed"))
+        elif at_once:
+            changes.append(Text("the free seats are listed and taken at once"))
+        else:
+            changes.append(Text("the free seats are listed, on request to the GM"))
+    if watch != campaign.lobby_watch:
+        said = "anyone logged in may watch" if watch else "nobody may watch from the lobby"
+        changes.append(Text(said))
+    return changes
+
+
+def answer_request(*, campaign_id: int, request_id: int, accept: bool, actor) -> SeatRequest:
+    """Accept a request (the user takes the power's seat, and the other requests for it
+    are refused) or refuse it."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        asked = (
+            SeatRequest.objects.select_for_update(of=("self",))
+            .select_related("power", "user")
+            .filter(campaign=campaign, pk=request_id)
+            .first()
+        )
+        if asked is None:
+            raise ServiceError(_("This campaign has no such request."))
+        if asked.status != PENDING:
+            raise Conflict(_("This request has already been answered."))
+        answered = [asked]
+        if accept:
+            answered += _seat_requester(campaign, asked, actor)
+        now = timezone.now()
+        for each in answered:
+            each.answered_at = now
+        asked.status = SeatRequest.Status.ACCEPTED if accept else SeatRequest.Status.REFUSED
+        SeatRequest.objects.bulk_update(answered, ["status", "answered_at"])
+        for each in answered:
+            _mail_answer(campaign, each)
+        return asked
+
+
+def _seat_requester(campaign: Campaign, asked: SeatRequest, actor) -> list[SeatRequest]:
+    """Give the requester the power's seat; the other requests for it, now refused."""
+    seat = _free_seat(campaign, asked.power_id)
+    _stop_watching(campaign, asked.user)
+    assign_seat(seat=seat, user=asked.user, actor=actor)
+    others = list(
+        campaign.seat_requests.select_for_update(of=("self",))
+        .select_related("power", "user")
+        .filter(power=asked.power, status=PENDING)
+        .exclude(pk=asked.pk)
+    )
+    for other in others:
+        other.status = SeatRequest.Status.REFUSED
+    return others
+
+
+# -- mail ------------------------------------------------------------------------------
+
+
+def _mail(user, write: Callable[[], tuple[str, str]]) -> None:
+    """Mail ``user`` (if they gave an address) once the transaction commits, written by
+    ``write`` in their language."""
+    if not user or not user.email:
+        return
+    language = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+    with translation.override(language or settings.LANGUAGE_CODE):
+        subject, body = write()
+    transaction.on_commit(lambda: tasks.deliver_mail.enqueue(user.email, subject, body))
+
+
+def _url(name: str, campaign: Campaign) -> str:
+    return settings.SITE_URL.rstrip("/") + reverse(name, args=[campaign.pk])
+
+
+def _mail_gm(campaign: Campaign, asked: SeatRequest) -> None:
+    gm = campaign.seats.filter(role=Seat.Role.GM).select_related("user").first()
+
+    def write() -> tuple[str, str]:
+        names = {"user": asked.user.get_username(), "power": asked.power.name}
+        subject = _("[%(campaign)s] %(user)s asks to play %(power)s") % {
+            **names,
+            "campaign": campaign.name,
+        }
+        body = _("%(user)s asks for %(power)s's seat: accept or refuse on your dashboard.")
+        return subject, f"{body % names}\n\n{_url('campaign:gm', campaign)}#lobby"
+
+    _mail(gm and gm.user, write)
+
+
+def _mail_answer(campaign: Campaign, asked: SeatRequest) -> None:
+    def write() -> tuple[str, str]:
+        names = {"campaign": campaign.name, "power": asked.power.name}
+        if asked.status == SeatRequest.Status.ACCEPTED:
+            subject = _("[%(campaign)s] You play %(power)s") % names
+            body = _("The GM accepted your request: you play %(power)s.") % names
+            return subject, f"{body}\n\n{_url('campaign:detail', campaign)}"
+        subject = _("[%(campaign)s] Your request for %(power)s") % names
+        body = _("The GM did not give you %(power)s's seat.") % names
+        return subject, f"{body}\n\n{settings.SITE_URL.rstrip('/')}{reverse('campaign:lobby')}"
+
+    _mail(asked.user, write)

@@ -1,0 +1,109 @@
+"""The lobby (campaign/lobby.py): campaigns looking for players, where a user asks for a
+free seat or starts watching; and the GM's lobby settings and answers to requests."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+
+from campaign import lobby
+from campaign.forms import AnswerForm, LobbyForm
+from campaign.models import Seat
+from campaign.services import Conflict, ServiceError
+from campaign.views import gm
+from campaign.views.access import gm_seat
+from campaign.views.context import load_state
+
+
+@require_GET
+def lobby_page(request):
+    """The campaigns in the lobby; anyone may read it, a logged-in user may ask."""
+    return show(request)
+
+
+def show(request, status: int = 200):
+    context = {"listings": lobby.listings(request.user), "next": reverse("campaign:lobby")}
+    return render(request, "campaign/lobby.html", context, status=status)
+
+
+@login_required
+@require_POST
+def ask(request, campaign_id: int, power_id: int):
+    """Ask for a free power's seat (or take it, where the GM lets the lobby seat players)."""
+    try:
+        given = lobby.ask_for_seat(campaign_id=campaign_id, power_id=power_id, user=request.user)
+    except ServiceError as error:
+        return refuse(request, error)
+    if isinstance(given, Seat):
+        messages.success(
+            request,
+            gettext("You play %(power)s in %(campaign)s.")
+            % {"power": given.power.name, "campaign": given.campaign.name},
+        )
+        return redirect("campaign:detail", campaign_id)
+    messages.success(
+        request,
+        gettext("You asked to play %(power)s: the GM will answer, and you will be mailed.")
+        % {"power": given.power.name},
+    )
+    return redirect("campaign:lobby")
+
+
+@login_required
+@require_POST
+def watch(request, campaign_id: int):
+    """Take an observer seat of one's own."""
+    try:
+        seat = lobby.watch(campaign_id=campaign_id, user=request.user)
+    except ServiceError as error:
+        return refuse(request, error)
+    messages.success(request, gettext("You watch %(campaign)s.") % {"campaign": seat.campaign.name})
+    return redirect("campaign:detail", campaign_id)
+
+
+def refuse(request, error: ServiceError):
+    """The lobby with the reason, having changed nothing: 409 when the campaign moved on
+    (the seat was taken meanwhile), else 422."""
+    messages.error(request, str(error))
+    return show(request, status=409 if isinstance(error, Conflict) else 422)
+
+
+# -- the GM's side ---------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def lobby_settings(request, campaign_id: int):
+    """List the free seats in the lobby or not, how they are taken, and who may watch."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    return gm.perform(
+        request,
+        state,
+        LobbyForm(request.POST),
+        lambda data: lobby.set_lobby(campaign_id=campaign_id, actor=request.user, **data),
+        gettext("Lobby settings saved."),
+        anchor="#lobby",
+    )
+
+
+@login_required
+@require_POST
+def answer_request(request, campaign_id: int, request_id: int):
+    """Accept or refuse a request for a seat."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form = AnswerForm(request.POST)
+
+    def act(data: dict) -> str:
+        asked = lobby.answer_request(
+            campaign_id=campaign_id, request_id=request_id, accept=form.accepts, actor=request.user
+        )
+        names = {"user": asked.user.get_username(), "power": asked.power.name}
+        if form.accepts:
+            return gettext("%(user)s plays %(power)s.") % names
+        return gettext("You refused %(user)s's request for %(power)s.") % names
+
+    return gm.perform(request, state, form, act, anchor="#lobby")
