@@ -165,8 +165,22 @@ def start_campaign(campaign: Campaign, *, actor) -> Phase:
         if campaign.phase_id is not None:
             raise Conflict(_("This campaign has already started."))
         phase = _open_phase(campaign, campaign.turn, 0, actor)
+        _publish_secret_hash(campaign, actor)
         campaign.bump_version()
         return phase
+
+
+def _publish_secret_hash(campaign: Campaign, actor) -> None:
+    """For a ruleset with hidden draws, the SHA-256 of the campaign's secret goes into the
+    log as the campaign starts: the verify pages compare the secret with it once revealed
+    (campaign/verify.py published_secret_hash)."""
+    if campaign.rules.draw_rule:
+        text = Text(
+            "The hidden draws follow the campaign's secret, revealed when the campaign ends; "
+            "its SHA-256 is %(secret_hash)s.",
+            secret_hash=campaign.secret_hash,
+        )
+        log(campaign, Event.Kind.PHASE, text, actor=actor)
 
 
 def _next_position(campaign: Campaign, phase: Phase) -> tuple[int, int]:

@@ -6,6 +6,9 @@ phase is open (only its SHA-256 is published) and revealed afterwards, so anyone
 recompute every roll. Faces are drawn without modulo bias: the first byte of the
 digest below 252 (a multiple of 6) gives ``byte % 6 + 1``; otherwise the next byte is
 tried, then the digest of "<context>/<n>/<retry>".
+
+A hidden draw (secret_draw) is picked by the dice within an order that only the
+campaign's secret gives, so that its revealed faces do not tell what it drew.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -142,3 +146,80 @@ def choose_index(dice: Dice, count: int, purpose: str) -> int:
             value = value * 6 + dice.d6(purpose) - 1
         if value < limit:
             return value % count
+
+
+# -- hidden draws ------------------------------------------------------------------------
+#
+# A draw whose result some player may not see (a block from a face-down pool) cannot be
+# read off the dice alone: every face is recomputable from the phase seed revealed after
+# the phase. So the items are first put in an order only the campaign's secret gives
+# (its SHA-256 is published when the campaign starts, the secret itself when it ends),
+# and the dice pick within that order. The order is new for every draw: nothing learned
+# of one draw says anything of another.
+
+
+def draw_context(context: str, first_die: int) -> str:
+    """The context of a draw: the phase's dice context, "draw" and the index (in the
+    phase) of the draw's first die, e.g. "12/5/0/recruitment/draw/3"."""
+    return f"{context}/draw/{first_die}"
+
+
+def secret_order(secret: str, context: str, keys: Iterable[str]) -> list[str]:
+    """``keys`` sorted by HMAC-SHA256(secret, "<context>/<key>") (UTF-8, digests compared
+    as bytes): a permutation nobody can foresee without the secret, and a different one
+    for every context."""
+    key = secret.encode()
+
+    def digest(item: str) -> bytes:
+        return hmac.digest(key, f"{context}/{item}".encode(), "sha256")
+
+    return sorted(keys, key=digest)
+
+
+def secret_draw(dice: Dice, keys: Sequence[str], purpose: str, *, secret: str, context: str) -> str:
+    """One of ``keys`` at random, hidden from whoever lacks ``secret``: choose_index picks
+    within secret_order(secret, draw_context(context, n), keys), n being the index of the
+    draw's first die in the phase. An empty secret (a bare test world) keeps ``keys``'
+    own order."""
+    first_die = len(dice.rolls)
+    order = secret_order(secret, draw_context(context, first_die), keys) if secret else keys
+    return order[choose_index(dice, len(order), purpose)]
+
+
+def drawn_by(faces: Sequence[int], order: Sequence[str]) -> str | None:
+    """The item of ``order`` that these faces (all of one draw's dice, rejected groups
+    included) pick as choose_index does; None when they are not exactly one draw's dice."""
+    try:
+        dice = ScriptedDice(list(faces))
+        index = choose_index(dice, len(order), "")
+    except (DiceExhausted, TypeError, ValueError):  # not faces, too few, or no pool
+        return None
+    return None if dice.unused else order[index]
+
+
+@dataclass(frozen=True)
+class DrawRoll:
+    """A stored draw as a check reads it: its first die, faces, drawing power, outcome."""
+
+    index: int
+    faces: tuple[int, ...]
+    power: str | None
+    outcome: str
+
+
+@dataclass(frozen=True)
+class DrawCheck:
+    """A draw recomputed from the secret: its context (draw_context), the pool in the
+    secret order, the item the faces pick in it, the outcome the log should read and the
+    one it reads."""
+
+    roll: DrawRoll
+    context: str
+    order: tuple[str, ...]
+    picked: str  # "" when the faces pick nothing
+    expected: str
+    stored: str
+
+    @property
+    def match(self) -> bool:
+        return bool(self.picked) and self.expected == self.stored

@@ -133,6 +133,11 @@ class Ruleset:
     default_decision: str = ""
     # dotted path: turn_started(campaign, turn, actor) when a turn's first phase opens
     turn_started: str = ""
+    # hidden draws (rules.dice.secret_draw): the rule of their rolls, and the dotted path
+    # of check_draws(world, rolls, secret, context) -> [rules.dice.DrawCheck], which
+    # recomputes them from the state the phase resolved from once the secret is revealed
+    draw_rule: str = ""
+    draw_checks: str = ""
     # what the rules leave to the GM, as lines a player may order (free text only: none)
     gm_orders: GmOrders = GmOrders()
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)

@@ -10,7 +10,7 @@ from django.db.models import F, Q
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from rules.dice import new_seed
+from rules.dice import new_seed, seed_hash
 from rules.engine import Ruleset, ruleset_for
 
 
@@ -136,6 +136,12 @@ class Campaign(models.Model):
     @property
     def turn_label(self) -> str:
         return self.rules.turn_label(self.turn, self.setup)
+
+    @property
+    def secret_hash(self) -> str:
+        """The SHA-256 of ``secret``: published from the start, so the secret that orders
+        the hidden draws cannot change afterwards."""
+        return seed_hash(self.secret)
 
     def bump_version(self, *, state: bool = True) -> None:
         """Mark the campaign as changed (cache keys, ETags) inside the caller's transaction;

@@ -12,7 +12,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from rules.dice import Dice, choose_index
+from rules.dice import (
+    Dice,
+    DrawCheck,
+    DrawRoll,
+    draw_context,
+    drawn_by,
+    secret_draw,
+    secret_order,
+)
 from rules.modifiers import ModifiedRoll, RollReport
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
@@ -31,6 +39,7 @@ from rules.pax_baltica.state import (
 from rules.text import Plural, Text
 
 FULL_STRENGTH = 0  # steps_each: buy every step up to full strength
+DRAW_RULE = "GNW-10"  # the rule of a pool draw's roll
 
 
 def _secret(world: World, nation: str) -> dict[str, Any]:
@@ -114,8 +123,16 @@ def _reinforce_on_map(world: World, nation: Nation, wanted: Sequence[dict], rp: 
     return spent
 
 
+def drawn_outcome(block: str) -> Text:
+    """What a draw's roll did, as the log stores it (and the draw check recomputes)."""
+    return Text("%(block)s drawn", block=block)
+
+
 def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice: Dice) -> None:
-    """GNW-10 and GNW-11: draw, pay, place, until the order's draws or the RP run out."""
+    """GNW-10 and GNW-11: draw, pay, place, until the order's draws or the RP run out.
+
+    The pool is face down: which block a draw gives follows from the dice and the
+    campaign's secret (rules.dice.secret_draw, by block name), never from the dice alone."""
     steps_each = payload.get("steps_each", FULL_STRENGTH)
 
     def steps_wanted(block: Block) -> int:
@@ -131,14 +148,18 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
         purpose = Text(
             "%(nation)s draws from its pool of %(count)s", nation=nation.name, count=len(pool)
         )
-        block = pool[choose_index(dice, len(pool), purpose)]
+        by_name = {block.name: block for block in pool}
+        name = secret_draw(
+            dice, list(by_name), purpose, secret=world.secret, context=world.dice_context
+        )
+        block = by_name[name]
         faces = [roll.face for roll in dice.rolls[first:]]
         report = RollReport(
-            "GNW-10",
+            DRAW_RULE,
             purpose,
             ModifiedRoll(faces[0]) if faces else ModifiedRoll(0),
             Text("one of %(count)s", count=len(pool)),
-            Text("%(block)s drawn", block=block.name),
+            drawn_outcome(block.name),
             extra_faces=tuple(faces[1:]),
         )
         rolls.append(report if faces else None)
@@ -182,6 +203,27 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
         ),
         **_secret(world, nation.key),
     )
+
+
+def check_draws(
+    world: World, rolls: Sequence[DrawRoll], secret: str, context: str
+) -> list[DrawCheck]:
+    """The recruitment phase's draw rolls recomputed, in die order (``world``: the state
+    it resolved from): each nation's pool then, less the blocks it drew before in the
+    phase, in the secret's order for that draw; the block the faces pick; and whether the
+    log's outcome names it."""
+    pools = {key: [block.name for block in world.pool(key)] for key in world.nations}
+    checks = []
+    for roll in sorted(rolls, key=lambda roll: roll.index):
+        pool = pools.get(roll.power or "", [])
+        drawing = draw_context(context, roll.index)
+        order = tuple(secret_order(secret, drawing, pool))
+        picked = drawn_by(roll.faces, order) or ""
+        if picked:
+            pool.remove(picked)
+        expected = drawn_outcome(picked) if picked else ""
+        checks.append(DrawCheck(roll, drawing, order, picked, expected, roll.outcome))
+    return checks
 
 
 def _placement(world: World, block: Block, payload: dict) -> str | None:

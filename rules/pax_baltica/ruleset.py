@@ -12,6 +12,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, MOVE
+from rules.pax_baltica.phases import DRAW_RULE
 from rules.text import Text
 
 PACKAGE = "rules.pax_baltica"
@@ -347,6 +348,8 @@ RULESET = Ruleset(
     presenter=f"{PACKAGE}.presenters",
     secrets=f"{PACKAGE}.presenters.sees",
     questions=f"{PACKAGE}.presenters.QUESTIONS",
+    draw_rule=DRAW_RULE,
+    draw_checks=f"{PACKAGE}.phases.check_draws",
     gm_orders=GmOrders(
         kinds=(MOVE, BATTLE),
         module=f"{PACKAGE}.gm_orders",

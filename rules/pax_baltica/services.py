@@ -275,10 +275,18 @@ def _persist_sides(loaded: Loaded) -> None:
 
 
 def _phase_service(resolver: Callable[..., None]) -> Callable[[PhaseContext], None]:
-    def write(loaded: Loaded, context: PhaseContext) -> None:
+    """Load the World (with the campaign's secret and the phase's dice context, which
+    order the pool draws), resolve, persist."""
+
+    def service(context: PhaseContext) -> None:
+        loaded = load_state(context.campaign)
+        loaded.world.secret = context.campaign.secret
+        loaded.world.dice_context = context.phase.dice_context
+        resolver(loaded.world, context.orders, context.dice)
         persist(loaded, context.phase, context.actor)
 
-    return persistence.phase_service(load_state, resolver, write)
+    service.__doc__ = f"Load, resolve with {resolver.__name__}, persist."
+    return service
 
 
 resolve_recruitment = _phase_service(phases.resolve_recruitment)

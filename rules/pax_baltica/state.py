@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.log import LogLine
-from rules.pax_baltica.ruleset import OPTIONS
 from rules.text import Text
 
 ARMY, REGIMENT, FLEET = "army", "regiment", "fleet"
@@ -27,7 +26,18 @@ FORAGE_DEMAND = {ARMY: 2, REGIMENT: 1, FLEET: 0}  # GNW-4
 RP_PER_SURRENDER = 4  # GNW-5
 FLEET_REACH, GALLEY_REACH = 6, 3  # GNW-13
 GARRISON_RATING = "C1"  # GNW-1
-DEFAULTS = {spec.key: spec.default for spec in OPTIONS}
+# The first (default) choice of each option of ruleset.OPTIONS, whose labels need Django.
+DEFAULTS = {
+    "siege_fire_order": "defender_first",
+    "forage_further_losses": "owner_order",
+    "unaffordable_draw": "ends",
+    "siege_hits": "at_once",
+    "besiegers_lose": "all_retreat",
+    "liberation": "restores",
+    "forage_both_sides": "full_each",
+    "action_doubling": "one_action",
+    "unplaceable_block": "continue",
+}
 
 
 def option(options: Mapping[str, Any] | None, key: str) -> Any:
@@ -114,6 +124,10 @@ class World:
     season_actions: dict[str, int] = field(default_factory=dict)  # side → actions a season brings
     options: dict[str, Any] = field(default_factory=dict)
     log: list[LogLine] = field(default_factory=list)
+    # What orders the pool draws (rules.dice.secret_draw): the campaign's secret and the
+    # resolving phase's dice context; no secret (a bare test world): the pool's own order.
+    secret: str = ""
+    dice_context: str = ""
 
     def side_of(self, nation: str) -> str:
         return self.nations[nation].side

@@ -31,7 +31,8 @@ from tests.services.test_eia_phase_services import CyclingDice, order, resolve
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-# Recruitment: Saxony-Poland's draw rolls 1 → the first of its pool (Schulenburg).
+# Recruitment: Saxony-Poland's draw rolls 1 → the first of its pool in the order of the
+# campaign's secret (Schulenburg or Lubomirski).
 # Siege of Narva: the garrison (C1, 2 dice) rolls 1 6 → 1 hit on Menshikov (3 → 2);
 # Menshikov (C2, now 2 dice) rolls 1 2 → 2 hits: the garrison of 2 is captured.
 FACES = (1, 6, 1, 2)
@@ -375,7 +376,8 @@ def test_no_page_or_fragment_shows_a_player_the_other_sides_blocks(dice, client)
     )
     order(campaign, "russia", recruitment_orders())
     resolve(campaign, users["gm"])
-    assert Block.objects.get(pk=ids["Schulenburg"]).location.key == "lausitz"
+    drawn = Block.objects.filter(pk__in=[ids["Schulenburg"], ids["Lubomirski"]])
+    assert [b.location.key for b in drawn if b.location] == ["lausitz"]
 
     # Actions
     PbSide.objects.filter(campaign=campaign, key="coalition").update(actions=4)
