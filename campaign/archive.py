@@ -10,8 +10,9 @@ final newline), so that export → import → export gives the same bytes::
       "format": "courier-campaign",
       "version": 1,
       "campaign": {name, ruleset, scenario, setup, options, dice_mode, turn,
-                   phase: [turn, position] | null, version, auto_resolve,
-                   deadline_hours, reveal_gm_orders, created_by, created_at},
+                   phase: [turn, position] | null, version, secret, ended_at,
+                   auto_resolve, deadline_hours, reveal_gm_orders, created_by,
+                   created_at},
       "powers":    [{key, name, color, sort, absent}],          # the cast
       "areas":     [{key, name, kind, x, y}],                   # the map
       "adjacency": [{a, b, kind}],
@@ -59,6 +60,9 @@ one), nor the campaign's webhook URL (it carries its channel's token: set it aga
 after an import). A phase's dice seed is exported once its dice are rolled (resolved,
 or waiting for a decision: the GM's file only); a phase still open exports
 ``"seed": null, "seed_hash": null`` and gets a fresh seed and hash when imported.
+The campaign's ``secret`` (64 hexadecimal digits: it orders the hidden draws, revealed
+only when the campaign ends) is exported with its ``ended_at``, so that an imported copy
+keeps its draws checkable; an archive without it imports with a fresh one.
 Everything else is in the file, every power's hidden state and orders included: only
 the GM may download it.
 
@@ -151,6 +155,7 @@ begin at the import, which snapshots its open phase (unless it waits for a decis
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -1016,6 +1021,9 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[_Checker, dict]:
     if name is not None:
         section = {**section, "name": name}
     out["campaign"] = check.row("campaign", section, Campaign, campaign_fields)
+    secret = out["campaign"]["secret"] if out["campaign"] is not None else None
+    if secret is not None and not re.fullmatch(r"[0-9a-f]{64}", secret):
+        check.problem("campaign.secret must be 64 hexadecimal digits (0-9, a-f)")
     if isinstance(section.get("name"), str) and not section["name"].strip():
         check.problem("campaign.name may not be empty")
     options = section.get("options", {})

@@ -63,7 +63,7 @@ from campaign.models import (
     RollRecord,
     Seat,
 )
-from campaign.services import Conflict, ServiceError, locked_campaign, log
+from campaign.services import Conflict, ServiceError, locked_campaign, log, refuse_if_ended
 from campaign.snapshots import decode, newest, read_state, state_expression
 from rules.dice import new_seed, seed_hash
 from rules.text import Text
@@ -243,6 +243,7 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
 
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
+        refuse_if_ended(campaign)
         if campaign.phase_id is None:
             raise ServiceError(gettext("Nothing to roll back: the campaign has not started."))
         rules = campaign.rules

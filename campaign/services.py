@@ -36,6 +36,10 @@ class PhaseClosed(Conflict):
     """Orders for a phase that is no longer open."""
 
 
+class CampaignEnded(PhaseClosed):
+    """Orders, a decision or a resolution for a campaign that has ended."""
+
+
 class PhaseAlreadyResolved(Conflict):
     """A resolve request for a phase that another request already resolved."""
 
@@ -91,6 +95,14 @@ def locked_campaign(campaign_id: int) -> Campaign:
         return Campaign.objects.select_for_update(no_key=True).get(pk=campaign_id)
     except Campaign.DoesNotExist:
         raise ServiceError(_("This campaign does not exist.")) from None
+
+
+def refuse_if_ended(campaign: Campaign) -> None:
+    """An ended campaign opens no further phase and takes no orders (campaign/ending.py)."""
+    if campaign.ended_at is not None:
+        raise CampaignEnded(
+            _("This campaign has ended: it takes no more orders and resolves no more phases.")
+        )
 
 
 def seat_for(user, campaign_id: int) -> Seat:
@@ -212,6 +224,7 @@ def resolve_open_phase(
     """
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
+        refuse_if_ended(campaign)
         if campaign.phase_id != expected_phase_id:
             raise PhaseAlreadyResolved(_("This phase has already been resolved."))
         phase = Phase.objects.select_for_update().get(pk=expected_phase_id)
@@ -247,6 +260,7 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
     have changed (a double submission, another answer) and nothing is done."""
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
+        refuse_if_ended(campaign)
         phase = campaign.phase
         if campaign.phase_id != phase_id or phase.status != Phase.Status.WAITING:
             raise PhaseClosed(_("That decision is no longer asked: nothing was changed."))
@@ -449,6 +463,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
         raise ServiceError(_("Only a power's player gives orders."))
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
+        refuse_if_ended(campaign)
         if campaign.phase_id != phase_id:
             raise PhaseClosed(_("This phase is closed: your orders were not saved."))
         spec = campaign.rules.phase(campaign.phase.key)

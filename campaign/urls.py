@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from campaign.views import account, archive, gm, orders, pages, seats, timeline, verify
+from campaign.views import account, archive, ending, gm, orders, pages, seats, timeline, verify
 from campaign.views import away as away_views
 from campaign.views import gm_orders as gm_orders_views
 from campaign.views import history as history_views
@@ -111,6 +111,7 @@ urlpatterns = [
         name="history",
     ),
     path("campaigns/<id:campaign_id>/gm/rollback/", history_views.rollback, name="rollback"),
+    path("campaigns/<id:campaign_id>/gm/end/", ending.end, name="end"),
     path("campaigns/<id:campaign_id>/timeline/", timeline.campaign_timeline, name="timeline"),
     path("campaigns/<id:campaign_id>/press/", press_views.press_index, name="press"),
     path(

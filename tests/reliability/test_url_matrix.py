@@ -30,7 +30,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from campaign import services
-from campaign.models import Block, Phase, Seat
+from campaign.models import Block, Campaign, Phase, Seat
 from rules.dice import ScriptedDice
 from tests.factories import (
     make_eia_campaign,
@@ -719,7 +719,20 @@ BUILDERS: dict[str, Spec] = {
             post(u("rollback", s.pk), {}, 422, "not confirmed"),
         ],
     ),
+    "end": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("end", s.pk), {"confirm": "on", **state_version(s)}, 302, "it goes on"),
+            post(u("end", s.pk), state_version(s), 422, "not confirmed"),
+        ],
+    ),
 }
+
+
+def state_version(s: Scene) -> dict:
+    """The state version the GM dashboard's forms carry."""
+    return {"state_version": Campaign.objects.get(pk=s.pk).state_version}
 
 
 def calls_of(name: str, spec: Spec, s: Scene) -> list[Call]:

@@ -244,6 +244,7 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         "plays": [{"power": "denmark"}],
         "absent": [{"absent": "on"}],
         "rollback": [{"confirm": "on"}],
+        "end": [{"confirm": "on"}],
     }
     args_of = {"seat": [pk, seat.pk], "absent": [pk, seat.power_id]}
     calls.append(Call("preferences", "preferences", "get", reverse("campaign:preferences"), {}))

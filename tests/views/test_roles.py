@@ -231,6 +231,12 @@ CASES = {
         lambda c: {"confirm": "on"},
         expect(403, outsider=404, gm=302),
     ),
+    "end": (
+        "post",
+        lambda c: reverse("campaign:end", args=[c.pk]),
+        lambda c: {"confirm": "on", "state_version": Campaign.objects.get(pk=c.pk).state_version},
+        expect(403, outsider=404, gm=302),
+    ),
     "press": (
         "get",
         lambda c: reverse("campaign:press", args=[c.pk]),
