@@ -8,21 +8,34 @@ ones the seed gives; that the seed is the one committed to (its SHA-256 equals t
 published); and whether the stored rolls cover the phase's dice without a gap or an
 overlap. Nothing is ever derived from the published hash: it is only compared.
 
-No queries: ``phase`` comes with its campaign loaded (or ``dice_mode`` is given) and
-``rolls`` are any objects with ``index`` and ``faces`` (RollRecords).
+verify_phase makes no queries: ``phase`` comes with its campaign loaded (or
+``dice_mode`` is given) and ``rolls`` are any objects with ``index`` and ``faces``
+(RollRecords).
 
 SCRIPT is the standalone check the README prints and bin/verify-dice runs: given the
 seed, the context and a count of dice, it prints the seed's SHA-256 and the faces.
+
+Hidden draws (a block from a face-down pool) are ordered by the campaign's secret as well
+(rules.dice.secret_draw), so their faces alone do not say what they drew. verify_draws()
+reads the phase's draw rolls; once the secret is revealed (the campaign has ended, or
+the reader is the GM) it rebuilds the state the phase resolved from (its snapshot) and
+has the ruleset recompute each draw from the secret and the faces. DRAW_SCRIPT
+(bin/verify-draw) does one draw offline.
 """
 
 from __future__ import annotations
 
 import hashlib
+import shlex
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from rules.dice import seeded_face
+from campaign import history
+from campaign.models import Event, PhaseSnapshot
+from campaign.snapshots import SnapshotRows
+from rules.dice import DrawCheck, DrawRoll, seed_hash, seeded_face
+from rules.engine import load
 
 SCRIPTED = "scripted"
 
@@ -37,6 +50,22 @@ for n in range(count):  # die n (from 0): "context/n", else "context/n/1", …
         if usable := [byte for byte in digest if byte < 252]:
             break
     print(usable[0] % 6 + 1, end=" " if n < count - 1 else "\\n")
+"""
+
+
+DRAW_SCRIPT = """\
+import hashlib, hmac, sys
+
+secret, context, faces, pool = sys.argv[1].encode(), sys.argv[2], sys.argv[3], sys.argv[4:]
+print("secret SHA-256:", hashlib.sha256(secret).hexdigest())
+order = sorted(pool, key=lambda b: hmac.digest(secret, f"{context}/{b}".encode(), "sha256"))
+print("order:", " | ".join(order))
+digits = next(k for k in range(1, 99) if 6**k >= len(order))  # dice per try
+limit, dice = 6**digits // len(order) * len(order), [int(f) - 1 for f in faces.split()]
+for start in range(0, len(dice), digits):  # a try at or above limit is rolled again
+    if (value := int("".join(map(str, dice[start : start + digits])), 6)) < limit:
+        print("drawn:", order[value % len(order)])
+        break
 """
 
 
@@ -235,3 +264,102 @@ def _be(gap: Gap) -> str:
 
 def _count(n: int, one: str, many: str | None = None) -> str:
     return f"{n} {one if n == 1 else many or one + 's'}"
+
+
+@dataclass(frozen=True)
+class DrawVerification:
+    """What the campaign's secret says of a phase's hidden draws: nothing until it is
+    revealed (``secret`` empty); then each draw recomputed (``checks``), unless the state
+    the phase resolved from was not kept (``snapshot`` False)."""
+
+    count: int  # the phase's draw rolls
+    published: str  # the secret's SHA-256 as the log published it at the start ("": none)
+    secret: str = ""
+    snapshot: bool = True
+    checks: list[DrawCheck] = field(default_factory=list)
+
+    @property
+    def revealed(self) -> bool:
+        return bool(self.secret)
+
+    @property
+    def secret_hash(self) -> str:
+        """The revealed secret's SHA-256."""
+        return seed_hash(self.secret) if self.secret else ""
+
+    @property
+    def secret_matches_hash(self) -> bool:
+        return self.revealed and self.secret_hash == self.published
+
+    @property
+    def mismatches(self) -> list[DrawCheck]:
+        return [check for check in self.checks if not check.match]
+
+    @property
+    def ok(self) -> bool:
+        """The secret is the committed one and every draw drew what it and the dice pick."""
+        checked = self.snapshot and len(self.checks) == self.count
+        return self.secret_matches_hash and checked and not self.mismatches
+
+    @property
+    def rows(self) -> list[tuple[DrawCheck, str]]:
+        """Each draw with the DRAW_SCRIPT command that recomputes it offline."""
+        return [(check, self.command(check)) for check in self.checks]
+
+    def command(self, check: DrawCheck) -> str:
+        faces = " ".join(str(face) for face in check.roll.faces)
+        words = [self.secret, check.context, faces, *check.order]
+        return "python3 bin/verify-draw " + " ".join(shlex.quote(word) for word in words)
+
+
+def verify_draws(campaign: Any, phase: Any, rolls: Iterable[Any], *, reveal: bool):
+    """The phase's hidden draws (None: it has none), recomputed from the campaign's secret
+    when ``reveal`` (the campaign has ended, or the reader is the GM). ``rolls``: the
+    phase's RollRecords with their power; reads the phase's snapshot when revealing."""
+    rules = campaign.rules
+    draws = [roll for roll in rolls if rules.draw_rule and roll.rule == rules.draw_rule]
+    if not draws:
+        return None
+    found = DrawVerification(len(draws), published_secret_hash(campaign))
+    if not reveal:
+        return found
+    world = _world_before(campaign, phase)
+    if world is None:
+        return replace(found, secret=campaign.secret, snapshot=False)
+    checks = load(rules.draw_checks)(
+        world, [_draw_roll(roll) for roll in draws], campaign.secret, phase.dice_context
+    )
+    return replace(found, secret=campaign.secret, checks=checks)
+
+
+def published_secret_hash(campaign: Any) -> str:
+    """The SHA-256 of the campaign's secret as its log published it when the campaign
+    started (services._publish_secret_hash); "" for a campaign started without it."""
+    message = (
+        Event.objects.filter(campaign=campaign, message__params__has_key="secret_hash")
+        .order_by("pk")
+        .values_list("message", flat=True)
+        .first()
+    )
+    return message["params"]["secret_hash"] if message else ""
+
+
+def _world_before(campaign: Any, phase: Any) -> Any:
+    """The World the phase resolved from, from its snapshot (None: none was kept)."""
+    snapshot = PhaseSnapshot.objects.filter(phase=phase).first()
+    if snapshot is None:
+        return None
+    then = history.at_turn(campaign, phase.turn)
+    if snapshot.options is not None:
+        then.options = snapshot.options
+    rows = SnapshotRows(campaign, history.resolved_from(snapshot, campaign.ruleset))
+    return campaign.rules.load_world(then, rows)
+
+
+def _draw_roll(roll: Any) -> DrawRoll:
+    return DrawRoll(
+        roll.index,
+        _faces(roll.faces),
+        roll.power.key if roll.power_id else None,
+        roll.outcome,
+    )

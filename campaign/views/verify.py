@@ -4,6 +4,8 @@ Anyone seated in the campaign may check any resolved phase. The page shows the f
 every roll, but a roll's purpose and explanation only as the seat's log shows them: a
 roll whose log line is hidden or redacted for the viewer (the other side's blocks in Pax
 Baltica) reads "a roll of the other side". An open phase keeps its seed secret: 409.
+Hidden draws are checked against the campaign's secret once it has ended (the GM: at
+any time); until then the page says so and shows only the secret's hash.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from django.shortcuts import render
 from campaign.models import Phase, RollRecord
 from campaign.presenters import reads_in_full, visible_text
 from campaign.services import seat_for
-from campaign.verify import SCRIPT, RollCheck, verify_phase
+from campaign.verify import DRAW_SCRIPT, SCRIPT, RollCheck, verify_draws, verify_phase
 from campaign.views.context import load_state
 
 OTHER_SIDE = "a roll of the other side"
@@ -56,9 +58,13 @@ def phase_verify(request, campaign_id: int, phase_id: int):
     if phase.is_open:
         return render(request, "campaign/verify.html", {**context, "still_open": True}, status=409)
     rolls = list(
-        RollRecord.objects.filter(phase=phase).select_related("event").order_by("index", "pk")
+        RollRecord.objects.filter(phase=phase)
+        .select_related("event", "power")
+        .order_by("index", "pk")
     )
     verification = verify_phase(phase, rolls, dice_mode=state.campaign.dice_mode)
+    revealed = state.campaign.ended_at is not None or state.seat.is_gm
+    draws = verify_draws(state.campaign, phase, rolls, reveal=revealed)
     viewer = state.viewer
     rows = [roll_row(check, state.rules, viewer) for check in verification.checks]
     return render(
@@ -70,6 +76,8 @@ def phase_verify(request, campaign_id: int, phase_id: int):
             "rows": rows,
             "script": SCRIPT,
             "script_faces": " ".join(str(face) for face in verification.recomputed),
+            "draws": draws,
+            "draw_script": DRAW_SCRIPT,
         },
     )
 
