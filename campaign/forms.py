@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.forms import UserCreationForm
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -265,7 +266,11 @@ class PlaysForm(forms.Form):
 class ProfileForm(forms.ModelForm):
     """A user's own preferences: language, mail address, time zone, which mail they receive."""
 
-    email = forms.EmailField(label=_("Mail address"), required=False)
+    email = forms.EmailField(
+        label=_("Mail address"),
+        required=False,
+        help_text=_("Every mail Courier sends you goes here. Empty: you receive none."),
+    )
 
     class Meta:
         model = Profile
@@ -289,6 +294,22 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].choices = [("", _("as the browser asks")), *settings.LANGUAGES]
+
+
+class SignupForm(UserCreationForm):
+    """A new account: user name, mail address (where the notifications go) and password."""
+
+    email = forms.EmailField(
+        label=_("Mail address"),
+        max_length=254,
+        help_text=_(
+            "Courier mails you here when a phase opens, before a deadline and when a phase "
+            "is resolved. You can change it, and choose what you receive, in your preferences."
+        ),
+    )
+
+    class Meta(UserCreationForm.Meta):
+        fields = ("username", "email")
 
 
 class LobbyForm(forms.ModelForm):

@@ -2,12 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from campaign.views.account import PasswordResetView
+from campaign.views.seats import LoginView
 from courier.health import healthz
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    # Django's own account pages, the password reset throttled
+    # Django's own account pages, the password reset throttled, the login naming an invitation
     path("accounts/password_reset/", PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", healthz, name="healthz"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -617,14 +617,14 @@ BUILDERS: dict[str, Spec] = {
     ),
     "export": Spec(GM, GET_ONLY, lambda s: [get(u("export", s.pk))]),
     "join": Spec(
-        ACCOUNT,
+        PUBLIC,  # anyone reads an invitation; taking it needs a login
         ANY_METHOD,
         lambda s: [
             get(u("join", s.open_seat.invite_token)),
             post(
                 u("join", s.open_seat.invite_token),
                 {},
-                {"outsider": 302, **dict.fromkeys(SEATED, 409)},
+                {"anonymous": LOGIN, "outsider": 302, **dict.fromkeys(SEATED, 409)},
             ),
             get(u("join", "not-a-token"), 404, "no such invitation"),
         ],

@@ -17,7 +17,13 @@ GOOD_PASSWORD = "ropewalk-Quiberon-1759"
 
 
 def sign_up(client, username="newcomer", password=GOOD_PASSWORD, **extra):
-    data = {"username": username, "password1": password, "password2": password, **extra}
+    data = {
+        "username": username,
+        "email": f"{username}@example.org",
+        "password1": password,
+        "password2": password,
+        **extra,
+    }
     return client.post(SIGNUP, data)
 
 

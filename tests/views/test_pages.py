@@ -303,7 +303,12 @@ def test_invited_player_signs_up_then_joins(campaign, users):
     signup = reverse("campaign:signup")
     form = client.get(f"{signup}?next={join}").content.decode()
     assert f'name="next" value="{join}"' in form
-    data = {"username": "maria", "password1": "a-long-pass-9", "password2": "a-long-pass-9"}
+    data = {
+        "username": "maria",
+        "email": "maria@example.org",
+        "password1": "a-long-pass-9",
+        "password2": "a-long-pass-9",
+    }
     response = client.post(signup, {**data, "next": join})
     assert response["Location"] == join
     assert "You are invited to play" in client.get(join).content.decode()
@@ -316,7 +321,12 @@ def test_invited_player_signs_up_then_joins(campaign, users):
 
 def test_signup_ignores_a_next_url_on_another_site(db):
     client = Client()
-    data = {"username": "eve", "password1": "a-long-pass-9", "password2": "a-long-pass-9"}
+    data = {
+        "username": "eve",
+        "email": "eve@example.org",
+        "password1": "a-long-pass-9",
+        "password2": "a-long-pass-9",
+    }
     response = client.post(reverse("campaign:signup"), {**data, "next": "https://evil.example/"})
     assert response["Location"] == reverse("campaign:list")
 
