@@ -195,8 +195,10 @@ def _lobby_changes(campaign: Campaign, lobby_open: bool, at_once: bool, watch: b
         else:
             changes.append(Text("the free seats are listed, on request to the GM"))
     if watch != campaign.lobby_watch:
-        said = "anyone logged in may watch" if watch else "nobody may watch from the lobby"
-        changes.append(Text(said))
+        if watch:
+            changes.append(Text("anyone logged in may watch"))
+        else:
+            changes.append(Text("nobody may watch from the lobby"))
     return changes
 
 
