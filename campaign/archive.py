@@ -168,7 +168,7 @@ from django.utils import timezone
 from django.utils.dateparse import parse_duration
 from django.utils.duration import duration_iso_string
 
-from campaign import press
+from campaign import press, sealing
 from campaign.models import (
     Adjacency,
     Area,
@@ -437,8 +437,14 @@ def _translate(obj: Any, ruleset: str, where: str, fn: Callable) -> Any:
 class _Reader:
     """Reads a campaign's rows in a fixed number of queries and encodes them."""
 
-    def __init__(self, campaign: Campaign, press_reader: Seat | None = None):
+    def __init__(
+        self,
+        campaign: Campaign,
+        withheld: frozenset[int] = frozenset(),
+        press_reader: Seat | None = None,
+    ):
         self.campaign = campaign
+        self.withheld = withheld  # powers whose orders for the open phase are left out
         self.press_reader = press_reader  # None: every channel of the press
         self.refs: dict = {}
         self.user_ids: set[int] = set()
@@ -538,6 +544,8 @@ class _Reader:
             phases.append(row)
         orders_out = []
         for raw in orders:
+            if raw["phase_id"] == c.phase_id and raw["power_id"] in self.withheld:
+                continue
             row = _encode(order_fields, raw, self.refs)
             row["payload"] = _translate(row["payload"], c.ruleset, "orders", _to_ref(pieces))
             orders_out.append(row)
@@ -557,7 +565,6 @@ class _Reader:
             "messages": messages(),
             "state": state,
         }
-
 
     def press(self) -> tuple[list[dict], Any]:
         """The channels (those ``press_reader`` reads, if given) with their members, and
@@ -599,13 +606,15 @@ def _to_ref(pieces: dict[str, dict]) -> Callable:
 
 def export_campaign(campaign: Campaign, *, reader: Seat | None = None) -> dict:
     """The whole campaign as archive data (format version 1, see the module docstring);
-    for a ``reader`` (the GM's seat), without the press it does not read (campaign/press.py).
+    for a ``reader`` (the GM's seat), without the open phase's orders it may not read yet
+    (campaign/sealing.py) and without the press it does not read (campaign/press.py).
 
     Reads under the campaign's row lock, so a phase resolving meanwhile waits and the
     archive is one consistent moment of the campaign."""
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
-        return _Reader(locked, reader).archive()
+        withheld = sealing.withheld_powers(reader, locked.phase) if reader else frozenset()
+        return _Reader(locked, withheld, reader).archive()
 
 
 def state_of(campaign: Campaign, *, ids: bool = False) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaign import gm_orders, presenters
+from campaign import gm_orders, presenters, sealing
 
 ID_FIELDS = frozenset({"block", "blocks", "fleet", "stack", "loss_order"})
 
@@ -39,13 +39,9 @@ def names(payload: Any, keys: frozenset[str], ids: frozenset[int], field: str = 
 
 
 def concerning(state: Any, key: str) -> list[presenters.OrderRow]:
-    """The open phase's orders that concern the area ``key`` and that the seat may read:
-    all of them for the GM, its own for a player, none for an observer."""
-    seat = state.seat
-    if seat.is_gm:
-        readable = state.orders
-    else:
-        readable = {pk: o for pk, o in state.orders.items() if pk == seat.power_id}
+    """The open phase's orders that concern the area ``key`` and that the seat may read
+    (campaign/sealing.py)."""
+    readable = sealing.readable_orders(state.seat, state.orders)
     keys, ids = area_refs(state.campaign.ruleset, state.world, key)
     powers = [
         power

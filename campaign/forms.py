@@ -29,6 +29,21 @@ class NewCampaignForm(forms.Form):
         self.fields["scenario"].choices = [(s.key, s.name) for s in self.scenarios]
 
 
+class StateVersionForm(forms.Form):
+    """The campaign's state version a GM form was shown at (services.expecting_state)."""
+
+    state_version = forms.IntegerField(
+        label="",
+        widget=forms.HiddenInput,
+        min_value=1,
+        max_value=2**31 - 1,
+        error_messages=dict.fromkeys(
+            ["required", "invalid", "min_value", "max_value"],
+            _("This form is out of date: reload the page and try again."),
+        ),
+    )
+
+
 class AdvanceForm(forms.Form):
     """Close and resolve the open phase; GM-entered dice when the campaign uses them."""
 

@@ -8,6 +8,8 @@ written by each ruleset's own phase services (rules/<ruleset>/services.py).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -16,6 +18,7 @@ from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
+from campaign import sealing
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_hash
 from rules.engine import load
@@ -42,6 +45,11 @@ class CampaignEnded(PhaseClosed):
 
 class PhaseAlreadyResolved(Conflict):
     """A resolve request for a phase that another request already resolved."""
+
+
+class StaleState(Conflict):
+    """A GM action sent from a page older than the campaign's state: sent twice, replayed,
+    or overtaken by another change."""
 
 
 class DiceError(ServiceError):
@@ -95,6 +103,25 @@ def locked_campaign(campaign_id: int) -> Campaign:
         return Campaign.objects.select_for_update(no_key=True).get(pk=campaign_id)
     except Campaign.DoesNotExist:
         raise ServiceError(_("This campaign does not exist.")) from None
+
+
+@contextmanager
+def expecting_state(campaign_id: int, state_version: int) -> Iterator[Campaign]:
+    """Run a GM action only while the campaign's state is the one the GM's page showed
+    (``state_version``). The campaign row stays locked until the action is done, so of
+    two identical posts the second finds the version the first one bumped, and is
+    refused having changed nothing."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        if campaign.state_version != state_version:
+            raise StaleState(
+                _(
+                    "The campaign changed after this page was loaded (another change, or "
+                    "the same one sent twice): nothing was done. Check the page as it is "
+                    "now and try again."
+                )
+            )
+        yield campaign
 
 
 def refuse_if_ended(campaign: Campaign) -> None:
@@ -286,12 +313,6 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
         return _go_on(campaign, phase, result, actor)
 
 
-def sealed(phase: Phase, power_id: int) -> bool:
-    """A player-GM's orders for the phase are marked ready: sealed, and the other powers'
-    may now be shown to the GM."""
-    return phase.orders.filter(power_id=power_id, ready=True).exists()
-
-
 def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
     """Once the transaction commits, have the worker resolve the phase if every power
     that owes orders is ready (and the campaign resolves itself)."""
@@ -477,7 +498,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
                 % {"phase": spec.name, "power": seat.power.name}
             )
         own = campaign.phase.orders.filter(power_id=seat.power_id).first()
-        if seat.is_gm and sealed(campaign.phase, seat.power_id):
+        if seat.is_gm and sealing.is_sealed(own):
             raise PhaseClosed(
                 _(
                     "Your orders are sealed: a GM who plays marks them ready once, before "
@@ -640,6 +661,7 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
         )
         if gm.power_id is not None:
             power = gm.power
+            _seal_leaving_gm_orders(campaign, power, actor)
             gm.power = None
             gm.save(update_fields=["power"])
             Seat.objects.create(campaign=campaign, role=Seat.Role.PLAYER, power=power)
@@ -659,6 +681,7 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
                     _("%(power)s has a player: empty the seat first.") % {"power": seat.power.name}
                 )
             power = seat.power
+            _refuse_taking_a_power_mid_phase(campaign, power)
             seat.delete()
             gm.power = power
             gm.save(update_fields=["power"])
@@ -675,6 +698,33 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
             )
         campaign.bump_version()
         return gm
+
+
+def _seal_leaving_gm_orders(campaign: Campaign, power: Power, actor) -> None:
+    """A GM who stops playing reads every order from now on: the orders they saved for
+    the open phase are sealed as they stand (sealing.py)."""
+    drafts = Order.objects.filter(phase_id=campaign.phase_id, power=power, ready=False)
+    if campaign.phase_id and drafts.update(ready=True):
+        said = Text(
+            "%(power)s's orders for this phase are sealed as the GM left them.",
+            power=power.name,
+        )
+        log(campaign, Event.Kind.ORDER, said, actor=actor, power=power)
+
+
+def _refuse_taking_a_power_mid_phase(campaign: Campaign, power: Power) -> None:
+    """A GM may have read the orders other powers gave for the open phase: they cannot
+    take a power to order it afterwards (sealing.py)."""
+    others = Order.objects.filter(phase_id=campaign.phase_id).exclude(power=power)
+    if campaign.phase_id and others.exists():
+        raise Conflict(
+            _(
+                "Other powers have already given orders for this phase, which you can read: "
+                "you may take %(power)s once it is resolved, before orders are given for "
+                "the next."
+            )
+            % {"power": power.name}
+        )
 
 
 def add_observer_seat(*, campaign_id: int, actor) -> Seat:

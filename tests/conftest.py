@@ -32,6 +32,15 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.fixture(autouse=True)
+def gm_posts_carry_the_state_version(request, monkeypatch):
+    """See tests/gm_forms.py."""
+    if request.node.get_closest_marker("raw_gm_posts") is None:
+        from tests.gm_forms import patch_client
+
+        patch_client(monkeypatch)
+
+
 @pytest.fixture
 def on_postgresql(settings):
     """Skip (or, under COURIER_NO_SKIPS, fail) a test that needs real PostgreSQL."""

@@ -1,7 +1,8 @@
 """The GM's download of the whole campaign as a JSON archive (campaign/archive.py).
 
 The archive holds every power's hidden state and every order, so only the campaign's GM
-may download it: players and observers get 403, anyone else 404."""
+may download it: players and observers get 403, anyone else 404. A GM who also plays gets
+the other powers' orders for the open phase only once their own are sealed."""
 
 from __future__ import annotations
 

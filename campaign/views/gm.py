@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import gm_orders, lobby, presenters, scheduling
+from campaign import gm_orders, lobby, presenters, scheduling, sealing
 from campaign.forms import (
     AbsentForm,
     AdvanceForm,
@@ -27,6 +27,7 @@ from campaign.forms import (
     OptionsForm,
     PlaysForm,
     ScheduleForm,
+    StateVersionForm,
 )
 from campaign.gm_order_forms import RevealForm
 from campaign.models import Campaign, Seat
@@ -36,9 +37,9 @@ from campaign.services import (
     ServiceError,
     add_observer_seat,
     assign_seat,
+    expecting_state,
     gm_plays,
     resolve_open_phase,
-    sealed,
     set_deadline,
     set_options,
     start_campaign,
@@ -308,14 +309,24 @@ def perform(
 ):
     """Validate the form, call the service, and go back to the dashboard with a message;
     a refusal renders the dashboard with the reason (422, or 409 for a phase that moved
-    on) having changed nothing. ``success`` empty: the service's return is the message."""
+    on) having changed nothing. ``success`` empty: the service's return is the message.
+
+    Every GM form carries the campaign's state version it was shown at: the action runs
+    only while the campaign is still in that state, so a form sent twice, replayed or
+    overtaken by another change is refused (409) and changes nothing."""
+    expected = StateVersionForm(request.POST)
+    if not expected.is_valid():
+        return refuse(request, state, error_text(expected), 422)
     if form is not None and not form.is_valid():
         return refuse(request, state, f"{refusal_prefix}{error_text(form)}", 422)
     try:
-        result = action(form.cleaned_data if form is not None else {})
+        with expecting_state(state.campaign.pk, expected.cleaned_data["state_version"]):
+            result = action(form.cleaned_data if form is not None else {})
     except ServiceError as error:
-        status = 409 if isinstance(error, Conflict) else 422
-        return refuse(request, state, str(error), status)
+        if isinstance(error, Conflict):  # the page is out of date: show the current one
+            current = load_state(gm_seat(request.user, state.campaign.pk))
+            return refuse(request, current, str(error), 409)
+        return refuse(request, state, str(error), 422)
     messages.success(request, success or str(result))
     return redirect(reverse("campaign:gm", args=[state.campaign.pk]) + anchor)
 
@@ -375,7 +386,7 @@ def gm_order_rows(state: CampaignState) -> list | None:
     their own (they see the others' only after)."""
     if state.phase is None:
         return []
-    if state.seat.power_id and not sealed(state.phase, state.seat.power_id):
+    if not sealing.reads_every_order(state.seat, state.orders):
         return None
     return presenters.order_rows(state.powers, state.orders, gm_orders.line_texts(state))
 

@@ -3,6 +3,8 @@ other powers' orders for a phase only once their own are marked ready, which sea
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 
@@ -94,3 +96,60 @@ def test_the_gm_stops_playing_and_the_power_is_open_again(revolt_step):
     seat = Seat.objects.get(campaign=campaign, role="player", power__key="spain")
     assert seat.user is None and seat.invite_token
     assert Seat.objects.get(campaign=campaign, role=Seat.Role.GM).power is None
+
+
+# -- sealing everywhere: the area panel, the export, switching "GM also plays" ------------
+
+
+def area_panel(gm, campaign, key: str) -> str:
+    url = reverse("campaign:area", args=[campaign.pk, key])
+    return gm.get(url, HTTP_HX_REQUEST="true").content.decode()
+
+
+def exported_orders(gm, campaign) -> dict[str, dict]:
+    response = gm.get(reverse("campaign:export", args=[campaign.pk]))
+    assert response.status_code == 200
+    open_phase = [campaign.turn, campaign.phase.position]
+    orders = json.loads(response.content)["orders"]
+    return {o["power"]: o["payload"] for o in orders if o["phase"] == open_phase}
+
+
+def seal_spain(gm, campaign) -> None:
+    url = reverse("campaign:orders", args=[campaign.pk])
+    assert gm.post(url, {"phase": campaign.phase_id, "ready": "1"}).status_code == 302
+
+
+def test_the_area_panel_shows_the_others_orders_only_once_the_gm_has_sealed(revolt_step):
+    campaign, gm = revolt_step
+    assert "Great Britain" not in area_panel(gm, campaign, "minor-0").split("Orders", 1)[-1]
+    seal_spain(gm, campaign)
+    assert "Great Britain" in area_panel(gm, campaign, "minor-0").split("Orders", 1)[-1]
+
+
+def test_the_export_holds_the_others_orders_only_once_the_gm_has_sealed(revolt_step):
+    campaign, gm = revolt_step
+    assert "great_britain" not in exported_orders(gm, campaign)
+    seal_spain(gm, campaign)
+    assert exported_orders(gm, campaign)["great_britain"] == {"targets": ["minor-0"]}
+
+
+def test_a_gm_who_stops_playing_leaves_their_orders_sealed(revolt_step):
+    campaign, gm = revolt_step
+    url = reverse("campaign:orders", args=[campaign.pk])
+    assert gm.post(url, {"phase": campaign.phase_id, "ready": "0"}).status_code == 302
+    assert gm.post(reverse("campaign:plays", args=[campaign.pk]), {"power": ""}).status_code == 302
+    assert Order.objects.get(phase=campaign.phase, power__key="spain").ready
+    assert campaign.events.filter(text__contains="sealed as the GM left them").exists()
+
+
+def test_a_gm_cannot_take_a_power_once_others_have_given_orders(revolt_step):
+    campaign, gm = revolt_step
+    plays = reverse("campaign:plays", args=[campaign.pk])
+    assert gm.post(plays, {"power": ""}).status_code == 302  # reads every order now
+    before = snapshot(campaign)
+    response = gm.post(plays, {"power": "spain"})
+    assert response.status_code == 409
+    assert "Other powers have already given orders for this phase" in response.content.decode()
+    assert snapshot(campaign) == before
+    resolve(campaign)  # the next phase: nobody has given orders yet
+    assert gm.post(plays, {"power": "spain"}).status_code == 302
