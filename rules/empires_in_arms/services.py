@@ -423,8 +423,8 @@ def gm_edit(*, campaign_id: int, actor, edit: str, carrying_out=None, **fields) 
 def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
     """A player's standing order: pay $d6 to stop a bad-roll rise (Decision 5). The log
     says that it changed, not what it says: other powers learn it only when it is used.
-    It is kept with the open phase, as the input a replay makes again; like orders, it
-    leaves the GM's open forms current."""
+    It is kept with the open phase, as the input a replay makes again; the GM's open forms
+    become stale, since the power edit shows the standing order."""
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
         EiaPowerStatus.objects.filter(power_id=seat.power_id).update(pays_bad_roll=pays_bad_roll)
@@ -447,4 +447,4 @@ def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
             text=text,
             message=text.message(),
         )
-        campaign.bump_version(state=False)
+        campaign.bump_version()

@@ -110,12 +110,14 @@ def test_a_standing_order_changed_while_a_phase_is_open_replays_to_a_match():
     assert "edited" not in out.getvalue()
 
 
-def test_a_standing_order_leaves_the_gms_open_forms_current():
+def test_a_standing_order_makes_the_gms_open_power_edit_stale():
+    """The GM's power edit shows the standing order: sent after a change, it is refused
+    rather than undo the player's order."""
     campaign, users = eia_month()
     before = Campaign.objects.values_list("version", "state_version").get(pk=campaign.pk)
     standing_order(campaign, users, pays=False)
     after = Campaign.objects.values_list("version", "state_version").get(pk=campaign.pk)
-    assert after == (before[0] + 1, before[1])
+    assert after == (before[0] + 1, before[1] + 1)
 
 
 # -- the other inputs -------------------------------------------------------------------
