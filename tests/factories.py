@@ -496,19 +496,23 @@ VQ_UNITS = (
 )
 
 
-def make_vq_campaign(*, spaces: int = 12, start: bool = True, dice_mode: str = "seeded"):
+def make_vq_campaign(
+    *, spaces: int = 12, start: bool = True, dice_mode: str = "seeded", auto_resolve: bool = True
+):
     """A Virgin Queen campaign with ``spaces`` land spaces (at least 11): the seed's Lyon
     (1 French regular, 2 mercenaries) beside Protestant Dijon and Clermont, fortified
     Orléans, Paris the French capital, La Rochelle the Huguenot capital, besieged
     Bourges; Spanish Brussels, Protestant Antwerp (2 Spanish regulars, 1 naval unit) and
     Amsterdam on the North Sea with French Calais; filler Catholic spaces in Germany.
-    One impulse round a turn; seats for every power, a GM and an observer (no users)."""
+    One impulse round a turn; seats for every power, a GM and an observer (no users).
+    ``auto_resolve`` False: the GM drives it, and answers for a power without a player."""
     campaign = Campaign.objects.create(
         name=f"Test Virgin Queen ({spaces} spaces)",
         ruleset="virgin_queen",
         scenario="test",
         setup={"start_year": 1559, "impulse_rounds": 1},
         dice_mode=dice_mode,
+        auto_resolve=auto_resolve,
     )
     powers = Power.objects.bulk_create(
         [

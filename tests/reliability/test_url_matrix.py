@@ -22,12 +22,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import timedelta
 from html import unescape
 
 import pytest
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from campaign import services
 from campaign.models import Block, Campaign, Phase, Seat
@@ -220,6 +222,11 @@ def post(url, data, ok, label=""):
 
 def u(name: str, *args) -> str:
     return reverse(f"campaign:{name}", args=args)
+
+
+def in_days(days: int) -> str:
+    """A datetime-local value ``days`` from now (UTC, the test users' zone)."""
+    return (timezone.now() + timedelta(days=days)).strftime("%Y-%m-%dT%H:%M")
 
 
 def seated(**by_role) -> dict:
@@ -612,6 +619,30 @@ BUILDERS: dict[str, Spec] = {
                 {"absent": "on"},
                 422,
                 "another campaign's power",
+            ),
+        ],
+    ),
+    "away": Spec(
+        PLAYER,
+        POST_ONLY,
+        lambda s: [
+            post(u("away", s.pk), {"end": in_days(3)}, 302),
+            post(u("away", s.pk), {"end": in_days(90)}, 422, "longer than 60 days"),
+            post(u("away", s.pk), {"start": "2000-01-01T20:00", "end": in_days(3)}, 422),
+            post(u("away", s.pk), {"action": "back"}, 422, "no period to end"),
+        ],
+    ),
+    "refuse_away": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("refuse_away", s.pk, s.open_seat.pk), {}, 422, "no period to refuse"),
+            post(u("refuse_away", s.pk, MISSING), {}, 404, "no such seat"),
+            post(
+                u("refuse_away", s.pk, Seat.objects.filter(campaign=s.other).first().pk),
+                {},
+                404,
+                "another campaign's seat",
             ),
         ],
     ),

@@ -133,7 +133,7 @@ def played_pb(monkeypatch):
 def played_vq(monkeypatch):
     """Spain's conversion played through; the Protestant's revolt in Lyon waits for
     France to say where its mercenaries go (a unit stack's id in the pending data)."""
-    campaign = make_vq_campaign()
+    campaign = make_vq_campaign(auto_resolve=False)  # France, without a player, waits
     users = seat_users(campaign, "spain", "protestant")
     play_conversion(campaign, monkeypatch, nullcontext)
     dice_for(monkeypatch, "impulse_protestant", SEED_FACES)

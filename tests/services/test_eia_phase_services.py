@@ -25,7 +25,9 @@ from rules.dice import DieRoll
 from rules.empires_in_arms import services as eia_services
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
-PHASE_QUERY_BOUND = 30
+# a resolution, then the next phase opening: it reads the state once more to ask who has
+# something to order in it (scheduling.to_order)
+PHASE_QUERY_BOUND = 45
 
 
 @dataclass

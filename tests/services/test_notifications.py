@@ -26,6 +26,7 @@ from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
 from tests.services.test_eia_phase_services import CyclingDice
 from tests.services.test_scheduling import (
     START,
+    france_sponsors_a_revolt,
     give_orders,
     run_worker,
     set_deadline,
@@ -178,6 +179,7 @@ def test_reminders_24_h_and_1_h_before_go_once_to_owing_powers_not_ready(
     eia, clock, django_capture_on_commit_callbacks
 ):
     campaign, users = eia
+    france_sponsors_a_revolt(campaign)  # so that France owes orders in the peace step
     absent_user = Seat.objects.get(campaign=campaign, power__key="spain")
     absent_user.user = users["outsider"]  # Spain seated, then marked absent
     absent_user.save(update_fields=["user"])
@@ -216,6 +218,7 @@ def test_reminders_24_h_and_1_h_before_go_once_to_owing_powers_not_ready(
 
 def test_a_first_tick_within_the_last_hour_sends_one_reminder(eia, clock):
     campaign, users = eia
+    france_sponsors_a_revolt(campaign)  # so that France owes orders in the peace step
     set_deadline(campaign, 48, users)
     clock(hours=47, minutes=30)
     tick()

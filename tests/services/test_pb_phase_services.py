@@ -12,7 +12,9 @@ from rules.pax_baltica import services as pb_services
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import CyclingDice, order, resolve
 
-PHASE_QUERY_BOUND = 30
+# a resolution, then the next phase opening: it reads the state once more to ask who has
+# something to order in it (scheduling.to_order)
+PHASE_QUERY_BOUND = 45
 SEASON = ["actions", "siege", "forage"]
 # Narva's garrison (C1, 2 dice) fires first and misses; Menshikov (C2, 3 dice) hits twice.
 SIEGE_FACES = (6, 6, 1, 1, 6, 6)

@@ -32,7 +32,7 @@ from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
 from campaign import scheduling, services, tasks
-from campaign.models import Campaign, Event, Phase
+from campaign.models import Campaign, Event, Phase, Revolt
 from rules.dice import ScriptedDice
 from rules.empires_in_arms import services as eia_services
 from tests.factories import make_eia_campaign, make_vq_campaign, seat_users, snapshot
@@ -116,6 +116,20 @@ def set_deadline(campaign, hours: float, users=None) -> Phase:
     return open_phase(campaign)
 
 
+def france_sponsors_a_revolt(campaign) -> Phase:
+    """The GM gives France a revolt in Austrian Minor 001: in the peace step France then
+    owes orders too (it may let it lapse). Returns the open phase."""
+    Revolt.objects.create(
+        campaign=campaign,
+        sponsor=campaign.powers.get(key="france"),
+        area=campaign.areas.get(key="minor-1"),
+        number=3,
+        started_turn=1,
+    )
+    scheduling.state_edited(campaign.pk)
+    return open_phase(campaign)
+
+
 def tick() -> int:
     """One run of the clock's task (what `manage.py clock` enqueues)."""
     return tasks.tick.call()
@@ -151,7 +165,10 @@ def test_the_phase_resolves_when_the_last_owing_power_is_ready_and_not_before(
     campaign, _ = eia
     peace = open_phase(campaign)
     owing = scheduling.owing_powers(campaign, peace)
-    assert sorted(p.key for p in owing) == ["france", "great_britain"]  # seated powers only
+    assert [p.key for p in owing] == ["great_britain"]  # the only sponsor, so the only one
+    peace = france_sponsors_a_revolt(campaign)
+    owing = scheduling.owing_powers(campaign, peace)
+    assert sorted(p.key for p in owing) == ["france", "great_britain"]  # seated sponsors only
 
     with django_capture_on_commit_callbacks(execute=True):
         give_orders(campaign, "france")
@@ -181,7 +198,8 @@ def test_a_power_marked_absent_owes_no_orders(eia, django_capture_on_commit_call
     scheduling.set_absent(
         campaign_id=campaign.pk, power_id=britain.pk, absent=True, actor=users["gm"]
     )
-    assert [p.key for p in scheduling.owing_powers(campaign, peace)] == ["france"]
+    # France sponsors no revolt: with Great Britain absent nobody owes orders any more
+    assert scheduling.owing_powers(campaign, peace) == []
     with django_capture_on_commit_callbacks(execute=True):
         give_orders(campaign, "france")
     assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["resolved"]

@@ -144,7 +144,9 @@ def play_revolts(campaign, monkeypatch, counted) -> None:
 
 @pytest.mark.django_db
 def test_a_conversion_and_a_revolt_wait_for_each_decision_and_then_go_on(monkeypatch):
-    campaign = make_vq_campaign()
+    # the GM drives it: France, without a player, decides through the GM (a campaign
+    # that resolves itself gives France's default answers: tests/services/test_never_stall)
+    campaign = make_vq_campaign(auto_resolve=False)
     seat_users(campaign, "spain", "protestant")
     play_conversion(campaign, monkeypatch, nullcontext)
     assert [religion(campaign, k) for k in ("antwerp", "dijon", "amsterdam")] == ["catholic"] * 3

@@ -41,7 +41,9 @@ FIELD_ERROR = 'class="errorlist"'  # a field's error shown beside it
 
 @pytest.fixture
 def vq(db):
-    return make_vq_campaign()
+    """GM-driven: a decision asked of a power without a player waits for the GM (a campaign
+    that resolves itself answers it by default: tests/services/test_never_stall.py)."""
+    return make_vq_campaign(auto_resolve=False)
 
 
 @pytest.fixture
