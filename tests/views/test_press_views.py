@@ -444,6 +444,15 @@ def test_the_gm_sets_the_press_rules(campaign, users, client_as):
     assert campaign.press == "public"
 
 
+@pytest.mark.raw_gm_posts
+def test_a_stale_press_rules_form_is_refused(campaign, users, client_as):
+    rules = reverse("campaign:press_rules", args=[campaign.pk])
+    data = {"press": "none", "state_version": campaign.state_version - 1 or 99}
+    assert client_as("gm").post(rules, data).status_code == 409
+    campaign.refresh_from_db()
+    assert campaign.press == "full"
+
+
 def test_a_user_turns_the_press_digest_off(users, client_as):
     client, page = client_as("player"), reverse("campaign:preferences")
     assert 'name="mail_press_digest"' in client.get(page).content.decode()
