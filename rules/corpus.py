@@ -85,6 +85,7 @@ def display(case: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+@cache
 def procedure_cases(ruleset: str) -> dict[str, list[dict[str, Any]]]:
-    """{procedure number: its cases as ``display`` gives them}."""
+    """{procedure number: its cases as ``display`` gives them} (treat as read-only)."""
     return {number: [display(c) for c in found] for number, found in cases(ruleset).items()}

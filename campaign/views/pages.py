@@ -20,6 +20,7 @@ from campaign.models import Seat
 from campaign.scenarios import create_campaign
 from campaign.services import ServiceError, seat_for
 from campaign.views.context import load_state, map_view, page_context
+from rules import corpus
 from rules.engine import load, registry, ruleset_for
 
 
@@ -148,9 +149,21 @@ def phase_status(request, campaign_id: int):
 
 
 def rules_page(request, ruleset: str):
-    """The procedures (anchors #EIA-1 …), the phases of a turn, and the options."""
+    """The procedures (anchors #EIA-1 …) with their adjudication cases (anchors #EIA-1.01
+    …, from rules/<ruleset>/corpus/), the phases of a turn, and the options."""
     try:
         rules = ruleset_for(ruleset)
     except KeyError:
         raise Http404("No such ruleset.") from None
-    return render(request, "campaign/rules.html", {"ruleset": rules, "rulesets": registry()})
+    cases = corpus.procedure_cases(rules.key)
+    procedures = [
+        (number, title, text, cases.get(number, []))
+        for number, (title, text) in rules.procedures.items()
+    ]
+    context = {
+        "ruleset": rules,
+        "rulesets": registry(),
+        "procedures": procedures,
+        "corpus_map": corpus.board(rules.key).get("description", ""),
+    }
+    return render(request, "campaign/rules.html", context)
