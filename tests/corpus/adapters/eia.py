@@ -8,7 +8,9 @@ factors, origin, kind "revolt" or "spanish", besieged), ``depots`` (power, area,
 port_city, garrison), ``wars`` and ``alliances`` (pairs of powers). Pieces are numbered
 from 1 in the order given: a move names its stack by that number. ``choices`` are the
 powers' orders for the phase, as the order forms give them. ``phase`` (else the
-procedure's in ``CALLS``) says which resolver runs.
+procedure's in ``CALLS``) says which resolver runs; ``edit`` applies the GM's entry of
+what the rules leave to the table (a lost field combat, the months a capital was held),
+``choices`` naming the edit and its fields.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import ScriptedDice
+from rules.empires_in_arms.edits import EDITS, EditError
 from rules.empires_in_arms.phases import (
     immediate_checks,
     resolve_conquest,
@@ -25,9 +28,24 @@ from rules.empires_in_arms.phases import (
     resolve_revolt_step,
 )
 from rules.empires_in_arms.state import Area, Corps, Depot, Guerrilla, Power, Revolt, World
+from rules.log import GM
 from tests.corpus.adapters import lines, merged
 
 RULESET = "empires_in_arms"
+
+
+def gm_edit(world: World, choices: dict[str, Any], dice: ScriptedDice) -> None:
+    """A GM edit (``choices``: ``edit``, its name in edits.EDITS, and its fields) as the
+    service applies it: its sentence, or the refusal, then the immediate EIA-7 endings.
+    A blank field is none."""
+    fields = {key: None if value == "" else value for key, value in choices.items()}
+    try:
+        world.say(GM, EDITS[fields.pop("edit")](world, **fields))
+    except EditError as error:
+        world.say(GM, error.args[0])
+    immediate_checks(world)
+
+
 PHASES = {
     "peace": resolve_peace,
     "revolt": resolve_revolt_step,
@@ -35,6 +53,7 @@ PHASES = {
     "conquest": resolve_conquest,
     "economic": resolve_economic,
     "checks": lambda world, orders, dice: immediate_checks(world),
+    "edit": gm_edit,
 }
 CALLS = {
     "EIA-1": "revolt",
