@@ -1,4 +1,4 @@
-"""The seed's worked examples (shared/acceptance/empires_in_arms.json), one test per case.
+"""The seed's worked examples (tests/acceptance/cases/empires_in_arms.json), one test per case.
 
 The cases are read at run time; this file only maps a case's ``given`` keys to the
 procedures' arguments and reads back every ``expect`` key.
@@ -7,7 +7,6 @@ procedures' arguments and reads back every ``expect`` key.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -16,14 +15,11 @@ from rules.dice import ScriptedDice
 from rules.empires_in_arms.procedures import revolt_attempt, revolt_strength
 from rules.empires_in_arms.state import MINOR, PROVINCE, Area, Power, World
 
-
-def shared_dir() -> Path:
-    configured = os.environ.get("COURIER_SHARED_DIR")
-    return Path(configured) if configured else Path(__file__).resolve().parents[2].parent / "shared"
+CASES_DIR = Path(__file__).resolve().parent / "cases"  # the seeds' worked examples
 
 
 def load_cases() -> list[dict]:
-    path = shared_dir() / "acceptance" / "empires_in_arms.json"
+    path = CASES_DIR / "empires_in_arms.json"
     return json.loads(path.read_text(encoding="utf-8"))["cases"]
 
 

@@ -1,4 +1,4 @@
-"""The seed's worked examples (shared/acceptance/pax_baltica.json), one test per case.
+"""The seed's worked examples (tests/acceptance/cases/pax_baltica.json), one test per case.
 
 The cases are read at run time; this file only maps a case's ``given`` and ``choices`` to
 the procedures' arguments and reads back every ``expect`` key. Nations and territories
@@ -8,7 +8,6 @@ are named in the cases ("Denmark", "Lausitz"); their keys are the names in lower
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -34,14 +33,11 @@ from rules.pax_baltica.state import (
     World,
 )
 
-
-def shared_dir() -> Path:
-    configured = os.environ.get("COURIER_SHARED_DIR")
-    return Path(configured) if configured else Path(__file__).resolve().parents[2].parent / "shared"
+CASES_DIR = Path(__file__).resolve().parent / "cases"  # the seeds' worked examples
 
 
 def load_cases() -> list[dict]:
-    path = shared_dir() / "acceptance" / "pax_baltica.json"
+    path = CASES_DIR / "pax_baltica.json"
     return json.loads(path.read_text(encoding="utf-8"))["cases"]
 
 

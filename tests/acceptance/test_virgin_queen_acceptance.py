@@ -1,4 +1,4 @@
-"""The seed's worked example (shared/acceptance/virgin_queen.json), one test per case.
+"""The seed's worked example (tests/acceptance/cases/virgin_queen.json), one test per case.
 
 The cases are read at run time; this file only builds the case's ``given`` map, drives
 the procedure with the case's ``choices`` wherever a prompt asks, and reads back every
@@ -14,7 +14,6 @@ case's map, where the revolt waits for France and the case's choice is taken.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -23,14 +22,11 @@ from rules.dice import ScriptedDice
 from rules.virgin_queen.procedures import decide, prompt, start_revolt
 from rules.virgin_queen.state import PROTESTANT_POWER, Space, Units, World
 
-
-def shared_dir() -> Path:
-    configured = os.environ.get("COURIER_SHARED_DIR")
-    return Path(configured) if configured else Path(__file__).resolve().parents[2].parent / "shared"
+CASES_DIR = Path(__file__).resolve().parent / "cases"  # the seeds' worked examples
 
 
 def load_cases() -> list[dict]:
-    path = shared_dir() / "acceptance" / "virgin_queen.json"
+    path = CASES_DIR / "virgin_queen.json"
     return json.loads(path.read_text(encoding="utf-8"))["cases"]
 
 
