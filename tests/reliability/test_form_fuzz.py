@@ -27,8 +27,8 @@ route whose parameters nothing reveals must be listed in NOTHING_TO_POST
 (test_every_url_is_fuzzed_or_listed).
 
 Examples per target: COURIER_FORM_FUZZ_EXAMPLES (2 by default, 6 under
-HYPOTHESIS_PROFILE=ci) for a GM target or a page with nothing to post, twice as many
-for a player's, four times for the cheaper rest (accounts, sign-up, languages, admin).
+HYPOTHESIS_PROFILE=ci), four times as many for a form outside any campaign (accounts,
+sign-up, languages, the admin: cheaper requests).
 """
 
 from __future__ import annotations
@@ -551,12 +551,11 @@ def draw_form(draw, target: Target) -> tuple[Route, dict, Form | None]:
 
 
 def examples(target: Target) -> int:
-    """PER_TARGET for a GM target or a page with nothing to post, twice as many for a
-    player's target, four times for the rest (cheaper: accounts, sign-up, the admin)."""
+    """PER_TARGET, four times as many for a form outside any campaign (accounts, sign-up,
+    languages, the admin: cheaper requests)."""
     gate = gate_of(target.route.callback) if target.route.callback else None
-    if target.route.name in NOTHING_TO_POST:
-        return PER_TARGET
-    return PER_TARGET * {"gm": 1, "player": 2, "seat": 2}.get(gate.scope if gate else "", 4)
+    cheap = (gate.scope if gate else "public") in ("public", "account")
+    return PER_TARGET * (4 if cheap and target.route.name not in NOTHING_TO_POST else 1)
 
 
 PERMITTED = {  # the roles a scope lets through, the first one first
