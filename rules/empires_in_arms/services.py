@@ -35,7 +35,7 @@ from campaign.models import (
     PowerRelation,
     Revolt,
 )
-from campaign.services import PhaseContext, ServiceError, locked_campaign
+from campaign.services import PhaseContext, ServiceError, locked_campaign, refuse_if_ended
 from campaign.snapshots import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS, EditError
@@ -427,6 +427,7 @@ def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
     become stale, since the power edit shows the standing order."""
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
+        refuse_if_ended(campaign)
         EiaPowerStatus.objects.filter(power_id=seat.power_id).update(pays_bad_roll=pays_bad_roll)
         values = {"pays_bad_roll": pays_bad_roll}
         change = {"table": "eia_powers", "row": {"power": seat.power.key}, "values": values}

@@ -147,3 +147,18 @@ def test_two_ends_at_once_end_the_campaign_once(on_postgresql):
     assert sorted(outcomes) == ["conflict", "ended"]
     ends = Event.objects.filter(campaign=campaign, kind=Event.Kind.GM, text__contains="ends the")
     assert ends.count() == 1
+
+
+@pytest.mark.django_db
+def test_an_ended_campaign_takes_no_standing_order():
+    from rules.empires_in_arms.services import set_standing_order
+    from tests.factories import make_eia_campaign
+
+    campaign = make_eia_campaign()
+    users = seat_users(campaign)
+    end(campaign, users)
+    seat = campaign.seats.select_related("power").get(power__key="france")
+    before = snapshot(campaign)
+    with pytest.raises(CampaignEnded):
+        set_standing_order(seat=seat, pays_bad_roll=False, actor=users["player"])
+    assert snapshot(campaign) == before
