@@ -131,15 +131,17 @@ def _constant(node: ast.Assign) -> bool:
 
 
 def _skipped(scope: ast.AST) -> set[int]:
-    """ids of the nodes not to mutate: decorators, defaults, annotations, docstrings."""
+    """ids of the nodes not to mutate: the function's decorators and defaults, and every
+    annotation in it (strings at run time: ``from __future__ import annotations``)."""
     skip: list[ast.AST] = []
     if isinstance(scope, ast.FunctionDef):
         skip += scope.decorator_list + scope.args.defaults + scope.args.kw_defaults
-        skip += [a.annotation for a in ast.walk(scope.args) if isinstance(a, ast.arg)]
-        skip.append(scope.returns)
     for node in ast.walk(scope):
         if isinstance(node, ast.AnnAssign):
             skip.append(node.annotation)
+        elif isinstance(node, ast.FunctionDef):
+            skip += [a.annotation for a in ast.walk(node.args) if isinstance(a, ast.arg)]
+            skip.append(node.returns)
     return {id(n) for root in skip if root is not None for n in ast.walk(root)}
 
 
