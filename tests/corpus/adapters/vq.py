@@ -7,8 +7,8 @@ zone, can_enter) or ``wars`` (pairs). ``choices``: ``start`` ({power, zones, att
 event} for VQ-1, {target, cp} for VQ-2) and ``answers``, each {power, answer} (``gm``:
 the GM answers for the power; ``default``: the answer of an absent player), given in
 turn while the procedure waits. The outcome holds what it waits for next, if anything,
-with the prompt's questions, or the refusal that stopped it (also the log's last line). VQ-3 runs the start of the
-case's turn (``espionage``).
+with the prompt's questions, or the refusal that stopped it (also the log's last line).
+VQ-3 runs the start of the case's turn and of ``choices.turns`` − 1 turns after it.
 """
 
 from __future__ import annotations
