@@ -84,6 +84,20 @@ def route_name(path: str) -> tuple[str, dict] | None:
 READ = re.compile(r"request\.(?:GET|POST)(?:\.get|\.getlist)?\s*[\[(]\s*[\"']([\w-]+)[\"']")
 
 
+def source_of(function) -> str:
+    try:
+        return inspect.getsource(function)
+    except (OSError, TypeError):
+        return ""
+
+
+@cache
+def read_by_hand(callback) -> frozenset[str]:
+    """The names a function view reads from ``request.GET``/``POST`` itself (no form
+    checks them for it)."""
+    return frozenset(READ.findall(source_of(inspect.unwrap(callback))))
+
+
 @cache
 def view_reads(callback) -> frozenset[str]:
     """The parameter names a view reads: literal ``request.GET``/``POST`` names in its
@@ -93,10 +107,7 @@ def view_reads(callback) -> frozenset[str]:
         form_class = getattr(view_class, "form_class", None)
         return frozenset(form_class.base_fields if form_class else ())
     function = inspect.unwrap(callback)
-    try:
-        source = inspect.getsource(function)
-    except (OSError, TypeError):
-        return frozenset()
+    source = source_of(function)
     names = set(READ.findall(source))
     scope = getattr(function, "__globals__", {})
     for word in set(re.findall(r"\b([A-Z]\w*Form)\b", source)):
@@ -287,10 +298,7 @@ def gate_of(callback) -> Gate:
             checks.append("methods")
             methods = frozenset(scope["request_method_list"])
         function = getattr(function, "__wrapped__", None)
-    try:
-        source = inspect.getsource(inspect.unwrap(callback))
-    except (OSError, TypeError):
-        source = ""
+    source = source_of(inspect.unwrap(callback))
     default = "account" if "login" in checks else "public"
     scope = next((s for marker, s in SCOPES if marker in source), default)
     return Gate(tuple(checks), methods, scope)

@@ -27,7 +27,7 @@ route whose parameters nothing reveals must be listed in NOTHING_TO_POST
 (test_every_url_is_fuzzed_or_listed).
 
 Examples per target: COURIER_FORM_FUZZ_EXAMPLES (2 by default, 6 under
-HYPOTHESIS_PROFILE=ci), four times as many for a form outside any campaign (accounts,
+HYPOTHESIS_PROFILE=ci), six times as many for a form outside any campaign (accounts,
 sign-up, languages, the admin: cheaper requests).
 """
 
@@ -68,6 +68,7 @@ from tests.reliability.form_crawl import (
     gate_of,
     parse_page,
     query_of,
+    read_by_hand,
     route_name,
     routes,
     template_targets,
@@ -445,12 +446,12 @@ def browser_post(draw, form: Form) -> dict[str, list[str]]:
 
 
 def mutate(draw, data: dict, names: list[str], controls: dict, stage: Stage) -> dict:
-    """Change one or two parameters, or each with an even chance: drop it, give it
-    another value, or several; add junk ones."""
+    """Change one or two parameters (those the view reads by hand more often), or each
+    with an even chance: drop it, give it another value, or several; add junk ones."""
     if draw(st.booleans()):
         chosen = draw(st.lists(st.sampled_from(names), min_size=1, max_size=2))
     else:
-        chosen = [name for name in names if draw(st.booleans())]
+        chosen = [name for name in dict.fromkeys(names) if draw(st.booleans())]
     junk = stage.cached(("junk",), lambda: st.one_of(st.sampled_from(stage.pool), TEXT))
     for name in chosen + draw(st.lists(junk, max_size=2)):
         control = controls.get(name) or text_field(stage, name)
@@ -473,11 +474,14 @@ ENVELOPE = ["phase", "version", "state_version", "ready", "next", "csrfmiddlewar
 
 
 def target_names(target: Target, found: Crawl) -> tuple[list[str], dict]:
-    """The parameter names of a target and the controls its forms have."""
+    """The parameter names of a target (those its view reads by hand three times), and
+    the controls its forms have."""
     controls = {c.name: c for _, form in target.forms for c in form.fields}
-    reads = view_reads(target.route.callback) if target.route.callback else set()
+    callback = target.route.callback
+    reads = view_reads(callback) if callback else set()
     names = sorted({*controls, *reads, *found.query.get(target.route.name, {}), *ENVELOPE})
-    return names, controls
+    by_hand = sorted(read_by_hand(callback)) * 2 if callback else []
+    return names + by_hand, controls
 
 
 def path_args(draw, route: Route, own: dict, found: Crawl, stage: Stage) -> dict:
@@ -551,11 +555,11 @@ def draw_form(draw, target: Target) -> tuple[Route, dict, Form | None]:
 
 
 def examples(target: Target) -> int:
-    """PER_TARGET, four times as many for a form outside any campaign (accounts, sign-up,
+    """PER_TARGET, six times as many for a form outside any campaign (accounts, sign-up,
     languages, the admin: cheaper requests)."""
     gate = gate_of(target.route.callback) if target.route.callback else None
     cheap = (gate.scope if gate else "public") in ("public", "account")
-    return PER_TARGET * (4 if cheap and target.route.name not in NOTHING_TO_POST else 1)
+    return PER_TARGET * (6 if cheap and target.route.name not in NOTHING_TO_POST else 1)
 
 
 PERMITTED = {  # the roles a scope lets through, the first one first
