@@ -593,7 +593,9 @@ def send(stage: Stage, request: Request, client: Client):
 
 # -- the fingerprint -------------------------------------------------------------------
 
-IGNORED_TABLES = ("django_session", "axes_")  # a login's session, its throttle's count
+# Bookkeeping, not state: a login's session, its throttle's count, how far a reader has
+# read the press (reading a page, refused or not, moves it on)
+IGNORED_TABLES = ("django_session", "axes_", "campaign_readmarker")
 WRITTEN = re.compile(r'^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)', re.I)
 MODELS = {model._meta.db_table: model for model in apps.get_models(include_auto_created=True)}
 TASKS = DBTaskResult._meta.db_table
