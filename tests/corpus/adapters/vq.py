@@ -5,9 +5,10 @@
 its ``units`` (id, power, kind, space, count), ``leaders`` (id, name, power, kind, space,
 zone, can_enter) or ``wars`` (pairs). ``choices``: ``start`` ({power, zones, attempts,
 event} for VQ-1, {target, cp} for VQ-2) and ``answers``, each {power, answer} (``gm``:
-the GM answers for the power; ``default``: the answer of an absent player), given in
-turn while the procedure waits. The outcome holds what it waits for next, if anything,
-with the prompt's questions, or the refusal that stopped it (also the log's last line).
+the GM answers for the power; ``default``: the answer of an absent player) or a GM
+edit ({edit, its fields}), given in turn while the procedure waits. The outcome holds
+what it waits for next, if anything, with the prompt's questions, or the refusal that
+stopped it (also the log's last line).
 VQ-3 runs the start of the case's turn and of ``choices.turns`` − 1 turns after it.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 
 from rules.dice import ScriptedDice
 from rules.virgin_queen import procedures as vq
+from rules.virgin_queen.edits import EDITS
 from rules.virgin_queen.state import Leader, Markers, Space, Units, World
 from tests.corpus.adapters import lines, merged
 
@@ -101,6 +103,10 @@ def _procedure(world: World, case: dict[str, Any]) -> tuple[dict[str, Any], int]
         else:
             pending = vq.start_revolt(world, start["target"], start["cp"], dice)
         for step in answers:
+            if "edit" in step:  # the GM changes the board while the procedure waits
+                fields = dict(step)
+                world.say("GM", EDITS[fields.pop("edit")](world, **fields))
+                continue
             answer = vq.default_answer(world, pending) if step.get("default") else step["answer"]
             pending = vq.decide(world, pending, step["power"], answer, as_gm=step.get("gm", False))
     except vq.Refused as refusal:
