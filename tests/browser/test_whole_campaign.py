@@ -17,18 +17,15 @@ The browser tests have no task worker: the test runs the queue itself between st
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connections
 from playwright.sync_api import expect
 
 from campaign import scheduling
 from campaign.models import Corps, Phase, Seat
 from campaign.services import start_campaign
+from tests.browser.connections import one_connection
 from tests.browser.test_main_loop import Tab, log_in
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
 from tests.services.test_scheduling import resolutions, run_worker
@@ -39,45 +36,6 @@ SECRET = "Our secret pact: Spain and France march on Vienna in April"
 REPLY = "Agreed, and not one word of it to Saint Petersburg"
 MOVE = "move: corps I → Andalusia"
 REVOLT_STEP = "Political phase · revolt step"
-
-
-@contextmanager
-def one_connection(live_server) -> Iterator[None]:
-    """With in-memory SQLite, the test and every request thread of the live server use one
-    connection, as in Django's LiveServerTestCase: two connections to one in-memory
-    database lock each other's tables ("database table is locked" as soon as one writes
-    while the other reads: here, whenever a page polls while the worker resolves).
-    Playwright runs the test in a context of its own, with a connection of its own; and
-    pytest-django's session-wide live server shares the fixtures' connection only when the
-    test database existed before it started (another test ran first), else none at all."""
-    mine = connections[DEFAULT_DB_ALIAS]
-    shared = live_server.thread.connections_override  # the dict the request threads read
-    if mine.vendor != "sqlite" or not mine.is_in_memory_db():
-        yield  # PostgreSQL: a connection each, as in production
-    elif DEFAULT_DB_ALIAS in shared:
-        connections[DEFAULT_DB_ALIAS] = shared[DEFAULT_DB_ALIAS]
-        try:
-            yield
-        finally:
-            connections[DEFAULT_DB_ALIAS] = mine
-    else:
-        with shared_with_the_server(mine, shared):
-            yield
-
-
-@contextmanager
-def shared_with_the_server(connection, shared: dict) -> Iterator[None]:
-    """The live server's request threads use ``connection`` meanwhile."""
-    connection.inc_thread_sharing()
-    shared[DEFAULT_DB_ALIAS] = connection
-    try:
-        yield
-    finally:
-        for thread in threading.enumerate():  # requests still closing their connections
-            if "process_request_thread" in thread.name:
-                thread.join(timeout=5)
-        del shared[DEFAULT_DB_ALIAS]
-        connection.dec_thread_sharing()
 
 
 def build_campaign() -> tuple:
