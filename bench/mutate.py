@@ -393,8 +393,10 @@ def _run_fork(mutant: Mutant, module: types.ModuleType, items: list, limit: floa
         os._exit(_child(mutant, module, items, limit))
     deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
+        done, status = os.waitpid(pid, os.WNOHANG | os.WUNTRACED)
+        if done and os.WIFSTOPPED(status):  # stopped from outside: let it go on
+            os.kill(pid, signal.SIGCONT)
+        elif done:
             code = os.waitstatus_to_exitcode(status)
             return {0: SURVIVED, 1: KILLED, 3: ERROR}.get(code, TIMEOUT)
         time.sleep(0.005)
