@@ -4,7 +4,8 @@ The GM runs the shipped "pax-baltica-1700" scenario with GM-entered dice. The
 Saxony-Poland player asks why a block can (or cannot) be reinforced, then orders one
 pool draw bought to full strength and placed in Lausitz, through the HTMX form. The GM
 resolves with one die: the draw among four pool blocks takes one d6 (faces 1–4 pick a
-block, 5–6 are rolled again), so a 1 draws the first block of the pool. Saxony-Poland's
+block, 5–6 are rolled again), so a 1 draws the first block of the pool in the order the
+campaign's secret gives that draw. Saxony-Poland's
 player reads the block's name in the log; Sweden's player reads only that a block was
 placed, and sees it on the map as a blank Saxon block.
 """
@@ -17,6 +18,7 @@ from playwright.sync_api import expect
 
 from campaign.models import Seat
 from campaign.scenarios import create_campaign
+from rules.dice import draw_context, secret_order
 from rules.pax_baltica.services import load_world
 from tests.browser.test_main_loop import Tab, log_in
 
@@ -41,7 +43,9 @@ def test_a_recruitment_phase_with_a_pool_draw(live_server, browser, artifacts):
     seat(campaign, "saxony", "august")
     seat(campaign, "sweden", "karl")
     world = load_world(campaign)
-    first_in_pool = world.pool("saxony")[0].name
+    pool = [block.name for block in world.pool("saxony")]
+    context = draw_context(campaign.phase.dice_context, 0)  # the phase's first die
+    first_in_pool = secret_order(campaign.secret, context, pool)[0]
     swedish_names = [b.name for b in world.blocks.values() if b.nation == "sweden"]
 
     gm, saxony, sweden = (Tab(browser, live_server.url, who) for who in ("gm", "saxony", "sweden"))

@@ -597,7 +597,12 @@ BUILDERS: dict[str, Spec] = {
         GM,
         POST_ONLY,
         lambda s: [
-            post(u("plays", s.pk), {"power": s.open_power}, 302),
+            post(
+                u("plays", s.pk),
+                {"power": s.open_power},
+                409 if s.waiting else 302,  # the waiting phase's orders are given and read
+                "a free power",
+            ),
             post(u("plays", s.pk), {"power": "atlantis"}, 422),
         ],
     ),

@@ -263,6 +263,43 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         url = reverse("campaign:edit_item", args=[pk, key]) + f"?item={theirs[0].pk}"
         calls.append(Call("edit_item", f"edit {key}, their block", "get", url, {}, status=403))
     calls.append(Call("timeline", "timeline", "get", reverse("campaign:timeline", args=[pk])))
+    calls += press_and_lobby_calls(campaign, me, seat)
+    return calls
+
+
+def press_and_lobby_calls(campaign, me: str, seat: Seat) -> list[Call]:
+    """The press pages and posts, an away period, the lobby, and the GM's forms for
+    press, orders for the GM, the lobby and away periods (refused to a player)."""
+    pk, other = campaign.pk, "russia" if me == "sweden" else "sweden"
+    press = reverse("campaign:press", args=[pk])
+
+    def channel(key: str) -> str:
+        return reverse("campaign:press_channel", args=[pk, key])
+
+    calls = [
+        Call("press", "press", "get", press, status=200),
+        Call("press", "press panel", "get", f"{press}?part=panel", htmx=True, status=200),
+        Call("press", "press, to everyone", "post", press, {"to": "public", "text": "Hear ye"}),
+        Call("press_channel", "public channel", "get", channel("public"), status=200),
+        Call("press_channel", "own GM channel", "get", channel(f"gm-{me}"), status=200),
+        Call("press_channel", "their GM channel", "get", channel(f"gm-{other}"), status=404),
+        Call("away", "away, back", "post", reverse("campaign:away", args=[pk]), {"action": "back"}),
+        Call("lobby", "lobby", "get", reverse("campaign:lobby"), status=200),
+        Call("lobby_ask", "lobby ask", "post", reverse("campaign:lobby_ask", args=[pk, 1])),
+        Call("lobby_watch", "lobby watch", "post", reverse("campaign:lobby_watch", args=[pk])),
+    ]
+    gm_only = {
+        "press_rules": [pk],
+        "gm_order_done": [pk],
+        "gm_orders_reveal": [pk],
+        "lobby_settings": [pk],
+        "seat_request": [pk, 10**17],
+        "refuse_away": [pk, seat.pk],
+    }
+    for name, args in gm_only.items():
+        calls.append(Call(name, name, "post", reverse(f"campaign:{name}", args=args), status=403))
+    url = reverse("campaign:carry_out", args=[pk, 10**17, 1])
+    calls.append(Call("carry_out", "carry out", "get", url, status=403))
     return calls
 
 
