@@ -46,7 +46,6 @@ import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.cookies import SimpleCookie
 from pathlib import Path
 
 if __name__ == "__main__":
@@ -55,18 +54,16 @@ if __name__ == "__main__":
 
     setup_django()
 
-from django.conf import settings  # noqa: E402
 from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from bench import common  # noqa: E402
+from bench import browsing, common  # noqa: E402
 from bench.generate import NAME_PREFIX, make_campaign  # noqa: E402
 from campaign.models import Campaign, Channel, Message  # noqa: E402
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
-TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 SECTION = "## Press"
 P95_TARGET_MS = 150
 
@@ -102,27 +99,8 @@ def prepare(players: int, areas: int) -> list[Player]:
 
 def visit(base: str, player: Player) -> None:
     """The first visit: the CSRF cookie and the token of the page's forms."""
-    request = urllib.request.Request(
-        base + reverse("campaign:press", args=[player.campaign_id]),
-        headers={"Cookie": f"sessionid={player.session}"},
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        body = response.read().decode()
-        jar = SimpleCookie()
-        for header in response.headers.get_all("Set-Cookie") or []:
-            jar.load(header)
-    secret = jar[settings.CSRF_COOKIE_NAME].value
-    player.cookie = f"sessionid={player.session}; {settings.CSRF_COOKIE_NAME}={secret}"
-    found = TOKEN.search(body)
-    player.token = found.group(1) if found else secret
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-OPENER = urllib.request.build_opener(NoRedirect)
+    url = base + reverse("campaign:press", args=[player.campaign_id])
+    player.cookie, player.token = browsing.first_visit(url, player.session)
 
 
 def message(player: Player, n: int, rng: random.Random) -> tuple[list[tuple[str, str]], str]:
@@ -140,23 +118,8 @@ def message(player: Player, n: int, rng: random.Random) -> tuple[list[tuple[str,
 
 
 def send(base: str, player: Player, data: list[tuple[str, str]]) -> int:
-    request = urllib.request.Request(
-        base + reverse("campaign:press", args=[player.campaign_id]),
-        data=urllib.parse.urlencode(data).encode(),
-        headers={
-            "Cookie": player.cookie,
-            "HX-Request": "true",
-            "Content-Type": "application/x-www-form-urlencoded",
-        },
-        method="POST",
-    )
-    try:
-        with OPENER.open(request, timeout=60) as response:
-            response.read()
-            return response.status
-    except urllib.error.HTTPError as error:
-        error.read()
-        return error.code
+    url = base + reverse("campaign:press", args=[player.campaign_id])
+    return browsing.htmx_post(url, player.cookie, data)
 
 
 def play(base: str, player: Player, start: float, end: float, think: float, seed: int) -> None:

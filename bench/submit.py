@@ -27,16 +27,11 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import re
 import sys
 import threading
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
-from http.cookies import SimpleCookie
 from pathlib import Path
 
 if __name__ == "__main__":
@@ -45,11 +40,10 @@ if __name__ == "__main__":
 
     setup_django()
 
-from django.conf import settings  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.urls import reverse  # noqa: E402
 
-from bench import common  # noqa: E402
+from bench import browsing, common  # noqa: E402
 from bench.generate import NAME_PREFIX, make_campaign  # noqa: E402
 from campaign.models import Event, Order  # noqa: E402
 from campaign.services import resolve_open_phase  # noqa: E402
@@ -57,7 +51,6 @@ from rules.empires_in_arms import legal  # noqa: E402
 from rules.empires_in_arms.services import load_state  # noqa: E402
 
 BACKEND = "django.contrib.auth.backends.ModelBackend"
-TOKEN = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 DRAFT = "saved its orders as a draft"
 
 
@@ -106,26 +99,8 @@ def prepare(players: int, areas: int) -> list[Player]:
 
 def visit(base: str, player: Player) -> None:
     """The first visit: the CSRF cookie and the token of the page's forms."""
-    request = urllib.request.Request(
-        base + reverse("campaign:preferences"), headers={"Cookie": f"sessionid={player.session}"}
-    )
-    with urllib.request.urlopen(request, timeout=60) as response:
-        body = response.read().decode()
-        jar = SimpleCookie()
-        for header in response.headers.get_all("Set-Cookie") or []:
-            jar.load(header)
-    secret = jar[settings.CSRF_COOKIE_NAME].value
-    player.cookie = f"sessionid={player.session}; {settings.CSRF_COOKIE_NAME}={secret}"
-    found = TOKEN.search(body)
-    player.token = found.group(1) if found else secret
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args, **kwargs):
-        return None
-
-
-OPENER = urllib.request.build_opener(NoRedirect)
+    url = base + reverse("campaign:preferences")
+    player.cookie, player.token = browsing.first_visit(url, player.session)
 
 
 def post(base: str, player: Player, targets: list[str]) -> int:
@@ -141,23 +116,8 @@ def post_ready(base: str, player: Player, phase_id: int) -> int:
 
 
 def send(base: str, player: Player, data: list[tuple[str, str]]) -> int:
-    request = urllib.request.Request(
-        base + reverse("campaign:orders", args=[player.campaign_id]),
-        data=urllib.parse.urlencode(data).encode(),
-        headers={
-            "Cookie": player.cookie,
-            "HX-Request": "true",
-            "Content-Type": "application/x-www-form-urlencoded",
-        },
-        method="POST",
-    )
-    try:
-        with OPENER.open(request, timeout=60) as response:
-            response.read()
-            return response.status
-    except urllib.error.HTTPError as error:
-        error.read()
-        return error.code
+    url = base + reverse("campaign:orders", args=[player.campaign_id])
+    return browsing.htmx_post(url, player.cookie, data)
 
 
 def play(base: str, player: Player, start: float, end: float, think: float, seed: int) -> None:

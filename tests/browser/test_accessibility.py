@@ -42,8 +42,10 @@ def blocking_violations(page) -> list[str]:
 
 
 def check(tab: Tab, url: str) -> None:
-    """axe on ``url`` with every collapsed section (<details>) opened."""
+    """axe on ``url`` with every collapsed section (<details>) opened, once the panels the
+    page loads itself (the press) are in: a request in flight dims its buttons."""
     tab.goto(url)
+    tab.page.wait_for_function("() => !document.querySelector('.htmx-request')")
     tab.page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
     violations = blocking_violations(tab.page)
     assert not violations, f"{url} as {tab.who}:\n" + "\n".join(violations)
