@@ -394,17 +394,16 @@ def section(load_figures: dict, page_figures: dict) -> str:
 
 
 def busy(f: dict) -> str:
-    """A note when the server could not keep up with the players (then the latency is
-    mostly the wait for a worker), with what one post alone cost on the machine then."""
-    offered = f["players"] / (f["think"] + f["alone_post_ms"] / 1000)
-    if f["posts_per_s"] >= 0.9 * offered:
+    """A note when the server could not keep up with the players: the median post took
+    more than three times a post made alone, so most of the latency was the wait for a
+    worker."""
+    if f["p50_ms"] <= 3 * f["alone_post_ms"]:
         return ""
     return (
-        f" The players offered about {offered:.0f} posts/s and the server took "
-        f"{f['posts_per_s']:.1f}/s: it was saturated, and the latency is mostly the wait for "
-        f"a worker. One post alone took {f['alone_post_ms']:.0f} ms, as long as the existing "
-        f"status poll ({f['alone_status_ms']:.0f} ms), on this machine at load average "
-        f"{f['load_start']:.1f} (other work was running on its {os.cpu_count()} cores)."
+        f" The median post took {f['p50_ms']:.0f} ms against {f['alone_post_ms']:.0f} ms for "
+        f"a post alone: the server was saturated, and the latency is mostly the wait for a "
+        f"worker (load average {f['load_start']:.1f} at the start on "
+        f"{os.cpu_count()} cores)."
     )
 
 

@@ -377,6 +377,14 @@ def resolution_section(data: dict) -> str:
     )
 
 
+def kept_sections(path: Path, written: set[str]) -> list[str]:
+    """The sections of ``path`` that other scripts write (press, mutation testing): kept
+    as they were, since this report has nothing to put in their place."""
+    current = path.read_text() if path.exists() else ""
+    parts = current.split("\n## ")[1:]
+    return [f"## {part.rstrip()}" for part in parts if part.split("\n", 1)[0] not in written]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--start", action="store_true")
@@ -423,7 +431,8 @@ def main() -> None:
             *(f"## {title}\n\n{body}" for title, body in sections),
         ]
     )
-    Path(args.output).write_text(text.rstrip() + "\n")
+    kept = kept_sections(Path(args.output), {"Machine", "Targets", *(t for t, _ in sections)})
+    Path(args.output).write_text("\n\n".join([text.rstrip(), *kept]).rstrip() + "\n")
     print(targets_table)
     print(f"\nWritten to {args.output}")
 
