@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.empires_in_arms.ruleset import OPTIONS
 from rules.log import LogLine
 from rules.modifiers import RollReport
 from rules.text import Text
@@ -32,7 +31,25 @@ LAND_ORDER = ("russia", "turkey", "austria", "prussia", "great_britain", "spain"
 MINOR = "minor"
 PROVINCE = "province"
 ALLIED, CLIENT, CONQUERED = "allied", "client", "conquered"  # how a power holds a minor
-DEFAULTS = {spec.key: spec.default for spec in OPTIONS}
+# The default choice of each option of ruleset.OPTIONS, whose labels need Django.
+DEFAULTS = {
+    "revolt_guerrillas_when": "guerrilla_step",
+    "bad_roll": "modified_1",
+    "six_extra_reduction": True,
+    "ottoman_bonus": "replaces",
+    "bad_roll_payment": "standing_order",
+    "six_extra_needs_success": True,
+    "attempt_limit": "per_step",
+    "attempt_pp_minimum": 0,
+    "aid_limit": "sponsor_once",
+    "operation_lowers": "any_power",
+    "operation_without_guerrillas": True,
+    "spanish_revolt_value": "revolt_number",
+    "depot_garrison_threshold": "at_least",
+    "unaffordable_payment": "rises",
+    "besieged_guerrillas": "survive",
+    "france_slot": 1,
+}
 
 
 def option(options: Mapping[str, Any] | None, key: str) -> Any:

@@ -15,7 +15,6 @@ from typing import Any
 
 from rules.log import LogLine
 from rules.text import Text
-from rules.virgin_queen.options import OPTIONS
 
 CATHOLIC, PROTESTANT = "catholic", "protestant"  # religious influence
 REGULAR, MERCENARY, NAVAL = "regular", "mercenary", "naval"
@@ -60,7 +59,8 @@ ADJECTIVES = {
     "protestant": Text("Protestant"),
 }
 ZONE_NAMES = {FRANCE_ZONE: "France", NETHERLANDS_ZONE: "the Netherlands"}
-DEFAULTS = {spec.key: spec.default for spec in OPTIONS}
+# The default choice of each option of options.OPTIONS, whose labels need Django.
+DEFAULTS = {"unrest_cancel": "each_six", "displacement": "owner"}
 
 
 def option(options: Mapping[str, Any] | None, key: str) -> Any:

@@ -11,8 +11,6 @@ import hashlib
 import hmac
 import json
 import math
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -27,8 +25,7 @@ from rules.dice import (
     secret_order,
 )
 from rules.pax_baltica import phases
-from rules.pax_baltica.ruleset import OPTIONS
-from rules.pax_baltica.state import DEFAULTS, Block
+from rules.pax_baltica.state import Block
 from tests.unit.pb_world import build_world
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -207,21 +204,3 @@ def test_check_draws_recomputes_each_draw_from_the_state_before_the_phase():
         False,
     ]
     assert not any(c.match for c in phases.check_draws(before, rolls, hex64("wrong"), context))
-
-
-# -- purity ------------------------------------------------------------------------------------
-
-
-def test_the_pure_rules_load_no_django():
-    code = (
-        "import sys, rules.dice, rules.pax_baltica.phases, rules.pax_baltica.procedures;"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'django'))"
-    )
-    run = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
-    )
-    assert run.stdout.strip() == "[]"
-
-
-def test_the_state_knows_each_options_default_as_the_ruleset_does():
-    assert {spec.key: spec.default for spec in OPTIONS} == DEFAULTS

@@ -1,0 +1,57 @@
+"""The pure rule modules stand without Django: each loads in a fresh interpreter with
+neither django nor the campaign app in sys.modules (the modules are those of the import
+contract in pyproject.toml, which lint-imports checks statically in bin/test), and each
+ruleset's state knows its options' defaults as the ruleset declares them."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from rules.empires_in_arms import state as eia_state
+from rules.empires_in_arms.ruleset import OPTIONS as EIA_OPTIONS
+from rules.pax_baltica import state as pb_state
+from rules.pax_baltica.ruleset import OPTIONS as PB_OPTIONS
+from rules.virgin_queen import state as vq_state
+from rules.virgin_queen.options import OPTIONS as VQ_OPTIONS
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTRACTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+PURE = next(c for c in CONTRACTS["contracts"] if "django" in c.get("forbidden_modules", []))
+
+
+def loaded_by(module: str) -> list[str]:
+    code = (
+        f"import json, sys, {module}; "
+        "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules} & {'django', 'campaign'})))"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    return json.loads(run.stdout)
+
+
+def test_every_procedure_phase_and_state_module_is_in_the_contract():
+    pure = set(PURE["source_modules"])
+    for path in (ROOT / "rules").glob("*/*.py"):
+        if path.stem in ("procedures", "phases", "state", "legal", "supply", "edits"):
+            assert f"rules.{path.parent.name}.{path.stem}" in pure
+
+
+@pytest.mark.parametrize("module", PURE["source_modules"])
+def test_a_pure_module_loads_without_django(module):
+    assert loaded_by(module) == []
+
+
+@pytest.mark.parametrize(
+    "state, options",
+    [(eia_state, EIA_OPTIONS), (pb_state, PB_OPTIONS), (vq_state, VQ_OPTIONS)],
+    ids=["empires_in_arms", "pax_baltica", "virgin_queen"],
+)
+def test_the_state_knows_each_options_default_as_the_ruleset_does(state, options):
+    assert {spec.key: spec.default for spec in options} == state.DEFAULTS
