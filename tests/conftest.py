@@ -1,5 +1,8 @@
-"""Test-suite settings: hypothesis profiles, and no silent skips where CI forbids them.
+"""Test-suite settings: the profiles, and no silent skips where CI forbids them.
 
+The CI profile (HYPOTHESIS_PROFILE=ci, set by .ci/run) runs the long runs: more
+hypothesis examples, the full fuzz, and the browser walks, which the default profile
+leaves out unless asked for by marker (``-m browser``).
 COURIER_NO_SKIPS=1 (set by .ci/run) turns every skipped test into a failure of the run,
 so an optional test (the browser walk, the PostgreSQL races) cannot quietly not run.
 """
@@ -14,9 +17,20 @@ settings.register_profile(
     "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+CI_PROFILE = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
 
 NO_SKIPS = os.environ.get("COURIER_NO_SKIPS") == "1"
 _skipped: list[str] = []
+
+
+def pytest_collection_modifyitems(config, items):
+    """The default profile leaves the browser walks out (deselected, not skipped)."""
+    if CI_PROFILE or config.getoption("markexpr"):
+        return
+    walks = [item for item in items if item.get_closest_marker("browser")]
+    if walks:
+        config.hook.pytest_deselected(items=walks)
+        items[:] = [item for item in items if not item.get_closest_marker("browser")]
 
 
 def pytest_runtest_logreport(report):

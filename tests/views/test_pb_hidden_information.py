@@ -376,28 +376,15 @@ def recruitment_orders(**fields) -> dict:
     return {"reinforce": [], "draws": 0, "steps_each": 0, "places": [], "fleet_places": []} | fields
 
 
-def test_no_page_or_fragment_shows_a_player_the_other_sides_blocks(dice, client):
-    campaign = make_pb_campaign(territories=14)  # a Russian regiment in Territory 004 too
-    users = seat_users(campaign, "sweden", "russia")
-    ids = block_ids(campaign)
-    rules_html = client.get(reverse("campaign:rules", args=["pax_baltica"])).content.decode()
-    public = {name for name in ids if name in unescape(rules_html)}  # the rules' examples
-    covered: set[str] = set()
-    leaks: list[str] = []
-    wrong: list[str] = []
+STAGES = ("recruitment", "actions", "sieges", "forage", "summer")
 
-    def scan_both(valid_sweden, valid_russia):
-        for role, me, valid in (
-            ("player", "sweden", valid_sweden),
-            ("other_player", "russia", valid_russia),
-        ):
-            names, found, bad = scan(campaign, users, role, me, valid, public)
-            covered.update(names)
-            leaks.extend(found)
-            wrong.extend(bad)
 
+def the_year(campaign, users, ids):
+    """Plays spring 1700 to summer 1700 (each stage's orders, the GM's edits and the
+    resolutions, checking what they did), yielding at the start of each of STAGES the
+    orders a Swedish and a Russian player could give then (None: the phase takes none)."""
     # Recruitment, spring 1700
-    scan_both(
+    yield (
         {
             f"reinforce_{ids['Wachtmeister']}": "1",
             "draws": "1",
@@ -419,7 +406,7 @@ def test_no_page_or_fragment_shows_a_player_the_other_sides_blocks(dice, client)
 
     # Actions
     PbSide.objects.filter(campaign=campaign, key="coalition").update(actions=4)
-    scan_both(
+    yield (
         {f"act_{ids['Regiment 000']}": "1", f"move_{ids['Wachtmeister']}": "central_baltic"},
         {"siege_narva": "on"},
     )
@@ -452,14 +439,14 @@ def test_no_page_or_fragment_shows_a_player_the_other_sides_blocks(dice, client)
         winner="coalition",
         fought=[ids["Upplands"]],
     )
-    scan_both(None, None)
+    yield None, None
     resolve(campaign, users["gm"])
     menshikov = Block.objects.select_related("location").get(pk=ids["Menshikov"])
     assert (menshikov.strength, menshikov.location.key) == (2, "narva")
     assert campaign.areas.get(key="narva").controller.key == "russia"
 
     # Forage: Kurland is one FP short (GNW-4)
-    scan_both(
+    yield (
         {f"loss_{ids['Upplands']}": "1"},
         {f"loss_{ids['Sheremetev']}": "1", f"loss_{ids['Pyotr I']}": "2"},
     )
@@ -483,12 +470,51 @@ def test_no_page_or_fragment_shows_a_player_the_other_sides_blocks(dice, client)
         carried_by=None,
         in_battle=False,
     )
-    scan_both({f"move_{ids['Wachtmeister']}": "livland"}, {f"act_{ids['Menshikov']}": "1"})
+    yield {f"move_{ids['Wachtmeister']}": "livland"}, {f"act_{ids['Menshikov']}": "1"}
+
+
+def year_until(campaign, users, ids, stage: str):
+    """The orders Sweden and Russia could give once the year has reached ``stage``."""
+    for reached, orders in zip(STAGES, the_year(campaign, users, ids), strict=True):
+        if reached == stage:
+            return orders
+    raise AssertionError(stage)
+
+
+@pytest.mark.parametrize("stage", STAGES)
+def test_no_page_or_fragment_shows_a_player_the_other_sides_blocks(dice, client, stage):
+    """Every request of each side's player, at one stage of the year (each stage is a test
+    of its own, the year played up to it): the other side's blocks never show."""
+    campaign = make_pb_campaign(territories=14)  # a Russian regiment in Territory 004 too
+    users = seat_users(campaign, "sweden", "russia")
+    ids = block_ids(campaign)
+    rules_html = client.get(reverse("campaign:rules", args=["pax_baltica"])).content.decode()
+    public = {name for name in ids if name in unescape(rules_html)}  # the rules' examples
+    covered: set[str] = set()
+    leaks: list[str] = []
+    wrong: list[str] = []
+    valid_sweden, valid_russia = year_until(campaign, users, ids, stage)
+    for role, me, valid in (
+        ("player", "sweden", valid_sweden),
+        ("other_player", "russia", valid_russia),
+    ):
+        names, found, bad = scan(campaign, users, role, me, valid, public)
+        covered.update(names)
+        leaks.extend(found)
+        wrong.extend(bad)
 
     # Every URL of the campaign app was tried (a new one must be added above), and
     # nothing of the other side's blocks showed.
     assert covered == campaign_url_names()
     assert not leaks + wrong, "\n".join(leaks + wrong)
+
+
+def test_after_the_year_each_side_reads_its_own_lines_and_the_gm_reads_all(dice):
+    campaign = make_pb_campaign(territories=14)
+    users = seat_users(campaign, "sweden", "russia")
+    ids = block_ids(campaign)
+    for _ in the_year(campaign, users, ids):
+        pass
 
     # The log holds the secret lines the scans had to keep to their side …
     secret_rules = set(
