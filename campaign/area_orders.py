@@ -1,5 +1,5 @@
-"""Which orders concern an area: their payload names the area or the struggle zone it
-lies in, or a block or guerrilla stack that stands in it."""
+"""Which orders concern an area: their payload names the area, or a zone it lies in, or
+a piece that stands in it (the ruleset's presenter says which: ``area_refs``)."""
 
 from __future__ import annotations
 
@@ -8,20 +8,6 @@ from typing import Any
 from campaign import gm_orders, presenters, sealing
 
 ID_FIELDS = frozenset({"block", "blocks", "fleet", "stack", "loss_order"})
-
-
-def area_refs(ruleset: str, world: Any, key: str) -> tuple[frozenset[str], frozenset[int]]:
-    """The keys (the area's, its zone's) and the ids (of what stands in it) an order may
-    name the area by."""
-    if ruleset == "pax_baltica":
-        return frozenset({key}), frozenset(
-            block.id for block in world.blocks.values() if block.location == key
-        )
-    if ruleset == "empires_in_arms":
-        return frozenset({key}), frozenset(g.id for g in world.guerrillas if g.area == key)
-    if ruleset == "virgin_queen" and key in world.world.spaces:
-        return frozenset({key, world.world.spaces[key].zone} - {""}), frozenset()
-    return frozenset({key}), frozenset()
 
 
 def names(payload: Any, keys: frozenset[str], ids: frozenset[int], field: str = "") -> bool:
@@ -42,7 +28,10 @@ def concerning(state: Any, key: str) -> list[presenters.OrderRow]:
     """The open phase's orders that concern the area ``key`` and that the seat may read
     (campaign/sealing.py)."""
     readable = sealing.readable_orders(state.seat, state.orders)
-    keys, ids = area_refs(state.campaign.ruleset, state.world, key)
+    presenter = state.presenter
+    keys, ids = (frozenset({key}), frozenset())
+    if presenter is not None:
+        keys, ids = presenter.area_refs(state.world, key)
     powers = [
         power
         for power in state.powers

@@ -47,6 +47,10 @@ class RulesetPresenter(Protocol):
     def panels(self, world: Any, viewer: frozenset[str] | None) -> dict[str, Any]:
         """The ruleset's state panels, as its templates read them, for ``viewer``."""
 
+    def area_refs(self, world: Any, key: str) -> tuple[frozenset[str], frozenset[int]]:
+        """The keys (the area's, a zone's it lies in) and the ids (of the pieces that
+        stand in it) an order may name the area ``key`` by."""
+
     TIMELINE_TITLE: str  # what the timeline chart (campaign/timeline.py) shows
     TIMELINE_CAPTION: str  # how its values are read
 

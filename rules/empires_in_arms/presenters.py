@@ -120,6 +120,12 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
     return marks
 
 
+def area_refs(world: World, key: str) -> tuple[frozenset[str], frozenset[int]]:
+    """What an order may name the area ``key`` by: its key, and the guerrilla stacks in
+    it."""
+    return frozenset({key}), frozenset(g.id for g in world.guerrillas if g.area == key)
+
+
 def remarks(area) -> tuple[str, ...]:
     """What the map table says after an area's kind: ceded, or how a minor is held."""
     if area.ceded:

@@ -134,6 +134,11 @@ def area_marks(world: World, viewer: frozenset[str] | None) -> dict[str, AreaMar
     return marks
 
 
+def area_refs(world: World, key: str) -> tuple[frozenset[str], frozenset[int]]:
+    """What an order may name the area ``key`` by: its key, and the blocks in it."""
+    return frozenset({key}), frozenset(b.id for b in world.blocks.values() if b.location == key)
+
+
 def remarks(area) -> tuple[str, ...]:
     words = []
     if area.capital:

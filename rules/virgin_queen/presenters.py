@@ -108,6 +108,13 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
     return marks
 
 
+def area_refs(loaded, key: str) -> tuple[frozenset[str], frozenset[int]]:
+    """What an order may name the area ``key`` by: its key, and the struggle zone of a
+    space."""
+    space = loaded.world.spaces.get(key)
+    return frozenset({key, space.zone if space else ""} - {""}), frozenset()
+
+
 def remarks(space) -> tuple[str, ...]:
     words = [
         word

@@ -7,9 +7,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign.area_orders import area_refs, names
+from campaign.area_orders import names
 from rules.engine import ruleset_for
-from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
+from rules.pax_baltica import presenters as pb_presenters
+from rules.virgin_queen import presenters as vq_presenters
+from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign, seat_users
 from tests.services.test_eia_phase_services import order, resolve
 
 pytestmark = pytest.mark.django_db
@@ -120,10 +122,19 @@ def test_an_order_names_an_area_by_a_block_that_stands_in_it():
     pb = make_pb_campaign()
     world = ruleset_for("pax_baltica").load_world(pb)
     karl = next(b for b in world.blocks.values() if b.name == "Karl XII")
-    keys, ids = area_refs("pax_baltica", world, "lietuva")
+    keys, ids = pb_presenters.area_refs(world, "lietuva")
     assert names({"reinforce": [{"block": karl.id, "steps": 1}]}, keys, ids)
     assert not names({"reinforce": [{"block": 999, "steps": karl.id}]}, keys, ids)
     assert names({"places": ["lietuva"]}, keys, ids)
+
+
+def test_an_order_names_a_space_by_its_struggle_zone():
+    vq = make_vq_campaign()
+    loaded = ruleset_for("virgin_queen").load_world(vq)
+    space = next(s for s in loaded.world.spaces.values() if s.zone)
+    keys, ids = vq_presenters.area_refs(loaded, space.key)
+    assert keys == {space.key, space.zone} and not ids
+    assert names({"zone": space.zone}, keys, ids)
 
 
 def panel_queries(areas: int, role: str, htmx: bool) -> int:
