@@ -1,6 +1,8 @@
 """The admin: every piece of campaign state is editable here too (scenarios are sample data)."""
 
+from django.apps import apps
 from django.contrib import admin
+from django.db import models as django_models
 
 from campaign import models
 
@@ -25,6 +27,8 @@ class CampaignAdmin(admin.ModelAdmin):
     search_fields = ["name"]
     inlines = [PowerInline, SeatInline]
     readonly_fields = ["phase", "version"]
+    # a webhook address typed without a scheme is https, as on the GM's schedule form
+    formfield_overrides = {django_models.URLField: {"assume_scheme": "https"}}
 
 
 @admin.register(models.Area)
@@ -82,17 +86,9 @@ class SeatRequestAdmin(admin.ModelAdmin):
     raw_id_fields = ["campaign", "power", "user"]
 
 
-for model in (
-    models.Order,
-    models.PowerRelation,
-    models.Adjacency,
-    models.EiaPowerStatus,
-    models.EiaArea,
-    models.NationalModifier,
-    models.Corps,
-    models.Revolt,
-    models.GuerrillaStack,
-    models.Depot,
-    models.LetDown,
-):
-    admin.site.register(model)
+# Everything else (orders, relations, adjacency, each ruleset's state tables, history,
+# profiles) with the admin's plain forms: every model of the app, so a ruleset's new
+# table is editable here without naming it.
+for model in apps.get_app_config("campaign").get_models():
+    if not admin.site.is_registered(model):
+        admin.site.register(model)

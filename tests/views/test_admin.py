@@ -1,0 +1,39 @@
+"""The admin edits every piece of campaign state: each model of the campaign app is
+registered, and its list and an object's form open for a superuser."""
+
+from __future__ import annotations
+
+import pytest
+from django.apps import apps
+from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.urls import reverse
+
+from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign
+
+pytestmark = pytest.mark.django_db
+
+MODELS = list(apps.get_app_config("campaign").get_models())
+
+
+def test_every_model_of_the_campaign_app_is_registered():
+    assert [m.__name__ for m in MODELS if not admin.site.is_registered(m)] == []
+
+
+@pytest.fixture
+def superuser_client(client):
+    user = get_user_model().objects.create_superuser("root", password="admin-password-1")
+    client.force_login(user)
+    make_eia_campaign(areas=4), make_pb_campaign(), make_vq_campaign()
+    return client
+
+
+@pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
+def test_a_models_list_and_an_objects_form_open(superuser_client, model):
+    meta = model._meta
+    listing = superuser_client.get(reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"))
+    assert listing.status_code == 200
+    first = model.objects.order_by("pk").first()
+    if first is not None:
+        url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[first.pk])
+        assert superuser_client.get(url).status_code == 200
