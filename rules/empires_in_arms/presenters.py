@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_NAMES, Area, World
+from rules.marks import AreaMarks, Badge
 from rules.translation import localized
 
 COLUMNS = (
@@ -32,22 +33,6 @@ HOLDINGS = {
     CONQUERED: gettext_lazy("conquered minor"),
 }
 NO_VALUE = "—"
-
-
-@dataclass(frozen=True)
-class Badge:
-    kind: str  # "revolt", "guerrilla" or "corps": how the map draws it
-    value: int
-    label: str  # what it says, for the area's tooltip
-
-
-@dataclass(frozen=True)
-class AreaMarks:
-    """One area's badges, its cells under COLUMNS, and remarks after its kind."""
-
-    badges: tuple[Badge, ...]
-    cells: tuple[str, ...]
-    remarks: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -81,8 +66,9 @@ class RevoltRow:
 
 
 def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, AreaMarks]:
-    """Per area: revolt number, guerrilla factors and corps as badges and table cells
-    (everything is public in Empires in Arms, whoever the viewer)."""
+    """Per area: revolt number, guerrilla factors and corps as badges (kinds "revolt",
+    "guerrilla", "corps") and table cells (everything is public in Empires in Arms,
+    whoever the viewer)."""
     names = power_names(world)
     revolts = {revolt.area: revolt for revolt in world.revolts if revolt.active}
     factors = guerrilla_factors(world)

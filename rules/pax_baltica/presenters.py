@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from rules.marks import AreaMarks, Badge
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
 from rules.pax_baltica.state import SEA, SIDES, Block, World
@@ -36,22 +37,6 @@ def visible(block: Block, viewer: frozenset[str] | None) -> bool:
 
 
 BLOCK_SPACING = 9  # map units between two blocks drawn side by side
-
-
-@dataclass(frozen=True)
-class Badge:
-    kind: str  # "block", "hidden-block" or "garrison": how the map draws it
-    value: int  # a block's strength (0 when hidden), a garrison's strength
-    label: str
-    color: str = ""  # the block's nation's colour
-    dx: float = 0  # where a block sits in the row under its area
-
-
-@dataclass(frozen=True)
-class AreaMarks:
-    badges: tuple[Badge, ...]
-    cells: tuple[str, ...]
-    remarks: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -95,7 +80,8 @@ def block_label(world: World, block: Block, viewer: frozenset[str] | None) -> st
 
 
 def area_marks(world: World, viewer: frozenset[str] | None) -> dict[str, AreaMarks]:
-    """Per area: the garrison marker and each block (blank for the other side)."""
+    """Per area: the garrison marker and each block (blank for the other side), as
+    badges of kind "garrison", "block" or "hidden-block" (nation-coloured, in a row)."""
     marks = {}
     for key, area in world.territories.items():
         blocks = sorted(world.blocks_in(key), key=lambda b: (b.nation, b.id))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from rules.marks import AreaMarks, Badge
 from rules.virgin_queen.state import (
     CATHOLIC,
     PROTESTANT,
@@ -40,20 +41,6 @@ RELIGION_TITLES = {CATHOLIC: gettext_lazy("Catholic"), PROTESTANT: gettext_lazy(
 
 
 @dataclass(frozen=True)
-class Badge:
-    kind: str  # "catholic", "protestant", "unrest" or "units": how the map draws it
-    value: int
-    label: str
-
-
-@dataclass(frozen=True)
-class AreaMarks:
-    badges: tuple[Badge, ...]
-    cells: tuple[str, ...]
-    remarks: tuple[str, ...]
-
-
-@dataclass(frozen=True)
 class ZoneRow:
     name: str
     capital: str
@@ -69,7 +56,8 @@ class PowerRow:
 
 
 def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMarks]:
-    """Per space: its religion, unrest and units; sea zones get nothing."""
+    """Per space: its religion, unrest and units, as badges of kind "catholic" or
+    "protestant", "unrest" and "units"; sea zones get nothing."""
     world = loaded.world
     units: dict[str, list[str]] = {}
     counts: Counter = Counter()
