@@ -40,14 +40,17 @@ import pytest
 from _pytest.runner import runtestprotocol
 
 ROOT = Path(__file__).resolve().parents[1]
-MODULES = tuple(
-    f"rules/{ruleset}/{name}.py"
-    for ruleset, names in (
-        ("empires_in_arms", ("procedures", "phases", "legal", "edits")),
-        ("pax_baltica", ("procedures", "phases", "legal", "supply", "edits")),
-        ("virgin_queen", ("procedures", "edits")),
-    )
-    for name in names
+MODULES = (
+    *(
+        f"rules/{ruleset}/{name}.py"
+        for ruleset, names in (
+            ("empires_in_arms", ("procedures", "phases", "legal", "edits")),
+            ("pax_baltica", ("procedures", "phases", "legal", "supply", "edits")),
+            ("virgin_queen", ("procedures", "edits")),
+        )
+        for name in names
+    ),
+    "rules/refusals.py",  # the refusals and the bounds check every ruleset's edits share
 )
 TESTS = ("tests/corpus", "tests/unit", "tests/acceptance")
 LEFT_OUT = ("tests/unit/test_catalogs.py",)  # reads the .po catalogs, not the rules

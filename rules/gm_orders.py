@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules.refusals import Refused
 from rules.text import Join, Text
 
 MOVE, BATTLE, CARD = "move", "battle", "card"
@@ -46,10 +47,6 @@ class Prefill:
     edit: str
     item: str
     values: dict[str, Any] = field(default_factory=dict)
-
-
-class Refused(ValueError):
-    """A line that cannot be given (``args[0]``: why, as a Text)."""
 
 
 def check_line(

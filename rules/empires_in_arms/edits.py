@@ -23,6 +23,7 @@ from rules.empires_in_arms.state import (
     Revolt,
     World,
 )
+from rules.refusals import EditError, whole
 from rules.text import Join, Plural, Text
 
 NATIONAL_MODIFIER_RANGE = (-5, 5)  # a cell of the Minor Country Chart
@@ -36,10 +37,6 @@ MINOR_STATUSES = {
     CLIENT: Text("client state"),
     CONQUERED: Text("conquered minor"),
 }
-
-
-class EditError(ValueError):
-    """A GM edit that names something unknown or an impossible value."""
 
 
 def _error(message: str, **params: object) -> EditError:
@@ -65,20 +62,6 @@ def _by_id(items: list, item_id: int | None, missing: str):
         if item.id is not None and item.id == item_id:
             return item
     raise _error(missing, id=item_id)
-
-
-def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
-    """``value`` if it is a whole number within ``bounds``; ``what`` (a msgid) names it."""
-    low, high = bounds
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise _error(
-            Text("%(what)s is a whole number from %(low)s to %(high)s, not “%(value)s”."),
-            what=Text(what),
-            low=low,
-            high=high,
-            value=value,
-        )
-    return value
 
 
 def spanish_province(area: Area) -> bool:
@@ -223,7 +206,7 @@ def edit_area_details(
     """An area's manpower (EIA-3's cap), a Spanish province's printed guerrilla value
     (EIA-10; None for every other area) and how its controller holds a minor."""
     state = world.areas[_area(world, area)]
-    _whole(manpower, MANPOWER_RANGE, Text("Manpower"))
+    whole(manpower, MANPOWER_RANGE, Text("Manpower"))
     if guerrilla_value is not None:
         if not spanish_province(state):
             raise _error(
@@ -233,7 +216,7 @@ def edit_area_details(
                 ),
                 area=state.name,
             )
-        _whole(guerrilla_value, GUERRILLA_VALUE_RANGE, Text("A guerrilla value"))
+        whole(guerrilla_value, GUERRILLA_VALUE_RANGE, Text("A guerrilla value"))
     elif spanish_province(state):
         raise _error(
             Text("%(area)s is a Spanish province: it needs its printed guerrilla value (EIA-10)."),
@@ -276,7 +259,7 @@ def edit_national_modifier(world: World, *, area: str, power: str, value: int) -
             ),
             area=state.name,
         )
-    _whole(value, NATIONAL_MODIFIER_RANGE, Text("A national modifier"))
+    whole(value, NATIONAL_MODIFIER_RANGE, Text("A national modifier"))
     world.national_modifiers[(area, power)] = value
     return Text(
         "Minor Country Chart: NM(%(power)s, %(area)s) = %(value)s",
@@ -295,7 +278,7 @@ def edit_let_downs(world: World, *, power: str, area: str, count: int) -> Text:
             Text("%(area)s is a province: let-downs count in minor countries only."),
             area=state.name,
         )
-    _whole(count, LET_DOWN_RANGE, Text("Revolts let down"))
+    whole(count, LET_DOWN_RANGE, Text("Revolts let down"))
     world.let_downs[(power, area)] = count
     return Plural(
         "%(power)s has let down %(count)s revolt(s) in %(area)s",
@@ -310,7 +293,7 @@ def edit_militia_due(world: World, *, power: str, militia: int) -> Text:
     """EIA-12: the militia factors Spain receives in its next reinforcement phase."""
     if _power(world, power) != SPAIN:
         raise _error(Text("Only Spain receives militia for its guerrillas (EIA-12)."))
-    _whole(militia, MILITIA_RANGE, Text("Militia factors"))
+    whole(militia, MILITIA_RANGE, Text("Militia factors"))
     world.militia_due[power] = militia
     return Plural(
         "%(power)s is owed %(count)s militia factor(s) (EIA-12)",
@@ -484,7 +467,7 @@ def edit_guerrilla(world: World, *, stack: int, besieged: bool, factors: int | N
     state = _by_id(world.guerrillas, stack, Text("There is no guerrilla stack #%(id)s."))
     where = world.areas[state.area]
     if factors is not None:
-        _whole(factors, FACTORS_RANGE, Text("Guerrilla factors"))
+        whole(factors, FACTORS_RANGE, Text("Guerrilla factors"))
         if factors > state.factors:
             _check_cap(world, where, factors, besides=state)
         state.factors = factors
@@ -510,7 +493,7 @@ def add_guerrilla(world: World, *, power: str, area: str, factors: int, revolt: 
     unbesieged stack of the same kind there, if any."""
     _power(world, power)
     state = world.areas[_area(world, area)]
-    _whole(factors, FACTORS_RANGE, Text("Guerrilla factors"))
+    whole(factors, FACTORS_RANGE, Text("Guerrilla factors"))
     _check_origin(world, power, state, revolt)
     _check_cap(world, state, factors)
     stack = next(

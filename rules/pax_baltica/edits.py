@@ -19,6 +19,7 @@ from rules.pax_baltica.state import (
     Block,
     World,
 )
+from rules.refusals import EditError, whole
 from rules.text import Plural, Text
 
 STRENGTH_RANGE = (0, 6)  # a block's steps; 0 only for a block in the pool
@@ -32,29 +33,11 @@ ACTIONS_RANGE = (0, 20)
 RATING = re.compile(r"[A-D][1-6]")
 
 
-class EditError(ValueError):
-    """A GM edit that names something unknown or an impossible value."""
-
-
 @dataclass(frozen=True)
 class Change:
     text: Text
     audience: tuple[str, ...] = ()  # empty: everyone reads the text
     redacted: Text | str = ""  # what the rest read
-
-
-def _whole(value: object, bounds: tuple[int, int], what: str) -> int:
-    low, high = bounds
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise EditError(
-            Text(
-                "%(what)s must be a whole number from %(low)s to %(high)s.",
-                what=what,
-                low=low,
-                high=high,
-            )
-        )
-    return value
 
 
 def _nation(world: World, key: str | None) -> str:
@@ -119,9 +102,9 @@ def edit_block(
     """Move a block (a land move the GM enters, or back to the pool with no location),
     correct its values, have it carried by a fleet in the same place."""
     target = _block(world, block)
-    _whole(max_strength, MAX_STRENGTH_RANGE, Text("The maximum strength"))
-    _whole(strength, (0 if location is None else 1, max_strength), Text("The strength"))
-    _whole(supply_trains, TRAINS_RANGE, Text("Supply trains"))
+    whole(max_strength, MAX_STRENGTH_RANGE, Text("The maximum strength"))
+    whole(strength, (0 if location is None else 1, max_strength), Text("The strength"))
+    whole(supply_trains, TRAINS_RANGE, Text("Supply trains"))
     if not RATING.fullmatch(rating or ""):
         raise EditError(Text("The rating is a letter A–D and a number 1–6, like C1."))
     if carried_by is not None:
@@ -204,9 +187,9 @@ def add_block(
     name = (name or "").strip()
     if not name or any(b.name == name for b in world.blocks.values()):
         raise EditError(Text("Give the block a name no other block has (“%(name)s”).", name=name))
-    _whole(max_strength, MAX_STRENGTH_RANGE, Text("The maximum strength"))
-    _whole(strength, (1, max_strength), Text("The strength"))
-    _whole(supply_trains, TRAINS_RANGE, Text("Supply trains"))
+    whole(max_strength, MAX_STRENGTH_RANGE, Text("The maximum strength"))
+    whole(strength, (1, max_strength), Text("The strength"))
+    whole(supply_trains, TRAINS_RANGE, Text("Supply trains"))
     if not RATING.fullmatch(rating or ""):
         raise EditError(Text("The rating is a letter A–D and a number 1–6, like C1."))
     _check_location(world, kind, location, None)
@@ -265,8 +248,8 @@ def edit_nation(
     its new blocks may be placed."""
     target = world.nations[_nation(world, nation)]
     if rp_level is not None:
-        _whole(rp_level, RP_RANGE, Text("The RP level"))
-    _whole(event_rp, EVENT_RP_RANGE, Text("Event RP"))
+        whole(rp_level, RP_RANGE, Text("The RP level"))
+    whole(event_rp, EVENT_RP_RANGE, Text("Event RP"))
     for key in deployment:
         _area(world, key, TERRITORY)
     for key in fleet_ports:
@@ -313,8 +296,8 @@ def edit_territory(
     area = world.territories[_area(world, territory, TERRITORY)]
     if controller is not None:
         _nation(world, controller)
-    _whole(garrison, GARRISON_RANGE, Text("The garrison"))
-    _whole(forage_points, FORAGE_RANGE, Text("Forage points"))
+    whole(garrison, GARRISON_RANGE, Text("The garrison"))
+    whole(forage_points, FORAGE_RANGE, Text("Forage points"))
     area.controller, area.garrison, area.forage_points = controller, garrison, forage_points
     area.port, area.transit, area.in_poland, area.surrendered = (
         port,
@@ -340,8 +323,8 @@ def edit_side(
     acts first (the season's action roll decides; the seed's 8.4 has the Coalition first)."""
     if side not in SIDES:
         raise EditError(Text("There is no side “%(side)s”.", side=side))
-    _whole(actions, ACTIONS_RANGE, Text("Actions"))
-    _whole(actions_per_season, ACTIONS_RANGE, Text("Actions per season"))
+    whole(actions, ACTIONS_RANGE, Text("Actions"))
+    whole(actions_per_season, ACTIONS_RANGE, Text("Actions per season"))
     world.actions[side], world.season_actions[side] = actions, actions_per_season
     if first:
         world.actions = {side: actions, **{k: v for k, v in world.actions.items() if k != side}}

@@ -31,17 +31,10 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
+from rules.refusals import Refused
 from rules.text import Join, Plural, Text
 
 PLACED_GARRISON = 1  # GNW-2: the strength of the marker a captor places
-
-
-class Refused(ValueError):
-    """A refused reinforcement; ``text``: why, as a Text."""
-
-    @property
-    def text(self) -> Text:
-        return self.args[0]
 
 
 def dice_count(count: int) -> Text:

@@ -6,6 +6,7 @@ value raises EditError and changes nothing.
 
 from __future__ import annotations
 
+from rules.refusals import EditError, whole
 from rules.text import Join, Plural, Text
 from rules.virgin_queen.state import (
     CATHOLIC,
@@ -24,25 +25,6 @@ COUNT_RANGE = (0, 30)
 MARKER_RANGE = (0, 9)
 RELIGIONS = {CATHOLIC: Text("catholic"), PROTESTANT: Text("protestant")}
 KINDS = {REGULAR: Text("regular"), MERCENARY: Text("mercenary"), NAVAL: Text("naval")}
-
-
-class EditError(ValueError):
-    """A GM edit that names something unknown or an impossible value (``args[0]``: why, as
-    a Text)."""
-
-
-def _whole(value: object, bounds: tuple[int, int], what: Text) -> int:
-    low, high = bounds
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise EditError(
-            Text(
-                "%(what)s must be a whole number from %(low)s to %(high)s.",
-                what=what,
-                low=low,
-                high=high,
-            )
-        )
-    return value
 
 
 def _space(world: World, key: str | None) -> str:
@@ -108,7 +90,7 @@ def set_units(world: World, *, power: str, kind: str, space: str, count: int) ->
     _space(world, space)
     if kind not in (REGULAR, MERCENARY, NAVAL):
         raise EditError(Text("A unit is a regular, a mercenary or a naval unit."))
-    _whole(count, COUNT_RANGE, Text("The number of units"))
+    whole(count, COUNT_RANGE, Text("The number of units"))
     stack = next(
         (u for u in world.units.values() if (u.power, u.kind, u.space) == (power, kind, space)),
         None,
@@ -136,7 +118,7 @@ def move_units(world: World, *, stack: int, to: str, count: int) -> Text:
     origin = units.space
     if _space(world, to) == origin:
         raise EditError(Text("The units are already in %(space)s.", space=world.spaces[to].name))
-    _whole(count, (1, units.count), Text("The number of units that move"))
+    whole(count, (1, units.count), Text("The number of units that move"))
     there = next(
         (
             u
@@ -146,7 +128,7 @@ def move_units(world: World, *, stack: int, to: str, count: int) -> Text:
         None,
     )
     if there is not None:
-        there.count = _whole(there.count + count, COUNT_RANGE, Text("The number of units"))
+        there.count = whole(there.count + count, COUNT_RANGE, Text("The number of units"))
         units.count -= count
     elif count == units.count:
         units.space = to
@@ -187,7 +169,7 @@ def edit_zone(world: World, *, zone: str, capital: str | None, regulars: int) ->
         raise EditError(Text("There is no struggle zone “%(zone)s”.", zone=zone))
     if capital not in (None, TURN_TRACK):
         _space(world, capital)
-    _whole(regulars, COUNT_RANGE, Text("Regulars available"))
+    whole(regulars, COUNT_RANGE, Text("Regulars available"))
     world.capitals[zone], world.counter_mix[zone] = capital, regulars
     where = {None: Text("none"), TURN_TRACK: Text("on the turn track")}.get(
         capital, world.spaces[capital].name if capital in world.spaces else capital
@@ -234,7 +216,7 @@ def edit_markers(
         (assassination_used, Text("Assassination Used markers")),
         (cipher_key, Text("Cipher Key markers")),
     ):
-        _whole(value, MARKER_RANGE, what)
+        whole(value, MARKER_RANGE, what)
     markers.informant, markers.assassination_used = informant, assassination_used
     markers.cipher_key = cipher_key
     return Text(

@@ -19,6 +19,7 @@ from typing import Any
 
 from rules.dice import Dice
 from rules.modifiers import ModifiedRoll, RollReport
+from rules.refusals import Refused
 from rules.text import Join, Plural, Text
 from rules.virgin_queen.state import (
     ADJECTIVES,
@@ -66,14 +67,6 @@ TALLY: dict[str, Callable[[int], Text]] = {
     "unrest": lambda n: Plural("%(count)s unrest marker", "%(count)s unrest markers", count=n),
     "miss": lambda n: Plural("%(count)s miss", "%(count)s misses", count=n),
 }
-
-
-class Refused(ValueError):
-    """An illegal start or answer; the world is unchanged. ``text``: why, as a Text."""
-
-    @property
-    def text(self) -> Text:
-        return self.args[0]
 
 
 @dataclass(frozen=True)

@@ -158,10 +158,16 @@ def test_a_controlled_minor_gets_its_status(world, status):
 @pytest.mark.parametrize(
     ("fields", "match"),
     [
-        ({"area": "castile", "manpower": 21}, "Manpower is a whole number from 0 to 20"),
-        ({"area": "castile", "manpower": -1}, "Manpower is a whole number from 0 to 20"),
-        ({"area": "castile", "guerrilla_value": 0}, "guerrilla value is a whole number from 1"),
-        ({"area": "castile", "guerrilla_value": 7}, "guerrilla value is a whole number from 1"),
+        ({"area": "castile", "manpower": 21}, "Manpower must be a whole number from 0 to 20"),
+        ({"area": "castile", "manpower": -1}, "Manpower must be a whole number from 0 to 20"),
+        (
+            {"area": "castile", "guerrilla_value": 0},
+            "guerrilla value must be a whole number from 1",
+        ),
+        (
+            {"area": "castile", "guerrilla_value": 7},
+            "guerrilla value must be a whole number from 1",
+        ),
         ({"area": "palatinate", "guerrilla_value": 3}, "Palatinate is not a Spanish province"),
         ({"area": "bosnia", "guerrilla_value": 3}, "Bosnia is not a Spanish province"),
         (

@@ -1,0 +1,35 @@
+"""How the rules say no: a procedure, a GM edit or an order for the GM that the rules do
+not allow raises Refused (an edit: EditError) carrying why, as a Text, and changes
+nothing. Pure: no Django."""
+
+from __future__ import annotations
+
+from rules.text import Text
+
+
+class Refused(ValueError):
+    """An input the rules do not allow; the state is unchanged. ``text``: why."""
+
+    @property
+    def text(self) -> Text:
+        return self.args[0]
+
+
+class EditError(Refused):
+    """A GM edit that names something unknown or an impossible value."""
+
+
+def whole(value: object, bounds: tuple[int, int], what: Text) -> int:
+    """``value`` if it is a whole number within ``bounds`` (both included), else
+    EditError naming it as ``what``."""
+    low, high = bounds
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise EditError(
+            Text(
+                "%(what)s must be a whole number from %(low)s to %(high)s.",
+                what=what,
+                low=low,
+                high=high,
+            )
+        )
+    return value
