@@ -25,3 +25,13 @@ class LogLine:
     roll: RollReport | None = None
     audience: tuple[str, ...] = ()
     redacted: str = ""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a GM edit logs (campaign/gm_edits.py): its sentence, and for an edit of hidden
+    state, the powers who read it in full and what the others read instead."""
+
+    text: str
+    audience: tuple[str, ...] = ()  # empty: everyone reads the text
+    redacted: str = ""

@@ -16,7 +16,7 @@ from functools import reduce
 from django.db import transaction
 from django.db.models import Q
 
-from campaign import persistence
+from campaign import gm_edits, persistence
 from campaign.history import record_input
 from campaign.models import (
     Adjacency,
@@ -35,14 +35,11 @@ from campaign.models import (
     PowerRelation,
     Revolt,
 )
-from campaign.services import PhaseContext, ServiceError, locked_campaign, refuse_if_ended
+from campaign.services import PhaseContext, locked_campaign, refuse_if_ended
 from campaign.snapshots import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
-from rules.empires_in_arms.edits import EDITS, EditError
-from rules.gm_orders import edit_line
-from rules.log import GM, LogLine
+from rules.empires_in_arms.edits import EDITS
 from rules.text import Text
-from rules.translation import localized
 
 
 @dataclass
@@ -400,24 +397,14 @@ resolve_economic = _phase_service(phases.resolve_economic)
 # -- GM edits and standing orders ---------------------------------------------------
 
 
-def gm_edit(*, campaign_id: int, actor, edit: str, carrying_out=None, **fields) -> Text:
-    """Apply one GM edit, run the immediate EIA-7 endings, log it with who made it (and
-    the order for the GM it carries out, ``carrying_out``: rules/gm_orders.py)."""
-    if edit not in EDITS:
-        raise ServiceError(f"Unknown edit “{edit}”.")
-    with transaction.atomic():
-        campaign = locked_campaign(campaign_id)
-        loaded = load_state(campaign)
-        try:
-            text = EDITS[edit](loaded.world, **fields)
-        except EditError as error:
-            raise ServiceError(localized(error.args[0])) from None
-        line = edit_line(actor.get_username(), text, carrying_out)
-        loaded.world.log.insert(0, LogLine(GM, line))
-        phases.immediate_checks(loaded.world)
-        persist(loaded, campaign, campaign.phase if campaign.phase_id else None, actor)
-        campaign.bump_version()
-        return text
+gm_edit = gm_edits.edit_service(
+    EDITS,
+    load_state,
+    lambda loaded, campaign, actor: persist(loaded, campaign, campaign.phase, actor),
+    settle=phases.immediate_checks,
+)
+gm_edit.__doc__ = """Apply one GM edit, run the immediate EIA-7 endings, log it with who made
+it (and the order for the GM it carries out, ``carrying_out``: rules/gm_orders.py)."""
 
 
 def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:

@@ -8,8 +8,8 @@ cannot hold, raises EditError and changes nothing.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from rules.log import Change
 from rules.pax_baltica.state import (
     FLEET,
     KINDS,
@@ -31,13 +31,6 @@ GARRISON_RANGE = (0, 9)
 FORAGE_RANGE = (0, 9)
 ACTIONS_RANGE = (0, 20)
 RATING = re.compile(r"[A-D][1-6]")
-
-
-@dataclass(frozen=True)
-class Change:
-    text: Text
-    audience: tuple[str, ...] = ()  # empty: everyone reads the text
-    redacted: Text | str = ""  # what the rest read
 
 
 def _nation(world: World, key: str | None) -> str:

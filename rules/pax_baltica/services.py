@@ -11,9 +11,7 @@ import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.db import transaction
-
-from campaign import persistence
+from campaign import gm_edits, persistence
 from campaign.models import (
     Adjacency,
     Area,
@@ -25,13 +23,10 @@ from campaign.models import (
     Phase,
     Power,
 )
-from campaign.services import PhaseContext, ServiceError, locked_campaign
+from campaign.services import PhaseContext
 from campaign.snapshots import LiveRows, StateRows
-from rules.gm_orders import edit_line
-from rules.log import GM, LogLine
 from rules.pax_baltica import phases, state
-from rules.pax_baltica.edits import EDITS, EditError
-from rules.translation import localized
+from rules.pax_baltica.edits import EDITS
 
 
 @dataclass
@@ -298,28 +293,8 @@ resolve_forage = _phase_service(phases.resolve_forage)
 # -- GM edits ---------------------------------------------------------------------
 
 
-def gm_edit(*, campaign_id: int, actor, edit: str, carrying_out=None, **fields) -> str:
-    """Apply one GM edit and log it with who made it (block details for the GM only) and
-    the order for the GM it carries out (``carrying_out``: rules/gm_orders.py)."""
-    if edit not in EDITS:
-        raise ServiceError(f"Unknown edit “{edit}”.")
-    with transaction.atomic():
-        campaign = locked_campaign(campaign_id)
-        loaded = load_state(campaign)
-        try:
-            change = EDITS[edit](loaded.world, **fields)
-        except EditError as error:
-            raise ServiceError(localized(error.args[0])) from None
-        who = actor.get_username()
-        loaded.world.log.insert(
-            0,
-            LogLine(
-                GM,
-                edit_line(who, change.text, carrying_out),
-                audience=change.audience,
-                redacted=edit_line(who, change.redacted, carrying_out) if change.redacted else "",
-            ),
-        )
-        persist(loaded, campaign.phase if campaign.phase_id else None, actor)
-        campaign.bump_version()
-        return change.text
+gm_edit = gm_edits.edit_service(
+    EDITS, load_state, lambda loaded, campaign, actor: persist(loaded, campaign.phase, actor)
+)
+gm_edit.__doc__ = """Apply one GM edit and log it with who made it (block details for the GM
+only) and the order for the GM it carries out (``carrying_out``: rules/gm_orders.py)."""

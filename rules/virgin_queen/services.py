@@ -12,10 +12,9 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
-from django.db import transaction
 from django.utils.translation import gettext
 
-from campaign import persistence
+from campaign import gm_edits, persistence
 from campaign.models import (
     Adjacency,
     Area,
@@ -30,15 +29,13 @@ from campaign.models import (
     VqUnits,
     VqZone,
 )
-from campaign.services import WAITING, PhaseContext, ServiceError, locked_campaign
+from campaign.services import WAITING, PhaseContext, ServiceError
 from campaign.snapshots import LiveRows, StateRows
-from rules.gm_orders import edit_line
-from rules.log import GM, LogLine
 from rules.text import Text
 from rules.translation import localized
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen import state
-from rules.virgin_queen.edits import EDITS, EditError
+from rules.virgin_queen.edits import EDITS
 
 SEA = "sea"
 LAND_LINKS = (Adjacency.Kind.LAND, Adjacency.Kind.PASS)
@@ -435,25 +432,20 @@ def turn_started(campaign: Campaign, turn: int, actor) -> None:
 # -- GM edits -----------------------------------------------------------------------
 
 
-def gm_edit(*, campaign_id: int, actor, edit: str, carrying_out=None, **fields) -> str:
-    """Apply one GM edit and log it with who made it (and the order for the GM it carries
-    out, ``carrying_out``: rules/gm_orders.py); returns the edit's Text."""
-    if edit not in EDITS:
-        raise ServiceError(gettext("Unknown edit “%(edit)s”.") % {"edit": edit})
-    with transaction.atomic():
-        campaign = locked_campaign(campaign_id)
-        loaded = load_state(campaign)
-        if loaded.pending is not None:
-            raise ServiceError(_edit_waits(loaded.pending))
-        try:
-            text = EDITS[edit](loaded.world, **fields)
-        except EditError as error:
-            raise ServiceError(localized(error.args[0])) from None
-        line = edit_line(actor.get_username(), text, carrying_out)
-        loaded.world.log.insert(0, LogLine(GM, line))
-        persist(loaded, campaign.phase if campaign.phase_id else None, actor)
-        campaign.bump_version()
-        return text
+def _no_decision_waits(loaded: Loaded) -> None:
+    """The map is not edited while a conversion or a revolt waits for a decision."""
+    if loaded.pending is not None:
+        raise ServiceError(_edit_waits(loaded.pending))
+
+
+gm_edit = gm_edits.edit_service(
+    EDITS,
+    load_state,
+    lambda loaded, campaign, actor: persist(loaded, campaign.phase, actor),
+    ready=_no_decision_waits,
+)
+gm_edit.__doc__ = """Apply one GM edit and log it with who made it (and the order for the GM
+it carries out, ``carrying_out``: rules/gm_orders.py); returns the edit's Text."""
 
 
 def _edit_waits(pending: vq.Pending) -> str:
