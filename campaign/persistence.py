@@ -7,11 +7,24 @@ difference with these helpers: the same number of queries for 10 areas or 400.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from campaign.models import Campaign, Event, Phase, RollRecord
 from rules.log import GM, LogLine
 from rules.text import message_of
+
+
+@dataclass
+class Loaded:
+    """A ruleset's World as its services load it: with the database ids behind its
+    power and area keys, a copy to diff against when writing, and its campaign."""
+
+    world: Any
+    before: Any
+    power_ids: dict[str, int]
+    area_ids: dict[str, int]
+    campaign: Campaign | None = None
 
 
 def phase_service(

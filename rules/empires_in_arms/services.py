@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import reduce
 
 from django.db import transaction
@@ -35,21 +34,12 @@ from campaign.models import (
     PowerRelation,
     Revolt,
 )
+from campaign.persistence import Loaded
 from campaign.services import PhaseContext, locked_campaign, refuse_if_ended
 from campaign.snapshots import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS
 from rules.text import Text
-
-
-@dataclass
-class Loaded:
-    """A World with the database ids behind its keys, and a copy to diff against."""
-
-    world: state.World
-    before: state.World
-    power_ids: dict[str, int]
-    area_ids: dict[str, int]
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from campaign import gm_edits, persistence
 from campaign.models import (
@@ -23,21 +22,11 @@ from campaign.models import (
     Phase,
     Power,
 )
+from campaign.persistence import Loaded
 from campaign.services import PhaseContext
 from campaign.snapshots import LiveRows, StateRows
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS
-
-
-@dataclass
-class Loaded:
-    """A World with the database ids behind its keys, and a copy to diff against."""
-
-    world: state.World
-    before: state.World
-    power_ids: dict[str, int]
-    area_ids: dict[str, int]
-    campaign: Campaign
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:

@@ -43,16 +43,10 @@ CANCEL = "cancel"  # the GM's answer that ends a procedure stuck after an edit a
 
 
 @dataclass
-class Loaded:
-    """A World with the database ids behind its keys, a copy to diff against, and the
-    procedure under way (if any)."""
+class Loaded(persistence.Loaded):
+    """The World as persistence.Loaded holds it, with the procedure under way (if any)."""
 
-    world: state.World
-    before: state.World
-    power_ids: dict[str, int]
-    area_ids: dict[str, int]
-    campaign: Campaign
-    pending: vq.Pending | None
+    pending: vq.Pending | None = None
 
     @property
     def adjacency(self) -> dict[str, set[str]]:
