@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
@@ -385,3 +386,10 @@ def test_the_page_polls_and_is_swapped_once_its_phase_is_resolved(client_as, cam
     response = client.get(url + query, HTTP_HX_REQUEST="true")
     assert response.status_code == 200 and response["HX-Retarget"] == "#campaign-page"
     assert 'id="campaign-page"' in response.content.decode()
+
+
+def test_every_page_names_the_icon_that_is_served(client):
+    html = client.get(reverse("campaign:rules", args=["empires_in_arms"])).content.decode()
+    icon = re.search(r'<link rel="icon" href="/static/([^"]+)" type="image/svg\+xml">', html)
+    assert icon, "no icon link"
+    assert finders.find(icon.group(1)), icon.group(1)
