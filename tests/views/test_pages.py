@@ -393,3 +393,11 @@ def test_every_page_names_the_icon_that_is_served(client):
     icon = re.search(r'<link rel="icon" href="/static/([^"]+)" type="image/svg\+xml">', html)
     assert icon, "no icon link"
     assert finders.find(icon.group(1)), icon.group(1)
+
+
+def test_times_are_machine_readable_without_microseconds(campaign, client_as):
+    """HTML's <time datetime> takes at most milliseconds: seconds and the UTC offset."""
+    html = client_as("player").get(reverse("campaign:detail", args=[campaign.pk])).content
+    stamps = re.findall(r'<time datetime="([^"]+)"', html.decode())
+    assert stamps
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d[+-]\d{4}", s) for s in stamps), stamps
