@@ -139,7 +139,12 @@ class AssignSeatForm(forms.Form):
 
 
 class DeadlineForm(forms.Form):
-    """The open phase's deadline, in the GM's time zone; empty clears it."""
+    """The open phase's deadline, in the GM's time zone; empty clears it. Its ids are its
+    own (id_deadline-…): the dashboard's close-and-resolve form has a phase field too."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_deadline-%s")
+        super().__init__(*args, **kwargs)
 
     phase = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=2**63 - 1)
     deadline = forms.DateTimeField(

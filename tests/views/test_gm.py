@@ -1,6 +1,7 @@
 """The GM dashboard: readiness, resolving, dice, seats, options, and every state edit."""
 
 import re
+from collections import Counter
 
 import pytest
 from django.test import Client
@@ -570,3 +571,9 @@ def test_gm_opens_an_observer_seat_whose_link_seats_an_observer(campaign, client
     seat.refresh_from_db()
     assert seat.user == newcomer
     assert client.get(reverse("campaign:detail", args=[campaign.pk])).status_code == 200
+
+
+def test_no_id_stands_twice_on_the_dashboard(campaign, client_as):
+    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    ids = Counter(re.findall(r'\sid="([^"]+)"', html))
+    assert [key for key, count in ids.items() if count > 1] == []
