@@ -517,12 +517,11 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
         )
         if ready:
             resolve_when_everyone_is_ready(campaign, campaign.phase)
+        names = {"power": seat.power.name, "phase": Term(spec.name)}
         if ready:
-            said = "%(power)s marked its orders ready for %(phase)s."
-            text = Text(said, power=seat.power.name, phase=Term(spec.name))
+            text = Text("%(power)s marked its orders ready for %(phase)s.", **names)
         else:
-            said = "%(power)s saved its orders as a draft for %(phase)s."
-            text = Text(said, power=seat.power.name, phase=Term(spec.name))
+            text = Text("%(power)s saved its orders as a draft for %(phase)s.", **names)
         log(
             campaign,
             Event.Kind.ORDER,

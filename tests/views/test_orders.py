@@ -179,3 +179,22 @@ def test_standing_order_saved_via_htmx(campaign, client_as):
     assert 'id="standing"' in html and "Standing order saved." in html
     status = EiaPowerStatus.objects.get(power__campaign=campaign, power__key="france")
     assert status.pays_bad_roll is False
+
+
+@pytest.mark.parametrize(
+    "language, ready, said",
+    [
+        ("el", True, "δήλωσε έτοιμες τις διαταγές της"),
+        ("el", False, "ως πρόχειρο"),
+        ("ru", True, "отметила свои приказы как готовые"),
+        ("ru", False, "сохранила черновик своих приказов"),
+    ],
+)
+def test_the_log_says_orders_were_given_in_the_readers_language(
+    campaign, client_as, language, ready, said
+):
+    client = client_as("other_player")
+    assert post_orders(client, campaign, {}, ready=ready).status_code == 200
+    url = reverse("campaign:detail", args=[campaign.pk])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert said in html
