@@ -30,7 +30,7 @@ from campaign.forms import (
     StateVersionForm,
 )
 from campaign.gm_order_forms import RevealForm
-from campaign.models import Campaign, Seat
+from campaign.models import Campaign, Phase, Seat
 from campaign.press_forms import PressRulesForm
 from campaign.services import (
     Conflict,
@@ -432,6 +432,9 @@ def dashboard_context(
         "reveal_form": RevealForm(initial={"reveal": gm_orders.reveals(state.campaign)}),
         "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": scheduling.resolves_itself(state.campaign),
+        "can_roll_back": Phase.objects.filter(
+            campaign=state.campaign, status=Phase.Status.RESOLVED
+        ).exists(),
         "seats": seat_rows(request, state),
         "lobby_form": LobbyForm(instance=state.campaign),
         "seat_requests": lobby.waiting_requests(state.campaign),

@@ -577,3 +577,11 @@ def test_no_id_stands_twice_on_the_dashboard(campaign, client_as):
     html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
     ids = Counter(re.findall(r'\sid="([^"]+)"', html))
     assert [key for key, count in ids.items() if count > 1] == []
+
+
+def test_rollback_is_offered_only_once_a_phase_is_resolved(campaign, client_as, advance_to):
+    url = reverse("campaign:gm", args=[campaign.pk])
+    rollback = reverse("campaign:rollback", args=[campaign.pk])
+    assert rollback not in client_as("gm").get(url).content.decode()
+    advance_to(campaign, "revolt")
+    assert rollback in client_as("gm").get(url).content.decode()
