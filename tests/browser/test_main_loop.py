@@ -45,8 +45,14 @@ class Tab:
         )
         self.page = self.context.new_page()
         self.problems: list[str] = []
+        self.confirmations: list[str] = []  # what each confirm() asked, accepted
         self.page.on("pageerror", lambda error: self.problems.append(f"script error: {error}"))
         self.page.on("response", self._response)
+        self.page.on("dialog", self._dialog)
+
+    def _dialog(self, dialog) -> None:
+        self.confirmations.append(dialog.message)
+        dialog.accept()
 
     def _response(self, response) -> None:
         if response.status >= 400 and not response.url.endswith("/favicon.ico"):
@@ -158,6 +164,11 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts, 
         expect(page.get_by_role("status")).to_contain_text(
             "Political phase · peace step resolved; Political phase · revolt step is open."
         )
+        assert gm.confirmations == [
+            "Close Political phase · peace step now and resolve it? Powers that have not "
+            "marked their orders ready are resolved with what they saved, and the dice are "
+            "rolled."
+        ]
 
         # 3b. Both players give their revolt-step orders through the HTMX form.
         for tab in (britain, france):
