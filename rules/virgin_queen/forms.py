@@ -190,7 +190,8 @@ class DecisionForm(forms.Form):
     def __init__(self, data=None, *, world, power_key: str | None, as_gm: bool):
         super().__init__(data)
         self.prompt = vq.prompt(world.world, world.pending)
-        self.answerable = as_gm or power_key == self.prompt.waiting_for
+        self.yours = power_key == self.prompt.waiting_for  # the reader's own decision
+        self.answerable = as_gm or self.yours
         spaces = frozenset(world.world.spaces)
         for question in self.prompt.questions:
             self.fields[question.name] = self._field(question)

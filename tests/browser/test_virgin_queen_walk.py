@@ -60,7 +60,7 @@ def test_a_conversion_chosen_on_the_map(live_server, browser, artifacts):
     expect(gm.page.locator("#decision h2")).to_have_text("Waiting for Spain")
 
     spain.goto(f"/campaigns/{campaign.pk}/")
-    expect(page.locator("#decision h2")).to_have_text("Waiting for Spain")
+    expect(page.locator("#decision h2")).to_have_text("Your decision")
     choices = page.locator("#map g.area.highlight")
     expect(choices).not_to_have_count(0)
     keys = choices.evaluate_all("(areas) => areas.map((g) => g.dataset.key)")[:2]

@@ -350,7 +350,7 @@ def test_a_conversion_waits_for_spain_at_each_stage_and_only_spain_answers(
     # step 4: the 6, with the eligible spaces highlighted for Spain only
     html = detail(spain, vq)
     panel = decision_panel(html)
-    assert "Waiting for Spain" in panel
+    assert "Your decision" in panel
     assert f'action="/campaigns/{vq.pk}/decision/"' in panel
     assert options_of(panel, "die_1") == ["keep", "lower", "bourges", "dijon", "lyon"]
     assert highlighted(html) == {"bourges", "dijon", "lyon"}
@@ -457,7 +457,7 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     france = as_role("france")
     html = detail(france, vq)
     panel = decision_panel(html)
-    assert "Waiting for France" in panel
+    assert "Your decision" in panel
     assert options_of(panel, field) == ["orleans", "paris"]
     assert highlighted(html) == {"orleans", "paris"}
     assert "1 2 5, hits on 5 or 6: 1 hit" in html
@@ -484,7 +484,7 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     assert controller(vq, "lyon") == "protestant"
     assert "2 French mercenaries in Lyon displaced to Orléans (step 3)." in log_text(vq)
     html = detail(protestant, vq)
-    assert "Waiting for Protestant" in decision_panel(html)
+    assert "Your decision" in decision_panel(html)
     assert checkboxes_of(decision_panel(html), "extra") == ["clermont", "dijon"]
     assert highlighted(html) == {"clermont", "dijon"}
     assert "1 2 5, hits on 5 or 6: 1 hit" in html
@@ -673,7 +673,7 @@ def test_a_six_that_cannot_flip_that_space_is_refused(at_sixes, as_role, answer,
     before = snapshot(vq)
     response = post_decision(as_role("spain"), vq, answer)
     assert_refused(response, 422, vq, before, "Your decision was not accepted", phrase)
-    assert "Waiting for Spain" in response.content.decode()
+    assert "Your decision" in response.content.decode()
 
 
 @pytest.mark.parametrize(
