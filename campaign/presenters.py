@@ -97,6 +97,13 @@ class Step:
     does: str
     rules: tuple[str, ...]
     state: str  # "done", "current" or "next"
+    as_before: bool = False  # does what the step before does (e.g. each power's impulse)
+
+    @property
+    def explained(self) -> bool:
+        """Whether the sequence says what it does: once for a run of like steps, and
+        always for the step open now."""
+        return not self.as_before or self.state == "current"
 
 
 @dataclass(frozen=True)
@@ -238,8 +245,14 @@ def sequence(ruleset: Any, campaign: Any, phase: Any) -> list[Step]:
     specs = ruleset.turn_phases(campaign.turn, campaign.setup)
     here = phase.position if phase is not None else -1
     return [
-        Step(spec.name, spec.does, spec.rules, step_state(position, here))
-        for position, spec in enumerate(specs)
+        Step(
+            spec.name,
+            spec.does,
+            spec.rules,
+            step_state(position, here),
+            as_before=position > 0 and (spec.does, spec.rules) == (before.does, before.rules),
+        )
+        for position, (before, spec) in enumerate(zip([None, *specs], specs, strict=False))
     ]
 
 

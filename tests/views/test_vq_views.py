@@ -1014,3 +1014,14 @@ def test_only_the_gm_edits(vq, as_role, role):
     data = {"power": "spain", "kind": "regular", "space": "brussels", "count": "4"}
     response = gm_post(as_role(role), vq, "units", data)
     assert_refused(response, 403, vq, before)
+
+
+def test_the_sequence_says_once_what_a_run_of_impulses_does(vq, as_role):
+    html = detail(as_role("spain"), vq)
+    sequence = re.search(r'<section id="sequence".*?</section>', html, re.S).group(0)
+    steps = re.findall(r'<li class="step (\w+)"', sequence)
+    assert len(steps) >= 6  # an impulse per power
+    texts = re.findall(r"<p>([^<]+)</p>", sequence)
+    assert len(texts) < len(steps) / 2, texts  # not one paragraph per impulse
+    current = re.search(r'<li class="step current".*?</li>', sequence, re.S).group(0)
+    assert "<p>" in current  # the open impulse always says what it does
