@@ -146,7 +146,7 @@ def _block_change(world: World, block: Block, before: str | None) -> Change:
         text = Text(
             "%(block)s (%(nation)s): %(values)s", block=block.name, nation=nation, values=values
         )
-        return _secret(world, block, text, Text("corrects a %(nation)s block", nation=nation))
+        return _secret(world, block, text, Text("corrects a block of %(nation)s", nation=nation))
     route = {"start": _where(world, before), "end": _where(world, block.location)}
     text = Text(
         "%(block)s (%(nation)s) from %(start)s to %(end)s: %(values)s",
@@ -155,7 +155,7 @@ def _block_change(world: World, block: Block, before: str | None) -> Change:
         values=values,
         **route,
     )
-    redacted = Text("a %(nation)s block moves from %(start)s to %(end)s", nation=nation, **route)
+    redacted = Text("a block of %(nation)s moves from %(start)s to %(end)s", nation=nation, **route)
     return _secret(world, block, text, redacted)
 
 
@@ -199,7 +199,7 @@ def add_block(
         rating=rating,
         area=where,
     )
-    redacted = Text("adds a %(nation)s block in %(area)s", nation=nation_name, area=where)
+    redacted = Text("adds a block of %(nation)s in %(area)s", nation=nation_name, area=where)
     return _secret(world, block, text, redacted)
 
 

@@ -338,7 +338,7 @@ def _move_fleet(world: World, side: str, nation: str, item: dict) -> None:
         move.text,
         area=end,
         redacted=Text(
-            "A %(nation)s fleet moves from %(start)s to %(end)s.",
+            "A fleet of %(nation)s moves from %(start)s to %(end)s.",
             nation=world.nations[nation].name,
             start=_where(world, start),
             end=_where(world, end),

@@ -69,7 +69,7 @@ class NationRow:
 def block_label(world: World, block: Block, viewer: frozenset[str] | None) -> str:
     nation = world.nations[block.nation].name
     if not visible(block, viewer):
-        return _("a %(nation)s block") % {"nation": nation}
+        return _("a block of %(nation)s") % {"nation": nation}
     return _("%(block)s (%(nation)s %(kind)s, %(strength)s/%(max_strength)s)") % {
         "block": block.name,
         "nation": nation,

@@ -42,7 +42,9 @@ def test_actions_say_where_a_fleet_went_a_siege_was_laid_and_a_block_reinforced(
         },
     }
     phases.resolve_actions(world, orders, ScriptedDice([]))
-    assert redacted(world, "GNW-13") == ["A Sweden fleet moves from Stockholm to Gulf of Bothnia."]
+    assert redacted(world, "GNW-13") == [
+        "A fleet of Sweden moves from Stockholm to Gulf of Bothnia."
+    ]
     assert redacted(world, "GNW-1") == ["Sweden lays siege to Lietuva."]
     assert redacted(world, "GNW-8") == [
         "Coalition spends 2 action(s) reinforcing a block in Lausitz."

@@ -63,7 +63,7 @@ def test_the_panel_takes_no_post(campaign, client_as):
 @pytest.mark.parametrize(
     "role, hidden, shown",
     [
-        ("player", {"Pyotr I", "Sheremetev", "Woronjetski"}, {"a Russia block"}),
+        ("player", {"Pyotr I", "Sheremetev", "Woronjetski"}, {"a block of Russia"}),
         ("other_player", set(), {"Pyotr I", "Sheremetev", "Woronjetski"}),
         ("gm", set(), {"Pyotr I", "Sheremetev", "Woronjetski"}),
         ("observer", set(), {"Pyotr I"}),

@@ -530,7 +530,7 @@ def test_after_the_year_each_side_reads_its_own_lines_and_the_gm_reads_all(dice)
         "Coalition spends 2 action(s) reinforcing a block in Lausitz.",
         "Coalition lays siege to Narva.",
         "Coalition blocks in Kurland go short of forage.",
-        "a Russia block moves from Kurland to Velikaya.",
+        "a block of Russia moves from Kurland to Velikaya.",
     ):
         assert redacted in unescape(html), redacted
 

@@ -585,7 +585,7 @@ def test_gm_moves_a_block_and_only_its_side_reads_which(pb, as_role, ids):
     assert response["Location"].endswith("#edit-block")
     assert block(ids["Menshikov"]).location.key == "velikaya"
     assert "Menshikov" not in detail(as_role("player"), pb)
-    assert "a Russia block moves from Narva to Velikaya" in detail(as_role("player"), pb)
+    assert "a block of Russia moves from Narva to Velikaya" in detail(as_role("player"), pb)
     assert "Menshikov (Russia) from Narva to Velikaya" in detail(as_role("other_player"), pb)
 
 
@@ -604,7 +604,7 @@ def test_gm_adds_a_block_that_only_its_side_reads_about(pb, as_role):
     added = Block.objects.select_related("location", "power").get(campaign=pb, name="Frederik IV")
     assert (added.power.key, added.location.key, added.strength) == ("denmark", "copenhagen", 3)
     assert "Frederik IV" not in detail(as_role("player"), pb)
-    assert "adds a Denmark block in Copenhagen" in detail(as_role("player"), pb)
+    assert "adds a block of Denmark in Copenhagen" in detail(as_role("player"), pb)
     assert "Frederik IV" in detail(as_role("other_player"), pb)
     before = snapshot(pb)
     response = gm_post(as_role("gm"), pb, "block_add", data)  # the same name again
