@@ -43,9 +43,10 @@ def test_a_recruitment_phase_with_a_pool_draw(live_server, browser, artifacts):
     seat(campaign, "saxony", "august")
     seat(campaign, "sweden", "karl")
     world = load_world(campaign)
-    pool = [block.name for block in world.pool("saxony")]
+    pool = {block.name: block.kind for block in world.pool("saxony")}
     context = draw_context(campaign.phase.dice_context, 0)  # the phase's first die
     first_in_pool = secret_order(campaign.secret, context, pool)[0]
+    drawn_kind = pool[first_in_pool]  # an army or a regiment, as the secret falls
     swedish_names = [b.name for b in world.blocks.values() if b.nation == "sweden"]
 
     gm, saxony, sweden = (Tab(browser, live_server.url, who) for who in ("gm", "saxony", "sweden"))
@@ -78,7 +79,7 @@ def test_a_recruitment_phase_with_a_pool_draw(live_server, browser, artifacts):
     expect(gm.page.get_by_role("status")).to_contain_text("Recruitment phase resolved")
 
     page.reload()
-    drawn = page.locator("#log li", has_text=f"{first_in_pool} (army) drawn")
+    drawn = page.locator("#log li", has_text=f"{first_in_pool} ({drawn_kind}) drawn")
     expect(drawn).to_contain_text("placed in Lausitz")
     expect(drawn.locator(".rule")).to_have_text("GNW-10")
     expect(page.locator("#blocks")).to_contain_text(first_in_pool)
