@@ -41,7 +41,9 @@ class Tab:
     def __init__(self, browser, base_url: str, who: str):
         self.who = who
         self.context = browser.new_context(
-            base_url=base_url, viewport={"width": 1280, "height": 900}
+            base_url=base_url,
+            viewport={"width": 1280, "height": 900},
+            permissions=["clipboard-read", "clipboard-write"],
         )
         self.page = self.context.new_page()
         self.problems: list[str] = []
@@ -151,6 +153,11 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts, 
             for power in ("Great Britain", "France")
         }
         assert all("/join/" in link for link in invites.values()), invites
+        copy = page.locator("#seats tr", has_text="Great Britain").locator("button.copy")
+        expect(copy).to_have_text("Copy")
+        copy.click()
+        expect(copy).to_have_text("Copied")
+        assert page.evaluate("navigator.clipboard.readText()") == invites["Great Britain"]
 
         # 2. Each player opens their invitation, signs up, takes the seat.
         join_by_invitation(britain, invites["Great Britain"], "albion", "Great Britain")

@@ -585,3 +585,10 @@ def test_rollback_is_offered_only_once_a_phase_is_resolved(campaign, client_as, 
     assert rollback not in client_as("gm").get(url).content.decode()
     advance_to(campaign, "revolt")
     assert rollback in client_as("gm").get(url).content.decode()
+
+
+def test_each_free_seats_invitation_has_a_copy_button(campaign, client_as):
+    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    button = r'class="invite">\s*<button type="button" class="secondary copy" hidden'
+    links = re.findall(button + r' data-copy="([^"]+)"', html)
+    assert links and all("/join/" in link for link in links)
