@@ -59,7 +59,7 @@ ADJECTIVES = {
     "protestant": Text("Protestant"),
 }
 ZONE_NAMES = {FRANCE_ZONE: "France", NETHERLANDS_ZONE: "the Netherlands"}
-# The default choice of each option of options.OPTIONS, whose labels need Django.
+# The default choice of each option of ruleset.OPTIONS, whose labels need Django.
 DEFAULTS = {"unrest_cancel": "each_six", "displacement": "owner"}
 
 

@@ -18,7 +18,7 @@ from rules.empires_in_arms.ruleset import OPTIONS as EIA_OPTIONS
 from rules.pax_baltica import state as pb_state
 from rules.pax_baltica.ruleset import OPTIONS as PB_OPTIONS
 from rules.virgin_queen import state as vq_state
-from rules.virgin_queen.options import OPTIONS as VQ_OPTIONS
+from rules.virgin_queen.ruleset import OPTIONS as VQ_OPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]

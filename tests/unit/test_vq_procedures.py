@@ -10,7 +10,6 @@ import json
 import pytest
 
 from rules.dice import ScriptedDice
-from rules.virgin_queen.options import OPTIONS
 from rules.virgin_queen.procedures import (
     DiceReport,
     Pending,
@@ -24,6 +23,7 @@ from rules.virgin_queen.procedures import (
     start_conversion,
     start_revolt,
 )
+from rules.virgin_queen.ruleset import OPTIONS
 from rules.virgin_queen.state import (
     CATHOLIC,
     MERCENARY,

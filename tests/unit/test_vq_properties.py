@@ -15,7 +15,6 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from rules.dice import ScriptedDice
-from rules.virgin_queen.options import OPTIONS
 from rules.virgin_queen.procedures import (
     KEEP,
     Pending,
@@ -26,6 +25,7 @@ from rules.virgin_queen.procedures import (
     start_conversion,
     start_revolt,
 )
+from rules.virgin_queen.ruleset import OPTIONS
 from rules.virgin_queen.state import (
     CATHOLIC,
     MERCENARY,
