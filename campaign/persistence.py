@@ -18,7 +18,8 @@ from rules.text import message_of
 @dataclass
 class Loaded:
     """A ruleset's World as its services load it: with the database ids behind its
-    power and area keys, a copy to diff against when writing, and its campaign."""
+    power and area keys, a copy to diff against when writing, and its campaign (None
+    where the ruleset's writes are handed the campaign instead)."""
 
     world: Any
     before: Any
