@@ -41,21 +41,17 @@ if __name__ == "__main__":  # run as a script: make the project importable, set 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import transaction  # noqa: E402
 
-from campaign.models import (  # noqa: E402
-    Adjacency,
-    Area,
-    Campaign,
+from campaign.models import Adjacency, Area, Campaign, PowerRelation, Seat
+from campaign.services import start_campaign  # noqa: E402
+from rules.empires_in_arms.models import (
     Corps,
     Depot,
     EiaArea,
     GuerrillaStack,
     LetDown,
     NationalModifier,
-    PowerRelation,
     Revolt,
-    Seat,
 )
-from campaign.services import start_campaign  # noqa: E402
 from tests.factories import POWERS, eia_powers  # noqa: E402
 
 KEYS = [key for key, *_ in POWERS]

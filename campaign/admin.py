@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.db import models as django_models
 
 from campaign import models
+from rules.engine import registry
 
 
 class PowerInline(admin.TabularInline):
@@ -86,9 +87,10 @@ class SeatRequestAdmin(admin.ModelAdmin):
     raw_id_fields = ["campaign", "power", "user"]
 
 
-# Everything else (orders, relations, adjacency, each ruleset's state tables, history,
-# profiles) with the admin's plain forms: every model of the app, so a ruleset's new
-# table is editable here without naming it.
-for model in apps.get_app_config("campaign").get_models():
-    if not admin.site.is_registered(model):
-        admin.site.register(model)
+# Everything else (orders, relations, adjacency, history, profiles, and each ruleset's
+# state tables, in the app whose label is the ruleset's key) with the admin's plain
+# forms, so a ruleset's new table is editable here without naming it.
+for label in ("campaign", *registry()):
+    for model in apps.get_app_config(label).get_models():
+        if not admin.site.is_registered(model):
+            admin.site.register(model)

@@ -50,10 +50,11 @@ Lists keep the order in which their rows were created (the log shows newest firs
 that order). Times are ISO 8601 strings in UTC with microseconds, durations ISO 8601
 durations (``"P0DT05H00M00S"``), restored exactly. JSON fields (``setup``, ``options``,
 ``payload``, ``faces``, ``modifiers``, ``data``…) are copied as they are, except where
-an order's payload or a pending decision names a piece by its database id (PIECE_IDS):
-there the archive names it by its natural key — a block by its name, a Virgin Queen
-unit stack by ``[power, kind, area]``, a guerrilla stack or a leader by its position in
-its ``state`` list — and ``null`` for a piece no longer in play.
+an order's payload or a state row names a piece by its database id (where the
+ruleset's storage module says: campaign/storage.py):
+there the archive names it by its natural key (its table's ``ref`` fields, as a block by
+its name, or else its position in its ``state`` list) and ``null`` for a piece no longer
+in play.
 
 Secrets. Seat invitation tokens are never exported (every imported seat gets a fresh
 one), nor the campaign's webhook URL (it carries its channel's token: set it again
@@ -85,33 +86,7 @@ unread.
       "powers": [{key, treasury, political_points}],     # the rest of each power
       "areas":  [{key, home_power, controller, ceded, capital, manpower}],
       "relations": [{a, b, kind}],                       # war and alliance
-      # Empires in Arms
-      "eia_powers": [{power, zone, pays_bad_roll, militia_due}],
-      "eia_areas": [{area, guerrilla_value, islamic, minor_status}],
-      "national_modifiers": [{area, power, value}],
-      "corps": [{power, area, minor, name, fought, besieged, besieging}],
-      "revolts": [{sponsor, area, number, months_without_guerrillas, capital_held_months,
-                   active, end_reason, conquest_choice, started_turn, ended_turn}],
-      "guerrillas": [{area, origin, nationality, factors, revolt, besieged}],
-      "depots": [{power, area, port_city, garrison}],
-      "let_downs": [{power, area, count}],
-      # Pax Baltica
-      "pb_nations": [{power, side, rp_level, event_rp, deployment, fleet_ports,
-                      forced_peace}],
-      "pb_territories": [{area, forage_points, port, transit, in_poland, garrison,
-                          surrendered, battle_winner}],
-      "pb_sides": [{key, sort, actions, actions_per_season}],
-      "blocks": [{power, kind, name, strength, max_strength, rating, supply_trains,
-                  location, carried_by, red_dot, places, galley, in_battle, besieging,
-                  nationality}],
-      # Virgin Queen
-      "vq_powers": [{power, catholic, informant, assassination_used, cipher_key}],
-      "vq_zones": [{key, name, capital, capital_on_turn_track, regulars_available}],
-      "vq_spaces": [{area, zone, religion, unrest, fortified, key_space, port,
-                     protestant_home, besieged, capital_of}],
-      "vq_units": [{power, kind, area, count}],
-      "vq_leaders": [{name, power, kind, area, zone, can_enter}],
-      "vq_pending": [{phase, kind, stage, waiting_for, data, since}]   # 0 or 1 row
+      ...                                # each ruleset's tables: rules/<ruleset>/storage.py
     }
 
 An export holds the tables of its campaign's ruleset (and any other that has rows); a
@@ -127,7 +102,7 @@ Import
 ``import_campaign(data, gm=None, name=None)`` checks the whole document first: the
 format marker and version, a known ruleset, its phase keys and options, each field's
 type, choices and limits, and that every reference resolves (powers, areas, phases,
-blocks, rolls, zones, audiences, deployment areas, the pieces named in payloads).
+rolls, audiences, the rows and keys a ruleset's tables name, the pieces in payloads).
 ``ArchiveError`` lists every problem found; nothing is created unless the whole campaign
 is, in one transaction (a database constraint the checks missed is refused the same way).
 
@@ -143,7 +118,7 @@ already has the same GM user — the ``gm`` given, else the archive's GM if that
 exists here; two campaigns without a GM user count as having the same GM. Give another
 ``name`` to import a second copy.
 
-A ruleset that keeps database ids inside JSON must say where in PIECE_IDS. Each phase
+A ruleset that keeps database ids inside JSON must say where in its storage module. Each phase
 keeps the dice context it was given when it opened, so an imported copy verifies and
 replays the rolls made before the export.
 
@@ -172,45 +147,27 @@ from campaign import press, sealing
 from campaign.models import (
     Adjacency,
     Area,
-    Block,
     Campaign,
     Channel,
-    Corps,
     DecisionRecord,
-    Depot,
-    EiaArea,
-    EiaPowerStatus,
     Event,
-    GuerrillaStack,
     InputRecord,
-    LetDown,
     Message,
-    NationalModifier,
     Order,
-    PbNation,
-    PbSide,
-    PbTerritory,
     Phase,
     PhaseSnapshot,
     Power,
     PowerRelation,
     Profile,
     ReadMarker,
-    Revolt,
     RollRecord,
     Seat,
     SeatRequest,
-    VqLeader,
-    VqPending,
-    VqPower,
-    VqSpace,
-    VqUnits,
-    VqZone,
 )
 from campaign.services import ServiceError
+from campaign.storage import Table, key_fields, piece_paths, state_tables
 from rules.dice import new_seed, seed_hash
 from rules.engine import registry
-from rules.gm_orders import KEY as GM_ORDERS_KEY
 
 FORMAT = "courier-campaign"
 VERSION = 1
@@ -239,41 +196,7 @@ class ArchiveError(ServiceError):
         super().__init__(text if text.endswith(".") else f"{text}.")
 
 
-@dataclass(frozen=True)
-class Table:
-    """A state table: its key in the archive, model, and the lookup to its campaign.
-
-    ``ref``: the fields that name one of its rows inside a payload; empty: its position
-    in the list."""
-
-    key: str
-    model: type[models.Model]
-    scope: str
-    ruleset: str | None = None
-    ref: tuple[str, ...] = ()
-
-
-STATE_TABLES = (
-    Table("relations", PowerRelation, "campaign"),
-    Table("eia_powers", EiaPowerStatus, "power__campaign", "empires_in_arms"),
-    Table("eia_areas", EiaArea, "area__campaign", "empires_in_arms"),
-    Table("national_modifiers", NationalModifier, "campaign", "empires_in_arms"),
-    Table("corps", Corps, "campaign", "empires_in_arms"),
-    Table("revolts", Revolt, "campaign", "empires_in_arms"),
-    Table("guerrillas", GuerrillaStack, "campaign", "empires_in_arms"),
-    Table("depots", Depot, "campaign", "empires_in_arms"),
-    Table("let_downs", LetDown, "campaign", "empires_in_arms"),
-    Table("pb_nations", PbNation, "power__campaign", "pax_baltica"),
-    Table("pb_territories", PbTerritory, "area__campaign", "pax_baltica"),
-    Table("pb_sides", PbSide, "campaign", "pax_baltica"),
-    Table("blocks", Block, "campaign", "pax_baltica", ref=("name",)),
-    Table("vq_powers", VqPower, "power__campaign", "virgin_queen"),
-    Table("vq_zones", VqZone, "campaign", "virgin_queen"),
-    Table("vq_spaces", VqSpace, "area__campaign", "virgin_queen"),
-    Table("vq_units", VqUnits, "campaign", "virgin_queen", ref=("power", "kind", "area")),
-    Table("vq_leaders", VqLeader, "campaign", "virgin_queen"),
-    Table("vq_pending", VqPending, "campaign", "virgin_queen"),
-)
+STATE_TABLES = state_tables()
 TABLES = {table.key: table for table in STATE_TABLES}
 HISTORY = ("phases", "orders", "rolls", "events")
 TOP_LEVEL = ("format", "version", "campaign", "powers", "areas", "adjacency", "seats")
@@ -293,39 +216,10 @@ NOT_ARCHIVED[InputRecord] = "the inputs a replay applies again: they go with the
 NOT_ARCHIVED[SeatRequest] = "requests from the lobby for a seat, between users and this site"
 
 
-def _vq_queue_item(item: list) -> str | None:
-    """A Virgin Queen displacement queue item: ["unit" | "leader", id, origin]."""
-    return {"unit": "vq_units", "leader": "vq_leaders"}.get(item[0]) if item else None
-
-
-# Where a ruleset keeps database ids of pieces inside JSON: (ruleset, "orders" or a state
-# table) → (path, state table or a function of the list or object holding the id).
-# ``...`` in a path: every element of a list.
-GM_LINE_PIECE = (GM_ORDERS_KEY, "lines", ..., "piece")  # orders for the GM: rules/gm_orders.py
-PIECE_IDS: dict[tuple[str, str], tuple[tuple[tuple, str | Callable], ...]] = {
-    ("empires_in_arms", "orders"): (
-        (("moves", ..., "stack"), "guerrillas"),
-        (GM_LINE_PIECE, "corps"),
-    ),
-    ("pax_baltica", "orders"): (
-        (("reinforce", ..., "block"), "blocks"),
-        (("fleet_moves", ..., "fleet"), "blocks"),
-        (("sieges", ..., "blocks", ...), "blocks"),
-        (("loss_order", ...), "blocks"),
-        (GM_LINE_PIECE, "blocks"),
-    ),
-    ("virgin_queen", "orders"): ((GM_LINE_PIECE, "vq_units"),),
-    ("virgin_queen", "vq_pending"): ((("queue", ..., 1), _vq_queue_item),),
-}
 # JSON lists and slugs that hold keys: (model, field) → what they name.
-KEY_FIELDS = {
-    (Event, "audience"): Power,
-    (PbNation, "deployment"): Area,
-    (PbNation, "fleet_ports"): Area,
-    (Block, "places"): Area,
-    (VqSpace, "zone"): VqZone,
-    (VqLeader, "zone"): VqZone,
-}
+KEY_FIELDS = {(Event, "audience"): Power, **key_fields()}
+# The tables whose rows others name by a field rather than by id: (table, that field).
+NAMED_TABLES = tuple(t for t in STATE_TABLES if t.names)
 
 
 def dumps(data: dict) -> str:
@@ -425,8 +319,15 @@ def _has_step(obj: Any, step: Any) -> bool:
     return isinstance(obj, list) and isinstance(step, int) and step < len(obj)
 
 
+def _translate_rows(rows: list[dict], ruleset: str, table: str, fn: Callable) -> list[dict]:
+    """A state table's rows with the piece ids its storage declares mapped by ``fn``."""
+    if not piece_paths(ruleset, table):
+        return rows
+    return [_translate(row, ruleset, table, fn) for row in rows]
+
+
 def _translate(obj: Any, ruleset: str, where: str, fn: Callable) -> Any:
-    for path, table in PIECE_IDS.get((ruleset, where), ()):
+    for path, table in piece_paths(ruleset, where):
         obj = _map_ids(obj, path, table, fn)
     return obj
 
@@ -487,7 +388,8 @@ class _Reader:
         """The state object, and each piece table's {database id: reference}."""
         tables = self.tables()
         raw = {t.key: self._raw(t.model, t.scope, _fields(t.model)) for t in tables}
-        self.refs[Block] = {r["pk"]: r["name"] for r in raw.get("blocks", [])}
+        for t in NAMED_TABLES:
+            self.refs[t.model] = {r["pk"]: r[t.names] for r in raw.get(t.key, [])}
         self.load_users()
         power_fields = _fields(Power, skip=POWER_IDENTITY[1:])
         area_fields = _fields(Area, skip=AREA_IDENTITY[1:])
@@ -507,10 +409,9 @@ class _Reader:
         if ids:
             state["ids"] = True
         else:
-            for row in state.get("vq_pending", []):
-                row["data"] = _translate(
-                    row["data"], self.campaign.ruleset, "vq_pending", _to_ref(pieces)
-                )
+            to_ref = _to_ref(pieces)
+            for t in tables:
+                state[t.key] = _translate_rows(state[t.key], self.campaign.ruleset, t.key, to_ref)
         return state, pieces
 
     def archive(self) -> dict:
@@ -827,9 +728,9 @@ class _Checker:
         plan.powers = self._keyed(state, "powers", Power, POWER_IDENTITY[1:])
         plan.areas = self._keyed(state, "areas", Area, AREA_IDENTITY[1:])
         # the names and keys other state rows refer to, before those rows are read
-        for key, model, field in (("blocks", Block, "name"), ("vq_zones", VqZone, "key")):
-            items = state.get(key) if isinstance(state.get(key), list) else []
-            self.known[model] = {i.get(field) for i in items if isinstance(i, dict)}
+        for t in NAMED_TABLES:
+            items = state.get(t.key) if isinstance(state.get(t.key), list) else []
+            self.known[t.model] = {i.get(t.names) for i in items if isinstance(i, dict)}
         for t in STATE_TABLES:
             if t.key not in state:
                 continue
@@ -844,11 +745,12 @@ class _Checker:
             plan.refs[t.key] = {
                 _ref_key(_row_ref(t, _encoded(fields, row), i)) for i, row in enumerate(rows)
             }
-        self.unique("state.blocks", plan.tables.get("blocks", []), ("name",))
-        self.unique("state.vq_zones", plan.tables.get("vq_zones", []), ("key",))
+        for t in NAMED_TABLES:
+            self.unique(f"state.{t.key}", plan.tables.get(t.key, []), (t.names,))
         if not with_ids:
-            for i, row in enumerate(plan.tables.get("vq_pending", [])):
-                self.pieces(f"state.vq_pending[{i}].data", row["data"], "vq_pending", plan.refs)
+            for key, rows in plan.tables.items():
+                for i, row in enumerate(rows if piece_paths(self.ruleset, key) else ()):
+                    self.pieces(f"state.{key}[{i}]", row, key, plan.refs)
         return plan
 
     def _keyed(self, state: dict, key: str, model, identity: tuple[str, ...]) -> list[dict]:
@@ -862,18 +764,12 @@ class _Checker:
 
 
 def _noun(model) -> str:
-    return {Phase: "phase", RollRecord: "roll", VqZone: "zone"}.get(
-        model, str(model._meta.verbose_name)
-    )
+    nouns = {Phase: "phase", RollRecord: "roll", **{t.model: t.row_noun for t in STATE_TABLES}}
+    return nouns.get(model, str(model._meta.verbose_name))
 
 
 def _table_noun(table: str) -> str:
-    return {
-        "blocks": "block",
-        "guerrillas": "guerrilla stack",
-        "vq_units": "unit stack",
-        "vq_leaders": "leader",
-    }.get(table, table)
+    return TABLES[table].row_noun if table in TABLES else table
 
 
 @dataclass
@@ -958,10 +854,8 @@ class _Writer:
             if not rows:
                 continue
             fields = _fields(t.model)
-            if t.key == "vq_pending" and not plan.with_ids:
-                rows = [
-                    {**r, "data": _translate(r["data"], c.ruleset, t.key, self.to_id)} for r in rows
-                ]
+            if not plan.with_ids:
+                rows = _translate_rows(rows, c.ruleset, t.key, self.to_id)
             objs = self.create(t.model, fields, rows, keep_ids=plan.with_ids)
             self.pieces[t.key] = {
                 _ref_key(_row_ref(t, _encoded(fields, row), i)): o.pk

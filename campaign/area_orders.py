@@ -6,21 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 from campaign import gm_orders, presenters, sealing
+from campaign.storage import order_piece_fields
 
-ID_FIELDS = frozenset({"block", "blocks", "fleet", "stack", "loss_order"})
 
-
-def names(payload: Any, keys: frozenset[str], ids: frozenset[int], field: str = "") -> bool:
+def names(
+    payload: Any, keys: frozenset[str], ids: frozenset[int], id_fields: frozenset[str], field=""
+) -> bool:
     """Whether ``payload`` holds one of ``keys`` (as a value or a field name), or one of
-    ``ids`` in a field of ID_FIELDS."""
+    ``ids`` in one of ``id_fields`` (the fields that hold pieces' ids)."""
     if isinstance(payload, dict):
-        return any(k in keys or names(v, keys, ids, k) for k, v in payload.items())
+        return any(k in keys or names(v, keys, ids, id_fields, k) for k, v in payload.items())
     if isinstance(payload, list):
-        return any(names(item, keys, ids, field) for item in payload)
+        return any(names(item, keys, ids, id_fields, field) for item in payload)
     if isinstance(payload, bool):
         return False
     if isinstance(payload, int):
-        return field in ID_FIELDS and payload in ids
+        return field in id_fields and payload in ids
     return isinstance(payload, str) and payload in keys
 
 
@@ -32,9 +33,10 @@ def concerning(state: Any, key: str) -> list[presenters.OrderRow]:
     keys, ids = (frozenset({key}), frozenset())
     if presenter is not None:
         keys, ids = presenter.area_refs(state.world, key)
+    id_fields = order_piece_fields(state.campaign.ruleset)
     powers = [
         power
         for power in state.powers
-        if power.pk in readable and names(readable[power.pk].payload, keys, ids)
+        if power.pk in readable and names(readable[power.pk].payload, keys, ids, id_fields)
     ]
     return presenters.order_rows(powers, readable, gm_orders.line_texts(state))

@@ -147,6 +147,12 @@ class LogGroup:
     phase_id: int | None = None  # None: the lines before the first phase
 
 
+def templates_of(ruleset: Any) -> str:
+    """The folder of the ruleset's own templates (map badges, state panels): those of a
+    ruleset with a presenter; "" for one without."""
+    return f"campaign/{ruleset.key}" if ruleset.presenter else ""
+
+
 def map_view(
     areas: list[dict],
     powers: list[Any],

@@ -1,12 +1,12 @@
 """Scenarios: the JSON files a campaign starts from, and the service that creates one.
 
 A scenario is sample data the GM may edit. Shipped scenarios are
-``rules/<ruleset>/scenarios/<key>.json``; the key is the file's stem. Every ruleset's
+``<ruleset package>/scenarios/<key>.json``; the key is the file's stem. Every ruleset's
 scenarios share this top-level shape (``?`` marks optional keys, which take the model
 defaults)::
 
     {
-      "ruleset": "empires_in_arms",           # a key of the ruleset registry
+      "ruleset": "<ruleset key>",             # a key of the ruleset registry
       "name": "…", "description"?: "…",
       "notes"?: ["…"],                         # what is sourced, what is a stand-in
       "confidence"?: {"<section>": "…"},       # per section: sourced, approximation, sample
@@ -24,7 +24,7 @@ An area's controller defaults to its home power; ``"controller": null`` is a neu
 area. Latitude and longitude are projected onto the map's 1000 × 700 SVG box. Each
 adjacency and relation is stored once per pair.
 
-A ruleset reads its own section in ``rules.<ruleset>.scenario_loader``, which may
+A ruleset reads its own section in its package's ``scenario_loader``, which may
 define ``validate(data) -> list[str]`` (the problems in its section) and
 ``load_extras(campaign, data, powers_by_key, areas_by_key)`` (creates its state).
 """
@@ -42,12 +42,10 @@ from types import ModuleType
 
 from django.db import transaction
 
-import rules
 from campaign.models import Adjacency, Area, Campaign, Power, PowerRelation, Seat
 from campaign.services import ServiceError, start_campaign
 from rules.engine import registry
 
-RULES_DIR = Path(rules.__file__).resolve().parent
 MAP_WIDTH, MAP_HEIGHT, MAP_MARGIN = 1000, 700, 30
 POWER_FIELDS = ("key", "name", "color", "sort", "treasury", "political_points")
 AREA_FIELDS = ("key", "name", "kind", "ceded", "capital", "manpower")
@@ -68,7 +66,9 @@ class ScenarioInfo:
 
 
 def _shipped_paths() -> dict[str, Path]:
-    return {path.stem: path for path in sorted(RULES_DIR.glob("*/scenarios/*.json"))}
+    """Each installed ruleset's scenarios (its package's scenarios/*.json) by key."""
+    paths = [p for r in registry().values() for p in (r.folder / "scenarios").glob("*.json")]
+    return {path.stem: path for path in sorted(paths)}
 
 
 def available_scenarios() -> list[ScenarioInfo]:
@@ -107,7 +107,7 @@ def load_scenario_file(path: str | Path) -> dict:
 
 def scenario_hooks(ruleset: str) -> ModuleType | None:
     """The ruleset's ``scenario_loader`` module, if it has one."""
-    name = f"rules.{ruleset}.scenario_loader"
+    name = f"{registry()[ruleset].package}.scenario_loader"
     return import_module(name) if find_spec(name) else None
 
 

@@ -28,12 +28,12 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection, models
-from django.db.models import Aggregate, F, Subquery, Value
+from django.db.models import Aggregate, F, Q, Subquery, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce, JSONObject
 
 from campaign import archive
-from campaign.models import Area, Block, Campaign, Phase, Power, VqPending
+from campaign.models import Area, Campaign, Phase, Power
 
 POWER_FIELDS = archive._fields(Power, skip=archive.POWER_IDENTITY[1:])
 AREA_FIELDS = archive._fields(Area, skip=archive.AREA_IDENTITY[1:])
@@ -118,10 +118,8 @@ def _state_json(campaign: Campaign) -> JSONObject:
     sections = {
         POWERS: _rows(Power.objects.filter(campaign=campaign), "campaign", POWER_FIELDS),
         AREAS: _rows(Area.objects.filter(campaign=campaign), "campaign", AREA_FIELDS),
-        PHASES: _rows(  # the phases a pending decision names
-            Phase.objects.filter(
-                pk__in=VqPending.objects.filter(campaign=campaign).values("phase")
-            ),
+        PHASES: _rows(
+            Phase.objects.filter(_phases_named(campaign)),
             "campaign",
             archive._fields(Phase, ("turn", "position")),
         ),
@@ -131,6 +129,18 @@ def _state_json(campaign: Campaign) -> JSONObject:
             queryset = t.model.objects.filter(**{t.scope: campaign})
             sections[t.key] = _rows(queryset, t.scope, FIELDS[t.model])
     return JSONObject(**sections)
+
+
+def _phases_named(campaign: Campaign) -> Q:
+    """The phases the campaign's state rows name (a decision under way names its phase)."""
+    named = Q(pk__isnull=True)  # none
+    for t in archive.STATE_TABLES:
+        if t.ruleset in (None, campaign.ruleset):
+            for f in FIELDS[t.model]:
+                if f.is_relation and f.related_model is Phase:
+                    rows = t.model.objects.filter(**{t.scope: campaign})
+                    named |= Q(pk__in=rows.values(f.attname))
+    return named
 
 
 def newest(model, campaign: Campaign) -> Coalesce:
@@ -160,9 +170,9 @@ def decode(raw: dict, ruleset: str) -> dict:
         Power: {r["pk"]: r["key"] for r in powers},
         Area: {r["pk"]: r["key"] for r in areas},
         Phase: {r["pk"]: (r["turn"], r["position"]) for r in tables.get(PHASES, [])},
-        Block: {r["pk"]: r["name"] for r in data["blocks"]},
         get_user_model(): {},
     }
+    refs |= {t.model: {r["pk"]: r[t.names] for r in data[t.key]} for t in archive.NAMED_TABLES}
     state: dict = {
         "powers": [archive._encode(POWER_FIELDS, r, refs) for r in powers],
         "areas": [archive._encode(AREA_FIELDS, r, refs) for r in areas],
@@ -239,8 +249,8 @@ def comparable(state: dict, ruleset: str) -> dict:
         out[key] = [{k: v for k, v in row.items() if k not in skip} for row in rows]
     if state.get("ids"):
         to_ref = archive._to_ref(pieces)
-        for row in out.get("vq_pending", []):
-            row["data"] = archive._translate(row["data"], ruleset, "vq_pending", to_ref)
+        for key, rows in out.items():
+            out[key] = archive._translate_rows(rows, ruleset, key, to_ref)
     return out
 
 

@@ -13,6 +13,8 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from rules.engine import RULESET_PACKAGES
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 DEBUG = os.environ.get("DJANGO_DEBUG", "0") == "1"  # bin/demo and the tests turn it on
@@ -37,7 +39,10 @@ CSRF_TRUSTED_ORIGINS = [
     origin for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if origin
 ]
 
+# The rulesets this site runs: each a package that is also a Django app (its tables).
+COURIER_RULESETS = list(RULESET_PACKAGES)
 INSTALLED_APPS = [
+    "campaign",  # first: its ready() installs the rulesets before the admin registers them
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -50,9 +55,10 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "axes",
-    "campaign",
     "rules",
+    *COURIER_RULESETS,
 ]
+
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -1,10 +1,10 @@
 """The adjudication corpus: numbered cases of what each rule procedure does, as data.
 
-Each ruleset keeps its cases in ``rules/<ruleset>/corpus/``: ``map.toml``, the board
-every case starts from, and one file per procedure (``EIA-1.toml`` …), each a list of
-cases: id, title, source, quote, given, dice, choices, expect and log. The tests run
-them (tests/corpus, whose README describes the format) and the rules page shows them,
-so both read these same files. Pure: no Django.
+Each ruleset keeps its cases in its package's ``corpus/`` (rules/<ruleset>/corpus/):
+``map.toml``, the board every case starts from, and one file per procedure
+(``EIA-1.toml`` …), each a list of cases: id, title, source, quote, given, dice,
+choices, expect and log. The tests run them (tests/corpus, whose README describes the
+format) and the rules page shows them, so both read these same files. Pure: no Django.
 """
 
 from __future__ import annotations
@@ -14,12 +14,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-RULES_DIR = Path(__file__).resolve().parent
+from rules.engine import ruleset_for
+
 CASE_PARTS = ("given", "choices", "expect")
 
 
 def corpus_dir(ruleset: str) -> Path:
-    return RULES_DIR / ruleset / "corpus"
+    return ruleset_for(ruleset).folder / "corpus"
 
 
 def _number(path: Path) -> tuple[str, int]:

@@ -8,15 +8,18 @@ are named by dotted path so that this module stays free of Django.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
-RULESET_MODULES = (
-    "rules.empires_in_arms.ruleset",
-    "rules.pax_baltica.ruleset",
-    "rules.virgin_queen.ruleset",
+# Each is a package with a ``ruleset`` module (its RULESET) and, being a Django app
+# too (courier/settings.py installs them), the tables of its state.
+RULESET_PACKAGES = (
+    "rules.empires_in_arms",
+    "rules.pax_baltica",
+    "rules.virgin_queen",
 )
 
 
@@ -107,6 +110,8 @@ class Ruleset:
 
     key: str
     name: str
+    # its package (rules/<key>): where its scenarios/, corpus/ and scenario_loader are
+    package: str
     phases: tuple[PhaseSpec, ...]
     options: tuple[OptionSpec, ...]
     sequence: Callable[[int, dict], list[str]]
@@ -116,6 +121,8 @@ class Ruleset:
     edit_forms: str  # dotted path: {edit key: GM edit form class}
     standing_form: str = ""  # dotted path: a player's standing orders form, if any
     presenter: str = ""  # module path: map badges, table columns and state panels for pages
+    # dotted path: its campaign.storage.Storage, the tables of its state (none: no tables)
+    storage: str = ""
     # dotted path: sees(world, power_key) -> the power keys whose hidden state that
     # power's player may see; empty for a game without hidden information
     secrets: str = ""
@@ -142,6 +149,11 @@ class Ruleset:
     gm_orders: GmOrders = GmOrders()
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
     default_orders: str = "it does nothing this phase"  # what a power without orders does
+
+    @property
+    def folder(self) -> Path:
+        """Its package's folder."""
+        return Path(import_module(self.package).__file__).resolve().parent
 
     def phase(self, key: str) -> PhaseSpec:
         for spec in self.phases:
@@ -179,13 +191,20 @@ def load(dotted: str) -> Any:
 
 
 _registry: dict[str, Ruleset] = {}
+_packages: list[str] = list(RULESET_PACKAGES)
+
+
+def install(packages: Iterable[str]) -> None:
+    """Use these ruleset packages (the site's settings.COURIER_RULESETS) from now on."""
+    _packages[:] = packages
+    _registry.clear()
 
 
 def registry() -> dict[str, Ruleset]:
-    """Every known ruleset by key."""
+    """Every installed ruleset by key."""
     if not _registry:
-        for module in RULESET_MODULES:
-            ruleset = import_module(module).RULESET
+        for package in _packages:
+            ruleset = import_module(f"{package}.ruleset").RULESET
             _registry[ruleset.key] = ruleset
     return _registry
 

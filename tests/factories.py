@@ -12,30 +12,18 @@ from itertools import pairwise
 
 from django.contrib.auth import get_user_model
 
-from campaign.models import (
-    Adjacency,
-    Area,
-    Block,
-    Campaign,
+from campaign.models import Adjacency, Area, Campaign, Power, PowerRelation, Seat
+from campaign.services import start_campaign
+from rules.empires_in_arms.models import (
     Corps,
     EiaArea,
     EiaPowerStatus,
     GuerrillaStack,
     NationalModifier,
-    PbNation,
-    PbSide,
-    PbTerritory,
-    Power,
-    PowerRelation,
     Revolt,
-    Seat,
-    VqLeader,
-    VqPower,
-    VqSpace,
-    VqUnits,
-    VqZone,
 )
-from campaign.services import start_campaign
+from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
+from rules.virgin_queen.models import VqLeader, VqPower, VqSpace, VqUnits, VqZone
 
 POWERS = (
     ("france", "France", "#2b50aa", "Dominant"),
@@ -222,51 +210,22 @@ def seat_users(campaign: Campaign, player: str = "france", other: str = "great_b
 
 def snapshot(campaign: Campaign) -> dict:
     """Every row of the campaign's state, to assert that a refused request changed nothing."""
-    from campaign.models import (
-        Depot,
-        Event,
-        LetDown,
-        Order,
-        Phase,
-        RollRecord,
-        VqLeader,
-        VqPending,
-        VqPower,
-        VqSpace,
-        VqUnits,
-        VqZone,
-    )
+    from campaign.models import Event, Order, Phase, RollRecord
+    from campaign.storage import state_tables
 
     campaign.refresh_from_db()
     tables = {
         "campaign": Campaign.objects.filter(pk=campaign.pk),
         "powers": Power.objects.filter(campaign=campaign),
-        "power_status": EiaPowerStatus.objects.filter(power__campaign=campaign),
-        "area_details": EiaArea.objects.filter(area__campaign=campaign),
-        "chart": NationalModifier.objects.filter(campaign=campaign),
         "seats": Seat.objects.filter(campaign=campaign),
         "areas": Area.objects.filter(campaign=campaign),
-        "relations": PowerRelation.objects.filter(campaign=campaign),
         "phases": Phase.objects.filter(campaign=campaign),
         "orders": Order.objects.filter(campaign=campaign),
         "rolls": RollRecord.objects.filter(campaign=campaign),
         "events": Event.objects.filter(campaign=campaign),
-        "corps": Corps.objects.filter(campaign=campaign),
-        "revolts": Revolt.objects.filter(campaign=campaign),
-        "guerrillas": GuerrillaStack.objects.filter(campaign=campaign),
-        "depots": Depot.objects.filter(campaign=campaign),
-        "let_downs": LetDown.objects.filter(campaign=campaign),
-        "nations": PbNation.objects.filter(power__campaign=campaign),
-        "territories": PbTerritory.objects.filter(area__campaign=campaign),
-        "sides": PbSide.objects.filter(campaign=campaign),
-        "blocks": Block.objects.filter(campaign=campaign),
-        "vq_powers": VqPower.objects.filter(power__campaign=campaign),
-        "vq_spaces": VqSpace.objects.filter(area__campaign=campaign),
-        "vq_zones": VqZone.objects.filter(campaign=campaign),
-        "vq_units": VqUnits.objects.filter(campaign=campaign),
-        "vq_leaders": VqLeader.objects.filter(campaign=campaign),
-        "vq_pending": VqPending.objects.filter(campaign=campaign),
     }
+    for t in state_tables():  # the core's and every ruleset's
+        tables[t.key] = t.model.objects.filter(**{t.scope: campaign})
     return {
         name: sorted((tuple(sorted(row.items())) for row in rows.values()), key=repr)
         for name, rows in tables.items()
@@ -616,4 +575,16 @@ def make_vq_campaign(
     if start:
         start_campaign(campaign, actor=None)
         campaign.refresh_from_db()
+    return campaign
+
+
+def make_toy_campaign() -> Campaign:
+    """A Beacons campaign (tests/toy) from its scenario, with an observer seat."""
+    from campaign.scenarios import create_campaign
+    from campaign.services import add_observer_seat
+
+    creator = get_user_model().objects.create_user(f"warden-{Campaign.objects.count()}")
+    campaign = create_campaign(scenario_key="toy-1", name="Beacons", gm=creator)
+    add_observer_seat(campaign_id=campaign.pk, actor=creator)
+    campaign.refresh_from_db()
     return campaign

@@ -170,7 +170,7 @@ def panels(state: CampaignState) -> dict:
         "readiness": presenters.readiness(state.powers, state.orders, state.spec, state.phase),
         "dice": presenters.dice_note(seeded, state.phase),
         "ruleset_panels": presenter.panels(state.world, state.viewer) if presenter else {},
-        "ruleset_templates": f"campaign/{state.campaign.ruleset}",
+        "ruleset_templates": presenters.templates_of(state.rules),
     }
 
 

@@ -78,7 +78,7 @@ def phase_history(request, campaign_id: int, phase_id: int):
         "entries": entries,
         "previous": browsable[at - 1] if at else None,
         "next": browsable[at + 1] if at is not None and at + 1 < len(browsable) else None,
-        "ruleset_templates": f"campaign/{campaign.ruleset}",
+        "ruleset_templates": presenters.templates_of(campaign.rules),
         "history": True,
     }
     if phase.is_open:

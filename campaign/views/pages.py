@@ -14,7 +14,7 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods
 
-from campaign import home, lobby, progress
+from campaign import home, lobby, presenters, progress
 from campaign.forms import NewCampaignForm
 from campaign.models import Seat
 from campaign.scenarios import create_campaign
@@ -118,7 +118,7 @@ def question(request, campaign_id: int, topic: str, item_id: int):
             **answer,
             **highlighted,
             "campaign": state.campaign,
-            "ruleset_templates": f"campaign/{state.campaign.ruleset}",
+            "ruleset_templates": presenters.templates_of(state.rules),
             "oob": True,
         }
         return render(request, template, context)

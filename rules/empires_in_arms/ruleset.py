@@ -393,6 +393,7 @@ def turn_label(turn: int, setup: dict) -> str:
 
 RULESET = Ruleset(
     key="empires_in_arms",
+    package=PACKAGE,
     name=gettext_lazy("Empires in Arms — revolts and guerrillas"),
     phases=PHASES,
     options=OPTIONS,
@@ -402,6 +403,7 @@ RULESET = Ruleset(
     edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
     standing_form=f"{PACKAGE}.forms.orders.StandingOrderForm",
     presenter=f"{PACKAGE}.presenters",
+    storage=f"{PACKAGE}.storage.STORAGE",
     gm_orders=GmOrders(
         kinds=(MOVE, BATTLE),
         module=f"{PACKAGE}.gm_orders",

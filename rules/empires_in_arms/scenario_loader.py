@@ -18,7 +18,7 @@ A power without a zone starts Neutral; a missing chart cell counts as 0.
 
 from __future__ import annotations
 
-from campaign.models import Corps, EiaArea, EiaPowerStatus, NationalModifier
+from rules.empires_in_arms.models import Corps, EiaArea, EiaPowerStatus, NationalModifier
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_MODIFIERS
 
 SECTION = "empires_in_arms"

@@ -17,28 +17,22 @@ from django.db.models import Q
 
 from campaign import gm_edits, persistence
 from campaign.history import record_input
-from campaign.models import (
-    Adjacency,
-    Area,
-    Campaign,
-    Corps,
-    Depot,
-    EiaArea,
-    EiaPowerStatus,
-    Event,
-    GuerrillaStack,
-    LetDown,
-    NationalModifier,
-    Phase,
-    Power,
-    PowerRelation,
-    Revolt,
-)
+from campaign.models import Adjacency, Area, Campaign, Event, Phase, Power, PowerRelation
 from campaign.persistence import Loaded
 from campaign.services import PhaseContext, locked_campaign, refuse_if_ended
 from campaign.snapshots import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS
+from rules.empires_in_arms.models import (
+    Corps,
+    Depot,
+    EiaArea,
+    EiaPowerStatus,
+    GuerrillaStack,
+    LetDown,
+    NationalModifier,
+    Revolt,
+)
 from rules.text import Text
 
 

@@ -338,6 +338,7 @@ def turn_label(turn: int, setup: dict) -> str:
 
 RULESET = Ruleset(
     key="pax_baltica",
+    package=PACKAGE,
     name=gettext_lazy("Pax Baltica — siege, forage, replacements, fleets"),
     phases=PHASES,
     options=OPTIONS,
@@ -346,6 +347,7 @@ RULESET = Ruleset(
     world_loader=f"{PACKAGE}.services.load_world",
     edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
     presenter=f"{PACKAGE}.presenters",
+    storage=f"{PACKAGE}.storage.STORAGE",
     secrets=f"{PACKAGE}.presenters.sees",
     questions=f"{PACKAGE}.presenters.QUESTIONS",
     draw_rule=DRAW_RULE,

@@ -21,8 +21,8 @@ link is an adjacency of kind "sea". Every power needs a nation entry.
 
 from __future__ import annotations
 
-from campaign.models import Block, PbNation, PbSide, PbTerritory
 from rules.pax_baltica.edits import RATING
+from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
 from rules.pax_baltica.state import FLEET, KINDS, SEA, SIDES, TERRITORY
 
 SECTION = "pax_baltica"

@@ -11,22 +11,13 @@ import copy
 from collections.abc import Callable
 
 from campaign import gm_edits, persistence
-from campaign.models import (
-    Adjacency,
-    Area,
-    Block,
-    Campaign,
-    PbNation,
-    PbSide,
-    PbTerritory,
-    Phase,
-    Power,
-)
+from campaign.models import Adjacency, Area, Campaign, Phase, Power
 from campaign.persistence import Loaded
 from campaign.services import PhaseContext
 from campaign.snapshots import LiveRows, StateRows
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS
+from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:

@@ -169,6 +169,7 @@ def turn_label(turn: int, setup: dict) -> str:
 
 RULESET = Ruleset(
     key="virgin_queen",
+    package=PACKAGE,
     name=gettext_lazy("Virgin Queen — conversion, revolt, espionage"),
     phases=PHASES,
     options=OPTIONS,
@@ -177,6 +178,7 @@ RULESET = Ruleset(
     world_loader=f"{PACKAGE}.services.load_world",
     edit_forms=f"{PACKAGE}.forms.EDIT_FORMS",
     presenter=f"{PACKAGE}.presenters",
+    storage=f"{PACKAGE}.storage.STORAGE",
     gm_orders=GmOrders(
         kinds=(MOVE, BATTLE, CARD),
         module=f"{PACKAGE}.gm_orders",

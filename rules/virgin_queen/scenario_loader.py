@@ -20,7 +20,7 @@ are its adjacencies of kind "sea". A space with a "capital" is its home power's 
 
 from __future__ import annotations
 
-from campaign.models import VqLeader, VqPower, VqSpace, VqUnits, VqZone
+from rules.virgin_queen.models import VqLeader, VqPower, VqSpace, VqUnits, VqZone
 from rules.virgin_queen.state import CATHOLIC, MERCENARY, NAVAL, PROTESTANT, REGULAR
 
 SECTION = "virgin_queen"

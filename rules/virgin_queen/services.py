@@ -15,20 +15,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from campaign import gm_edits, persistence
-from campaign.models import (
-    Adjacency,
-    Area,
-    Campaign,
-    Phase,
-    Power,
-    PowerRelation,
-    VqLeader,
-    VqPending,
-    VqPower,
-    VqSpace,
-    VqUnits,
-    VqZone,
-)
+from campaign.models import Adjacency, Area, Campaign, Phase, Power, PowerRelation
 from campaign.services import WAITING, PhaseContext, ServiceError
 from campaign.snapshots import LiveRows, StateRows
 from rules.text import Text
@@ -36,6 +23,7 @@ from rules.translation import localized
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen import state
 from rules.virgin_queen.edits import EDITS
+from rules.virgin_queen.models import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
 
 SEA = "sea"
 LAND_LINKS = (Adjacency.Kind.LAND, Adjacency.Kind.PASS)

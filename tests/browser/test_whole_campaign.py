@@ -23,8 +23,9 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from campaign import scheduling
-from campaign.models import Corps, Phase, Seat
+from campaign.models import Phase, Seat
 from campaign.services import start_campaign
+from rules.empires_in_arms.models import Corps
 from tests.browser.connections import one_connection
 from tests.browser.test_main_loop import Tab, log_in
 from tests.factories import PASSWORD, make_eia_campaign, seat_users

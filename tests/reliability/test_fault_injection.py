@@ -26,8 +26,10 @@ from django.apps import apps
 from django.db import OperationalError, connection, transaction
 
 from campaign import services
-from campaign.models import Block, PbSide, Phase, Seat, VqPending
+from campaign.models import Phase, Seat
 from rules.dice import ScriptedDice
+from rules.pax_baltica.models import Block, PbSide
+from rules.virgin_queen.models import VqPending
 from tests.factories import make_pb_campaign, make_vq_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import CyclingDice, order, quarter_campaign
 

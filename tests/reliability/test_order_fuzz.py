@@ -37,22 +37,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from campaign import services
-from campaign.models import (
-    Area,
-    Block,
-    Campaign,
-    Corps,
-    Event,
-    GuerrillaStack,
-    Order,
-    Phase,
-    Power,
-    Seat,
-    VqPending,
-    VqUnits,
-)
+from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.views.context import load_state
 from rules.dice import ScriptedDice
+from rules.empires_in_arms.models import Corps, GuerrillaStack
+from rules.pax_baltica.models import Block
+from rules.virgin_queen.models import VqPending, VqUnits
 from tests.factories import (
     make_eia_campaign,
     make_pb_campaign,

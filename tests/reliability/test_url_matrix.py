@@ -32,11 +32,14 @@ from django.urls import URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from campaign import services
-from campaign.models import Block, Campaign, Phase, Seat
+from campaign.models import Campaign, Phase, Seat
 from rules.dice import ScriptedDice
+from rules.engine import ruleset_for
+from rules.pax_baltica.models import Block
 from tests.factories import (
     make_eia_campaign,
     make_pb_campaign,
+    make_toy_campaign,
     make_vq_campaign,
     seat_users,
     snapshot,
@@ -179,10 +182,22 @@ def vq_scene(waiting: bool) -> Scene:
     )
 
 
+def toy_scene() -> Scene:
+    """Beacons (tests/toy), which the site knows through the ruleset contract alone."""
+    campaign = make_toy_campaign()
+    users = seat_users(campaign, "north", "south")
+    resolved = campaign.phase_id
+    resolve(campaign)  # the first night: the second is open
+    campaign.refresh_from_db()
+    ok = {"player": 302, "other_player": 302}
+    return Scene("toy", "toy", campaign, users, "west", {"area": "cairn"}, ok, resolved)
+
+
 OTHER = {
     "empires_in_arms": make_eia_campaign,
     "pax_baltica": make_pb_campaign,
     "virgin_queen": make_vq_campaign,
+    "toy": make_toy_campaign,
 }
 
 SCENES: dict[str, Callable[[], Scene]] = {
@@ -190,6 +205,7 @@ SCENES: dict[str, Callable[[], Scene]] = {
     "pb": pb_scene,
     "vq_open": lambda: vq_scene(waiting=False),
     "vq_waiting": lambda: vq_scene(waiting=True),
+    "toy": toy_scene,
 }
 
 
@@ -308,6 +324,7 @@ AREA_KEYS = {
     "empires_in_arms": ("palatinate", "andalusia"),
     "pax_baltica": ("kurland", "lietuva", "narva", "lausitz", "central_baltic"),
     "virgin_queen": ("antwerp", "lyon", "north_sea"),
+    "toy": ("crag", "fell"),
 }
 
 
@@ -340,6 +357,12 @@ def status_calls(s: Scene) -> list[Call]:
     ]
 
 
+def timeline_calls(s: Scene) -> list[Call]:
+    """The timeline draws the presenter's map of each turn: none without a presenter."""
+    ok = 200 if ruleset_for(s.ruleset).presenter else 404
+    return [get(u("timeline", s.pk), ok), post(u("timeline", s.pk), {}, ok)]
+
+
 def edit_calls(s: Scene) -> list[Call]:
     valid = {
         "empires_in_arms": (
@@ -349,6 +372,9 @@ def edit_calls(s: Scene) -> list[Call]:
         "pax_baltica": ("side", {"side": "sweden", "actions": "2", "actions_per_season": "3"}),
         "virgin_queen": ("war", {"first": "spain", "second": "england", "at_war": "on"}),
     }
+    no_such_edit = post(u("edit", s.pk, "nope"), {}, 404, "no such edit")
+    if s.ruleset not in valid:
+        return [no_such_edit]  # a game without GM edits
     key, data = valid[s.ruleset]
     return [
         # a Virgin Queen edit waits until the decision under way is made
@@ -364,6 +390,8 @@ EDIT_ITEMS["virgin_queen"] = ("space", "lyon")
 
 def edit_item_calls(s: Scene) -> list[Call]:
     """The prefilled form of one item of an edit list, alone (HTMX) or in the dashboard."""
+    if s.ruleset not in EDIT_ITEMS:
+        return [get(f"{u('edit_item', s.pk, 'nope')}?item=crag", 404, "no such edit")]
     key, item = EDIT_ITEMS[s.ruleset]
     url = u("edit_item", s.pk, key)
     return [
@@ -526,9 +554,7 @@ BUILDERS: dict[str, Spec] = {
             post(u("gm_orders_reveal", s.pk), {}, 302, "kept private"),
         ],
     ),
-    "timeline": Spec(
-        SEAT, ANY_METHOD, lambda s: [get(u("timeline", s.pk)), post(u("timeline", s.pk), {}, 200)]
-    ),
+    "timeline": Spec(SEAT, ANY_METHOD, lambda s: timeline_calls(s)),
     "seat": Spec(
         GM,
         POST_ONLY,

@@ -10,19 +10,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import persistence, services
-from campaign.models import (
-    EiaPowerStatus,
-    Event,
-    GuerrillaStack,
-    LetDown,
-    Order,
-    Phase,
-    Power,
-    Revolt,
-    RollRecord,
-)
+from campaign.models import Event, Order, Phase, Power, RollRecord
 from rules.dice import DieRoll
 from rules.empires_in_arms import services as eia_services
+from rules.empires_in_arms.models import EiaPowerStatus, GuerrillaStack, LetDown, Revolt
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
 # a resolution, then the next phase opening: it reads the state once more to ask who has

@@ -19,17 +19,7 @@ from django.urls import reverse
 
 from campaign import history
 from campaign.archive import export_campaign, import_campaign, state_of
-from campaign.models import (
-    Area,
-    Block,
-    DecisionRecord,
-    Event,
-    Order,
-    Phase,
-    PhaseSnapshot,
-    RollRecord,
-    VqUnits,
-)
+from campaign.models import Area, DecisionRecord, Event, Order, Phase, PhaseSnapshot, RollRecord
 from campaign.replay import replay
 from campaign.scenarios import create_campaign
 from campaign.services import Conflict, ServiceError, decide
@@ -39,6 +29,8 @@ from rules.dice import seed_hash
 from rules.empires_in_arms.legal import revolt_targets
 from rules.empires_in_arms.services import gm_edit as eia_gm_edit
 from rules.empires_in_arms.services import load_world as eia_world
+from rules.pax_baltica.models import Block
+from rules.virgin_queen.models import VqUnits
 from tests.factories import (
     PASSWORD,
     make_eia_campaign,

@@ -15,22 +15,15 @@ import pytest
 from django.utils import timezone
 
 from campaign import scheduling, services
-from campaign.models import (
-    Area,
-    DecisionRecord,
-    Event,
-    GuerrillaStack,
-    Phase,
-    Revolt,
-    VqSpace,
-    VqUnits,
-)
+from campaign.models import Area, DecisionRecord, Event, Phase
 from rules.dice import ScriptedDice
 from rules.empires_in_arms import legal
+from rules.empires_in_arms.models import GuerrillaStack, Revolt
 from rules.pax_baltica import legal as pb_legal
 from rules.pax_baltica import services as pb_services
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen import services as vq_services
+from rules.virgin_queen.models import VqSpace, VqUnits
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign, seat_users
 from tests.services.test_scheduling import (
     START,

@@ -21,7 +21,8 @@ from django.core import mail
 from django_tasks_db.models import DBTaskResult
 
 from campaign import scheduling, services, tasks
-from campaign.models import Block, Campaign, Profile, RollRecord, Seat
+from campaign.models import Campaign, Profile, RollRecord, Seat
+from rules.pax_baltica.models import Block
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
 from tests.services.test_eia_phase_services import CyclingDice
 from tests.services.test_scheduling import (

@@ -10,14 +10,17 @@ from django.http import Http404
 
 from campaign import gm_orders
 from campaign.gm_order_forms import GmOrdersForm
-from campaign.models import Block, Corps, Order, Seat, VqUnits
+from campaign.models import Order, Seat
 from campaign.presenters import visible_text
 from campaign.services import Conflict
 from rules import gm_orders as gmo
+from rules.empires_in_arms.models import Corps
 from rules.engine import ruleset_for
 from rules.forms import row_item
+from rules.pax_baltica.models import Block
 from rules.text import Text
 from rules.translation import localized
+from rules.virgin_queen.models import VqUnits
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign, seat_users
 from tests.services.test_eia_phase_services import order, resolve
 

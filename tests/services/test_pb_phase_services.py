@@ -7,8 +7,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import persistence, services
-from campaign.models import Area, Block, Event, PbNation, PbSide, PbTerritory, Phase, RollRecord
+from campaign.models import Area, Event, Phase, RollRecord
 from rules.pax_baltica import services as pb_services
+from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import CyclingDice, order, resolve
 

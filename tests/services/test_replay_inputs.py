@@ -13,12 +13,14 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from campaign.history import record_input, roll_back
-from campaign.models import Campaign, EiaPowerStatus, InputRecord, Phase, RollRecord, VqPower
+from campaign.models import Campaign, InputRecord, Phase, RollRecord
 from campaign.replay import replay
 from campaign.scheduling import set_absent
 from campaign.services import set_options
+from rules.empires_in_arms.models import EiaPowerStatus
 from rules.empires_in_arms.services import gm_edit as eia_gm_edit
 from rules.empires_in_arms.services import set_standing_order
+from rules.virgin_queen.models import VqPower
 from tests.factories import make_pb_campaign, seat_users
 from tests.services.test_eia_phase_services import order, quarter_campaign, resolve
 from tests.services.test_history import vq_answer, vq_played, vq_waiting

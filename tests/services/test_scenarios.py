@@ -13,17 +13,7 @@ from django.db import connection
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
-from campaign.models import (
-    Adjacency,
-    Area,
-    Campaign,
-    Corps,
-    EiaArea,
-    EiaPowerStatus,
-    NationalModifier,
-    PowerRelation,
-    Seat,
-)
+from campaign.models import Adjacency, Area, Campaign, PowerRelation, Seat
 from campaign.scenarios import (
     MAP_HEIGHT,
     MAP_WIDTH,
@@ -33,6 +23,7 @@ from campaign.scenarios import (
     load_scenario_file,
     shipped_scenario,
 )
+from rules.empires_in_arms.models import Corps, EiaArea, EiaPowerStatus, NationalModifier
 
 EIA_POWERS = ["france", "great_britain", "spain", "austria", "prussia", "russia", "turkey"]
 

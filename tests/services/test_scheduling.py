@@ -32,9 +32,10 @@ from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
 from campaign import scheduling, services, tasks
-from campaign.models import Campaign, Event, Phase, Revolt
+from campaign.models import Campaign, Event, Phase
 from rules.dice import ScriptedDice
 from rules.empires_in_arms import services as eia_services
+from rules.empires_in_arms.models import Revolt
 from tests.factories import make_eia_campaign, make_vq_campaign, seat_users, snapshot
 
 START = datetime(2026, 1, 12, 9, 0, tzinfo=UTC)  # a Monday in winter (Athens: UTC+2)

@@ -11,16 +11,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaign import services
-from campaign.models import (
-    Area,
-    Phase,
-    PowerRelation,
-    VqPending,
-    VqSpace,
-    VqUnits,
-    VqZone,
-)
+from campaign.models import Area, Phase, PowerRelation
 from rules.dice import ScriptedDice
+from rules.virgin_queen.models import VqPending, VqSpace, VqUnits, VqZone
 from tests.factories import make_vq_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import order, resolve
 

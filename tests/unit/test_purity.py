@@ -15,6 +15,7 @@ import pytest
 
 from rules.empires_in_arms import state as eia_state
 from rules.empires_in_arms.ruleset import OPTIONS as EIA_OPTIONS
+from rules.engine import registry
 from rules.pax_baltica import state as pb_state
 from rules.pax_baltica.ruleset import OPTIONS as PB_OPTIONS
 from rules.virgin_queen import state as vq_state
@@ -55,3 +56,20 @@ def test_a_pure_module_loads_without_django(module):
 )
 def test_the_state_knows_each_options_default_as_the_ruleset_does(state, options):
     assert {spec.key: spec.default for spec in options} == state.DEFAULTS
+
+
+def ruleset_words() -> set[str]:
+    """What would name a ruleset: its key (and package) and its name."""
+    return {str(word) for r in registry().values() for word in (r.key, r.name)}
+
+
+@pytest.mark.parametrize("folder", ["campaign", "courier"])
+def test_outside_migrations_the_campaign_app_and_the_site_name_no_ruleset(folder):
+    named = {
+        f"{path.relative_to(ROOT)}: {word}"
+        for path in (ROOT / folder).rglob("*.py")
+        if "migrations" not in path.parts
+        for word in ruleset_words()
+        if word in path.read_text()
+    }
+    assert named == set()

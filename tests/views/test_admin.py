@@ -1,5 +1,6 @@
-"""The admin edits every piece of campaign state: each model of the campaign app is
-registered, and its list and an object's form open for a superuser."""
+"""The admin edits every piece of campaign state: each model of the campaign app and of
+every ruleset's app is registered, and its list and an object's form open for a
+superuser."""
 
 from __future__ import annotations
 
@@ -9,14 +10,23 @@ from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
+from rules.engine import registry
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign
 
 pytestmark = pytest.mark.django_db
 
-MODELS = list(apps.get_app_config("campaign").get_models())
+MODELS = [
+    model
+    for label in ("campaign", *registry())
+    for model in apps.get_app_config(label).get_models()
+]
 
 
-def test_every_model_of_the_campaign_app_is_registered():
+def test_every_ruleset_has_tables_in_the_admin():
+    assert {m._meta.app_label for m in MODELS} == {"campaign", *registry()}
+
+
+def test_every_model_of_the_campaign_and_ruleset_apps_is_registered():
     assert [m.__name__ for m in MODELS if not admin.site.is_registered(m)] == []
 
 

@@ -8,6 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.area_orders import names
+from campaign.storage import order_piece_fields
 from rules.engine import ruleset_for
 from rules.pax_baltica import presenters as pb_presenters
 from rules.virgin_queen import presenters as vq_presenters
@@ -123,9 +124,10 @@ def test_an_order_names_an_area_by_a_block_that_stands_in_it():
     world = ruleset_for("pax_baltica").load_world(pb)
     karl = next(b for b in world.blocks.values() if b.name == "Karl XII")
     keys, ids = pb_presenters.area_refs(world, "lietuva")
-    assert names({"reinforce": [{"block": karl.id, "steps": 1}]}, keys, ids)
-    assert not names({"reinforce": [{"block": 999, "steps": karl.id}]}, keys, ids)
-    assert names({"places": ["lietuva"]}, keys, ids)
+    fields = order_piece_fields("pax_baltica")
+    assert names({"reinforce": [{"block": karl.id, "steps": 1}]}, keys, ids, fields)
+    assert not names({"reinforce": [{"block": 999, "steps": karl.id}]}, keys, ids, fields)
+    assert names({"places": ["lietuva"]}, keys, ids, fields)
 
 
 def test_an_order_names_a_space_by_its_struggle_zone():
@@ -134,7 +136,7 @@ def test_an_order_names_a_space_by_its_struggle_zone():
     space = next(s for s in loaded.world.spaces.values() if s.zone)
     keys, ids = vq_presenters.area_refs(loaded, space.key)
     assert keys == {space.key, space.zone} and not ids
-    assert names({"zone": space.zone}, keys, ids)
+    assert names({"zone": space.zone}, keys, ids, order_piece_fields("virgin_queen"))
 
 
 def panel_queries(areas: int, role: str, htmx: bool) -> int:

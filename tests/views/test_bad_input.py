@@ -4,8 +4,9 @@ changes nothing: never a 500."""
 import pytest
 from django.urls import reverse
 
-from campaign.models import Campaign, Corps, GuerrillaStack, Order, Power
+from campaign.models import Campaign, Order, Power
 from rules.empires_in_arms.forms.orders import LandOrderForm
+from rules.empires_in_arms.models import Corps, GuerrillaStack
 from rules.empires_in_arms.services import load_world
 from tests.factories import snapshot
 

@@ -7,24 +7,19 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import (
-    Area,
-    Campaign,
+from campaign.models import Area, Campaign, Event, Power, PowerRelation, Seat
+from rules.empires_in_arms.edits import EDITS
+from rules.empires_in_arms.forms.edits import EDIT_FORMS
+from rules.empires_in_arms.models import (
     Corps,
     Depot,
     EiaArea,
     EiaPowerStatus,
-    Event,
     GuerrillaStack,
     LetDown,
     NationalModifier,
-    Power,
-    PowerRelation,
     Revolt,
-    Seat,
 )
-from rules.empires_in_arms.edits import EDITS
-from rules.empires_in_arms.forms.edits import EDIT_FORMS
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db

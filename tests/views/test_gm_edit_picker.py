@@ -3,7 +3,7 @@
 import pytest
 from django.urls import reverse
 
-from campaign.models import Corps, EiaPowerStatus
+from rules.empires_in_arms.models import Corps, EiaPowerStatus
 from tests.factories import snapshot
 
 pytestmark = pytest.mark.django_db

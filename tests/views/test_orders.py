@@ -5,7 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import EiaPowerStatus, GuerrillaStack, Order
+from campaign.models import Order
+from rules.empires_in_arms.models import EiaPowerStatus, GuerrillaStack
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}

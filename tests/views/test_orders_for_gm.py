@@ -14,8 +14,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import Block, Corps, Order
+from campaign.models import Order
 from rules import gm_orders as gmo
+from rules.empires_in_arms.models import Corps
+from rules.pax_baltica.models import Block
 from tests.factories import (
     make_eia_campaign,
     make_pb_campaign,

@@ -8,16 +8,8 @@ from django.contrib.staticfiles import finders
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import (
-    Campaign,
-    EiaArea,
-    EiaPowerStatus,
-    Event,
-    Power,
-    PowerRelation,
-    Revolt,
-    Seat,
-)
+from campaign.models import Campaign, Event, Power, PowerRelation, Seat
+from rules.empires_in_arms.models import EiaArea, EiaPowerStatus, Revolt
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db

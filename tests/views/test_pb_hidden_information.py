@@ -23,8 +23,9 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from campaign import services
-from campaign.models import Block, Event, PbSide, Phase, Seat
+from campaign.models import Event, Phase, Seat
 from rules.pax_baltica.forms.edits import EDIT_FORMS
+from rules.pax_baltica.models import Block, PbSide
 from rules.pax_baltica.services import gm_edit
 from tests.factories import make_pb_campaign, seat_users
 from tests.services.test_eia_phase_services import CyclingDice, order, resolve

@@ -11,17 +11,8 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import (
-    Adjacency,
-    Area,
-    Block,
-    Event,
-    Order,
-    PbNation,
-    PbSide,
-    PbTerritory,
-    Seat,
-)
+from campaign.models import Adjacency, Area, Event, Order, Seat
+from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
 from rules.pax_baltica.services import gm_edit
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import resolve

@@ -82,7 +82,7 @@ def test_the_chart_draws_a_line_per_series_with_its_legend_and_table(ruleset):
 
 
 def test_eia_values_follow_the_revolt_numbers(campaign, users):
-    from campaign.models import Revolt
+    from rules.empires_in_arms.models import Revolt
 
     resolve(campaign, users["gm"], 1)
     Revolt.objects.filter(campaign=campaign).update(number=5)
@@ -116,7 +116,7 @@ def test_an_unstarted_campaign_shows_its_one_point_or_nothing(db):
 
 
 def test_a_campaign_without_values_says_there_is_nothing_to_chart(db):
-    from campaign.models import Revolt
+    from rules.empires_in_arms.models import Revolt
 
     campaign = make_eia_campaign(start=False)
     users = seat_users(campaign)

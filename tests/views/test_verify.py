@@ -16,9 +16,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Block, Phase, RollRecord
+from campaign.models import Phase, RollRecord
 from campaign.verify import SCRIPT, verify_phase
 from rules.dice import seed_hash, seeded_face
+from rules.pax_baltica.models import Block
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign, seat_users
 from tests.services.test_eia_phase_services import order, resolve
 from tests.services.test_pb_phase_services import give_first_season_orders

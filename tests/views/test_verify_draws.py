@@ -14,9 +14,10 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Block, Campaign, Event, Phase, Power, RollRecord
+from campaign.models import Campaign, Event, Phase, Power, RollRecord
 from campaign.verify import DRAW_SCRIPT
 from rules.dice import drawn_by, secret_order, seed_hash
+from rules.pax_baltica.models import Block
 from tests.factories import make_pb_campaign, seat_users
 from tests.services.test_eia_phase_services import order, resolve
 

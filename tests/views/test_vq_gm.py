@@ -8,8 +8,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign import services
-from campaign.models import Adjacency, Area, VqPending, VqPower, VqSpace
+from campaign.models import Adjacency, Area
 from rules.dice import ScriptedDice
+from rules.virgin_queen.models import VqPending, VqPower, VqSpace
 from rules.virgin_queen.services import load_state
 from tests.factories import make_vq_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import order, resolve

@@ -14,21 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign import services
-from campaign.models import (
-    Area,
-    Event,
-    Order,
-    Phase,
-    PowerRelation,
-    Seat,
-    VqLeader,
-    VqPending,
-    VqPower,
-    VqSpace,
-    VqUnits,
-    VqZone,
-)
+from campaign.models import Area, Event, Order, Phase, PowerRelation, Seat
 from rules.dice import ScriptedDice
+from rules.virgin_queen.models import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
 from tests.factories import PASSWORD, make_vq_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import resolve
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from campaign.models.core import Area, Campaign, Power
+from campaign.models import Area, Campaign, Power
 
 
 class Side(models.TextChoices):
@@ -36,6 +36,9 @@ class PbNation(models.Model):
         default=False, help_text=_("Its capital was captured: peace is forced on it (10.2).")
     )
 
+    class Meta:
+        db_table = "campaign_pbnation"  # the table it had in the campaign app
+
     def __str__(self) -> str:
         return str(self.power)
 
@@ -63,6 +66,9 @@ class PbTerritory(models.Model):
         help_text=_("The side that won a battle here this season (GNW-3)."),
     )
 
+    class Meta:
+        db_table = "campaign_pbterritory"  # the table it had in the campaign app
+
     def __str__(self) -> str:
         return str(self.area)
 
@@ -77,6 +83,7 @@ class PbSide(models.Model):
     actions_per_season = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
+        db_table = "campaign_pbside"  # the table it had in the campaign app
         ordering = ["sort", "key"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "key"], name="pb_side_unique"),
@@ -128,6 +135,7 @@ class Block(models.Model):
     )
 
     class Meta:
+        db_table = "campaign_block"  # the table it had in the campaign app
         ordering = ["pk"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "name"], name="block_name_unique"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from campaign.models.core import Area, Campaign, Power
+from campaign.models import Area, Campaign, Power
 
 
 class EiaPowerStatus(models.Model):
@@ -23,6 +23,9 @@ class EiaPowerStatus(models.Model):
         default=True, help_text=_("Standing order: pay $d6 to stop a bad-roll rise (EIA-4).")
     )
     militia_due = models.PositiveIntegerField(default=0, help_text=_("EIA-12 militia factors."))
+
+    class Meta:
+        db_table = "campaign_eiapowerstatus"  # the table it had in the campaign app
 
     def __str__(self) -> str:
         return f"{self.power}: {self.zone}"
@@ -45,6 +48,9 @@ class EiaArea(models.Model):
         help_text=_("How its controller holds a minor country."),
     )
 
+    class Meta:
+        db_table = "campaign_eiaarea"  # the table it had in the campaign app
+
     def __str__(self) -> str:
         return str(self.area)
 
@@ -58,6 +64,7 @@ class NationalModifier(models.Model):
     value = models.SmallIntegerField()
 
     class Meta:
+        db_table = "campaign_nationalmodifier"  # the table it had in the campaign app
         constraints = [
             models.UniqueConstraint(fields=["area", "power"], name="nm_cell_unique"),
         ]
@@ -84,6 +91,7 @@ class Corps(models.Model):
     besieging = models.BooleanField(default=False)
 
     class Meta:
+        db_table = "campaign_corps"  # the table it had in the campaign app
         verbose_name_plural = "corps"
         ordering = ["power__sort", "name"]
 
@@ -105,6 +113,7 @@ class Revolt(models.Model):
     ended_turn = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
+        db_table = "campaign_revolt"  # the table it had in the campaign app
         constraints = [
             models.UniqueConstraint(
                 fields=["area"], condition=models.Q(active=True), name="one_active_revolt_per_area"
@@ -124,6 +133,9 @@ class GuerrillaStack(models.Model):
     revolt = models.BooleanField(default=True, help_text=_("Revolt guerrillas; else Spanish."))
     besieged = models.BooleanField(default=False)
 
+    class Meta:
+        db_table = "campaign_guerrillastack"  # the table it had in the campaign app
+
     def __str__(self) -> str:
         return f"{self.factors} {self.nationality} guerrilla factor(s) in {self.area}"
 
@@ -134,6 +146,9 @@ class Depot(models.Model):
     area = models.ForeignKey(Area, on_delete=models.CASCADE, related_name="depots")
     port_city = models.BooleanField(default=False)
     garrison = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        db_table = "campaign_depot"  # the table it had in the campaign app
 
     def __str__(self) -> str:
         return f"{self.power} depot in {self.area}"
@@ -148,6 +163,7 @@ class LetDown(models.Model):
     count = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
+        db_table = "campaign_letdown"  # the table it had in the campaign app
         constraints = [
             models.UniqueConstraint(fields=["power", "area"], name="letdown_unique"),
         ]

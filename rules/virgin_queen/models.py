@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from campaign.models.core import Area, Campaign, Phase, Power
+from campaign.models import Area, Campaign, Phase, Power
 
 
 class Religion(models.TextChoices):
@@ -26,6 +26,9 @@ class VqPower(models.Model):
     informant = models.PositiveSmallIntegerField(default=0)
     assassination_used = models.PositiveSmallIntegerField(default=0)
     cipher_key = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        db_table = "campaign_vqpower"  # the table it had in the campaign app
 
     def __str__(self) -> str:
         return str(self.power)
@@ -53,6 +56,7 @@ class VqZone(models.Model):
     )
 
     class Meta:
+        db_table = "campaign_vqzone"  # the table it had in the campaign app
         ordering = ["name"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "key"], name="vq_zone_unique"),
@@ -78,6 +82,9 @@ class VqSpace(models.Model):
         Power, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
 
+    class Meta:
+        db_table = "campaign_vqspace"  # the table it had in the campaign app
+
     def __str__(self) -> str:
         return str(self.area)
 
@@ -97,6 +104,7 @@ class VqUnits(models.Model):
     count = models.PositiveSmallIntegerField()
 
     class Meta:
+        db_table = "campaign_vqunits"  # the table it had in the campaign app
         ordering = ["pk"]
         constraints = [
             models.UniqueConstraint(fields=["power", "kind", "area"], name="vq_units_stack"),
@@ -127,6 +135,7 @@ class VqLeader(models.Model):
     can_enter = models.BooleanField(default=False, help_text=_("May enter play now."))
 
     class Meta:
+        db_table = "campaign_vqleader"  # the table it had in the campaign app
         ordering = ["pk"]
 
     def __str__(self) -> str:
@@ -143,6 +152,9 @@ class VqPending(models.Model):
     waiting_for = models.ForeignKey(Power, on_delete=models.CASCADE, related_name="+")
     data = models.JSONField(default=dict)
     since = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "campaign_vqpending"  # the table it had in the campaign app
 
     def __str__(self) -> str:
         return f"{self.kind} · {self.stage}: waiting for {self.waiting_for}"
