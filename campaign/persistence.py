@@ -1,18 +1,54 @@
-"""Writing a ruleset's changed state back in a fixed number of queries, and its log.
+"""Reading a ruleset's state and writing what changed back in a fixed number of
+queries, with its log.
 
-Phase services load their World, let a pure resolver change it, then write only the
-difference with these helpers: the same number of queries for 10 areas or 400.
+Phase services load their World (from a Board: the powers, areas and map), let a pure
+resolver change it, then write only the difference with these helpers: the same number
+of queries for 10 areas or 400.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from campaign.models import Campaign, Event, Phase, RollRecord
+from campaign.models import Adjacency, Area, Campaign, Event, Phase, Power, RollRecord
 from rules.log import GM, LogLine
 from rules.text import message_of
+
+
+@dataclass
+class Board:
+    """A campaign's powers and areas as a ruleset's loader reads them (with the rows of
+    its own tables that ``related`` names attached), and the keys behind their ids."""
+
+    powers: list[Power]
+    areas: list[Area]
+
+    def __post_init__(self) -> None:
+        self.power_key = {p.pk: p.key for p in self.powers}
+        self.area_key = {a.pk: a.key for a in self.areas}
+        self.power_ids = {p.key: p.pk for p in self.powers}
+        self.area_ids = {a.key: a.pk for a in self.areas}
+
+    @classmethod
+    def read(cls, rows: Any, *related: str) -> Board:
+        """From a StateRows (campaign/snapshots.py): live rows or a snapshot's."""
+        return cls(rows.powers(*related), rows.areas(*related))
+
+    def links(self, campaign: Campaign) -> Iterable[tuple[str, str, str]]:
+        """Each adjacency of the map once: (area key, area key, kind)."""
+        pairs = Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id", "kind")
+        return ((self.area_key[a], self.area_key[b], kind) for a, b, kind in pairs)
+
+    def adjacency(self, campaign: Campaign) -> dict[str, set[str]]:
+        """Every area's neighbours, whatever the kind of link."""
+        near: dict[str, set[str]] = {}
+        for a, b, _ in self.links(campaign):
+            near.setdefault(a, set()).add(b)
+            near.setdefault(b, set()).add(a)
+        return near
 
 
 @dataclass
@@ -26,6 +62,12 @@ class Loaded:
     power_ids: dict[str, int]
     area_ids: dict[str, int]
     campaign: Campaign | None = None
+
+    @classmethod
+    def of(cls, world: Any, board: Board, campaign: Campaign | None, **extra: Any) -> Loaded:
+        """The World read from ``board``, with a deep copy to diff against."""
+        before = copy.deepcopy(world)
+        return cls(world, before, board.power_ids, board.area_ids, campaign, **extra)
 
 
 def phase_service(

@@ -17,7 +17,7 @@ from django.db.models import Q
 
 from campaign import gm_edits, persistence
 from campaign.history import record_input
-from campaign.models import Adjacency, Area, Campaign, Event, Phase, Power, PowerRelation
+from campaign.models import Area, Campaign, Event, Phase, Power, PowerRelation
 from campaign.persistence import Loaded
 from campaign.services import PhaseContext, locked_campaign, refuse_if_ended
 from campaign.snapshots import LiveRows, StateRows
@@ -40,8 +40,8 @@ def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
     """Read every piece of EIA state of the campaign (ten queries, whatever its size),
     with a copy to diff against; ``rows``: from there instead of the database (a
     snapshot: campaign/snapshots.py)."""
-    world, power_ids, area_ids = _read(campaign, rows or LiveRows(campaign))
-    return Loaded(world, world.copy(), power_ids, area_ids)
+    world, board = _read(campaign, rows or LiveRows(campaign))
+    return Loaded(world, world.copy(), board.power_ids, board.area_ids)
 
 
 def load_world(campaign: Campaign, rows: StateRows | None = None) -> state.World:
@@ -49,22 +49,16 @@ def load_world(campaign: Campaign, rows: StateRows | None = None) -> state.World
     return _read(campaign, rows or LiveRows(campaign))[0]
 
 
-def _read(campaign: Campaign, rows: StateRows) -> tuple[state.World, dict, dict]:
-    powers = rows.powers("eia")
-    areas = rows.areas("eia")
-    power_ids = {p.key: p.pk for p in powers}
-    area_ids = {a.key: a.pk for a in areas}
-    pkey = {p.pk: p.key for p in powers}
-    akey = {a.pk: a.key for a in areas}
+def _read(campaign: Campaign, rows: StateRows) -> tuple[state.World, persistence.Board]:
+    board = persistence.Board.read(rows, "eia")
+    powers, areas, pkey, akey = board.powers, board.areas, board.power_key, board.area_key
     world = state.World(
         powers={p.key: _power(p) for p in powers},
         areas={a.key: _area(a, pkey) for a in areas},
         options=campaign.rule_options,
         militia_due={p.key: p.eia.militia_due for p in powers if hasattr(p, "eia")},
     )
-    for a_id, b_id in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
-        world.adjacency.setdefault(akey[a_id], set()).add(akey[b_id])
-        world.adjacency.setdefault(akey[b_id], set()).add(akey[a_id])
+    world.adjacency = board.adjacency(campaign)
     world.national_modifiers = {
         (akey[m.area_id], pkey[m.power_id]): m.value for m in rows.of(NationalModifier)
     }
@@ -115,7 +109,7 @@ def _read(campaign: Campaign, rows: StateRows) -> tuple[state.World, dict, dict]
         pair = frozenset((pkey[relation.a_id], pkey[relation.b_id]))
         (world.wars if relation.kind == PowerRelation.Kind.WAR else world.alliances).add(pair)
     world.let_downs = {(pkey[d.power_id], akey[d.area_id]): d.count for d in rows.of(LetDown)}
-    return world, power_ids, area_ids
+    return world, board
 
 
 def _power(p: Power) -> state.Power:

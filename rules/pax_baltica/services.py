@@ -7,11 +7,10 @@ line. They run inside the caller's transaction, after it has locked the campaign
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 
 from campaign import gm_edits, persistence
-from campaign.models import Adjacency, Area, Campaign, Phase, Power
+from campaign.models import Area, Campaign, Phase, Power
 from campaign.persistence import Loaded
 from campaign.services import PhaseContext
 from campaign.snapshots import LiveRows, StateRows
@@ -24,30 +23,19 @@ def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
     """Read every piece of Pax Baltica state of the campaign (five queries); ``rows``:
     from there instead of the database (a snapshot: campaign/snapshots.py)."""
     rows = rows or LiveRows(campaign)
-    powers = rows.powers("pax_baltica")
-    areas = rows.areas("pax_baltica")
-    pkey = {p.pk: p.key for p in powers}
-    akey = {a.pk: a.key for a in areas}
+    board = persistence.Board.read(rows, "pax_baltica")
+    pkey, akey = board.power_key, board.area_key
     sides = rows.of(PbSide)
     world = state.World(
-        nations={p.key: _nation(p) for p in powers if hasattr(p, "pax_baltica")},
-        territories={a.key: _territory(a, pkey) for a in areas},
-        adjacency={},
+        nations={p.key: _nation(p) for p in board.powers if hasattr(p, "pax_baltica")},
+        territories={a.key: _territory(a, pkey) for a in board.areas},
+        adjacency=board.adjacency(campaign),
         blocks={b.pk: _block(b, pkey, akey) for b in rows.of(Block, order=("pk",))},
         actions={s.key: s.actions for s in sides},
         season_actions={s.key: s.actions_per_season for s in sides},
         options=campaign.rule_options,
     )
-    for a_id, b_id in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
-        world.adjacency.setdefault(akey[a_id], set()).add(akey[b_id])
-        world.adjacency.setdefault(akey[b_id], set()).add(akey[a_id])
-    return Loaded(
-        world,
-        copy.deepcopy(world),
-        {p.key: p.pk for p in powers},
-        {a.key: a.pk for a in areas},
-        campaign,
-    )
+    return Loaded.of(world, board, campaign)
 
 
 def load_world(campaign: Campaign, rows: StateRows | None = None) -> state.World:

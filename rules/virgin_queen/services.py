@@ -9,7 +9,6 @@ changed, with every roll and log line.
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
 
 from django.utils.translation import gettext
@@ -49,10 +48,8 @@ def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
     """Read every piece of Virgin Queen state of the campaign (nine queries); ``rows``:
     from there instead of the database (a snapshot: campaign/snapshots.py)."""
     rows = rows or LiveRows(campaign)
-    powers = rows.powers("virgin_queen")
-    areas = rows.areas("virgin_queen")
-    pkey = {p.pk: p.key for p in powers}
-    akey = {a.pk: a.key for a in areas}
+    board = persistence.Board.read(rows, "virgin_queen")
+    powers, areas, pkey, akey = board.powers, board.areas, board.power_key, board.area_key
     kinds = {a.key: a.kind for a in areas}
     zones = rows.of(VqZone)
     world = state.World(
@@ -86,9 +83,7 @@ def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
         ),
         options=campaign.rule_options,
     )
-    links = Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id", "kind")
-    for a_id, b_id, kind in links:
-        a, b = akey[a_id], akey[b_id]
+    for a, b, kind in board.links(campaign):
         if kinds[a] == SEA or kinds[b] == SEA:
             port, zone = (b, a) if kinds[a] == SEA else (a, b)
             if kinds[port] != SEA:
@@ -104,14 +99,7 @@ def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
     pending = (
         vq.Pending(row.kind, row.stage, row.waiting_for.key, row.data) if row is not None else None
     )
-    return Loaded(
-        world,
-        copy.deepcopy(world),
-        {p.key: p.pk for p in powers},
-        {a.key: a.pk for a in areas},
-        campaign,
-        pending,
-    )
+    return Loaded.of(world, board, campaign, pending=pending)
 
 
 def load_world(campaign: Campaign, rows: StateRows | None = None) -> Loaded:

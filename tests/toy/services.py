@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import copy
-
 from campaign import persistence
-from campaign.models import Adjacency, Campaign
+from campaign.models import Campaign
 from campaign.snapshots import LiveRows, StateRows
 from tests.toy import procedures
 from tests.toy.models import Beacon
@@ -14,17 +12,12 @@ from tests.toy.models import Beacon
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> persistence.Loaded:
     """Every beacon of the campaign and the adjacency (``rows``: a snapshot's instead)."""
     rows = rows or LiveRows(campaign)
-    powers = {p.pk: p.key for p in rows.powers()}
-    areas = {a.pk: a.key for a in rows.areas()}
-    world = procedures.World(lit={key: None for key in areas.values()}, adjacency={})
+    board = persistence.Board.read(rows)
+    lit = dict.fromkeys(board.area_ids)
     for beacon in rows.of(Beacon):
-        world.lit[areas[beacon.area_id]] = powers.get(beacon.lit_by_id)
-    for a_id, b_id in Adjacency.objects.filter(campaign=campaign).values_list("a_id", "b_id"):
-        world.adjacency.setdefault(areas[a_id], set()).add(areas[b_id])
-        world.adjacency.setdefault(areas[b_id], set()).add(areas[a_id])
-    power_ids = {key: pk for pk, key in powers.items()}
-    area_ids = {key: pk for pk, key in areas.items()}
-    return persistence.Loaded(world, copy.deepcopy(world), power_ids, area_ids, campaign)
+        lit[board.area_key[beacon.area_id]] = board.power_key.get(beacon.lit_by_id)
+    world = procedures.World(lit=lit, adjacency=board.adjacency(campaign))
+    return persistence.Loaded.of(world, board, campaign)
 
 
 def load_world(campaign: Campaign, rows: StateRows | None = None) -> procedures.World:
