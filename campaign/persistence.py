@@ -109,6 +109,19 @@ def sync_rows(
         model.objects.bulk_create(created)
 
 
+def changed_items(before: Mapping, after: Mapping) -> list:
+    """The items of ``after`` that differ from ``before``'s item of the same key."""
+    return [item for key, item in after.items() if item != before.get(key)]
+
+
+def write_controllers(loaded: Loaded, areas: Iterable) -> None:
+    """Each area's controller (items with ``key`` and ``controller``), in one query."""
+    p, a = loaded.power_ids, loaded.area_ids
+    rows = [Area(pk=a[area.key], controller_id=p.get(area.controller)) for area in areas]
+    if rows:
+        Area.objects.bulk_update(rows, ["controller"])
+
+
 def update_rows(model, rows: list, fields: list[str]) -> None:
     """Write ``fields`` of these whole rows (each with its id) in one query: an INSERT …
     ON CONFLICT (id) DO UPDATE, much cheaper to build than bulk_update's CASE per field."""

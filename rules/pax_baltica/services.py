@@ -177,14 +177,11 @@ def _persist_nations(loaded: Loaded) -> None:
 
 
 def _persist_territories(loaded: Loaded) -> None:
-    before = loaded.before.territories
-    changed = [t for k, t in loaded.world.territories.items() if t != before[k]]
+    changed = persistence.changed_items(loaded.before.territories, loaded.world.territories)
     if not changed:
         return
-    p, a = loaded.power_ids, loaded.area_ids
-    Area.objects.bulk_update(
-        [Area(pk=a[t.key], controller_id=p.get(t.controller)) for t in changed], ["controller"]
-    )
+    persistence.write_controllers(loaded, changed)
+    a = loaded.area_ids
     land = [t for t in changed if t.kind == state.TERRITORY]
     if land:
         PbTerritory.objects.bulk_update(

@@ -181,14 +181,11 @@ def persist(loaded: Loaded, phase: Phase | None, actor) -> None:
 
 
 def _persist_spaces(loaded: Loaded) -> None:
-    before = loaded.before.spaces
-    changed = [s for k, s in loaded.world.spaces.items() if s != before[k]]
+    changed = persistence.changed_items(loaded.before.spaces, loaded.world.spaces)
     if not changed:
         return
+    persistence.write_controllers(loaded, changed)
     p, a = loaded.power_ids, loaded.area_ids
-    Area.objects.bulk_update(
-        [Area(pk=a[s.key], controller_id=p.get(s.controller)) for s in changed], ["controller"]
-    )
     fields = [
         "zone",
         "religion",
