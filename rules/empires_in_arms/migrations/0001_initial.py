@@ -3,18 +3,10 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
+from campaign.migrations._moved_models import content_types_follow
+
 
 MODELS = ("eiaarea", "eiapowerstatus", "corps", "depot", "guerrillastack", "letdown", "nationalmodifier", "revolt")
-
-
-def content_types_follow(apps, schema_editor, old="campaign", new="empires_in_arms"):
-    """Admin history and permissions of these models stay theirs under the new label."""
-    ContentType = apps.get_model("contenttypes", "ContentType")
-    ContentType.objects.filter(app_label=old, model__in=MODELS).update(app_label=new)
-
-
-def content_types_back(apps, schema_editor):
-    content_types_follow(apps, schema_editor, old="empires_in_arms", new="campaign")
 
 
 # The tables this ruleset's state had in the campaign app (campaign 0001-0017 created them):
@@ -155,5 +147,5 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
-        migrations.RunPython(content_types_follow, content_types_back),
+        content_types_follow(MODELS, "campaign", "empires_in_arms"),
     ]
