@@ -131,7 +131,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -141,9 +141,22 @@ from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_duration
-from django.utils.duration import duration_iso_string
 
 from campaign import press, sealing
+from campaign.archive_rows import (
+    AREA_IDENTITY,
+    POWER_IDENTITY,
+    archived_fields,
+    auto_times,
+    encode,
+    encoded,
+    has_auto_id,
+    ref_key,
+    row_ref,
+    to_ref,
+    translate,
+    translate_rows,
+)
 from campaign.models import (
     Adjacency,
     Area,
@@ -173,12 +186,6 @@ FORMAT = "courier-campaign"
 VERSION = 1
 MAX_PROBLEMS = 30  # listed in an ArchiveError's message; the rest are counted
 
-# A power's and an area's fields outside the game state (the rest is in ``state``);
-# ``absent`` is the GM's seat management, which a rollback leaves as it is.
-POWER_IDENTITY = ("key", "name", "color", "sort", "absent")
-AREA_IDENTITY = ("key", "name", "kind", "x", "y")
-# Never exported: an invitation token opens a seat, a webhook URL holds its channel's token.
-SECRET_FIELDS = {Seat: ("invite_token",), Campaign: ("webhook_url",)}
 NULL_IN_ARCHIVE = {(Phase, "seed"), (Phase, "seed_hash")}  # secret: a fresh one on import
 
 
@@ -234,104 +241,6 @@ def archive_filename(campaign: Campaign) -> str:
     return f"{slugify(campaign.name) or 'campaign'}-turn{campaign.turn}.json"
 
 
-# -- fields and values ------------------------------------------------------------------
-
-
-def _fields(model: type[models.Model], only: Iterable[str] | None = None, skip=()) -> list:
-    """The model's archived fields: every concrete field but the automatic id, the
-    campaign it belongs to and its secrets (``only``: these, in the model's order)."""
-    skip = (*skip, *SECRET_FIELDS.get(model, ()))
-    fields = [
-        f
-        for f in model._meta.concrete_fields
-        if not (f.primary_key and not f.is_relation)
-        and not (f.is_relation and f.related_model is Campaign)
-        and f.name not in skip
-    ]
-    return [f for f in fields if only is None or f.name in only]
-
-
-def _has_auto_id(model: type[models.Model]) -> bool:
-    return not model._meta.pk.is_relation
-
-
-def _auto_times(fields: list) -> list:
-    return [f for f in fields if getattr(f, "auto_now", False) or getattr(f, "auto_now_add", False)]
-
-
-def _encode(fields: list, raw: dict, refs: dict) -> dict:
-    row = {}
-    for f in fields:
-        value = raw[f.attname]
-        if value is not None:
-            if f.is_relation:
-                value = _plain(refs[f.related_model][value])
-            elif isinstance(f, models.DateTimeField | models.DateField | models.TimeField):
-                value = value.isoformat()
-            elif isinstance(f, models.DurationField):
-                value = duration_iso_string(value)
-            elif isinstance(f, models.FloatField):
-                value = float(value)
-            elif not isinstance(value, str | int | float | bool | list | dict):
-                value = str(value)  # a Decimal, a UUID: as text
-        row[f.name] = value
-    return row
-
-
-def _plain(value: Any) -> Any:
-    """A natural key as JSON writes it: a fresh list for a tuple or a list."""
-    return [_plain(v) for v in value] if isinstance(value, list | tuple) else value
-
-
-def _ref_key(value: Any) -> Any:
-    """A natural key as a dict key (lists become tuples; an object, which names nothing,
-    becomes None)."""
-    if isinstance(value, list):
-        return tuple(_ref_key(v) for v in value)
-    return None if isinstance(value, dict) else value
-
-
-def _map_ids(obj: Any, path: tuple, table: str | Callable, fn: Callable) -> Any:
-    """``obj`` with each value at ``path`` replaced by ``fn(value, table)``."""
-    step, rest = path[0], path[1:]
-    if step is ...:
-        if not isinstance(obj, list):
-            return obj
-        keys: Iterable = range(len(obj))
-    elif _has_step(obj, step):
-        keys = (step,)
-    else:
-        return obj
-    obj = list(obj) if isinstance(obj, list) else dict(obj)
-    for key in keys:
-        if rest:
-            obj[key] = _map_ids(obj[key], rest, table, fn)
-        else:
-            name = table(obj) if callable(table) else table
-            if name:
-                obj[key] = fn(obj[key], name)
-    return obj
-
-
-def _has_step(obj: Any, step: Any) -> bool:
-    if isinstance(obj, dict):
-        return isinstance(step, str) and step in obj
-    return isinstance(obj, list) and isinstance(step, int) and step < len(obj)
-
-
-def _translate_rows(rows: list[dict], ruleset: str, table: str, fn: Callable) -> list[dict]:
-    """A state table's rows with the piece ids its storage declares mapped by ``fn``."""
-    if not piece_paths(ruleset, table):
-        return rows
-    return [_translate(row, ruleset, table, fn) for row in rows]
-
-
-def _translate(obj: Any, ruleset: str, where: str, fn: Callable) -> Any:
-    for path, table in piece_paths(ruleset, where):
-        obj = _map_ids(obj, path, table, fn)
-    return obj
-
-
 # -- export -----------------------------------------------------------------------------
 
 
@@ -349,9 +258,9 @@ class _Reader:
         self.press_reader = press_reader  # None: every channel of the press
         self.refs: dict = {}
         self.user_ids: set[int] = set()
-        self.powers = self._raw(Power, "campaign", _fields(Power))
-        self.areas = self._raw(Area, "campaign", _fields(Area))
-        self.phases = self._raw(Phase, "campaign", _fields(Phase))
+        self.powers = self._raw(Power, "campaign", archived_fields(Power))
+        self.areas = self._raw(Area, "campaign", archived_fields(Area))
+        self.phases = self._raw(Phase, "campaign", archived_fields(Phase))
         self.refs[Power] = {r["pk"]: r["key"] for r in self.powers}
         self.refs[Area] = {r["pk"]: r["key"] for r in self.areas}
         self.refs[Phase] = {r["pk"]: (r["turn"], r["position"]) for r in self.phases}
@@ -387,46 +296,46 @@ class _Reader:
     def state(self, *, ids: bool) -> tuple[dict, dict]:
         """The state object, and each piece table's {database id: reference}."""
         tables = self.tables()
-        raw = {t.key: self._raw(t.model, t.scope, _fields(t.model)) for t in tables}
+        raw = {t.key: self._raw(t.model, t.scope, archived_fields(t.model)) for t in tables}
         for t in NAMED_TABLES:
             self.refs[t.model] = {r["pk"]: r[t.names] for r in raw.get(t.key, [])}
         self.load_users()
-        power_fields = _fields(Power, skip=POWER_IDENTITY[1:])
-        area_fields = _fields(Area, skip=AREA_IDENTITY[1:])
+        power_fields = archived_fields(Power, skip=POWER_IDENTITY[1:])
+        area_fields = archived_fields(Area, skip=AREA_IDENTITY[1:])
         state: dict = {
-            "powers": [_encode(power_fields, r, self.refs) for r in self.powers],
-            "areas": [_encode(area_fields, r, self.refs) for r in self.areas],
+            "powers": [encode(power_fields, r, self.refs) for r in self.powers],
+            "areas": [encode(area_fields, r, self.refs) for r in self.areas],
         }
         pieces: dict[str, dict] = {}
         for t in tables:
-            fields = _fields(t.model)
-            rows = [_encode(fields, r, self.refs) for r in raw[t.key]]
+            fields = archived_fields(t.model)
+            rows = [encode(fields, r, self.refs) for r in raw[t.key]]
             pairs = enumerate(zip(raw[t.key], rows, strict=True))
-            pieces[t.key] = {r["pk"]: _row_ref(t, row, i) for i, (r, row) in pairs}
-            if ids and _has_auto_id(t.model):
+            pieces[t.key] = {r["pk"]: row_ref(t, row, i) for i, (r, row) in pairs}
+            if ids and has_auto_id(t.model):
                 rows = [{"id": r["pk"], **row} for r, row in zip(raw[t.key], rows, strict=True)]
             state[t.key] = rows
         if ids:
             state["ids"] = True
         else:
-            to_ref = _to_ref(pieces)
+            naming = to_ref(pieces)
             for t in tables:
-                state[t.key] = _translate_rows(state[t.key], self.campaign.ruleset, t.key, to_ref)
+                state[t.key] = translate_rows(state[t.key], self.campaign.ruleset, t.key, naming)
         return state, pieces
 
     def archive(self) -> dict:
         c = self.campaign
-        campaign_fields = _fields(Campaign)
+        campaign_fields = archived_fields(Campaign)
         (campaign_raw,) = Campaign.objects.filter(pk=c.pk).values(
             *(f.attname for f in campaign_fields)
         )
         if campaign_raw["created_by_id"] is not None:
             self.user_ids.add(campaign_raw["created_by_id"])
-        adjacency_fields, seat_fields = _fields(Adjacency), _fields(Seat)
+        adjacency_fields, seat_fields = archived_fields(Adjacency), archived_fields(Seat)
         order_fields, roll_fields, event_fields = (
-            _fields(Order),
-            _fields(RollRecord),
-            _fields(Event),
+            archived_fields(Order),
+            archived_fields(RollRecord),
+            archived_fields(Event),
         )
         adjacency = self._raw(Adjacency, "campaign", adjacency_fields)
         seats = self._raw(Seat, "campaign", seat_fields)
@@ -436,10 +345,10 @@ class _Reader:
         channels, messages = self.press()
         self.refs[RollRecord] = {r["pk"]: i for i, r in enumerate(rolls)}
         state, pieces = self.state(ids=False)
-        phase_fields = _fields(Phase)
+        phase_fields = archived_fields(Phase)
         phases = []
         for raw in self.phases:
-            row = _encode(phase_fields, raw, self.refs)
+            row = encode(phase_fields, raw, self.refs)
             if row["status"] == Phase.Status.OPEN:
                 row["seed"] = row["seed_hash"] = None  # secret until its dice are rolled
             phases.append(row)
@@ -447,21 +356,25 @@ class _Reader:
         for raw in orders:
             if raw["phase_id"] == c.phase_id and raw["power_id"] in self.withheld:
                 continue
-            row = _encode(order_fields, raw, self.refs)
-            row["payload"] = _translate(row["payload"], c.ruleset, "orders", _to_ref(pieces))
+            row = encode(order_fields, raw, self.refs)
+            row["payload"] = translate(row["payload"], c.ruleset, "orders", to_ref(pieces))
             orders_out.append(row)
         return {
             "format": FORMAT,
             "version": VERSION,
-            "campaign": _encode(campaign_fields, campaign_raw, self.refs),
-            "powers": [_encode(_fields(Power, POWER_IDENTITY), r, self.refs) for r in self.powers],
-            "areas": [_encode(_fields(Area, AREA_IDENTITY), r, self.refs) for r in self.areas],
-            "adjacency": [_encode(adjacency_fields, r, self.refs) for r in adjacency],
-            "seats": [_encode(seat_fields, r, self.refs) for r in seats],
+            "campaign": encode(campaign_fields, campaign_raw, self.refs),
+            "powers": [
+                encode(archived_fields(Power, POWER_IDENTITY), r, self.refs) for r in self.powers
+            ],
+            "areas": [
+                encode(archived_fields(Area, AREA_IDENTITY), r, self.refs) for r in self.areas
+            ],
+            "adjacency": [encode(adjacency_fields, r, self.refs) for r in adjacency],
+            "seats": [encode(seat_fields, r, self.refs) for r in seats],
             "phases": phases,
             "orders": orders_out,
-            "rolls": [_encode(roll_fields, r, self.refs) for r in rolls],
-            "events": [_encode(event_fields, r, self.refs) for r in events],
+            "rolls": [encode(roll_fields, r, self.refs) for r in rolls],
+            "events": [encode(event_fields, r, self.refs) for r in events],
             "channels": channels,
             "messages": messages(),
             "state": state,
@@ -473,7 +386,7 @@ class _Reader:
         found = Channel.objects.filter(campaign=self.campaign)
         if self.press_reader is not None:
             found = press.readable(self.press_reader)
-        fields = _fields(Channel)
+        fields = archived_fields(Channel)
         rows = list(found.order_by("pk").values("pk", *(f.attname for f in fields)))
         self.refs[Channel] = {r["pk"]: r["key"] for r in rows}
         members: dict[int, list[str]] = {r["pk"]: [] for r in rows}
@@ -481,28 +394,12 @@ class _Reader:
         for channel_id, power_id in links.values_list("channel_id", "power_id"):
             members[channel_id].append(self.refs[Power][power_id])
         channels = [
-            {**_encode(fields, r, self.refs), "members": sorted(members[r["pk"]])} for r in rows
+            {**encode(fields, r, self.refs), "members": sorted(members[r["pk"]])} for r in rows
         ]
-        message_fields = _fields(Message)
+        message_fields = archived_fields(Message)
         raw = self._raw(Message, "campaign", message_fields)
         kept = [r for r in raw if r["channel_id"] in self.refs[Channel]]
-        return channels, lambda: [_encode(message_fields, r, self.refs) for r in kept]
-
-
-def _row_ref(table: Table, row: dict, position: int) -> Any:
-    if not table.ref:
-        return position
-    values = [row[name] for name in table.ref]
-    return values[0] if len(values) == 1 else values
-
-
-def _to_ref(pieces: dict[str, dict]) -> Callable:
-    def to_ref(value, table: str):
-        if isinstance(value, bool) or not isinstance(value, int):
-            return None
-        return _plain(pieces.get(table, {}).get(value))
-
-    return to_ref
+        return channels, lambda: [encode(message_fields, r, self.refs) for r in kept]
 
 
 def export_campaign(campaign: Campaign, *, reader: Seat | None = None) -> dict:
@@ -533,11 +430,11 @@ _BAD = object()
 TEXT_FIELDS = (models.CharField, models.TextField)
 
 
-class _Checker:
+class Checker:
     """Checks archive rows against the models, collecting every problem.
 
     A decoded row maps field names to Python values; relations stay natural keys (phases
-    as (turn, position) tuples) until ``_Writer`` turns them into ids. ``known`` holds,
+    as (turn, position) tuples) until ``Writer`` turns them into ids. ``known`` holds,
     per related model, the natural keys a reference may name."""
 
     def __init__(self, ruleset: str):
@@ -586,7 +483,7 @@ class _Checker:
         if f.name not in item:
             if f.has_default() or f.null or f.blank and isinstance(f, TEXT_FIELDS):
                 return f.get_default()
-            if _auto_times([f]):
+            if auto_times([f]):
                 return timezone.now()
             self.problem(f"{where} is missing")
             return _BAD
@@ -666,7 +563,7 @@ class _Checker:
                 return value
             self.problem(f"{where} must be a username or null, not {value!r}")
             return _BAD
-        key = _ref_key(value)
+        key = ref_key(value)
         if model is Phase and not (
             isinstance(key, tuple)
             and len(key) == 2
@@ -695,7 +592,7 @@ class _Checker:
     def unique(self, where: str, rows: list[dict], names: tuple[str, ...]) -> None:
         seen = set()
         for row in rows:
-            key = tuple(_ref_key(row[n]) for n in names)
+            key = tuple(ref_key(row[n]) for n in names)
             if key in seen:
                 shown = key[0] if len(key) == 1 else list(key)
                 self.problem(f"{where}: {'/'.join(names)} {shown!r} is listed twice")
@@ -705,12 +602,12 @@ class _Checker:
         """Check that the pieces a payload names (by reference) are in the state."""
 
         def check(value, table: str):
-            key = _ref_key(value)
+            key = ref_key(value)
             if value is not None and (key is None or key not in refs.get(table, set())):
                 self.problem(f"{where}: no {_table_noun(table)} {value!r}")
             return value
 
-        _translate(obj, self.ruleset, kind, check)
+        translate(obj, self.ruleset, kind, check)
 
     def state(self, state: Any) -> _StatePlan | None:
         """Check a state object; the decoded plan, or None (problems say why)."""
@@ -734,8 +631,8 @@ class _Checker:
         for t in STATE_TABLES:
             if t.key not in state:
                 continue
-            fields = _fields(t.model)
-            needs_id = with_ids and _has_auto_id(t.model)
+            fields = archived_fields(t.model)
+            needs_id = with_ids and has_auto_id(t.model)
             extra = ("id",) if needs_id else ()
             rows = self.rows(f"state.{t.key}", state[t.key], t.model, fields, extra=extra)
             for i, row in enumerate(rows):
@@ -743,7 +640,7 @@ class _Checker:
                     self.problem(f"state.{t.key}[{i}].id must be a database id")
             plan.tables[t.key] = rows
             plan.refs[t.key] = {
-                _ref_key(_row_ref(t, _encoded(fields, row), i)) for i, row in enumerate(rows)
+                ref_key(row_ref(t, encoded(fields, row), i)) for i, row in enumerate(rows)
             }
         for t in NAMED_TABLES:
             self.unique(f"state.{t.key}", plan.tables.get(t.key, []), (t.names,))
@@ -755,7 +652,9 @@ class _Checker:
 
     def _keyed(self, state: dict, key: str, model, identity: tuple[str, ...]) -> list[dict]:
         """A power's or area's changing fields, by the key of one that exists."""
-        rows = self.rows(f"state.{key}", state.get(key), model, _fields(model, skip=identity))
+        rows = self.rows(
+            f"state.{key}", state.get(key), model, archived_fields(model, skip=identity)
+        )
         for i, row in enumerate(rows):
             if row["key"] not in self.known.get(model, set()):
                 self.problem(f"state.{key}[{i}]: no {_noun(model)} {row['key']!r}")
@@ -786,7 +685,7 @@ class _StatePlan:
 # -- writing ----------------------------------------------------------------------------
 
 
-class _Writer:
+class Writer:
     """Creates rows from decoded archive rows; ``ids`` maps each related model's natural
     keys to the new database ids, ``pieces`` each state table's references to them."""
 
@@ -810,7 +709,7 @@ class _Writer:
     def create(self, model, fields: list, rows: list[dict], *, keep_ids: bool = False) -> list:
         """bulk_create in the rows' order, then restore the times bulk_create stamped
         "now" and the references of rows to rows of the same table (by name)."""
-        keep_ids = keep_ids and _has_auto_id(model)
+        keep_ids = keep_ids and has_auto_id(model)
         objs = [
             self.obj(model, fields, row, **({"pk": row["id"]} if keep_ids else {})) for row in rows
         ]
@@ -819,7 +718,7 @@ class _Writer:
                 if o.a_id > o.b_id:  # stored once per pair, lower id first
                     o.a_id, o.b_id = o.b_id, o.a_id
         model.objects.bulk_create(objs)
-        times = _auto_times(fields)
+        times = auto_times(fields)
         own = [f for f in fields if f.is_relation and f.related_model is model]
         by_name = {o.name: o.pk for o in objs} if own else {}
         for o, row in zip(objs, rows, strict=True):
@@ -833,7 +732,7 @@ class _Writer:
 
     def update(self, model, rows: list[dict], identity: tuple[str, ...]) -> None:
         """The changing fields of existing powers or areas, found by key."""
-        fields = _fields(model, skip=identity)
+        fields = archived_fields(model, skip=identity)
         objs = [self.obj(model, fields, row, pk=self.ids[model][row["key"]]) for row in rows]
         names = [f.name for f in fields if f.name != "key"]
         if objs and names:
@@ -853,28 +752,23 @@ class _Writer:
             rows = plan.tables.get(t.key, [])
             if not rows:
                 continue
-            fields = _fields(t.model)
+            fields = archived_fields(t.model)
             if not plan.with_ids:
-                rows = _translate_rows(rows, c.ruleset, t.key, self.to_id)
+                rows = translate_rows(rows, c.ruleset, t.key, self.to_id)
             objs = self.create(t.model, fields, rows, keep_ids=plan.with_ids)
             self.pieces[t.key] = {
-                _ref_key(_row_ref(t, _encoded(fields, row), i)): o.pk
+                ref_key(row_ref(t, encoded(fields, row), i)): o.pk
                 for i, (row, o) in enumerate(zip(rows, objs, strict=True))
             }
 
     def to_id(self, value, table: str):
-        return None if value is None else self.pieces.get(table, {}).get(_ref_key(value))
-
-
-def _encoded(fields: list, row: dict) -> dict:
-    """A decoded row's reference fields as the archive writes them (tuples → lists)."""
-    return {f.name: _plain(row[f.name]) for f in fields}
+        return None if value is None else self.pieces.get(table, {}).get(ref_key(value))
 
 
 # -- import -----------------------------------------------------------------------------
 
 
-def _check_archive(data: Any, *, name: str | None) -> tuple[_Checker, dict]:
+def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
     """Every problem of an archive, and its decoded sections."""
     if not isinstance(data, dict):
         raise ArchiveError("An archive is a JSON object")
@@ -896,13 +790,17 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[_Checker, dict]:
         raise ArchiveError(
             f"Unknown ruleset {ruleset!r}: this Courier knows {', '.join(sorted(registry()))}"
         )
-    check = _Checker(ruleset)
+    check = Checker(ruleset)
     unknown = sorted(set(data) - set(TOP_LEVEL))
     if unknown:
         check.problem(f"unknown section(s) {', '.join(map(repr, unknown))}")
     out: dict = {}
-    out["powers"] = check.rows("powers", data.get("powers"), Power, _fields(Power, POWER_IDENTITY))
-    out["areas"] = check.rows("areas", data.get("areas"), Area, _fields(Area, AREA_IDENTITY))
+    out["powers"] = check.rows(
+        "powers", data.get("powers"), Power, archived_fields(Power, POWER_IDENTITY)
+    )
+    out["areas"] = check.rows(
+        "areas", data.get("areas"), Area, archived_fields(Area, AREA_IDENTITY)
+    )
     for key in ("powers", "areas"):
         if not out[key]:
             check.problem(f"{key}: an archive needs at least one")
@@ -911,7 +809,7 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[_Checker, dict]:
     check.known[Power] = _keys(data.get("powers"), "key")
     check.known[Area] = _keys(data.get("areas"), "key")
     check.known[Phase] = _keys(data.get("phases"), "turn", "position")
-    out["phases"] = check.rows("phases", data.get("phases"), Phase, _fields(Phase))
+    out["phases"] = check.rows("phases", data.get("phases"), Phase, archived_fields(Phase))
     check.unique("phases", out["phases"], ("turn", "position"))
     rules = registry()[ruleset]
     keys = {spec.key for spec in rules.phases}
@@ -920,7 +818,7 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[_Checker, dict]:
             check.problem(f"phases[{i}].key: {ruleset} has no phase {phase['key']!r}")
         if phase["status"] != Phase.Status.OPEN and phase["seed"] is None:
             check.problem(f"phases[{i}].seed: a phase whose dice are rolled keeps its seed")
-    campaign_fields = _fields(Campaign)
+    campaign_fields = archived_fields(Campaign)
     if name is not None:
         section = {**section, "name": name}
     out["campaign"] = check.row("campaign", section, Campaign, campaign_fields)
@@ -941,27 +839,29 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[_Checker, dict]:
                 check.problem(f"campaign.options.{key}: {value!r} is not a choice")
     if not isinstance(section.get("setup", {}), dict):
         check.problem("campaign.setup must be an object")
-    out["adjacency"] = check.rows("adjacency", data.get("adjacency"), Adjacency, _fields(Adjacency))
-    out["seats"] = check.rows("seats", data.get("seats"), Seat, _fields(Seat))
+    out["adjacency"] = check.rows(
+        "adjacency", data.get("adjacency"), Adjacency, archived_fields(Adjacency)
+    )
+    out["seats"] = check.rows("seats", data.get("seats"), Seat, archived_fields(Seat))
     usernames = [s["user"] for s in out["seats"] if s["user"] is not None]
     for username in {u for u in usernames if usernames.count(u) > 1}:
         check.problem(f"seats: user {username!r} has more than one seat")
     out["state"] = check.state(data.get("state", {}))
     refs = out["state"].refs if out["state"] is not None else {}
-    out["orders"] = check.rows("orders", data.get("orders"), Order, _fields(Order))
+    out["orders"] = check.rows("orders", data.get("orders"), Order, archived_fields(Order))
     for i, order in enumerate(out["orders"]):
         check.pieces(f"orders[{i}].payload", order["payload"], "orders", refs)
-    out["rolls"] = check.rows("rolls", data.get("rolls"), RollRecord, _fields(RollRecord))
+    out["rolls"] = check.rows("rolls", data.get("rolls"), RollRecord, archived_fields(RollRecord))
     check.known[RollRecord] = set(range(len(out["rolls"])))
-    out["events"] = check.rows("events", data.get("events"), Event, _fields(Event))
+    out["events"] = check.rows("events", data.get("events"), Event, archived_fields(Event))
     out["channels"], out["messages"] = _check_press(check, data)
     return check, out
 
 
-def _check_press(check: _Checker, data: dict) -> tuple[list[dict], list[dict]]:
+def _check_press(check: Checker, data: dict) -> tuple[list[dict], list[dict]]:
     """The channels (each key must name its kind and members) and their messages."""
     channels = check.rows(
-        "channels", data.get("channels"), Channel, _fields(Channel), extra=("members",)
+        "channels", data.get("channels"), Channel, archived_fields(Channel), extra=("members",)
     )
     for i, row in enumerate(channels):
         members = row.setdefault("members", [])
@@ -977,7 +877,7 @@ def _check_press(check: _Checker, data: dict) -> tuple[list[dict], list[dict]]:
             )
     check.unique("channels", channels, ("key",))
     check.known[Channel] = _keys(data.get("channels"), "key")
-    messages = check.rows("messages", data.get("messages"), Message, _fields(Message))
+    messages = check.rows("messages", data.get("messages"), Message, archived_fields(Message))
     return channels, messages
 
 
@@ -1019,21 +919,21 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
     gm_id = gm.pk if gm is not None else users.get(gm_seat["user"]) if gm_seat else None
     _refuse_collision(out["campaign"]["name"], gm_id)
 
-    fields = _fields(Campaign)
+    fields = archived_fields(Campaign)
     row = dict(out["campaign"])
     if gm is not None:
         row["created_by"] = gm.get_username()
         users[gm.get_username()] = gm.pk
-    writer = _Writer(None, users)  # type: ignore[arg-type]
+    writer = Writer(None, users)  # type: ignore[arg-type]
     campaign = writer.obj(Campaign, [f for f in fields if f.name != "phase"], row)
     campaign.save()
     writer.campaign = campaign
 
-    power_rows = writer.create(Power, _fields(Power, POWER_IDENTITY), out["powers"])
+    power_rows = writer.create(Power, archived_fields(Power, POWER_IDENTITY), out["powers"])
     writer.ids[Power] = {p.key: p.pk for p in power_rows}
-    area_rows = writer.create(Area, _fields(Area, AREA_IDENTITY), out["areas"])
+    area_rows = writer.create(Area, archived_fields(Area, AREA_IDENTITY), out["areas"])
     writer.ids[Area] = {a.key: a.pk for a in area_rows}
-    writer.create(Adjacency, _fields(Adjacency), out["adjacency"])
+    writer.create(Adjacency, archived_fields(Adjacency), out["adjacency"])
     phases = []
     for phase in out["phases"]:
         if phase["seed"] is None:
@@ -1042,7 +942,7 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
         elif phase["seed_hash"] is None:
             phase = {**phase, "seed_hash": seed_hash(phase["seed"])}
         phases.append(phase)
-    phase_rows = writer.create(Phase, _fields(Phase), phases)
+    phase_rows = writer.create(Phase, archived_fields(Phase), phases)
     writer.ids[Phase] = {(p.turn, p.position): p.pk for p in phase_rows}
     writer.state(out["state"], replace=False)
 
@@ -1056,20 +956,20 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
         next(s for s in seats if s["role"] == Seat.Role.GM)["user"] = gm.get_username()
         for seat in seats:
             seat.setdefault("created_at", timezone.now())
-    writer.create(Seat, _fields(Seat), seats)
+    writer.create(Seat, archived_fields(Seat), seats)
 
     writer.create(
         Order,
-        _fields(Order),
+        archived_fields(Order),
         [
-            {**o, "payload": _translate(o["payload"], campaign.ruleset, "orders", writer.to_id)}
+            {**o, "payload": translate(o["payload"], campaign.ruleset, "orders", writer.to_id)}
             for o in out["orders"]
         ],
     )
-    roll_rows = writer.create(RollRecord, _fields(RollRecord), out["rolls"])
+    roll_rows = writer.create(RollRecord, archived_fields(RollRecord), out["rolls"])
     writer.ids[RollRecord] = {i: r.pk for i, r in enumerate(roll_rows)}
-    writer.create(Event, _fields(Event), out["events"])
-    channel_rows = writer.create(Channel, _fields(Channel), out["channels"])
+    writer.create(Event, archived_fields(Event), out["events"])
+    channel_rows = writer.create(Channel, archived_fields(Channel), out["channels"])
     writer.ids[Channel] = {c.key: c.pk for c in channel_rows}
     Member = Channel.members.through
     Member.objects.bulk_create(
@@ -1079,7 +979,7 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
             for key in row["members"]
         ]
     )
-    writer.create(Message, _fields(Message), out["messages"])
+    writer.create(Message, archived_fields(Message), out["messages"])
 
     current = out["campaign"]["phase"]
     Campaign.objects.filter(pk=campaign.pk).update(
@@ -1125,7 +1025,7 @@ def restore_state(campaign: Campaign, state: dict, *, current: dict | None = Non
     ``current``: the campaign's state now, as ``state_of(ids=True)`` gives it, for a state
     with ids: then only the powers, areas and tables that differ from it are rewritten
     (the same result, much faster for a replay, which restores a state per phase)."""
-    check = _Checker(campaign.ruleset)
+    check = Checker(campaign.ruleset)
     check.known[Power] = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
     check.known[Area] = dict(Area.objects.filter(campaign=campaign).values_list("key", "pk"))
     phases = Phase.objects.filter(campaign=campaign).values_list("turn", "position", "pk")
@@ -1133,7 +1033,7 @@ def restore_state(campaign: Campaign, state: dict, *, current: dict | None = Non
     plan = check.state(state)
     if check.problems or plan is None:
         raise ArchiveError(check.problems)
-    writer = _Writer(campaign, {})
+    writer = Writer(campaign, {})
     for model in (Power, Area, Phase):
         writer.ids[model] = check.known[model]
     keep: set[str] = set()

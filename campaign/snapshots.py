@@ -32,13 +32,13 @@ from django.db.models import Aggregate, F, Q, Subquery, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce, JSONObject
 
-from campaign import archive
+from campaign import archive, archive_rows
 from campaign.models import Area, Campaign, Phase, Power
 
-POWER_FIELDS = archive._fields(Power, skip=archive.POWER_IDENTITY[1:])
-AREA_FIELDS = archive._fields(Area, skip=archive.AREA_IDENTITY[1:])
+POWER_FIELDS = archive_rows.archived_fields(Power, skip=archive_rows.POWER_IDENTITY[1:])
+AREA_FIELDS = archive_rows.archived_fields(Area, skip=archive_rows.AREA_IDENTITY[1:])
 SCOPES = {t.model: t.scope for t in archive.STATE_TABLES}
-FIELDS = {t.model: archive._fields(t.model) for t in archive.STATE_TABLES}
+FIELDS = {t.model: archive_rows.archived_fields(t.model) for t in archive.STATE_TABLES}
 PHASES, POWERS, AREAS = "~phases", "~powers", "~areas"
 DECODED = (
     models.BooleanField,
@@ -55,7 +55,7 @@ def _check_fields() -> None:
     """Every state field is of a kind ``decode`` reads back (a new kind must be added)."""
     User = get_user_model()
     for model in (Power, Area, *SCOPES):
-        for f in archive._fields(model):
+        for f in archive_rows.archived_fields(model):
             if (f.is_relation and f.related_model is User) or not (
                 f.is_relation or isinstance(f, DECODED)
             ):
@@ -121,7 +121,7 @@ def _state_json(campaign: Campaign) -> JSONObject:
         PHASES: _rows(
             Phase.objects.filter(_phases_named(campaign)),
             "campaign",
-            archive._fields(Phase, ("turn", "position")),
+            archive_rows.archived_fields(Phase, ("turn", "position")),
         ),
     }
     for t in archive.STATE_TABLES:
@@ -174,16 +174,16 @@ def decode(raw: dict, ruleset: str) -> dict:
     }
     refs |= {t.model: {r["pk"]: r[t.names] for r in data[t.key]} for t in archive.NAMED_TABLES}
     state: dict = {
-        "powers": [archive._encode(POWER_FIELDS, r, refs) for r in powers],
-        "areas": [archive._encode(AREA_FIELDS, r, refs) for r in areas],
+        "powers": [archive_rows.encode(POWER_FIELDS, r, refs) for r in powers],
+        "areas": [archive_rows.encode(AREA_FIELDS, r, refs) for r in areas],
     }
     for t in archive.STATE_TABLES:
         rows = data[t.key]
         if not rows and t.ruleset not in (None, ruleset):
             continue
         fields = FIELDS[t.model]
-        encoded = [archive._encode(fields, r, refs) for r in rows]
-        if archive._has_auto_id(t.model):
+        encoded = [archive_rows.encode(fields, r, refs) for r in rows]
+        if archive_rows.has_auto_id(t.model):
             encoded = [{"id": r["pk"], **row} for r, row in zip(rows, encoded, strict=True)]
         state[t.key] = encoded
     state["ids"] = True
@@ -222,7 +222,7 @@ def _raw(model, row: dict, fields: list | None = None) -> dict:
 # -- comparing states ---------------------------------------------------------------------
 
 AUTO_TIMES = {
-    t.key: {f.name for f in archive._auto_times(archive._fields(t.model))}
+    t.key: {f.name for f in archive_rows.auto_times(archive_rows.archived_fields(t.model))}
     for t in archive.STATE_TABLES
 }
 
@@ -239,18 +239,18 @@ def comparable(state: dict, ruleset: str) -> dict:
             continue
         table = tables.get(key)
         if table is not None:
-            fields = archive._fields(table.model)
+            fields = archive_rows.archived_fields(table.model)
             pieces[key] = {
-                row["id"]: archive._row_ref(table, archive._encoded(fields, row), i)
+                row["id"]: archive_rows.row_ref(table, archive_rows.encoded(fields, row), i)
                 for i, row in enumerate(rows)
                 if "id" in row
             }
         skip = {"id", *AUTO_TIMES.get(key, ())}
         out[key] = [{k: v for k, v in row.items() if k not in skip} for row in rows]
     if state.get("ids"):
-        to_ref = archive._to_ref(pieces)
+        to_ref = archive_rows.to_ref(pieces)
         for key, rows in out.items():
-            out[key] = archive._translate_rows(rows, ruleset, key, to_ref)
+            out[key] = archive_rows.translate_rows(rows, ruleset, key, to_ref)
     return out
 
 
@@ -324,22 +324,22 @@ class SnapshotRows:
         self._powers = list(Power.objects.filter(campaign=campaign))
         self._areas = list(Area.objects.filter(campaign=campaign))
         phases = Phase.objects.filter(campaign=campaign).values_list("turn", "position", "pk")
-        check = archive._Checker(campaign.ruleset)
+        check = archive.Checker(campaign.ruleset)
         check.known[Power] = {p.key: p.pk for p in self._powers}
         check.known[Area] = {a.key: a.pk for a in self._areas}
         check.known[Phase] = {(t, p): pk for t, p, pk in phases}
         plan = check.state(state)
         if check.problems or plan is None:
             raise archive.ArchiveError(check.problems)
-        writer = archive._Writer(campaign, {})
+        writer = archive.Writer(campaign, {})
         for model in (Power, Area, Phase):
             writer.ids[model] = check.known[model]
         self._apply(self._powers, plan.powers, POWER_FIELDS, writer)
         self._apply(self._areas, plan.areas, AREA_FIELDS, writer)
         self.tables: dict[type, list] = {}
         for t in archive.STATE_TABLES:
-            fields = archive._fields(t.model)
-            keep = plan.with_ids and archive._has_auto_id(t.model)
+            fields = archive_rows.archived_fields(t.model)
+            keep = plan.with_ids and archive_rows.has_auto_id(t.model)
             rows = plan.tables.get(t.key, [])
             objs = [
                 writer.obj(t.model, fields, row, **({"pk": row["id"]} if keep else {}))
