@@ -19,8 +19,8 @@ from campaign.services import WAITING, PhaseContext, ServiceError
 from campaign.snapshots import LiveRows, StateRows
 from rules.text import Text
 from rules.translation import localized
+from rules.virgin_queen import phases, state
 from rules.virgin_queen import procedures as vq
-from rules.virgin_queen import state
 from rules.virgin_queen.edits import EDITS
 from rules.virgin_queen.models import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
 
@@ -295,52 +295,9 @@ def resolve_impulse(context: PhaseContext) -> str | None:
     """Start the action the impulse's power ordered; WAITING when it needs decisions."""
     loaded = load_state(context.campaign)
     power = context.campaign.rules.phase(context.phase.key).orders_from
-    pending = start_action(loaded.world, power, context.orders.get(power), context.dice)
+    pending = phases.start_action(loaded.world, power, context.orders.get(power), context.dice)
     persist(loaded, context.phase, context.actor)
     return _save_pending(loaded, context.phase, pending)
-
-
-def start_action(world: state.World, power: str, order: dict | None, dice) -> vq.Pending | None:
-    """The ordered action: a conversion (VQ-1), a revolt (VQ-2), espionage (VQ-3), an
-    action played at the table, or a pass. A refused one is logged and ends the impulse."""
-    name = state.power_title(power)
-    action = (order or {}).get("action", "pass")
-    try:
-        if action == "conversion":
-            return vq.start_conversion(
-                world, power, order["zones"], order["attempts"], order.get("event", ""), dice
-            )
-        if action == "revolt":
-            return vq.start_revolt(world, order["target"], order["cp"], dice)
-    except vq.Refused as refusal:
-        text = Text("%(power)s: %(refusal)s", power=name, refusal=refusal.text)
-        world.say("VQ-1" if action == "conversion" else "VQ-2", text, power=power)
-        return None
-    if action == "espionage":
-        world.say("VQ-3", _espionage(world, name, order.get("note", "")), power=power)
-    elif action == "other":
-        text = Text(
-            "%(power)s plays an action at the table: %(note)s",
-            power=name,
-            note=order.get("note", ""),
-        )
-        world.say("", text, power=power)
-    else:
-        world.say("", Text("%(power)s passes.", power=name), power=power)
-    return None
-
-
-def _espionage(world: state.World, name: str, note: str) -> Text:
-    """The espionage line: refused before turn 3, else played at the table."""
-    refusal = vq.espionage_refusal(world.turn)
-    if refusal:
-        return Text("%(power)s: %(refusal)s", power=name, refusal=refusal)
-    note = str(note).rstrip(": ")
-    if note:
-        return Text(
-            "%(power)s: an espionage action, played at the table: %(note)s", power=name, note=note
-        )
-    return Text("%(power)s: an espionage action, played at the table", power=name)
 
 
 def decide(*, campaign, phase, power_key, answer, actor, as_gm) -> str | None:
