@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from campaign import time_zones
 from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
 from campaign.scheduling import AWAY_MAX_DAYS, away_refusal
@@ -314,6 +315,11 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["language"].choices = [("", _("as the browser asks")), *settings.LANGUAGES]
+        zone = self.fields["time_zone"]
+        zone.choices = [("", _("as the browser tells")), *time_zones.grouped_choices()]
+        zone.widget.attrs.update(
+            {"data-search": _("Find a time zone"), "data-search-hint": _("a city or region")}
+        )
 
 
 class SignupForm(UserCreationForm):

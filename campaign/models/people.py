@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import zoneinfo
-
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-TIME_ZONES = sorted(zoneinfo.available_timezones())
+from campaign.time_zones import TIME_ZONES
 
 
 class Profile(models.Model):
