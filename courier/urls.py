@@ -1,5 +1,7 @@
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from campaign.views.account import PasswordResetView
 from campaign.views.seats import LoginView
@@ -12,6 +14,8 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", healthz, name="healthz"),
+    # browsers ask for /favicon.ico on pages without a link to the icon (a file, an error)
+    path("favicon.ico", RedirectView.as_view(url=static("courier/favicon.svg"), permanent=True)),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("campaign.urls")),
 ]

@@ -57,7 +57,7 @@ class Tab:
         dialog.accept()
 
     def _response(self, response) -> None:
-        if response.status >= 400 and not response.url.endswith("/favicon.ico"):
+        if response.status >= 400:
             self.problems.append(f"{response.status} {response.request.method} {response.url}")
 
     def goto(self, url: str) -> None:

@@ -1,5 +1,6 @@
-"""The time-zone picker of the preferences: every zone, grouped by region and named by
-its place, in the reader's language, with a search box where scripts run."""
+"""Details of the pages: the preferences' time-zone picker (every zone, grouped by region
+and named by its place, in the reader's language, with a search box where scripts run) and
+the icon browsers ask for."""
 
 import pytest
 from django.test import Client
@@ -38,3 +39,8 @@ def test_a_grouped_zone_saves_and_an_unknown_one_is_refused(client, users):
     refused = client.post(url, {"time_zone": "Mars/Olympus_Mons"})
     assert refused.status_code == 422 and "Mars/Olympus_Mons" in refused.content.decode()
     assert Profile.objects.get(user=users["player"]).time_zone == "Europe/Athens"
+
+
+def test_favicon_ico_leads_to_the_icon(db):
+    response = Client().get("/favicon.ico")
+    assert response.status_code == 301 and response.url.endswith("courier/favicon.svg")
