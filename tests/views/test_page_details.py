@@ -1,6 +1,6 @@
 """Details of the pages: the preferences' time-zone picker (every zone, grouped by region
-and named by its place, in the reader's language, with a search box where scripts run) and
-the icon browsers ask for."""
+and named by its place, in the reader's language, with a search box where scripts run),
+the icon browsers ask for, and compression."""
 
 import pytest
 from django.test import Client
@@ -44,3 +44,11 @@ def test_a_grouped_zone_saves_and_an_unknown_one_is_refused(client, users):
 def test_favicon_ico_leads_to_the_icon(db):
     response = Client().get("/favicon.ico")
     assert response.status_code == 301 and response.url.endswith("courier/favicon.svg")
+
+
+def test_pages_are_compressed_for_a_browser_that_takes_gzip(client):
+    url = reverse("campaign:preferences")
+    compressed = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert compressed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in compressed.headers["Vary"]
+    assert "Content-Encoding" not in client.get(url).headers
