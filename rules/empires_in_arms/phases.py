@@ -156,11 +156,11 @@ def resolve_land(world: World, orders: Orders, dice: Dice) -> None:
         if power == SPAIN:
             _spanish_guerrillas(world, dice)
         for key in _order(orders, power, "operations"):
-            _operate(world, power, key, dice)
+            operate(world, power, key, dice)
         for key in _order(orders, power, "depot_attacks"):
-            _attack_depots(world, power, key, dice)
+            attack_depots(world, power, key, dice)
         if power == SPAIN:
-            _spanish_removal(world)
+            spanish_removal(world)
     _clear_fought(world)
     immediate_checks(world)
 
@@ -268,7 +268,9 @@ def _spanish_guerrillas(world: World, dice: Dice) -> None:
         _add_guerrillas(world, key, SPAIN, creation.created, revolt=False)
 
 
-def _operate(world: World, power_key: str, key: str, dice: Dice) -> None:
+def operate(world: World, power_key: str, key: str, dice: Dice) -> None:
+    """EIA-4: the power's anti-guerrilla operation in an area, or a skipped order when
+    none is possible there now (the log says why)."""
     power = world.powers[power_key]
     if not can_operate(world, power_key, key):
         text = Text(
@@ -296,7 +298,9 @@ def _operate(world: World, power_key: str, key: str, dice: Dice) -> None:
         _end_if_over(world, revolt)
 
 
-def _attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
+def attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
+    """EIA-11: guerrillas attack the power's depots in an area, or a skipped order when
+    they cannot (the log says why)."""
     power = world.powers[power_key]
     if not can_attack_depots(world, power_key, key):
         text = Text(
@@ -327,7 +331,9 @@ def _attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
             world.say("EIA-11", text, power=depot.power, area=key)
 
 
-def _spanish_removal(world: World) -> None:
+def spanish_removal(world: World) -> None:
+    """EIA-12: Spanish guerrillas removed at the end of Spain's step, and the militia
+    they give Spain."""
     removal = spanish_guerrilla_removal(world)
     if removal is None:
         return
@@ -408,11 +414,13 @@ def resolve_economic(world: World, orders: Orders, dice: Dice) -> None:
     """EIA-5: each power's aid to revolts, $1 to $6 each, in land-phase order."""
     for power in world.land_order():
         for key, amount in dict(_order(orders, power, "aid")).items():
-            _aid(world, power, key, amount, dice)
+            aid(world, power, key, amount, dice)
     immediate_checks(world)
 
 
-def _aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> None:
+def aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> None:
+    """EIA-5: the power's aid to the revolt in an area, or a skipped order when it may
+    not aid it now (the log says why)."""
     power = world.powers[power_key]
     revolt = world.active_revolt(key)
     if revolt is None or not any(revolt is r for r in aidable_revolts(world, power_key)):
@@ -423,15 +431,15 @@ def _aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> Non
         )
         world.say("EIA-5", text, power=power_key, area=key)
         return
-    aid = aid_revolt(power, revolt, world.areas[key], amount, dice)
-    if aid.report is None:
-        text = Text("%(reason)s; aid skipped", reason=aid.refused)
+    given = aid_revolt(power, revolt, world.areas[key], amount, dice)
+    if given.report is None:
+        text = Text("%(reason)s; aid skipped", reason=given.refused)
         world.say("EIA-5", text, power=power_key, area=key)
         return
-    treasury = Text("treasury $%(old)s → $%(new)s", old=power.treasury, new=aid.treasury)
-    _say_roll(world, aid.report, treasury)
-    power.treasury = aid.treasury
-    revolt.number = aid.revolt_number
+    treasury = Text("treasury $%(old)s → $%(new)s", old=power.treasury, new=given.treasury)
+    _say_roll(world, given.report, treasury)
+    power.treasury = given.treasury
+    revolt.number = given.revolt_number
 
 
 # -- EIA-7: ending revolts --------------------------------------------------------------
