@@ -60,6 +60,22 @@ def eia_powers(campaign: Campaign, *, treasury: int, political_points: int) -> l
     return powers
 
 
+def seated(campaign: Campaign, powers: list[Power], *, start: bool) -> Campaign:
+    """The campaign with a GM seat, an observer seat and a seat per power (no users),
+    started if ``start``."""
+    Seat.objects.bulk_create(
+        [
+            Seat(campaign=campaign, role=Seat.Role.GM),
+            Seat(campaign=campaign, role=Seat.Role.OBSERVER),
+        ]
+        + [Seat(campaign=campaign, role=Seat.Role.PLAYER, power=p) for p in powers]
+    )
+    if start:
+        start_campaign(campaign, actor=None)
+        campaign.refresh_from_db()
+    return campaign
+
+
 def make_eia_campaign(
     *, areas: int = 10, dice_mode: str = "seeded", start: bool = True, options: dict | None = None
 ) -> Campaign:
@@ -166,17 +182,7 @@ def make_eia_campaign(
     PowerRelation.objects.create(
         campaign=campaign, a=by_key["france"], b=by_key["great_britain"], kind="war"
     )
-    Seat.objects.bulk_create(
-        [
-            Seat(campaign=campaign, role=Seat.Role.GM),
-            Seat(campaign=campaign, role=Seat.Role.OBSERVER),
-        ]
-        + [Seat(campaign=campaign, role=Seat.Role.PLAYER, power=p) for p in powers]
-    )
-    if start:
-        start_campaign(campaign, actor=None)
-        campaign.refresh_from_db()
-    return campaign
+    return seated(campaign, powers, start=start)
 
 
 def seat_users(campaign: Campaign, player: str = "france", other: str = "great_britain") -> dict:
@@ -378,17 +384,7 @@ def make_pb_campaign(
             for nation, kind, name, strength, top, rating, trains, where in blocks
         ]
     )
-    Seat.objects.bulk_create(
-        [
-            Seat(campaign=campaign, role=Seat.Role.GM),
-            Seat(campaign=campaign, role=Seat.Role.OBSERVER),
-        ]
-        + [Seat(campaign=campaign, role=Seat.Role.PLAYER, power=p) for p in powers]
-    )
-    if start:
-        start_campaign(campaign, actor=None)
-        campaign.refresh_from_db()
-    return campaign
+    return seated(campaign, powers, start=start)
 
 
 VQ_POWERS = (
@@ -565,17 +561,7 @@ def make_vq_campaign(
             ),
         ]
     )
-    Seat.objects.bulk_create(
-        [
-            Seat(campaign=campaign, role=Seat.Role.GM),
-            Seat(campaign=campaign, role=Seat.Role.OBSERVER),
-        ]
-        + [Seat(campaign=campaign, role=Seat.Role.PLAYER, power=p) for p in powers]
-    )
-    if start:
-        start_campaign(campaign, actor=None)
-        campaign.refresh_from_db()
-    return campaign
+    return seated(campaign, powers, start=start)
 
 
 def make_toy_campaign() -> Campaign:
