@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -1025,3 +1026,23 @@ def test_the_sequence_says_once_what_a_run_of_impulses_does(vq, as_role):
     assert len(texts) < len(steps) / 2, texts  # not one paragraph per impulse
     current = re.search(r'<li class="step current".*?</li>', sequence, re.S).group(0)
     assert "<p>" in current  # the open impulse always says what it does
+
+
+@pytest.mark.parametrize(
+    ("language", "conditions", "needs"),
+    [
+        ("en", "The conditions: (a) the space is in France", "a minor one on 4–5"),
+        ("el", "Οι προϋποθέσεις: (a) ο χώρος βρίσκεται", "ελάσσων με 4–5"),
+        ("ru", "Условия: (a) область находится в зоне", "малое на 4–5"),
+    ],
+)
+def test_the_sixes_decision_states_its_conditions_and_the_log_its_thresholds(
+    at_sixes, as_role, language, conditions, needs
+):
+    """The prompt stands alone (steps 4 and 5, conditions a to c spelled out) and the roll's
+    log line says what each result needed, in the reader's language."""
+    client = as_role("spain")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    html = detail(client, at_sixes)
+    assert conditions in decision_panel(html)
+    assert needs in html
