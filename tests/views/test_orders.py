@@ -5,7 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import EiaPowerStatus, GuerrillaStack, Order
+from campaign.models import Area, EiaPowerStatus, GuerrillaStack, LetDown, Order
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -76,6 +76,28 @@ def test_revolt_targets_saved_and_prefilled(campaign, client_as, advance_to):
     assert re.search(r'value="minor-1" id="id_targets_\d+" checked', html)
     assert re.search(r'value="minor-3" id="id_targets_\d+" checked', html)
     assert not re.search(r'value="minor-5" id="id_targets_\d+" checked', html)
+
+
+def test_each_revolt_target_says_what_the_die_needs(campaign, client_as, advance_to):
+    """EIA-1: d6 + NM + PSM − let-downs ≥ 6, so France (NM +0 in Minor 001, PSM +1) needs
+    5; with 2 revolts let down there it would need 7, and the label says it cannot."""
+    advance_to(campaign, "revolt")
+    client = client_as("player")
+    html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert (
+        "Minor 001 (minor, held by Austria; your national modifier +0, your political status "
+        "modifier +1: needs 5 or more on the die)"
+    ) in html
+    LetDown.objects.create(
+        campaign=campaign,
+        power=campaign.powers.get(key="france"),
+        area=Area.objects.get(campaign=campaign, key="minor-1"),
+        count=2,
+    )
+    html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert (
+        "modifier +1, 2 revolts you let down: cannot break out (it would need 7 on the die))"
+    ) in html
 
 
 def test_attempts_per_target_under_the_per_target_option(campaign, client_as, advance_to):

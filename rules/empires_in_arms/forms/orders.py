@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import legal
+from rules.empires_in_arms.procedures import revolt_attempt_needs
 from rules.empires_in_arms.services import set_standing_order
 from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
 from rules.forms import BaseOrderForm, WholeNumberField
@@ -159,8 +160,8 @@ class RevoltOrderForm(OrderForm):
         let_downs = self.world.let_downs.get((self.power_key, key), 0)
         extra = (
             ngettext(
-                ", %(count)s revolt(s) you let down",
-                ", %(count)s revolt(s) you let down",
+                ", %(count)s revolt you let down",
+                ", %(count)s revolts you let down",
                 let_downs,
             )
             % {"count": let_downs}
@@ -169,14 +170,25 @@ class RevoltOrderForm(OrderForm):
         )
         return _(
             "%(area)s (%(kind)s, held by %(controller)s; your national modifier "
-            "%(modifier)s%(extra)s)"
+            "%(modifier)s, your political status modifier %(status)s%(extra)s: %(needs)s)"
         ) % {
             "area": area.name,
             "kind": kind,
             "controller": self.power_name(area.controller),
             "modifier": f"{modifier:+d}",
+            "status": f"{self.power.status_modifier:+d}",
             "extra": extra,
+            "needs": self.attempt_needs(area, modifier, let_downs),
         }
+
+    def attempt_needs(self, area, modifier: int, let_downs: int) -> str:
+        """What the die needs for the revolt to break out, from the procedure's own sum."""
+        face = revolt_attempt_needs(self.power, area, modifier, let_downs)
+        if face <= 1:
+            return _("breaks out whatever the roll")
+        if face > 6:
+            return _("cannot break out (it would need %(face)s on the die)") % {"face": face}
+        return _("needs %(face)s or more on the die") % {"face": face}
 
     def clean_targets(self) -> list[str]:
         targets = list(dict.fromkeys(self.cleaned_data["targets"]))
