@@ -146,6 +146,26 @@ def test_economic_aid_saved(campaign, client_as, advance_to):
     assert order_of(campaign, "great_britain").payload == {"aid": {"palatinate": 3}}
 
 
+def test_aid_to_a_revolt_ending_next_month_is_warned_of_but_saved(campaign, client_as, advance_to):
+    """EIA-7: three months without guerrillas and the revolt ends next month, before its
+    guerrilla rolls: aid cannot change anything, and the form says so without refusing."""
+    advance_to(campaign, "economic")
+    client = client_as("other_player")
+    url = reverse("campaign:detail", args=[campaign.pk])
+    warning = "Aid to the revolt in Palatinate can no longer matter"
+    assert warning not in client.get(url).content.decode()
+    GuerrillaStack.objects.filter(campaign=campaign, area__key="palatinate").delete()
+    campaign.revolts.filter(area__key="palatinate").update(months_without_guerrillas=3)
+    html = client.get(url).content.decode()
+    assert (
+        '<p class="notice warning" role="note">Aid to the revolt in Palatinate can no longer '
+        "matter: no guerrillas there for 3 months in a row, so it ends next month before its "
+        "guerrilla rolls (EIA-7), and aid is spent whatever the roll (EIA-5).</p>"
+    ) in html
+    assert post_orders(client, campaign, {"aid_palatinate": "3"}).status_code == 200
+    assert order_of(campaign, "great_britain").payload == {"aid": {"palatinate": 3}}
+
+
 def test_a_power_in_debt_may_still_give_no_aid(campaign, client_as, advance_to):
     advance_to(campaign, "economic")
     campaign.powers.filter(key="great_britain").update(treasury=-3)

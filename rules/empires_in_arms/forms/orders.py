@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import legal
-from rules.empires_in_arms.procedures import revolt_attempt_needs
+from rules.empires_in_arms.procedures import revolt_attempt_needs, three_months_ending
 from rules.empires_in_arms.services import set_standing_order
 from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
 from rules.forms import BaseOrderForm, WholeNumberField
@@ -430,6 +430,27 @@ class EconomicOrderForm(OrderForm):
                     "max_value": _("Aid is at most $%(high)s per revolt (EIA-5).") % {"high": high},
                 },
             )
+
+    def warnings(self) -> list[str]:
+        """EIA-7: aid to a revolt that ends before the next guerrilla rolls changes nothing,
+        and its money is spent all the same (EIA-5)."""
+        return [
+            self.ending_warning(revolt)
+            for revolt in legal.aidable_revolts(self.world, self.power_key)
+            if three_months_ending(revolt, self.world.areas[revolt.area])
+        ]
+
+    def ending_warning(self, revolt: Revolt) -> str:
+        count = revolt.months_without_guerrillas
+        return ngettext(
+            "Aid to the revolt in %(area)s can no longer matter: no guerrillas there for "
+            "%(count)s month in a row, so it ends next month before its guerrilla rolls "
+            "(EIA-7), and aid is spent whatever the roll (EIA-5).",
+            "Aid to the revolt in %(area)s can no longer matter: no guerrillas there for "
+            "%(count)s months in a row, so it ends next month before its guerrilla rolls "
+            "(EIA-7), and aid is spent whatever the roll (EIA-5).",
+            count,
+        ) % {"area": self.area_name(revolt.area), "count": count}
 
     def clean(self) -> dict:
         cleaned = super().clean()
