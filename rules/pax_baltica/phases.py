@@ -27,6 +27,7 @@ from rules.pax_baltica import supply
 from rules.pax_baltica.state import (
     ARMY,
     FLEET,
+    FORAGE_DEMAND,
     REGIMENT,
     SIDES,
     TERRITORY,
@@ -606,16 +607,28 @@ def resolve_forage(world: World, orders: Mapping[str, dict], dice: Dice) -> None
     """Every land territory with army or regiment blocks forages, one group per side;
     then the season ends: battle and siege marks are cleared, actions renewed."""
     loss_order = [i for payload in orders.values() for i in payload.get("loss_order", [])]
+    for group, check in forage_checks(world, loss_order):
+        _forage(world, world.territories[check.territory], group, check)
+    _end_season(world)
+
+
+def forage_checks(
+    world: World, loss_order: Sequence[int] = ()
+) -> list[tuple[list[Block], gnw.ForageCheck]]:
+    """GNW-4 as the forage phase resolves it, without changing ``world``: each side's group
+    in each territory and its check, the FP shared between the sides under Decision 7's
+    option (the controller's side eating first)."""
+    checks = []
     for territory in world.territories.values():
-        groups = _forage_groups(world, territory)
         fp_left = territory.forage_points
-        for group in groups:
+        for group in _forage_groups(world, territory):
             fp = territory.forage_points
             if option(world.options, "forage_both_sides") == "shared":
                 fp = fp_left
-                fp_left = max(0, fp_left - sum(2 if b.kind == ARMY else 1 for b in group))
-            _forage(world, territory, group, loss_order, fp)
-    _end_season(world)
+                fp_left = max(0, fp_left - sum(FORAGE_DEMAND[b.kind] for b in group))
+            check = gnw.forage(territory, group, loss_order, world.options, forage_points=fp)
+            checks.append((group, check))
+    return checks
 
 
 def _forage_groups(world: World, territory: Territory) -> list[list[Block]]:
@@ -636,10 +649,7 @@ def _forage_groups(world: World, territory: Territory) -> list[list[Block]]:
     return [[b for b in blocks if world.side_of(b.nation) == s] for s in sides]
 
 
-def _forage(
-    world: World, territory: Territory, group: list[Block], loss_order: list[int], fp: int
-) -> None:
-    check = gnw.forage(territory, group, loss_order, world.options, forage_points=fp)
+def _forage(world: World, territory: Territory, group: list[Block], check: gnw.ForageCheck) -> None:
     for block in group:
         block.strength -= check.losses.get(block.id, 0)
     if check.deficit:

@@ -235,6 +235,19 @@ def test_a_forage_loss_order(pb, as_role, ids, pb_users):
     assert (block(ids["Sheremetev"]).strength, block(ids["Pyotr I"]).strength) == (3, 4)
 
 
+def test_the_forage_form_says_which_territory_is_short_and_by_how_much(pb, as_role):
+    """GNW-4, the seed's Kurland: demand 5 FP (2 armies, 1 regiment), supply 3 FP + 1 from
+    Pyotr I's train: 1 short. Sweden's blocks go short nowhere, and its form says so."""
+    to_phase(pb, "forage")
+    assert (
+        '<p class="notice warning" role="note">Kurland is short of forage by 1 point: demand '
+        "5 FP, supply 4 FP, so its blocks lose 1 step, if any is above strength 1 (GNW-4).</p>"
+    ) in detail(as_role("other_player"), pb)
+    html = detail(as_role("player"), pb)
+    assert "short of forage by" not in html
+    assert "None of your territories is short of forage: no block loses a step (GNW-4)." in html
+
+
 def test_a_forage_rank_out_of_range_is_refused(pb, as_role, ids):
     to_phase(pb, "forage")
     before = snapshot(pb)

@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.forms import BaseOrderForm, WholeNumberField
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
-from rules.pax_baltica.phases import FULL_STRENGTH, siege_refusal
+from rules.pax_baltica.phases import FULL_STRENGTH, forage_checks, siege_refusal
 from rules.pax_baltica.presenters import reinforce_obstacle
 from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, TERRITORY, Block, World, option
 
@@ -344,6 +344,34 @@ class ForageOrderForm(PaxBalticaOrderForm):
                 len(blocks),
                 _("1 loses first; blank: after the numbered ones, strongest first"),
             )
+
+    def warnings(self) -> list[str]:
+        """GNW-4: each territory where the nation's blocks will go short of forage, and by
+        how much, as the forage phase will count it; or that none will."""
+        shortages = [
+            self.shortage(check)
+            for group, check in forage_checks(self.world)
+            if check.deficit and any(block.nation == self.power_key for block in group)
+        ]
+        if shortages or not self.fields:
+            return shortages
+        return [_("None of your territories is short of forage: no block loses a step (GNW-4).")]
+
+    def shortage(self, check) -> str:
+        return ngettext(
+            "%(territory)s is short of forage by %(count)s point: demand %(demand)s FP, supply "
+            "%(supply)s FP, so its blocks lose %(count)s step, if any is above strength 1 "
+            "(GNW-4).",
+            "%(territory)s is short of forage by %(count)s points: demand %(demand)s FP, "
+            "supply %(supply)s FP, so its blocks lose %(count)s steps, as far as they are "
+            "above strength 1 (GNW-4).",
+            check.deficit,
+        ) % {
+            "territory": self.world.territories[check.territory].name,
+            "count": check.deficit,
+            "demand": check.demand,
+            "supply": check.supply,
+        }
 
     def initial_from(self, payload: dict) -> dict:
         return {f"loss_{i}": rank for rank, i in enumerate(payload.get("loss_order", []), 1)}
