@@ -24,7 +24,7 @@ from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_h
 from rules.engine import load
 from rules.gm_orders import keep_done, without_lines
 from rules.text import Text, message_of
-from rules.translation import Term
+from rules.translation import Term, localized
 
 
 class ServiceError(Exception):
@@ -268,7 +268,8 @@ def resolve_open_phase(
         try:
             result = spec.resolver()(PhaseContext(campaign, phase, orders, dice, actor))
         except DiceExhausted as error:
-            raise DiceError(_("Not enough dice entered: %(error)s.") % {"error": error}) from None
+            reason = localized(error.args[0])
+            raise DiceError(_("Not enough dice entered: %(error)s.") % {"error": reason}) from None
         if isinstance(dice, ScriptedDice) and dice.unused:
             raise DiceError(
                 _(

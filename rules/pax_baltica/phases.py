@@ -197,8 +197,8 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
         "GNW-6",
         Text("%(nation)s's pool draws: %(draws)s", nation=nation.name, draws=outcome.text),
         redacted=Plural(
-            "%(nation)s places %(count)s new block(s); its unspent RP are lost.",
-            "%(nation)s places %(count)s new block(s); its unspent RP are lost.",
+            "%(nation)s places %(count)s new block; its unspent RP are lost.",
+            "%(nation)s places %(count)s new blocks; its unspent RP are lost.",
             count=placed,
             nation=nation.name,
         ),
@@ -269,8 +269,8 @@ def _pay(world: World, side: str, nation: str, cost: int, what: Text, rule: str)
     world.say(
         rule,
         Plural(
-            "%(what)s: refused, %(side)s has %(count)s action(s) left and it needs %(cost)s.",
-            "%(what)s: refused, %(side)s has %(count)s action(s) left and it needs %(cost)s.",
+            "%(what)s: refused, %(side)s has %(count)s action left and it needs %(cost)s.",
+            "%(what)s: refused, %(side)s has %(count)s actions left and it needs %(cost)s.",
             count=left,
             what=what,
             side=SIDES[side],
@@ -304,8 +304,8 @@ def _reinforce_by_action(world: World, side: str, nation: str, item: dict) -> No
             done.text,
             area=block.location,
             redacted=Plural(
-                "%(side)s spends %(count)s action(s) reinforcing a block in %(area)s.",
-                "%(side)s spends %(count)s action(s) reinforcing a block in %(area)s.",
+                "%(side)s spends %(count)s action reinforcing a block in %(area)s.",
+                "%(side)s spends %(count)s actions reinforcing a block in %(area)s.",
                 count=done.actions,
                 side=_side_name(world, nation),
                 area=_where(world, block.location),
@@ -496,9 +496,9 @@ def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dic
         world.say(
             "GNW-2",
             Plural(
-                "The siege of %(territory)s fails (%(count)s hit(s) against a garrison of "
+                "The siege of %(territory)s fails (%(count)s hit against a garrison of "
                 "%(garrison)s); the besiegers may not retreat.",
-                "The siege of %(territory)s fails (%(count)s hit(s) against a garrison of "
+                "The siege of %(territory)s fails (%(count)s hits against a garrison of "
                 "%(garrison)s); the besiegers may not retreat.",
                 count=fight.besieger_hits,
                 territory=territory.name,
@@ -511,8 +511,8 @@ def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dic
 def _fire_seen(territory: Territory, report: gnw.FireReport, hits: int) -> Text:
     """The garrison's fire as the other side reads it: its dice and hits, no block named."""
     return Plural(
-        "%(purpose)s: %(faces)s → %(count)s hit(s) on the besiegers",
-        "%(purpose)s: %(faces)s → %(count)s hit(s) on the besiegers",
+        "%(purpose)s: %(faces)s → %(count)s hit on the besiegers",
+        "%(purpose)s: %(faces)s → %(count)s hits on the besiegers",
         count=hits,
         purpose=report.purpose,
         faces=" ".join(str(face) for face in report.faces),
@@ -529,8 +529,8 @@ def _siege_losses(
         world.say(
             "GNW-1",
             Plural(
-                "%(block)s loses %(count)s step(s) before %(territory)s (%(strength)s/%(max)s).",
-                "%(block)s loses %(count)s step(s) before %(territory)s (%(strength)s/%(max)s).",
+                "%(block)s loses %(count)s step before %(territory)s (%(strength)s/%(max)s).",
+                "%(block)s loses %(count)s steps before %(territory)s (%(strength)s/%(max)s).",
                 count=lost,
                 block=block.name,
                 territory=territory.name,

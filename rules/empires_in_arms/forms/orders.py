@@ -49,7 +49,7 @@ class OrderForm(BaseOrderForm):
         factors = self.world.guerrilla_factors(revolt.area)
         return ngettext(
             "%(area)s (revolt number %(number)s, held by %(controller)s, %(factors)s guerrilla "
-            "factors)",
+            "factor)",
             "%(area)s (revolt number %(number)s, held by %(controller)s, %(factors)s guerrilla "
             "factors)",
             factors,
@@ -277,8 +277,8 @@ class LandOrderForm(OrderForm):
         choices += [(key, self.area_name(key)) for key in destinations]
         return forms.ChoiceField(
             label=ngettext(
-                "%(count)s guerrilla factor(s) in %(area)s",
-                "%(count)s guerrilla factor(s) in %(area)s",
+                "%(count)s guerrilla factor in %(area)s",
+                "%(count)s guerrilla factors in %(area)s",
                 stack.factors,
             )
             % {"count": stack.factors, "area": here},

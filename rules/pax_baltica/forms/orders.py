@@ -223,15 +223,7 @@ class ActionOrderForm(PaxBalticaOrderForm):
                     label=_("Move %(block)s to") % {"block": self.block_label(fleet)},
                     choices=[(NO_PLACE, _("— stays"))]
                     + [
-                        (
-                            key,
-                            ngettext(
-                                "%(territory)s (%(zones)s zone(s))",
-                                "%(territory)s (%(zones)s zone(s))",
-                                zones,
-                            )
-                            % {"territory": self.world.territories[key].name, "zones": zones},
-                        )
+                        (key, self.destination_label(key, zones))
                         for key, zones in sorted(reach.items(), key=lambda kv: (kv[1], kv[0]))
                     ],
                     required=False,
@@ -239,10 +231,15 @@ class ActionOrderForm(PaxBalticaOrderForm):
                     error_messages={
                         # %(value)s stays for the form to fill in with the refused choice
                         "invalid_choice": _(
-                            "%(fleet)s cannot end a move in “%(value)s”: too far (6 zones, "
-                            "galleys 3), a territory without a port, or an enemy port (GNW-13)."
+                            "%(fleet)s cannot end a move in “%(value)s”: too far (%(reach)s "
+                            "zones for this fleet), a territory without a port, or an enemy "
+                            "port (GNW-13)."
                         )
-                        % {"fleet": fleet.name, "value": "%(value)s"}
+                        % {
+                            "fleet": fleet.name,
+                            "value": "%(value)s",
+                            "reach": supply.fleet_reach(fleet),
+                        }
                     },
                 )
         for key, blocks in self._siege_targets().items():
@@ -253,6 +250,15 @@ class ActionOrderForm(PaxBalticaOrderForm):
                 required=False,
                 help_text=_("1 action (GNW-1)"),
             )
+
+    def destination_label(self, key: str, zones: int) -> str:
+        """A fleet's destination and the zones of movement it counts (GNW-13)."""
+        territory = self.world.territories[key].name
+        if not zones:
+            return _("%(territory)s (out of port: no zone counted)") % {"territory": territory}
+        return ngettext(
+            "%(territory)s (%(count)s zone)", "%(territory)s (%(count)s zones)", zones
+        ) % {"territory": territory, "count": zones}
 
     def _siege_targets(self) -> dict[str, list[Block]]:
         """Enemy-held territories where the nation has army or regiment blocks."""
