@@ -1046,3 +1046,22 @@ def test_the_sixes_decision_states_its_conditions_and_the_log_its_thresholds(
     html = detail(client, at_sixes)
     assert conditions in decision_panel(html)
     assert needs in html
+
+
+def test_the_impulse_a_decision_opens_is_credited_to_nobody(at_sixes, as_role, vq_users):
+    """Spain's last answer resolves its impulse (credited to Spain's player) and England's
+    impulse opens: a phase opening, the system's, as when the GM or the worker resolves."""
+    spain = as_role("spain")
+    for answer in ({"die_1": "dijon"}, {"die_2": "lyon"}, {"unrest": ["lyon"]}):
+        assert post_decision(spain, at_sixes, answer).status_code == 200
+    at_sixes.refresh_from_db()
+    assert at_sixes.phase.key == "impulse_england"
+    lines = Event.objects.filter(campaign=at_sixes, kind=Event.Kind.PHASE).order_by("-pk")
+    opened, resolved = lines[0], lines[1]
+    assert opened.text.startswith("Turn 1: English impulse is open.")
+    assert opened.actor is None
+    line = re.search(
+        r"<li[^>]*>(?:(?!</li>).)*English impulse is open\..*?</li>", detail(spain, at_sixes), re.S
+    )
+    assert line and 'class="actor"' not in line.group(0)
+    assert resolved.text.endswith(" resolved.") and resolved.actor == vq_users["player"]
