@@ -68,6 +68,7 @@ CONVERSION_FACES: dict[str, tuple[int, ...]] = {
     "unrest": (1,),
     "miss": (2, 3),
 }
+REVOLT_HIT_FACES = (5, 6)  # VQ-2 step 2
 TALLY: dict[str, Callable[[int], Text]] = {
     "major": lambda n: Plural("%(count)s major conversion", "%(count)s major conversions", count=n),
     "minor": lambda n: Plural("%(count)s minor conversion", "%(count)s minor conversions", count=n),
@@ -122,7 +123,7 @@ class DiceReport(RollReport):
 
     @property
     def text(self) -> Text:
-        """ "1 2 5, hits on 5 or 6: 1 hit"."""
+        """ "1 2 5, hits on 5–6: 1 hit"."""
         faces = _faces(self.faces)
         if self.comparison:
             return Text(
@@ -905,7 +906,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
         return _advance_revolt(world, data)
     purpose = _revolt_purpose(space.name, cp, space.protestant_home)
     faces = [dice.d6(purpose) for _ in range(cp + space.protestant_home)]
-    hits = sum(face >= 5 for face in faces)
+    hits = sum(face in REVOLT_HIT_FACES for face in faces)
     outcome = Text(
         "%(hits)s against %(units)s of %(power)s",
         hits=_hits(hits),
@@ -916,7 +917,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
         "VQ-2",
         purpose,
         ModifiedRoll(faces[0]),
-        Text("hits on 5 or 6"),
+        Text("hits on %(faces)s", faces=_face_range(REVOLT_HIT_FACES)),
         outcome,
         power=PROTESTANT_POWER,
         area=target,

@@ -773,7 +773,7 @@ def test_vq2_the_seed_example():
     world = build_world()
     pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
     assert world.log[1].text == (
-        "Revolt in Lyon (3 CP): 1 2 5, hits on 5 or 6: 1 hit against 1 Catholic unit of France."
+        "Revolt in Lyon (3 CP): 1 2 5, hits on 5–6: 1 hit against 1 Catholic unit of France."
     )
     # step 3: "the nearest fortified space under French control or Paris": Orléans chosen
     pending = displace(world, pending, "orleans")

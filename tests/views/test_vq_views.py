@@ -461,7 +461,7 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     assert "Your decision" in panel
     assert options_of(panel, field) == ["orleans", "paris"]
     assert highlighted(html) == {"orleans", "paris"}
-    assert "1 2 5, hits on 5 or 6: 1 hit" in html
+    assert "1 2 5, hits on 5–6: 1 hit" in html
     protestant = as_role("protestant")
     assert "<form" not in decision_panel(detail(protestant, vq))
     before = snapshot(vq)
@@ -488,7 +488,7 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     assert "Your decision" in decision_panel(html)
     assert checkboxes_of(decision_panel(html), "extra") == ["clermont", "dijon"]
     assert highlighted(html) == {"clermont", "dijon"}
-    assert "1 2 5, hits on 5 or 6: 1 hit" in html
+    assert "1 2 5, hits on 5–6: 1 hit" in html
     assert "Waiting for Protestant" in decision_panel(detail(as_role("france"), vq))
     assert highlighted(detail(as_role("france"), vq)) == set()
 

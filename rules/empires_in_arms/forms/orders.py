@@ -12,7 +12,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import legal
-from rules.empires_in_arms.procedures import revolt_attempt_needs, three_months_ending
+from rules.empires_in_arms.procedures import (
+    DEPOT_SUCCESS,
+    revolt_attempt_needs,
+    three_months_ending,
+)
 from rules.empires_in_arms.services import set_standing_order
 from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
 from rules.forms import BaseOrderForm, WholeNumberField
@@ -264,9 +268,11 @@ class LandOrderForm(OrderForm):
             label=_("Guerrilla depot attacks"),
             describe=self.area_name,
             help_text=_(
-                "EIA-11: with more than 6 guerrilla factors that start no other battle, attack "
-                "the enemy depots outside port cities; a modified 5 or 6 destroys them."
-            ),
+                "EIA-11: with %(minimum)s or more guerrilla factors that start no other battle, "
+                "attack the enemy depots outside port cities; a modified %(success)s or more "
+                "destroys them."
+            )
+            % {"minimum": legal.DEPOT_ATTACK_MINIMUM, "success": DEPOT_SUCCESS},
             refused=DEPOT_REFUSAL,
         )
 
