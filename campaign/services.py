@@ -24,7 +24,7 @@ from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_h
 from rules.engine import load
 from rules.gm_orders import keep_done, without_lines
 from rules.text import Text, message_of
-from rules.translation import Term
+from rules.translation import Term, localized
 
 
 class ServiceError(Exception):
@@ -149,7 +149,10 @@ def seat_for(user, campaign_id: int) -> Seat:
 # -- phases -------------------------------------------------------------------------
 
 
-def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
+def _open_phase(campaign: Campaign, turn: int, position: int) -> Phase:
+    """Open the phase at ``turn`` and ``position``: nobody's act, so its log lines (the
+    opening and the ruleset's turn start) are credited to nobody, whoever's resolution
+    or answer led to it."""
     from campaign import notifications, scheduling  # they import this module
 
     spec = campaign.rules.turn_phases(turn, campaign.setup)[position]
@@ -176,16 +179,9 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
             phase=Term(spec.name),
             does=Term(spec.does),
         )
-    log(
-        campaign,
-        Event.Kind.PHASE,
-        text,
-        actor=actor,
-        rule=spec.rules[0],
-        phase=phase,
-    )
+    log(campaign, Event.Kind.PHASE, text, rule=spec.rules[0], phase=phase)
     if starts_turn:
-        load(campaign.rules.turn_started)(campaign, turn, actor)
+        load(campaign.rules.turn_started)(campaign, turn, None)
         phase.owing = scheduling.to_order(campaign, spec)
         if phase.owing is not None:
             phase.save(update_fields=["owing"])
@@ -203,7 +199,7 @@ def start_campaign(campaign: Campaign, *, actor) -> Phase:
         campaign = locked_campaign(campaign.pk)
         if campaign.phase_id is not None:
             raise Conflict(_("This campaign has already started."))
-        phase = _open_phase(campaign, campaign.turn, 0, actor)
+        phase = _open_phase(campaign, campaign.turn, 0)
         _publish_secret_hash(campaign, actor)
         campaign.bump_version()
         return phase
@@ -268,7 +264,8 @@ def resolve_open_phase(
         try:
             result = spec.resolver()(PhaseContext(campaign, phase, orders, dice, actor))
         except DiceExhausted as error:
-            raise DiceError(_("Not enough dice entered: %(error)s.") % {"error": error}) from None
+            reason = localized(error.args[0])
+            raise DiceError(_("Not enough dice entered: %(error)s.") % {"error": reason}) from None
         if isinstance(dice, ScriptedDice) and dice.unused:
             raise DiceError(
                 _(
@@ -412,7 +409,7 @@ def _finish(campaign: Campaign, phase: Phase, spec, actor) -> Phase:
         rule=spec.rules[0],
     )
     turn, position = _next_position(campaign, phase)
-    opened = _open_phase(campaign, turn, position, actor)
+    opened = _open_phase(campaign, turn, position)
     campaign.bump_version()
     return opened
 

@@ -21,6 +21,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from rules.text import Plural
+
 FACE = re.compile(r"[1-6]")
 FACE_SEPARATORS = re.compile(r"[\s,;]+")
 
@@ -43,7 +45,8 @@ class DieRoll:
 
 
 class DiceExhausted(Exception):
-    """Scripted dice were asked for more faces than were entered."""
+    """Scripted dice were asked for more faces than were entered; its argument is a Text
+    naming the roll."""
 
 
 def new_seed() -> str:
@@ -98,8 +101,13 @@ class ScriptedDice:
     def d6(self, purpose: str) -> int:
         if len(self.rolls) >= len(self.faces):
             raise DiceExhausted(
-                f"{len(self.faces)} face(s) were entered; roll {len(self.rolls) + 1} "
-                f"({purpose}) needs another"
+                Plural(
+                    "%(count)s face was entered; roll %(roll)s (%(purpose)s) needs another",
+                    "%(count)s faces were entered; roll %(roll)s (%(purpose)s) needs another",
+                    count=len(self.faces),
+                    roll=len(self.rolls) + 1,
+                    purpose=purpose,
+                )
             )
         face = self.faces[len(self.rolls)]
         self.rolls.append(DieRoll(len(self.rolls), purpose, face))

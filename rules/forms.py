@@ -129,6 +129,11 @@ class BaseOrderForm(forms.Form):
         """The order as the phase service reads it (call after is_valid())."""
         raise NotImplementedError
 
+    def warnings(self) -> list[str]:
+        """What the player should know before ordering: orders that can no longer matter
+        (said, not refused)."""
+        return []
+
     @property
     def has_choices(self) -> bool:
         return bool(self.fields)

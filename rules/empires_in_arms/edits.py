@@ -281,8 +281,8 @@ def edit_let_downs(world: World, *, power: str, area: str, count: int) -> Text:
     whole(count, LET_DOWN_RANGE, Text("Revolts let down"))
     world.let_downs[(power, area)] = count
     return Plural(
-        "%(power)s has let down %(count)s revolt(s) in %(area)s",
-        "%(power)s has let down %(count)s revolt(s) in %(area)s",
+        "%(power)s has let down %(count)s revolt in %(area)s",
+        "%(power)s has let down %(count)s revolts in %(area)s",
         count=count,
         power=_name(world, power),
         area=state.name,
@@ -296,8 +296,8 @@ def edit_militia_due(world: World, *, power: str, militia: int) -> Text:
     whole(militia, MILITIA_RANGE, Text("Militia factors"))
     world.militia_due[power] = militia
     return Plural(
-        "%(power)s is owed %(count)s militia factor(s) (EIA-12)",
-        "%(power)s is owed %(count)s militia factor(s) (EIA-12)",
+        "%(power)s is owed %(count)s militia factor (EIA-12)",
+        "%(power)s is owed %(count)s militia factors (EIA-12)",
         count=militia,
         power=_name(world, power),
     )
@@ -395,8 +395,8 @@ def edit_revolt(world: World, *, revolt: int, capital_held_months: int) -> Text:
         raise _error(Text("Months cannot be negative."))
     state.capital_held_months = capital_held_months
     return Plural(
-        "Revolt in %(area)s: capital held for %(count)s month(s)",
-        "Revolt in %(area)s: capital held for %(count)s month(s)",
+        "Revolt in %(area)s: capital held for %(count)s month",
+        "Revolt in %(area)s: capital held for %(count)s months",
         count=capital_held_months,
         area=world.areas[state.area].name,
     )
@@ -475,13 +475,13 @@ def edit_guerrilla(world: World, *, stack: int, besieged: bool, factors: int | N
     names = {"count": state.factors, "power": _name(world, state.nationality), "area": where.name}
     if besieged:
         return Plural(
-            "%(count)s %(power)s guerrilla factor(s) in %(area)s: besieged",
-            "%(count)s %(power)s guerrilla factor(s) in %(area)s: besieged",
+            "%(count)s %(power)s guerrilla factor in %(area)s: besieged",
+            "%(count)s %(power)s guerrilla factors in %(area)s: besieged",
             **names,
         )
     return Plural(
-        "%(count)s %(power)s guerrilla factor(s) in %(area)s: unbesieged",
-        "%(count)s %(power)s guerrilla factor(s) in %(area)s: unbesieged",
+        "%(count)s %(power)s guerrilla factor in %(area)s: unbesieged",
+        "%(count)s %(power)s guerrilla factors in %(area)s: unbesieged",
         **names,
     )
 
@@ -515,13 +515,13 @@ def add_guerrilla(world: World, *, power: str, area: str, factors: int, revolt: 
     names = {"count": factors, "power": _name(world, power), "area": state.name}
     if revolt:
         return Plural(
-            "%(count)s %(power)s revolt guerrilla factor(s) placed in %(area)s",
-            "%(count)s %(power)s revolt guerrilla factor(s) placed in %(area)s",
+            "%(count)s %(power)s revolt guerrilla factor placed in %(area)s",
+            "%(count)s %(power)s revolt guerrilla factors placed in %(area)s",
             **names,
         )
     return Plural(
-        "%(count)s %(power)s Spanish guerrilla factor(s) placed in %(area)s",
-        "%(count)s %(power)s Spanish guerrilla factor(s) placed in %(area)s",
+        "%(count)s %(power)s Spanish guerrilla factor placed in %(area)s",
+        "%(count)s %(power)s Spanish guerrilla factors placed in %(area)s",
         **names,
     )
 
@@ -560,8 +560,8 @@ def remove_guerrilla(world: World, *, stack: int) -> Text:
     state = _by_id(world.guerrillas, stack, Text("There is no guerrilla stack #%(id)s."))
     world.guerrillas.remove(state)
     return Plural(
-        "%(count)s %(power)s guerrilla factor(s) removed from %(area)s",
-        "%(count)s %(power)s guerrilla factor(s) removed from %(area)s",
+        "%(count)s %(power)s guerrilla factor removed from %(area)s",
+        "%(count)s %(power)s guerrilla factors removed from %(area)s",
         count=state.factors,
         power=_name(world, state.nationality),
         area=world.areas[state.area].name,

@@ -84,7 +84,7 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
             )
         if factors[key]:
             label = ngettext(
-                "%(count)s guerrilla factors", "%(count)s guerrilla factors", factors[key]
+                "%(count)s guerrilla factor", "%(count)s guerrilla factors", factors[key]
             ) % {"count": factors[key]}
             badges.append(Badge("guerrilla", factors[key], label))
         if corps[key]:

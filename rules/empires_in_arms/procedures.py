@@ -97,14 +97,7 @@ def revolt_attempt(
     refused = _attempt_refusal(sponsor, area, earlier_targets, options)
     if refused:
         return RevoltAttempt(None, False, sponsor.political_points, refused)
-    modifiers = (_national(sponsor, national_modifier), _zone(sponsor))
-    if area.kind == MINOR:
-        let_down = Plural(
-            "let down %(count)s earlier revolt",
-            "let down %(count)s earlier revolts",
-            count=let_downs,
-        )
-        modifiers += (Modifier(let_down, -let_downs),)
+    modifiers = revolt_attempt_modifiers(sponsor, area, national_modifier, let_downs)
     purpose = Text("%(power)s incites a revolt in %(area)s", power=sponsor.name, area=area.name)
     roll = ModifiedRoll(dice.d6(purpose), modifiers)
     broke_out = roll.total >= REVOLT_SUCCESS
@@ -120,6 +113,29 @@ def revolt_attempt(
         area=area.key,
     )
     return RevoltAttempt(report, broke_out, sponsor.political_points - 1)
+
+
+def revolt_attempt_modifiers(
+    sponsor: Power, area: Area, national_modifier: int, let_downs: int
+) -> tuple[Modifier, ...]:
+    """EIA-1's modifiers to the die: NM(sponsor, target) + PSM(sponsor) − the earlier
+    revolts the sponsor let down there (minors only)."""
+    modifiers = (_national(sponsor, national_modifier), _zone(sponsor))
+    if area.kind == MINOR:
+        let_down = Plural(
+            "let down %(count)s earlier revolt",
+            "let down %(count)s earlier revolts",
+            count=let_downs,
+        )
+        modifiers += (Modifier(let_down, -let_downs),)
+    return modifiers
+
+
+def revolt_attempt_needs(sponsor: Power, area: Area, national_modifier: int, let_downs: int) -> int:
+    """The least die face with which an EIA-1 attempt breaks out: below 1, any face does;
+    above 6, none does."""
+    modifiers = revolt_attempt_modifiers(sponsor, area, national_modifier, let_downs)
+    return REVOLT_SUCCESS - sum(modifier.value for modifier in modifiers)
 
 
 def _attempt_refusal(

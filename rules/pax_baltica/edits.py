@@ -132,14 +132,14 @@ def _block_change(world: World, block: Block, before: str | None) -> Change:
     }
     if block.in_battle:
         values = Plural(
-            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train(s), in a battle",
-            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train(s), in a battle",
+            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train, in a battle",
+            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply trains, in a battle",
             **fields,
         )
     else:
         values = Plural(
-            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train(s)",
-            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train(s)",
+            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train",
+            "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply trains",
             **fields,
         )
     if before == block.location:
@@ -218,8 +218,8 @@ def record_battle(world: World, *, territory: str, winner: str, fought: list[int
     area.battle_winner = winner
     return Change(
         Plural(
-            "battle in %(territory)s: %(side)s won (%(count)s block(s) fought)",
-            "battle in %(territory)s: %(side)s won (%(count)s block(s) fought)",
+            "battle in %(territory)s: %(side)s won (%(count)s block fought)",
+            "battle in %(territory)s: %(side)s won (%(count)s blocks fought)",
             count=len(blocks),
             territory=area.name,
             side=SIDES[winner],
@@ -325,17 +325,17 @@ def edit_side(
     if first:
         return Change(
             Plural(
-                "%(side)s: %(count)s action(s) left this season, %(per_season)s each season and "
+                "%(side)s: %(count)s action left this season, %(per_season)s each season and "
                 "acts first",
-                "%(side)s: %(count)s action(s) left this season, %(per_season)s each season and "
+                "%(side)s: %(count)s actions left this season, %(per_season)s each season and "
                 "acts first",
                 **fields,
             )
         )
     return Change(
         Plural(
-            "%(side)s: %(count)s action(s) left this season, %(per_season)s each season",
-            "%(side)s: %(count)s action(s) left this season, %(per_season)s each season",
+            "%(side)s: %(count)s action left this season, %(per_season)s each season",
+            "%(side)s: %(count)s actions left this season, %(per_season)s each season",
             **fields,
         )
     )

@@ -27,6 +27,7 @@ from rules.pax_baltica import supply
 from rules.pax_baltica.state import (
     ARMY,
     FLEET,
+    FORAGE_DEMAND,
     REGIMENT,
     SIDES,
     TERRITORY,
@@ -196,8 +197,8 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
         "GNW-6",
         Text("%(nation)s's pool draws: %(draws)s", nation=nation.name, draws=outcome.text),
         redacted=Plural(
-            "%(nation)s places %(count)s new block(s); its unspent RP are lost.",
-            "%(nation)s places %(count)s new block(s); its unspent RP are lost.",
+            "%(nation)s places %(count)s new block; its unspent RP are lost.",
+            "%(nation)s places %(count)s new blocks; its unspent RP are lost.",
             count=placed,
             nation=nation.name,
         ),
@@ -268,8 +269,8 @@ def _pay(world: World, side: str, nation: str, cost: int, what: Text, rule: str)
     world.say(
         rule,
         Plural(
-            "%(what)s: refused, %(side)s has %(count)s action(s) left and it needs %(cost)s.",
-            "%(what)s: refused, %(side)s has %(count)s action(s) left and it needs %(cost)s.",
+            "%(what)s: refused, %(side)s has %(count)s action left and it needs %(cost)s.",
+            "%(what)s: refused, %(side)s has %(count)s actions left and it needs %(cost)s.",
             count=left,
             what=what,
             side=SIDES[side],
@@ -303,8 +304,8 @@ def _reinforce_by_action(world: World, side: str, nation: str, item: dict) -> No
             done.text,
             area=block.location,
             redacted=Plural(
-                "%(side)s spends %(count)s action(s) reinforcing a block in %(area)s.",
-                "%(side)s spends %(count)s action(s) reinforcing a block in %(area)s.",
+                "%(side)s spends %(count)s action reinforcing a block in %(area)s.",
+                "%(side)s spends %(count)s actions reinforcing a block in %(area)s.",
                 count=done.actions,
                 side=_side_name(world, nation),
                 area=_where(world, block.location),
@@ -495,9 +496,9 @@ def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dic
         world.say(
             "GNW-2",
             Plural(
-                "The siege of %(territory)s fails (%(count)s hit(s) against a garrison of "
+                "The siege of %(territory)s fails (%(count)s hit against a garrison of "
                 "%(garrison)s); the besiegers may not retreat.",
-                "The siege of %(territory)s fails (%(count)s hit(s) against a garrison of "
+                "The siege of %(territory)s fails (%(count)s hits against a garrison of "
                 "%(garrison)s); the besiegers may not retreat.",
                 count=fight.besieger_hits,
                 territory=territory.name,
@@ -510,8 +511,8 @@ def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dic
 def _fire_seen(territory: Territory, report: gnw.FireReport, hits: int) -> Text:
     """The garrison's fire as the other side reads it: its dice and hits, no block named."""
     return Plural(
-        "%(purpose)s: %(faces)s → %(count)s hit(s) on the besiegers",
-        "%(purpose)s: %(faces)s → %(count)s hit(s) on the besiegers",
+        "%(purpose)s: %(faces)s → %(count)s hit on the besiegers",
+        "%(purpose)s: %(faces)s → %(count)s hits on the besiegers",
         count=hits,
         purpose=report.purpose,
         faces=" ".join(str(face) for face in report.faces),
@@ -528,8 +529,8 @@ def _siege_losses(
         world.say(
             "GNW-1",
             Plural(
-                "%(block)s loses %(count)s step(s) before %(territory)s (%(strength)s/%(max)s).",
-                "%(block)s loses %(count)s step(s) before %(territory)s (%(strength)s/%(max)s).",
+                "%(block)s loses %(count)s step before %(territory)s (%(strength)s/%(max)s).",
+                "%(block)s loses %(count)s steps before %(territory)s (%(strength)s/%(max)s).",
                 count=lost,
                 block=block.name,
                 territory=territory.name,
@@ -606,16 +607,28 @@ def resolve_forage(world: World, orders: Mapping[str, dict], dice: Dice) -> None
     """Every land territory with army or regiment blocks forages, one group per side;
     then the season ends: battle and siege marks are cleared, actions renewed."""
     loss_order = [i for payload in orders.values() for i in payload.get("loss_order", [])]
+    for group, check in forage_checks(world, loss_order):
+        _forage(world, world.territories[check.territory], group, check)
+    _end_season(world)
+
+
+def forage_checks(
+    world: World, loss_order: Sequence[int] = ()
+) -> list[tuple[list[Block], gnw.ForageCheck]]:
+    """GNW-4 as the forage phase resolves it, without changing ``world``: each side's group
+    in each territory and its check, the FP shared between the sides under Decision 7's
+    option (the controller's side eating first)."""
+    checks = []
     for territory in world.territories.values():
-        groups = _forage_groups(world, territory)
         fp_left = territory.forage_points
-        for group in groups:
+        for group in _forage_groups(world, territory):
             fp = territory.forage_points
             if option(world.options, "forage_both_sides") == "shared":
                 fp = fp_left
-                fp_left = max(0, fp_left - sum(2 if b.kind == ARMY else 1 for b in group))
-            _forage(world, territory, group, loss_order, fp)
-    _end_season(world)
+                fp_left = max(0, fp_left - sum(FORAGE_DEMAND[b.kind] for b in group))
+            check = gnw.forage(territory, group, loss_order, world.options, forage_points=fp)
+            checks.append((group, check))
+    return checks
 
 
 def _forage_groups(world: World, territory: Territory) -> list[list[Block]]:
@@ -636,10 +649,7 @@ def _forage_groups(world: World, territory: Territory) -> list[list[Block]]:
     return [[b for b in blocks if world.side_of(b.nation) == s] for s in sides]
 
 
-def _forage(
-    world: World, territory: Territory, group: list[Block], loss_order: list[int], fp: int
-) -> None:
-    check = gnw.forage(territory, group, loss_order, world.options, forage_points=fp)
+def _forage(world: World, territory: Territory, group: list[Block], check: gnw.ForageCheck) -> None:
     for block in group:
         block.strength -= check.losses.get(block.id, 0)
     if check.deficit:

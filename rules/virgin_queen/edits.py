@@ -100,8 +100,8 @@ def set_units(world: World, *, power: str, kind: str, space: str, count: int) ->
     else:
         stack.count = count
     return Plural(
-        "%(count)s %(power)s %(kind)s unit(s) in %(space)s",
-        "%(count)s %(power)s %(kind)s unit(s) in %(space)s",
+        "%(count)s %(power)s %(kind)s unit in %(space)s",
+        "%(count)s %(power)s %(kind)s units in %(space)s",
         count=count,
         power=power_name(power),
         kind=KINDS[kind],
@@ -138,8 +138,8 @@ def move_units(world: World, *, stack: int, to: str, count: int) -> Text:
             None, units.power, units.kind, to, count
         )
     return Plural(
-        "%(count)s %(power)s %(kind)s unit(s) move from %(origin)s to %(space)s",
-        "%(count)s %(power)s %(kind)s unit(s) move from %(origin)s to %(space)s",
+        "%(count)s %(power)s %(kind)s unit move from %(origin)s to %(space)s",
+        "%(count)s %(power)s %(kind)s units move from %(origin)s to %(space)s",
         count=count,
         power=power_name(units.power),
         kind=KINDS[units.kind],
@@ -175,7 +175,7 @@ def edit_zone(world: World, *, zone: str, capital: str | None, regulars: int) ->
         capital, world.spaces[capital].name if capital in world.spaces else capital
     )
     return Plural(
-        "%(zone)s: Protestant capital %(capital)s, %(count)s regulars available",
+        "%(zone)s: Protestant capital %(capital)s, %(count)s regular available",
         "%(zone)s: Protestant capital %(capital)s, %(count)s regulars available",
         count=regulars,
         zone=zone_name(zone),

@@ -78,7 +78,7 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
         if space.unrest:
             badges.append(Badge("unrest", 0, _("unrest")))
         if counts[key]:
-            label = ngettext("%(count)s units", "%(count)s units", counts[key]) % {
+            label = ngettext("%(count)s unit", "%(count)s units", counts[key]) % {
                 "count": counts[key]
             }
             badges.append(Badge("units", counts[key], label))

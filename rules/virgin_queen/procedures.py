@@ -61,6 +61,14 @@ STACKS: dict[str, Callable[[int, str], Text]] = {
         power=power,
     ),
 }
+# VQ-1 steps 2 to 5: what each face of a conversion die gives.
+CONVERSION_FACES: dict[str, tuple[int, ...]] = {
+    "major": (6,),
+    "minor": (4, 5),
+    "unrest": (1,),
+    "miss": (2, 3),
+}
+REVOLT_HIT_FACES = (5, 6)  # VQ-2 step 2
 TALLY: dict[str, Callable[[int], Text]] = {
     "major": lambda n: Plural("%(count)s major conversion", "%(count)s major conversions", count=n),
     "minor": lambda n: Plural("%(count)s minor conversion", "%(count)s minor conversions", count=n),
@@ -115,7 +123,7 @@ class DiceReport(RollReport):
 
     @property
     def text(self) -> Text:
-        """ "1 2 5, hits on 5 or 6: 1 hit"."""
+        """ "1 2 5, hits on 5–6: 1 hit"."""
         faces = _faces(self.faces)
         if self.comparison:
             return Text(
@@ -360,6 +368,7 @@ def start_conversion(
     rolled = [dice.d6(purpose) for _ in range(count)] if count else []
     faces = [6] * automatic + rolled
     outcome = _tally(faces)
+    needs = conversion_needs()
     data = {
         "power": power,
         "zones": list(zones),
@@ -368,7 +377,7 @@ def start_conversion(
         "kept": [],
         "lowered": [],
         "converted": [],
-        "unrest": faces.count(1),
+        "unrest": [conversion_result(face) for face in faces].count("unrest"),
         "step": "sixes",
     }
     summary = _conversion_summary(data)
@@ -378,7 +387,7 @@ def start_conversion(
             "VQ-1",
             purpose,
             ModifiedRoll(rolled[0]),
-            "",
+            needs,
             outcome,
             power=power,
             extra_faces=tuple(rolled[1:]),
@@ -388,22 +397,40 @@ def start_conversion(
     )
     world.say(
         "VQ-1",
-        Text("%(summary)s: %(outcome)s.", summary=summary, outcome=outcome),
+        Text(
+            "%(summary)s (%(needs)s): %(outcome)s.", summary=summary, needs=needs, outcome=outcome
+        ),
         roll=report,
         power=power,
     )
     return _advance_conversion(world, data)
 
 
+def conversion_result(face: int) -> str:
+    """What a conversion die gives (VQ-1 steps 2 to 5): a key of CONVERSION_FACES."""
+    return next(what for what, faces in CONVERSION_FACES.items() if face in faces)
+
+
 def _tally(faces: Sequence[int]) -> Text:
     """ "1 major conversion, 2 misses"."""
-    counts = (
-        (sum(face == 6 for face in faces), "major"),
-        (sum(face in (4, 5) for face in faces), "minor"),
-        (faces.count(1), "unrest"),
-        (sum(face in (2, 3) for face in faces), "miss"),
-    )
+    results = [conversion_result(face) for face in faces]
+    counts = ((results.count(what), what) for what in CONVERSION_FACES)
     return Join(*(TALLY[what](n) for n, what in counts if n), sep=", ")
+
+
+def _face_range(faces: Sequence[int]) -> str:
+    """ "6", "4–5": consecutive faces, as their range."""
+    return str(faces[0]) if len(faces) == 1 else f"{faces[0]}–{faces[-1]}"
+
+
+def conversion_needs() -> Text:
+    """What each result of a conversion die needs, from CONVERSION_FACES: "a major
+    conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on 2–3"."""
+    return Text(
+        "a major conversion on %(major)s, a minor one on %(minor)s, an unrest marker on "
+        "%(unrest)s, a miss on %(miss)s",
+        **{what: _face_range(faces) for what, faces in CONVERSION_FACES.items()},
+    )
 
 
 def _conversion_summary(data: dict) -> Text:
@@ -431,7 +458,7 @@ def _conversion_summary(data: dict) -> Text:
 
 
 def _sixes(data: dict) -> list[int]:
-    return [i for i, face in enumerate(data["faces"], 1) if face == 6]
+    return [i for i, face in enumerate(data["faces"], 1) if conversion_result(face) == "major"]
 
 
 def _die_label(data: dict, die: int) -> Text:
@@ -461,25 +488,38 @@ def _ask_sixes(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Q
     questions = [
         Question(f"die_{die}", _die_label(data, die), tuple(options), min=1) for die in _sixes(data)
     ]
-    summary = _conversion_summary(data)
-    if not _lowerable(world, data):
-        text = Text(
-            "%(summary)s. For each 6 (step 4): keep it for step 5, where it may flip a space "
-            "holding Protestant units, or flip now a space meeting all three conditions to "
-            "widen the base for step 5.",
-            summary=summary,
-        )
-        return text, questions
     text = Text(
-        "%(summary)s. For each 6 (step 4): keep it for step 5, where it may flip a space "
-        "holding Protestant units, or flip now a space meeting all three conditions to widen "
-        "the base for step 5, or lower it to 5 to cancel an unrest marker (%(markers)s taken; "
-        "at most %(sixes)s lowered).",
-        summary=summary,
+        "%(summary)s. Step 4: each 6 is a major conversion. Keep it for step 5, where it flips "
+        "a space meeting conditions a and b, even one holding Protestant units; or flip now a "
+        "space meeting all three conditions, which can then be the Catholic neighbour of a "
+        "space flipped in step 5.",
+        summary=_conversion_summary(data),
+    )
+    if _lowerable(world, data):
+        text = Join(text, _lowering(world, data), sep=" ")
+    return Join(text, _conditions(data["zones"]), sep=" "), questions
+
+
+def _lowering(world: World, data: dict) -> Text:
+    """The step-3 choice of lowering 6s, as the step-4 prompt states it."""
+    return Text(
+        "Or lower it to 5 to cancel an unrest marker (step 3: %(markers)s taken, at most "
+        "%(sixes)s lowered): in step 5 it then flips a space meeting all three conditions, as "
+        "a minor conversion does.",
         markers=_markers(data["unrest"]),
         sixes=_sixes_text(_lowerable(world, data)),
     )
-    return text, questions
+
+
+def _conditions(zones: Sequence[str]) -> Text:
+    """The three conditions for flipping a space to Catholic (VQ-1), for these zones."""
+    return Text(
+        "The conditions: (a) the space is in %(zones)s; (b) it is adjacent, by land or pass, "
+        "to a Catholic space, or it is a port on a sea zone with another Catholic port, and "
+        "that space is not in unrest and was Catholic at the start of this step; (c) it holds "
+        "no Protestant units.",
+        zones=_zones(zones),
+    )
 
 
 def _markers(count: int) -> Text:
@@ -585,7 +625,7 @@ def _best_flips(questions: Sequence[Question]) -> dict[str, str]:
 
 def _flip_dice(data: dict) -> list[int]:
     """Step 5's dice: the minor conversions (4s, 5s, lowered 6s), then the kept 6s."""
-    minors = [i for i, face in enumerate(data["faces"], 1) if face in (4, 5)]
+    minors = [i for i, face in enumerate(data["faces"], 1) if conversion_result(face) == "minor"]
     return sorted(minors + data["lowered"]) + data["kept"]
 
 
@@ -605,13 +645,14 @@ def _ask_flips(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Q
         for die, spaces in choices.items()
     ]
     text = Text(
-        "%(summary)s. Step 5: each 4, 5 or lowered 6 flips a space meeting all three "
-        "conditions; each kept 6 flips a space meeting conditions a and b (it may hold "
-        "Protestant units). A die may be left blank only when no assignment of the dice "
-        "could use it (Decision 5).",
+        "%(summary)s. Step 5: each minor conversion (%(minor)s) or lowered 6 flips a space "
+        "meeting all three conditions; each kept 6 flips a space meeting conditions a and b "
+        "(it may hold Protestant units). A die may be left blank only when no assignment of "
+        "the dice could use it (Decision 5).",
         summary=_conversion_summary(data),
+        minor=_face_range(CONVERSION_FACES["minor"]),
     )
-    return text, questions
+    return Join(text, _conditions(data["zones"]), sep=" "), questions
 
 
 def _take_flips(world: World, data: dict, waiting_for: str, answer: Mapping[str, Any]) -> None:
@@ -865,7 +906,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
         return _advance_revolt(world, data)
     purpose = _revolt_purpose(space.name, cp, space.protestant_home)
     faces = [dice.d6(purpose) for _ in range(cp + space.protestant_home)]
-    hits = sum(face >= 5 for face in faces)
+    hits = sum(face in REVOLT_HIT_FACES for face in faces)
     outcome = Text(
         "%(hits)s against %(units)s of %(power)s",
         hits=_hits(hits),
@@ -876,7 +917,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
         "VQ-2",
         purpose,
         ModifiedRoll(faces[0]),
-        Text("hits on 5 or 6"),
+        Text("hits on %(faces)s", faces=_face_range(REVOLT_HIT_FACES)),
         outcome,
         power=PROTESTANT_POWER,
         area=target,

@@ -283,7 +283,7 @@ def test_a_virgin_queen_move_is_carried_out_by_the_units_move_edit():
     said = form.apply(
         campaign_id=campaign.pk, actor=users["gm"], carrying_out=gmo.carrying_out("Spain", 1)
     )
-    assert localized(said) == "2 Spain regular unit(s) move from Antwerp to Brussels"
+    assert localized(said) == "2 Spain regular units move from Antwerp to Brussels"
     assert VqUnits.objects.get(pk=spanish.pk).area.key == "brussels"
     assert campaign.events.filter(text__contains="carrying out Spain's order 1: 2 Spain").exists()
 

@@ -34,7 +34,9 @@ def test_scripted_dice_give_the_entered_faces_in_order_and_remember_why():
 def test_scripted_dice_exhausted_names_the_roll_that_needs_another_face():
     dice = ScriptedDice([3])
     dice.d6("first")
-    with pytest.raises(DiceExhausted, match=r"1 face\(s\) were entered; roll 2 \(second\)"):
+    with pytest.raises(
+        DiceExhausted, match=r"^1 face was entered; roll 2 \(second\) needs another$"
+    ):
         dice.d6("second")
 
 

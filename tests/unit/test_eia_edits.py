@@ -292,7 +292,7 @@ def test_a_stack_gets_new_factors(world):
     text = edit_guerrilla(world, stack=1, factors=7, besieged=True)
     stack = world.guerrillas[0]
     assert (stack.factors, stack.besieged) == (7, True)
-    assert text == "7 Great Britain guerrilla factor(s) in Palatinate: besieged"
+    assert text == "7 Great Britain guerrilla factors in Palatinate: besieged"
 
 
 def test_the_besieged_flag_alone_keeps_the_factors(world):
@@ -330,7 +330,7 @@ def test_an_area_over_its_cap_may_still_lose_factors(world):
 def test_a_stack_is_removed(world):
     text = remove_guerrilla(world, stack=1)
     assert [g.id for g in world.guerrillas] == [2]
-    assert text == "3 Great Britain guerrilla factor(s) removed from Palatinate"
+    assert text == "3 Great Britain guerrilla factors removed from Palatinate"
 
 
 @pytest.mark.parametrize("edit", [remove_guerrilla, edit_guerrilla])
@@ -352,7 +352,7 @@ def test_revolt_guerrillas_are_placed_in_their_revolt_area(world):
         True,
     )
     assert not new.besieged
-    assert text == "2 Great Britain revolt guerrilla factor(s) placed in Palatinate"
+    assert text == "2 Great Britain revolt guerrilla factors placed in Palatinate"
 
 
 def test_placed_guerrillas_join_an_unbesieged_stack_of_their_kind(world):
@@ -452,7 +452,7 @@ def test_placing_impossible_guerrillas_is_refused(world, fields, match):
 def test_let_downs_are_set(world):
     text = edit_let_downs(world, power="great_britain", area="palatinate", count=2)
     assert world.let_downs[("great_britain", "palatinate")] == 2
-    assert text == "Great Britain has let down 2 revolt(s) in Palatinate"
+    assert text == "Great Britain has let down 2 revolts in Palatinate"
     edit_let_downs(world, power="great_britain", area="palatinate", count=0)
     assert world.let_downs[("great_britain", "palatinate")] == 0
 
@@ -474,7 +474,7 @@ def test_impossible_let_downs_are_refused(world, fields, match):
 def test_militia_due_is_set(world):
     text = edit_militia_due(world, power=SPAIN, militia=4)
     assert world.militia_due[SPAIN] == 4
-    assert text == "Spain is owed 4 militia factor(s) (EIA-12)"
+    assert text == "Spain is owed 4 militia factors (EIA-12)"
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ from rules.empires_in_arms.procedures import (
     depot_attack,
     guerrilla_move,
     revolt_attempt,
+    revolt_attempt_needs,
     revolt_ending,
     revolt_guerrillas,
     revolt_strength,
@@ -72,6 +73,21 @@ def test_eia1_a_failed_attempt_still_costs_one_pp(world):
     assert not outcome.broke_out
     assert outcome.report.text.endswith("= 4 < 6: no revolt")
     assert outcome.political_points == 9
+
+
+@pytest.mark.parametrize(
+    ("zone", "nm", "let_downs", "needs"),
+    [("Dominant", 1, 0, 4), ("Dominant", 1, 2, 6), ("Dominant", 3, 0, 2), ("Dominant", 0, 3, 8)],
+)
+def test_eia1_what_the_die_needs_is_the_face_from_which_the_attempt_breaks_out(
+    world, zone, nm, let_downs, needs
+):
+    world.powers["great_britain"].zone = zone
+    area = world.areas["palatinate"]
+    assert revolt_attempt_needs(world.powers["great_britain"], area, nm, let_downs) == needs
+    for face in range(1, 7):
+        outcome, _ = attempt(world, face, nm=nm, let_downs=let_downs)
+        assert outcome.broke_out == (face >= needs), face
 
 
 def test_eia1_let_down_penalty_in_a_minor(world):

@@ -88,7 +88,7 @@ def test_a_block_in_battle_is_marked_and_its_correction_named_only_to_its_side()
     world = build_world()
     change = edit_block(world, **{**KARL, "in_battle": True, "strength": 3})
     assert world.blocks[1].in_battle
-    assert change.text == ("Karl XII (Sweden): strength 3/4, B3, 1 supply train(s), in a battle")
+    assert change.text == ("Karl XII (Sweden): strength 3/4, B3, 1 supply train, in a battle")
     assert change.redacted == "corrects a block of Sweden" and change.audience == ("sweden",)
     moved = edit_block(world, **{**KARL, "location": "kurland", "strength": 3})
     assert moved.redacted == "a block of Sweden moves from Lietuva to Kurland"

@@ -26,7 +26,7 @@ def test_recruitment_says_where_blocks_are_reinforced_and_placed():
         "Saxony-Poland draws a block and returns it to the pool.",
     ]
     assert redacted(world, "GNW-6") == [
-        "Saxony-Poland places 1 new block(s); its unspent RP are lost."
+        "Saxony-Poland places 1 new block; its unspent RP are lost."
     ]
     assert world.blocks[10].in_pool and world.blocks[9].location == "lausitz"
     assert [line.audience for line in world.log if line.rule == "GNW-10"] == [COALITION] * 2
@@ -47,7 +47,7 @@ def test_actions_say_where_a_fleet_went_a_siege_was_laid_and_a_block_reinforced(
     ]
     assert redacted(world, "GNW-1") == ["Sweden lays siege to Lietuva."]
     assert redacted(world, "GNW-8") == [
-        "Coalition spends 2 action(s) reinforcing a block in Lausitz."
+        "Coalition spends 2 actions reinforcing a block in Lausitz."
     ]
 
 
@@ -58,7 +58,7 @@ def test_a_siege_shows_the_garrison_fire_the_besiegers_firing_and_a_loss():
     phases.resolve_sieges(world, {}, ScriptedDice([6, 1]))
     assert redacted(world, "GNW-1") == [
         "The besiegers of Lietuva fire.",
-        "Garrison of Lietuva (C1, 1 die): 1 → 1 hit(s) on the besiegers",
+        "Garrison of Lietuva (C1, 1 die): 1 → 1 hit on the besiegers",
         "A Sweden block is eliminated before Lietuva.",
     ]
 

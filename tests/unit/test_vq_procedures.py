@@ -92,10 +92,55 @@ def test_vq1_all_misses_end_at_once_and_change_nothing():
     assert start_conversion(world, "france", ["france"], 3, dice=dice) is None
     assert dice.unused == 0 and catholic(world) == before
     line = world.log[0]
-    assert line.text == "France rolled 2 3 3 for 3 conversion attempts in France: 3 misses."
+    assert line.text == (
+        "France rolled 2 3 3 for 3 conversion attempts in France (a major conversion on 6, a "
+        "minor one on 4–5, an unrest marker on 1, a miss on 2–3): 3 misses."
+    )
+    assert line.roll.text == (
+        "2 3 3, a major conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on "
+        "2–3: 3 misses"
+    )
     assert isinstance(line.roll, DiceReport) and line.roll.faces == (2, 3, 3)
     assert (line.rule, line.power, line.roll.rule) == ("VQ-1", "france", "VQ-1")
     assert world.log[-1].text == "France's conversion is over: no space converted."
+
+
+def test_vq1_the_thresholds_of_the_log_line_are_those_the_dice_are_read_by():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 4, dice=ScriptedDice([6, 5, 4, 1]))
+    assert world.log[0].text.endswith(
+        "(a major conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on 2–3): "
+        "1 major conversion, 2 minor conversions, 1 unrest marker."
+    )
+    assert pending.data["unrest"] == 1 and len(prompt(world, pending).questions) == 1
+
+
+def test_vq1_the_sixes_prompt_states_steps_4_and_5_and_the_three_conditions():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 1]))
+    text = prompt(world, pending).text
+    assert "Step 4: each 6 is a major conversion. Keep it for step 5, where it flips a space " in (
+        text
+    )
+    assert "conditions a and b, even one holding Protestant units" in text
+    assert "Or lower it to 5 to cancel an unrest marker (step 3: 1 marker taken" in text
+    assert text.endswith(
+        "The conditions: (a) the space is in France; (b) it is adjacent, by land or pass, to a "
+        "Catholic space, or it is a port on a sea zone with another Catholic port, and that "
+        "space is not in unrest and was Catholic at the start of this step; (c) it holds no "
+        "Protestant units."
+    )
+
+
+def test_vq1_the_flips_prompt_states_the_minor_faces_and_the_conditions():
+    world = build_world()
+    pending = start_conversion(world, "france", ["france"], 1, dice=ScriptedDice([4]))
+    assert pending.stage == "flips"
+    text = prompt(world, pending).text
+    assert "Step 5: each minor conversion (4–5) or lowered 6 flips a space meeting all three " in (
+        text
+    )
+    assert "The conditions: (a) the space is in France; (b) it is adjacent" in text
 
 
 def test_vq1_ones_without_conversions_are_discarded():
@@ -728,7 +773,7 @@ def test_vq2_the_seed_example():
     world = build_world()
     pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
     assert world.log[1].text == (
-        "Revolt in Lyon (3 CP): 1 2 5, hits on 5 or 6: 1 hit against 1 Catholic unit of France."
+        "Revolt in Lyon (3 CP): 1 2 5, hits on 5–6: 1 hit against 1 Catholic unit of France."
     )
     # step 3: "the nearest fortified space under French control or Paris": Orléans chosen
     pending = displace(world, pending, "orleans")

@@ -5,8 +5,8 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaign.models import Order
-from rules.empires_in_arms.models import EiaPowerStatus, GuerrillaStack
+from campaign.models import Area, Order
+from rules.empires_in_arms.models import EiaPowerStatus, GuerrillaStack, LetDown
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
@@ -79,6 +79,28 @@ def test_revolt_targets_saved_and_prefilled(campaign, client_as, advance_to):
     assert not re.search(r'value="minor-5" id="id_targets_\d+" checked', html)
 
 
+def test_each_revolt_target_says_what_the_die_needs(campaign, client_as, advance_to):
+    """EIA-1: d6 + NM + PSM − let-downs ≥ 6, so France (NM +0 in Minor 001, PSM +1) needs
+    5; with 2 revolts let down there it would need 7, and the label says it cannot."""
+    advance_to(campaign, "revolt")
+    client = client_as("player")
+    html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert (
+        "Minor 001 (minor, held by Austria; your national modifier +0, your political status "
+        "modifier +1: needs 5 or more on the die)"
+    ) in html
+    LetDown.objects.create(
+        campaign=campaign,
+        power=campaign.powers.get(key="france"),
+        area=Area.objects.get(campaign=campaign, key="minor-1"),
+        count=2,
+    )
+    html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert (
+        "modifier +1, 2 revolts you let down: cannot break out (it would need 7 on the die))"
+    ) in html
+
+
 def test_attempts_per_target_under_the_per_target_option(campaign, client_as, advance_to):
     campaign.options = {"attempt_limit": "per_target"}
     campaign.save(update_fields=["options"])
@@ -122,6 +144,26 @@ def test_economic_aid_saved(campaign, client_as, advance_to):
     advance_to(campaign, "economic")
     response = post_orders(client_as("other_player"), campaign, {"aid_palatinate": "3"})
     assert response.status_code == 200
+    assert order_of(campaign, "great_britain").payload == {"aid": {"palatinate": 3}}
+
+
+def test_aid_to_a_revolt_ending_next_month_is_warned_of_but_saved(campaign, client_as, advance_to):
+    """EIA-7: three months without guerrillas and the revolt ends next month, before its
+    guerrilla rolls: aid cannot change anything, and the form says so without refusing."""
+    advance_to(campaign, "economic")
+    client = client_as("other_player")
+    url = reverse("campaign:detail", args=[campaign.pk])
+    warning = "Aid to the revolt in Palatinate can no longer matter"
+    assert warning not in client.get(url).content.decode()
+    GuerrillaStack.objects.filter(campaign=campaign, area__key="palatinate").delete()
+    campaign.revolts.filter(area__key="palatinate").update(months_without_guerrillas=3)
+    html = client.get(url).content.decode()
+    assert (
+        '<p class="notice warning" role="note">Aid to the revolt in Palatinate can no longer '
+        "matter: no guerrillas there for 3 months in a row, so it ends next month before its "
+        "guerrilla rolls (EIA-7), and aid is spent whatever the roll (EIA-5).</p>"
+    ) in html
+    assert post_orders(client, campaign, {"aid_palatinate": "3"}).status_code == 200
     assert order_of(campaign, "great_britain").payload == {"aid": {"palatinate": 3}}
 
 

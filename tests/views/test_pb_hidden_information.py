@@ -528,7 +528,7 @@ def test_after_the_year_each_side_reads_its_own_lines_and_the_gm_reads_all(dice)
     html = sweden.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
     for redacted in (
         "Saxony-Poland places a new block in Lausitz.",
-        "Coalition spends 2 action(s) reinforcing a block in Lausitz.",
+        "Coalition spends 2 actions reinforcing a block in Lausitz.",
         "Coalition lays siege to Narva.",
         "Coalition blocks in Kurland go short of forage.",
         "a block of Russia moves from Kurland to Velikaya.",

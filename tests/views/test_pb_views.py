@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -226,6 +227,19 @@ def test_a_forage_loss_order(pb, as_role, ids, pb_users):
     assert (block(ids["Sheremetev"]).strength, block(ids["Pyotr I"]).strength) == (3, 4)
 
 
+def test_the_forage_form_says_which_territory_is_short_and_by_how_much(pb, as_role):
+    """GNW-4, the seed's Kurland: demand 5 FP (2 armies, 1 regiment), supply 3 FP + 1 from
+    Pyotr I's train: 1 short. Sweden's blocks go short nowhere, and its form says so."""
+    to_phase(pb, "forage")
+    assert (
+        '<p class="notice warning" role="note">Kurland is short of forage by 1 point: demand '
+        "5 FP, supply 4 FP, so its blocks lose 1 step, if any is above strength 1 (GNW-4).</p>"
+    ) in detail(as_role("other_player"), pb)
+    html = detail(as_role("player"), pb)
+    assert "short of forage by" not in html
+    assert "None of your territories is short of forage: no block loses a step (GNW-4)." in html
+
+
 def test_a_forage_rank_out_of_range_is_refused(pb, as_role, ids):
     to_phase(pb, "forage")
     before = snapshot(pb)
@@ -401,6 +415,32 @@ def test_placing_a_new_block_where_it_may_not_go(pb, as_role, place):
     assert_refused(
         response, 422, pb, before, f"New blocks cannot be placed in “{place}”", "(GNW-11)"
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "labels"),
+    [
+        ("en", ["(out of port: no zone counted)", "(1 zone)", "(2 zones)", "(5 zones)"]),
+        ("el", ["(έξοδος από το λιμάνι: δεν μετρά ζώνη)", "(1 ζώνη)", "(2 ζώνες)", "(5 ζώνες)"]),
+        ("ru", ["(выход из порта: зона не считается)", "(1 зона)", "(2 зоны)", "(5 зон)"]),
+    ],
+)
+def test_fleet_destinations_count_their_zones_with_the_languages_plurals(
+    pb, as_role, ids, language, labels
+):
+    """GNW-13: Wachtmeister leaves its port into the Central Baltic for free, then each
+    sea zone counts one; the labels say so in each language's plural forms."""
+    add_sea_chain(pb, 5)
+    to_phase(pb, "actions")
+    client = as_role("player")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    html = detail(client, pb)
+    select = re.search(rf'<select name="move_{ids["Wachtmeister"]}".*?</select>', html, re.S)
+    offered = dict(re.findall(r'<option value="([^"]+)">([^<]*)</option>', select.group(0)))
+    assert [offered[key] for key in ("central_baltic", "sea-1", "sea-2", "sea-5")] == [
+        f"{name} {label}"
+        for name, label in zip(("Central Baltic", "Sea 1", "Sea 2", "Sea 5"), labels, strict=True)
+    ]
 
 
 def add_sea_chain(campaign, length: int) -> list[str]:

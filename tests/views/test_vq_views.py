@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
@@ -448,7 +449,7 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     assert "Your decision" in panel
     assert options_of(panel, field) == ["orleans", "paris"]
     assert highlighted(html) == {"orleans", "paris"}
-    assert "1 2 5, hits on 5 or 6: 1 hit" in html
+    assert "1 2 5, hits on 5–6: 1 hit" in html
     protestant = as_role("protestant")
     assert "<form" not in decision_panel(detail(protestant, vq))
     before = snapshot(vq)
@@ -475,7 +476,7 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     assert "Your decision" in decision_panel(html)
     assert checkboxes_of(decision_panel(html), "extra") == ["clermont", "dijon"]
     assert highlighted(html) == {"clermont", "dijon"}
-    assert "1 2 5, hits on 5 or 6: 1 hit" in html
+    assert "1 2 5, hits on 5–6: 1 hit" in html
     assert "Waiting for Protestant" in decision_panel(detail(as_role("france"), vq))
     assert highlighted(detail(as_role("france"), vq)) == set()
 
@@ -1013,3 +1014,42 @@ def test_the_sequence_says_once_what_a_run_of_impulses_does(vq, as_role):
     assert len(texts) < len(steps) / 2, texts  # not one paragraph per impulse
     current = re.search(r'<li class="step current".*?</li>', sequence, re.S).group(0)
     assert "<p>" in current  # the open impulse always says what it does
+
+
+@pytest.mark.parametrize(
+    ("language", "conditions", "needs"),
+    [
+        ("en", "The conditions: (a) the space is in France", "a minor one on 4–5"),
+        ("el", "Οι προϋποθέσεις: (a) ο χώρος βρίσκεται", "ελάσσων με 4–5"),
+        ("ru", "Условия: (a) область находится в зоне", "малое на 4–5"),
+    ],
+)
+def test_the_sixes_decision_states_its_conditions_and_the_log_its_thresholds(
+    at_sixes, as_role, language, conditions, needs
+):
+    """The prompt stands alone (steps 4 and 5, conditions a to c spelled out) and the roll's
+    log line says what each result needed, in the reader's language."""
+    client = as_role("spain")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    html = detail(client, at_sixes)
+    assert conditions in decision_panel(html)
+    assert needs in html
+
+
+def test_the_impulse_a_decision_opens_is_credited_to_nobody(at_sixes, as_role, vq_users):
+    """Spain's last answer resolves its impulse (credited to Spain's player) and England's
+    impulse opens: a phase opening, the system's, as when the GM or the worker resolves."""
+    spain = as_role("spain")
+    for answer in ({"die_1": "dijon"}, {"die_2": "lyon"}, {"unrest": ["lyon"]}):
+        assert post_decision(spain, at_sixes, answer).status_code == 200
+    at_sixes.refresh_from_db()
+    assert at_sixes.phase.key == "impulse_england"
+    lines = Event.objects.filter(campaign=at_sixes, kind=Event.Kind.PHASE).order_by("-pk")
+    opened, resolved = lines[0], lines[1]
+    assert opened.text.startswith("Turn 1: English impulse is open.")
+    assert opened.actor is None
+    line = re.search(
+        r"<li[^>]*>(?:(?!</li>).)*English impulse is open\..*?</li>", detail(spain, at_sixes), re.S
+    )
+    assert line and 'class="actor"' not in line.group(0)
+    assert resolved.text.endswith(" resolved.") and resolved.actor == vq_users["player"]

@@ -12,6 +12,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import legal
+from rules.empires_in_arms.procedures import (
+    DEPOT_SUCCESS,
+    revolt_attempt_needs,
+    three_months_ending,
+)
 from rules.empires_in_arms.services import set_standing_order
 from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
 from rules.forms import BaseOrderForm, WholeNumberField
@@ -48,7 +53,7 @@ class OrderForm(BaseOrderForm):
         factors = self.world.guerrilla_factors(revolt.area)
         return ngettext(
             "%(area)s (revolt number %(number)s, held by %(controller)s, %(factors)s guerrilla "
-            "factors)",
+            "factor)",
             "%(area)s (revolt number %(number)s, held by %(controller)s, %(factors)s guerrilla "
             "factors)",
             factors,
@@ -159,8 +164,8 @@ class RevoltOrderForm(OrderForm):
         let_downs = self.world.let_downs.get((self.power_key, key), 0)
         extra = (
             ngettext(
-                ", %(count)s revolt(s) you let down",
-                ", %(count)s revolt(s) you let down",
+                ", %(count)s revolt you let down",
+                ", %(count)s revolts you let down",
                 let_downs,
             )
             % {"count": let_downs}
@@ -169,14 +174,25 @@ class RevoltOrderForm(OrderForm):
         )
         return _(
             "%(area)s (%(kind)s, held by %(controller)s; your national modifier "
-            "%(modifier)s%(extra)s)"
+            "%(modifier)s, your political status modifier %(status)s%(extra)s: %(needs)s)"
         ) % {
             "area": area.name,
             "kind": kind,
             "controller": self.power_name(area.controller),
             "modifier": f"{modifier:+d}",
+            "status": f"{self.power.status_modifier:+d}",
             "extra": extra,
+            "needs": self.attempt_needs(area, modifier, let_downs),
         }
+
+    def attempt_needs(self, area, modifier: int, let_downs: int) -> str:
+        """What the die needs for the revolt to break out, from the procedure's own sum."""
+        face = revolt_attempt_needs(self.power, area, modifier, let_downs)
+        if face <= 1:
+            return _("breaks out whatever the roll")
+        if face > 6:
+            return _("cannot break out (it would need %(face)s on the die)") % {"face": face}
+        return _("needs %(face)s or more on the die") % {"face": face}
 
     def clean_targets(self) -> list[str]:
         targets = list(dict.fromkeys(self.cleaned_data["targets"]))
@@ -252,9 +268,11 @@ class LandOrderForm(OrderForm):
             label=_("Guerrilla depot attacks"),
             describe=self.area_name,
             help_text=_(
-                "EIA-11: with more than 6 guerrilla factors that start no other battle, attack "
-                "the enemy depots outside port cities; a modified 5 or 6 destroys them."
-            ),
+                "EIA-11: with %(minimum)s or more guerrilla factors that start no other battle, "
+                "attack the enemy depots outside port cities; a modified %(success)s or more "
+                "destroys them."
+            )
+            % {"minimum": legal.DEPOT_ATTACK_MINIMUM, "success": DEPOT_SUCCESS},
             refused=DEPOT_REFUSAL,
         )
 
@@ -265,8 +283,8 @@ class LandOrderForm(OrderForm):
         choices += [(key, self.area_name(key)) for key in destinations]
         return forms.ChoiceField(
             label=ngettext(
-                "%(count)s guerrilla factor(s) in %(area)s",
-                "%(count)s guerrilla factor(s) in %(area)s",
+                "%(count)s guerrilla factor in %(area)s",
+                "%(count)s guerrilla factors in %(area)s",
                 stack.factors,
             )
             % {"count": stack.factors, "area": here},
@@ -418,6 +436,27 @@ class EconomicOrderForm(OrderForm):
                     "max_value": _("Aid is at most $%(high)s per revolt (EIA-5).") % {"high": high},
                 },
             )
+
+    def warnings(self) -> list[str]:
+        """EIA-7: aid to a revolt that ends before the next guerrilla rolls changes nothing,
+        and its money is spent all the same (EIA-5)."""
+        return [
+            self.ending_warning(revolt)
+            for revolt in legal.aidable_revolts(self.world, self.power_key)
+            if three_months_ending(revolt, self.world.areas[revolt.area])
+        ]
+
+    def ending_warning(self, revolt: Revolt) -> str:
+        count = revolt.months_without_guerrillas
+        return ngettext(
+            "Aid to the revolt in %(area)s can no longer matter: no guerrillas there for "
+            "%(count)s month in a row, so it ends next month before its guerrilla rolls "
+            "(EIA-7), and aid is spent whatever the roll (EIA-5).",
+            "Aid to the revolt in %(area)s can no longer matter: no guerrillas there for "
+            "%(count)s months in a row, so it ends next month before its guerrilla rolls "
+            "(EIA-7), and aid is spent whatever the roll (EIA-5).",
+            count,
+        ) % {"area": self.area_name(revolt.area), "count": count}
 
     def clean(self) -> dict:
         cleaned = super().clean()

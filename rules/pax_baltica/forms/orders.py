@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.forms import BaseOrderForm, WholeNumberField
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
-from rules.pax_baltica.phases import FULL_STRENGTH, siege_refusal
+from rules.pax_baltica.phases import FULL_STRENGTH, forage_checks, siege_refusal
 from rules.pax_baltica.presenters import reinforce_obstacle
 from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, TERRITORY, Block, World, option
 
@@ -223,15 +223,7 @@ class ActionOrderForm(PaxBalticaOrderForm):
                     label=_("Move %(block)s to") % {"block": self.block_label(fleet)},
                     choices=[(NO_PLACE, _("— stays"))]
                     + [
-                        (
-                            key,
-                            ngettext(
-                                "%(territory)s (%(zones)s zone(s))",
-                                "%(territory)s (%(zones)s zone(s))",
-                                zones,
-                            )
-                            % {"territory": self.world.territories[key].name, "zones": zones},
-                        )
+                        (key, self.destination_label(key, zones))
                         for key, zones in sorted(reach.items(), key=lambda kv: (kv[1], kv[0]))
                     ],
                     required=False,
@@ -239,10 +231,15 @@ class ActionOrderForm(PaxBalticaOrderForm):
                     error_messages={
                         # %(value)s stays for the form to fill in with the refused choice
                         "invalid_choice": _(
-                            "%(fleet)s cannot end a move in “%(value)s”: too far (6 zones, "
-                            "galleys 3), a territory without a port, or an enemy port (GNW-13)."
+                            "%(fleet)s cannot end a move in “%(value)s”: too far (%(reach)s "
+                            "zones for this fleet), a territory without a port, or an enemy "
+                            "port (GNW-13)."
                         )
-                        % {"fleet": fleet.name, "value": "%(value)s"}
+                        % {
+                            "fleet": fleet.name,
+                            "value": "%(value)s",
+                            "reach": supply.fleet_reach(fleet),
+                        }
                     },
                 )
         for key, blocks in self._siege_targets().items():
@@ -253,6 +250,15 @@ class ActionOrderForm(PaxBalticaOrderForm):
                 required=False,
                 help_text=_("1 action (GNW-1)"),
             )
+
+    def destination_label(self, key: str, zones: int) -> str:
+        """A fleet's destination and the zones of movement it counts (GNW-13)."""
+        territory = self.world.territories[key].name
+        if not zones:
+            return _("%(territory)s (out of port: no zone counted)") % {"territory": territory}
+        return ngettext(
+            "%(territory)s (%(count)s zone)", "%(territory)s (%(count)s zones)", zones
+        ) % {"territory": territory, "count": zones}
 
     def _siege_targets(self) -> dict[str, list[Block]]:
         """Enemy-held territories where the nation has army or regiment blocks."""
@@ -344,6 +350,34 @@ class ForageOrderForm(PaxBalticaOrderForm):
                 len(blocks),
                 _("1 loses first; blank: after the numbered ones, strongest first"),
             )
+
+    def warnings(self) -> list[str]:
+        """GNW-4: each territory where the nation's blocks will go short of forage, and by
+        how much, as the forage phase will count it; or that none will."""
+        shortages = [
+            self.shortage(check)
+            for group, check in forage_checks(self.world)
+            if check.deficit and any(block.nation == self.power_key for block in group)
+        ]
+        if shortages or not self.fields:
+            return shortages
+        return [_("None of your territories is short of forage: no block loses a step (GNW-4).")]
+
+    def shortage(self, check) -> str:
+        return ngettext(
+            "%(territory)s is short of forage by %(count)s point: demand %(demand)s FP, supply "
+            "%(supply)s FP, so its blocks lose %(count)s step, if any is above strength 1 "
+            "(GNW-4).",
+            "%(territory)s is short of forage by %(count)s points: demand %(demand)s FP, "
+            "supply %(supply)s FP, so its blocks lose %(count)s steps, as far as they are "
+            "above strength 1 (GNW-4).",
+            check.deficit,
+        ) % {
+            "territory": self.world.territories[check.territory].name,
+            "count": check.deficit,
+            "demand": check.demand,
+            "supply": check.supply,
+        }
 
     def initial_from(self, payload: dict) -> dict:
         return {f"loss_{i}": rank for rank, i in enumerate(payload.get("loss_order", []), 1)}
