@@ -240,6 +240,21 @@ def test_the_forage_form_says_which_territory_is_short_and_by_how_much(pb, as_ro
     assert "None of your territories is short of forage: no block loses a step (GNW-4)." in html
 
 
+def test_under_shared_forage_the_form_does_not_count_what_the_enemy_eats(pb, as_role):
+    """Decision 7, shared: where the other side's blocks may eat first (Kurland, nobody's),
+    a player's supply would tell how much their hidden blocks eat: the form says so
+    instead of counting, for both sides."""
+    pb.options = {**pb.options, "forage_both_sides": "shared"}
+    pb.save(update_fields=["options"])
+    to_phase(pb, "forage")
+    kurland = Area.objects.get(campaign=pb, key="kurland")
+    Block.objects.filter(campaign=pb, name="Karl XII").update(location=kurland)
+    note = "In Kurland your blocks share the forage points with the other side"
+    for role in ("player", "other_player"):
+        html = detail(as_role(role), pb)
+        assert note in html and "Kurland is short of forage" not in html
+
+
 def test_a_forage_rank_out_of_range_is_refused(pb, as_role, ids):
     to_phase(pb, "forage")
     before = snapshot(pb)

@@ -354,14 +354,36 @@ class ForageOrderForm(PaxBalticaOrderForm):
     def warnings(self) -> list[str]:
         """GNW-4: each territory where the nation's blocks will go short of forage, and by
         how much, as the forage phase will count it; or that none will."""
-        shortages = [
-            self.shortage(check)
-            for group, check in forage_checks(self.world)
-            if check.deficit and any(block.nation == self.power_key for block in group)
-        ]
+        shortages = []
+        for group, check in forage_checks(self.world):
+            if not any(block.nation == self.power_key for block in group):
+                continue
+            if self.eats_after_the_enemy(check.territory):
+                shortages.append(self.shared_note(check.territory))
+            elif check.deficit:
+                shortages.append(self.shortage(check))
         if shortages or not self.fields:
             return shortages
         return [_("None of your territories is short of forage: no block loses a step (GNW-4).")]
+
+    def eats_after_the_enemy(self, territory: str) -> bool:
+        """Whether, under Decision 7's shared forage, the other side's blocks here eat
+        first (the territory is not its side's): its supply would then tell how much
+        they eat, which is hidden, so the form does not count it."""
+        if option(self.world.options, "forage_both_sides") != "shared":
+            return False
+        side = self.world.side_of(self.power_key)
+        controller = self.world.territories[territory].controller
+        if controller is not None and self.world.side_of(controller) == side:
+            return False
+        return any(self.world.side_of(b.nation) != side for b in self.world.blocks_in(territory))
+
+    def shared_note(self, territory: str) -> str:
+        return _(
+            "In %(territory)s your blocks share the forage points with the other side's, "
+            "which eat first there: the forage phase counts what is left for yours "
+            "(GNW-4, Decision 7)."
+        ) % {"territory": self.world.territories[territory].name}
 
     def shortage(self, check) -> str:
         return ngettext(
