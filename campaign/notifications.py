@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from campaign import scheduling, tasks
+from campaign import delivery, scheduling
 from campaign.models import Campaign, Event, Phase, Profile, Seat
 from campaign.presenters import visible_text
 
@@ -42,7 +42,7 @@ def _readers(campaign: Campaign, preference: str) -> list[tuple[Seat, str]]:
 
 
 def _mail(seat: Seat, subject: str, body: str) -> None:
-    tasks.deliver_mail.enqueue(seat.user.email, subject, body)
+    delivery.deliver_mail.enqueue(seat.user.email, subject, body)
 
 
 def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
@@ -59,7 +59,7 @@ def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
             "url": _link(campaign),
             "text": text,
         }
-        tasks.deliver_webhook.enqueue(campaign.webhook_url, payload)
+        delivery.deliver_webhook.enqueue(campaign.webhook_url, payload)
 
 
 def phase_opened(campaign: Campaign, phase: Phase) -> None:

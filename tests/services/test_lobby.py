@@ -55,7 +55,7 @@ def mailed(monkeypatch, django_capture_on_commit_callbacks):
         def enqueue(recipient, subject, body):
             sent.append((recipient, subject, body))
 
-    monkeypatch.setattr(lobby.tasks, "deliver_mail", Deliver)
+    monkeypatch.setattr(lobby.delivery, "deliver_mail", Deliver)
 
     class Outbox(list):
         def sending(self):
