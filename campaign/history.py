@@ -52,6 +52,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from campaign.archive import restore_state
+from campaign.changes import locked_campaign, log, refuse_if_ended
+from campaign.errors import Conflict, ServiceError
 from campaign.models import (
     Campaign,
     DecisionRecord,
@@ -63,7 +65,7 @@ from campaign.models import (
     RollRecord,
     Seat,
 )
-from campaign.services import Conflict, ServiceError, locked_campaign, log, refuse_if_ended
+from campaign.readiness import default_deadline
 from campaign.snapshots import decode, newest, read_state, state_expression
 from rules.dice import new_seed, seed_hash
 from rules.text import Text
@@ -238,8 +240,7 @@ def past_state(phase: Phase, following: Phase | None) -> PastState:
 
 def roll_back(*, campaign_id: int, actor) -> Phase:
     """Undo the last resolved phase (see the module docstring); returns it, open again."""
-    from campaign import scheduling  # it imports campaign.services, as this module does
-    from campaign.services import _next_position
+    from campaign.services import _next_position  # it imports this module
 
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
@@ -317,7 +318,7 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
             failure="",
             seed=seed,
             seed_hash=seed_hash(seed),
-            deadline=scheduling.default_deadline(campaign, last.key, timezone.now()),
+            deadline=default_deadline(campaign, last.key, timezone.now()),
             paused_remaining=None,
             reminders_sent=[],
         )

@@ -27,9 +27,11 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from campaign import delivery
+from campaign.changes import locked_campaign, log
+from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, Profile, Seat, SeatRequest
 from campaign.scenarios import available_scenarios
-from campaign.services import Conflict, ServiceError, assign_seat, claim_seat, locked_campaign, log
+from campaign.services import assign_seat, claim_seat
 from rules.text import Text
 
 PENDING = SeatRequest.Status.PENDING

@@ -49,8 +49,9 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
 from campaign import delivery
+from campaign.changes import locked_campaign, log
+from campaign.errors import ServiceError
 from campaign.models import Campaign, Channel, Event, Message, Power, Profile, ReadMarker, Seat
-from campaign.services import ServiceError, locked_campaign, log
 from rules.text import Text
 from rules.translation import Term
 

@@ -43,8 +43,9 @@ from types import ModuleType
 from django.db import transaction
 
 import rules
+from campaign.errors import ServiceError
 from campaign.models import Adjacency, Area, Campaign, Power, PowerRelation, Seat
-from campaign.services import ServiceError, start_campaign
+from campaign.services import start_campaign
 from rules.engine import registry
 
 RULES_DIR = Path(rules.__file__).resolve().parent

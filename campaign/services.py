@@ -1,15 +1,12 @@
 """Campaign services: opening and resolving phases, orders, seats, options.
 
 Every change goes through here inside one transaction that first locks the campaign
-row, so two GMs pressing "resolve" at once resolve the phase exactly once and an
-error half-way leaves the campaign as it was. Ruleset-specific state is read and
-written by each ruleset's own phase services (rules/<ruleset>/services.py).
+row (campaign/changes.py). Ruleset-specific state is read and written by each ruleset's
+own phase services (rules/<ruleset>/services.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -18,43 +15,16 @@ from django.http import Http404
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from campaign import sealing
+from campaign import gm_orders, notifications, readiness, sealing
+from campaign.changes import locked_campaign, log, refuse_if_ended
+from campaign.errors import Conflict, DiceError, PhaseAlreadyResolved, PhaseClosed, ServiceError
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
+from campaign.readiness import PAUSED_CAMPAIGN
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_hash
 from rules.engine import load
 from rules.gm_orders import keep_done, without_lines
 from rules.text import Text, message_of
 from rules.translation import Term
-
-
-class ServiceError(Exception):
-    """A refusal whose message a player or GM can read."""
-
-
-class Conflict(ServiceError):
-    """A request that no longer fits the campaign's state (it moved on meanwhile)."""
-
-
-class PhaseClosed(Conflict):
-    """Orders for a phase that is no longer open."""
-
-
-class CampaignEnded(PhaseClosed):
-    """Orders, a decision or a resolution for a campaign that has ended."""
-
-
-class PhaseAlreadyResolved(Conflict):
-    """A resolve request for a phase that another request already resolved."""
-
-
-class StaleState(Conflict):
-    """A GM action sent from a page older than the campaign's state: sent twice, replayed,
-    or overtaken by another change."""
-
-
-class DiceError(ServiceError):
-    """GM-entered dice that are missing or malformed."""
-
 
 WAITING = "waiting"  # a phase service's result when a procedure waits for a decision
 AWAY_FIELDS = ("away_from", "away_until", "away_refused", "away_noticed")
@@ -69,67 +39,6 @@ class PhaseContext:
     orders: dict[str, dict]
     dice: SeededDice | ScriptedDice
     actor: object
-
-
-def log(
-    campaign: Campaign,
-    kind: str,
-    text: str,
-    *,
-    actor=None,
-    power=None,
-    rule: str = "",
-    phase: Phase | None = None,
-) -> Event:
-    """Write one line to the campaign log."""
-    return Event.objects.create(
-        campaign=campaign,
-        phase_id=phase.pk if phase is not None else campaign.phase_id,
-        turn=campaign.turn,
-        kind=kind,
-        rule=rule,
-        text=text,
-        message=message_of(text),
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
-        power=power,
-    )
-
-
-def locked_campaign(campaign_id: int) -> Campaign:
-    """The campaign row, locked until the end of the current transaction (FOR NO KEY
-    UPDATE: changes to one campaign wait for each other, while rows that merely refer to
-    it, such as a log line, can still be written)."""
-    try:
-        return Campaign.objects.select_for_update(no_key=True).get(pk=campaign_id)
-    except Campaign.DoesNotExist:
-        raise ServiceError(_("This campaign does not exist.")) from None
-
-
-@contextmanager
-def expecting_state(campaign_id: int, state_version: int) -> Iterator[Campaign]:
-    """Run a GM action only while the campaign's state is the one the GM's page showed
-    (``state_version``). The campaign row stays locked until the action is done, so of
-    two identical posts the second finds the version the first one bumped, and is
-    refused having changed nothing."""
-    with transaction.atomic():
-        campaign = locked_campaign(campaign_id)
-        if campaign.state_version != state_version:
-            raise StaleState(
-                _(
-                    "The campaign changed after this page was loaded (another change, or "
-                    "the same one sent twice): nothing was done. Check the page as it is "
-                    "now and try again."
-                )
-            )
-        yield campaign
-
-
-def refuse_if_ended(campaign: Campaign) -> None:
-    """An ended campaign opens no further phase and takes no orders (campaign/ending.py)."""
-    if campaign.ended_at is not None:
-        raise CampaignEnded(
-            _("This campaign has ended: it takes no more orders and resolves no more phases.")
-        )
 
 
 def seat_for(user, campaign_id: int) -> Seat:
@@ -150,8 +59,6 @@ def seat_for(user, campaign_id: int) -> Seat:
 
 
 def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
-    from campaign import notifications, scheduling  # they import this module
-
     spec = campaign.rules.turn_phases(turn, campaign.setup)[position]
     starts_turn = position == 0 and campaign.rules.turn_started  # which changes the state
     seed = new_seed()
@@ -163,8 +70,8 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
         seed=seed,
         seed_hash=seed_hash(seed),
         dice_context=Phase.context_for(campaign.pk, turn, position, spec.key),
-        **scheduling.opening_clock(campaign, spec.key, timezone.now()),
-        owing=None if starts_turn else scheduling.to_order(campaign, spec),
+        **readiness.opening_clock(campaign, spec.key, timezone.now()),
+        owing=None if starts_turn else readiness.to_order(campaign, spec),
     )
     campaign.turn = turn
     campaign.phase = phase
@@ -186,7 +93,7 @@ def _open_phase(campaign: Campaign, turn: int, position: int, actor) -> Phase:
     )
     if starts_turn:
         load(campaign.rules.turn_started)(campaign, turn, actor)
-        phase.owing = scheduling.to_order(campaign, spec)
+        phase.owing = readiness.to_order(campaign, spec)
         if phase.owing is not None:
             phase.save(update_fields=["owing"])
     from campaign import history  # it imports this module
@@ -316,9 +223,9 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
 def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
     """Once the transaction commits, have the worker resolve the phase if every power
     that owes orders is ready (and the campaign resolves itself)."""
-    from campaign import scheduling, tasks  # they import this module
+    from campaign import tasks  # it imports this module
 
-    if scheduling.resolves_itself(campaign) and scheduling.everyone_ready(campaign, phase):
+    if readiness.resolves_itself(campaign) and readiness.everyone_ready(campaign, phase):
         transaction.on_commit(
             lambda: tasks.resolve_phase.enqueue(
                 campaign.pk, phase.pk, "everyone is ready", phase.seed_hash
@@ -354,12 +261,12 @@ def _answer_by_default(campaign: Campaign, phase: Phase) -> str | None:
     """While the decision under way waits for a power whose player is not there (no
     player, absent or away), give the ruleset's default answer, logged as such; only in
     a campaign that resolves itself and has some player there (else the GM answers)."""
-    from campaign import history, scheduling  # they import this module
+    from campaign import history  # it imports this module
 
     rules = campaign.rules
-    if not (rules.default_decision and scheduling.resolves_itself(campaign)):
+    if not (rules.default_decision and readiness.resolves_itself(campaign)):
         return WAITING
-    present = set(scheduling.present_powers(campaign).values_list("key", flat=True))
+    present = set(readiness.present_powers(campaign).values_list("key", flat=True))
     result = WAITING
     while result == WAITING and present:
         asked = load(rules.default_decision)(rules.load_world(campaign))
@@ -394,8 +301,6 @@ def _wait(campaign: Campaign, phase: Phase) -> Phase:
 
 def _finish(campaign: Campaign, phase: Phase, spec, actor) -> Phase:
     """Mark the phase resolved, log it, open the next; returns the opened phase."""
-    from campaign import notifications  # it imports this module
-
     phase.status = Phase.Status.RESOLVED
     phase.resolved_at = timezone.now()
     phase.resolved_by = actor if getattr(actor, "is_authenticated", False) else None
@@ -435,11 +340,9 @@ def _seat_name(seat: Seat) -> str:
 def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
     """The saved orders by power key; drafts are used as saved, and a power that gave
     none (a power with a player) gets the ruleset's default orders: the log says both."""
-    from campaign import scheduling  # it imports this module
-
     saved = list(phase.orders.select_related("power"))
     spec, rules = campaign.rules.phase(phase.key), campaign.rules
-    away = Seat.objects.filter(scheduling.away_at(timezone.now()), power=OuterRef("pk"))
+    away = Seat.objects.filter(readiness.away_at(timezone.now()), power=OuterRef("pk"))
     given = {order.power_id for order in saved}
     lines = [
         (
@@ -468,8 +371,6 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
         )
         for power, text in lines
     )
-    from campaign import gm_orders  # it imports this module
-
     gm_orders.reveal(campaign, phase, saved)  # the lines for the GM, which the rules ignore
     return {order.power.key: without_lines(order.payload) for order in saved}
 
@@ -757,8 +658,6 @@ def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
         if deadline is not None and deadline <= timezone.now():
             raise ServiceError(_("A deadline must be in the future."))
         if deadline is not None and campaign.paused_at is not None:
-            from campaign.scheduling import PAUSED_CAMPAIGN  # it imports this module
-
             raise ServiceError(str(PAUSED_CAMPAIGN))
         Phase.objects.filter(pk=phase_id).update(
             deadline=deadline, paused_remaining=None, reminders_sent=[]

@@ -18,16 +18,11 @@ from django.db import connection, transaction
 from django.utils import timezone
 from django_tasks import task
 
-from campaign import notifications, press, scheduling
+from campaign import notifications, press, readiness, scheduling
+from campaign.changes import locked_campaign, log
+from campaign.errors import Conflict, PhaseAlreadyResolved
 from campaign.models import Campaign, Event, Phase
-from campaign.services import (
-    Conflict,
-    PhaseAlreadyResolved,
-    locked_campaign,
-    log,
-    resolve_open_phase,
-    settle,
-)
+from campaign.services import resolve_open_phase, settle
 from rules.text import Text
 
 logger = logging.getLogger(__name__)
@@ -63,13 +58,13 @@ def resolve_phase(campaign_id: int, phase_id: int, reason: str, seed_hash: str =
 
 def _still_due(campaign: Campaign, phase_id: int, reason: str, seed_hash: str) -> bool:
     phase = campaign.phase
-    if phase is None or phase.pk != phase_id or not scheduling.resolves_itself(campaign):
+    if phase is None or phase.pk != phase_id or not readiness.resolves_itself(campaign):
         return False
     if seed_hash and phase.seed_hash != seed_hash:  # resolved, rolled back and reopened
         return False
     if reason == DEADLINE:
         return phase.deadline is not None and phase.deadline <= timezone.now()
-    return scheduling.everyone_ready(campaign, phase)
+    return readiness.everyone_ready(campaign, phase)
 
 
 def _limit_lock_wait() -> None:
@@ -102,7 +97,7 @@ def tick() -> int:
     """The clock: enqueue the resolution of every phase past its deadline, and send the
     reminders that are due. Returns how many resolutions were enqueued."""
     now = timezone.now()
-    due = list(scheduling.due_phases(now).values_list("campaign_id", "pk"))
+    due = list(readiness.due_phases(now).values_list("campaign_id", "pk"))
     for campaign_id, phase_id in due:
         resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)
     for campaign_id in scheduling.begun_away_periods(now):

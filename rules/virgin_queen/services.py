@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from campaign import gm_edits, persistence
+from campaign.errors import ServiceError
 from campaign.models import (
     Adjacency,
     Area,
@@ -29,7 +30,7 @@ from campaign.models import (
     VqUnits,
     VqZone,
 )
-from campaign.services import WAITING, PhaseContext, ServiceError
+from campaign.services import WAITING, PhaseContext
 from campaign.snapshots import LiveRows, StateRows
 from rules.text import Text
 from rules.translation import localized

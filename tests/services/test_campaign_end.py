@@ -16,8 +16,8 @@ from django.utils import timezone
 from campaign import history, services, tasks
 from campaign.archive import ArchiveError, export_campaign, import_campaign
 from campaign.ending import end_campaign
+from campaign.errors import CampaignEnded, Conflict, ServiceError
 from campaign.models import Campaign, Event, Phase
-from campaign.services import CampaignEnded, Conflict, ServiceError
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import order, resolve
 

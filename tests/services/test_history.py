@@ -19,6 +19,7 @@ from django.urls import reverse
 
 from campaign import history
 from campaign.archive import export_campaign, import_campaign, state_of
+from campaign.errors import Conflict, ServiceError
 from campaign.models import (
     Area,
     Block,
@@ -32,7 +33,7 @@ from campaign.models import (
 )
 from campaign.replay import replay
 from campaign.scenarios import create_campaign
-from campaign.services import Conflict, ServiceError, decide
+from campaign.services import decide
 from campaign.snapshots import decode, read_state
 from campaign.verify import verify_phase
 from rules.dice import seed_hash

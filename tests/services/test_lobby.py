@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from campaign import lobby
+from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, Seat, SeatRequest
-from campaign.services import Conflict, ServiceError
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db

@@ -10,9 +10,10 @@ from __future__ import annotations
 import io
 
 import pytest
+from campaign.rollback import roll_back
 from django.core.management import CommandError, call_command
 
-from campaign.history import record_input, roll_back
+from campaign.history import record_input
 from campaign.models import Campaign, EiaPowerStatus, InputRecord, Phase, RollRecord, VqPower
 from campaign.replay import replay
 from campaign.scheduling import set_absent
