@@ -39,6 +39,7 @@ from django.db import transaction
 from campaign.archive import restore_state
 from campaign.changes import locked_campaign
 from campaign.history import opening_state, resolved_from, with_inputs
+from campaign.lifecycle import WAITING
 from campaign.models import (
     Campaign,
     DecisionRecord,
@@ -49,7 +50,7 @@ from campaign.models import (
     PhaseSnapshot,
     RollRecord,
 )
-from campaign.services import WAITING, PhaseContext
+from campaign.services import PhaseContext
 from campaign.snapshots import comparable, first_difference, read_state
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, seed_hash
 from rules.engine import load

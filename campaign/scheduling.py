@@ -14,9 +14,9 @@ from django.utils.translation import gettext as _
 
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, ServiceError
+from campaign.lifecycle import resolve_when_everyone_is_ready, settle
 from campaign.models import Campaign, Event, Phase, Seat
 from campaign.readiness import PAUSED_CAMPAIGN, away_at, to_order
-from campaign.services import resolve_when_everyone_is_ready, settle
 from campaign.webhooks import webhook_refusal
 from rules.text import Join, Text
 from rules.translation import Term

@@ -15,14 +15,16 @@ import logging
 
 from django.conf import settings
 from django.db import connection, transaction
+from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
 from campaign import notifications, press, readiness, scheduling
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, PhaseAlreadyResolved
+from campaign.lifecycle import ready_to_resolve, settle
 from campaign.models import Campaign, Event, Phase
-from campaign.services import resolve_open_phase, settle
+from campaign.services import resolve_open_phase
 from rules.text import Text
 
 logger = logging.getLogger(__name__)
@@ -54,6 +56,12 @@ def resolve_phase(campaign_id: int, phase_id: int, reason: str, seed_hash: str =
         _record_failure(campaign_id, phase_id, reason, error)
         return "failed"
     return "resolved"
+
+
+@receiver(ready_to_resolve)
+def _resolve_when_ready(sender, *, campaign_id: int, phase_id: int, seed_hash: str, **kwargs):
+    """A phase waits for nobody (lifecycle.resolve_when_everyone_is_ready): resolve it."""
+    resolve_phase.enqueue(campaign_id, phase_id, "everyone is ready", seed_hash)
 
 
 def _still_due(campaign: Campaign, phase_id: int, reason: str, seed_hash: str) -> bool:
@@ -109,7 +117,7 @@ def tick() -> int:
 @task()
 def settle_campaign(campaign_id: int) -> str:
     """A player's away period has begun: the open phase no longer waits for that power
-    (services.settle: a decision asked of it gets its default answer, and a phase that
+    (lifecycle.settle: a decision asked of it gets its default answer, and a phase that
     waits for nobody any more is enqueued for resolution)."""
     try:
         with transaction.atomic():

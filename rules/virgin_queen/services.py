@@ -16,6 +16,7 @@ from django.utils.translation import gettext
 
 from campaign import gm_edits, persistence
 from campaign.errors import ServiceError
+from campaign.lifecycle import WAITING
 from campaign.models import (
     Adjacency,
     Area,
@@ -30,7 +31,7 @@ from campaign.models import (
     VqUnits,
     VqZone,
 )
-from campaign.services import WAITING, PhaseContext
+from campaign.services import PhaseContext
 from campaign.snapshots import LiveRows, StateRows
 from rules.text import Text
 from rules.translation import localized

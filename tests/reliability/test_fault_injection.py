@@ -25,7 +25,7 @@ import pytest
 from django.apps import apps
 from django.db import OperationalError, connection, transaction
 
-from campaign import services
+from campaign import rollback, services
 from campaign.models import Block, PbSide, Phase, Seat, VqPending
 from rules.dice import ScriptedDice
 from tests.factories import make_pb_campaign, make_vq_campaign, seat_users, snapshot
@@ -230,10 +230,8 @@ def deciding(campaign, answer: dict, last: bool) -> Case:
 
 
 def rollback_case(monkeypatch, key: str) -> Case:
-    """The GM's rollback (campaign/history.py) of a phase that changed much: the revolt
+    """The GM's rollback (campaign/rollback.py) of a phase that changed much: the revolt
     step with British successes, or the siege of Narva."""
-    from campaign import history
-
     make = eia_case if key == "revolt" else pb_case
     resolved = make(monkeypatch, key)
     resolved.run()
@@ -244,7 +242,7 @@ def rollback_case(monkeypatch, key: str) -> Case:
     def done(reopened) -> bool:
         return reopened.pk == last.pk and reopened.status == Phase.Status.OPEN
 
-    return Case(campaign, lambda: history.roll_back(campaign_id=campaign.pk, actor=None), done)
+    return Case(campaign, lambda: rollback.roll_back(campaign_id=campaign.pk, actor=None), done)
 
 
 SERVICES = {

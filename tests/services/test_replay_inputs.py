@@ -10,12 +10,12 @@ from __future__ import annotations
 import io
 
 import pytest
-from campaign.rollback import roll_back
 from django.core.management import CommandError, call_command
 
 from campaign.history import record_input
 from campaign.models import Campaign, EiaPowerStatus, InputRecord, Phase, RollRecord, VqPower
 from campaign.replay import replay
+from campaign.rollback import roll_back
 from campaign.scheduling import set_absent
 from campaign.services import set_options
 from rules.empires_in_arms.services import gm_edit as eia_gm_edit

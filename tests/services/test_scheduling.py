@@ -31,7 +31,7 @@ from django.utils import timezone
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from campaign import changes, history, readiness, scheduling, services, tasks
+from campaign import changes, readiness, rollback, scheduling, services, tasks
 from campaign.models import Campaign, Event, Phase, Revolt
 from rules.dice import ScriptedDice
 from rules.empires_in_arms import services as eia_services
@@ -467,7 +467,7 @@ def test_an_all_ready_task_does_not_resolve_the_phase_a_rollback_reopened(
     services.resolve_open_phase(
         campaign_id=campaign.pk, expected_phase_id=peace.pk, actor=users["gm"]
     )
-    history.roll_back(campaign_id=campaign.pk, actor=users["gm"])
+    rollback.roll_back(campaign_id=campaign.pk, actor=users["gm"])
     reopened = open_phase(campaign)
     assert reopened.pk == peace.pk and reopened.seed_hash != peace.seed_hash
     assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["skipped"]
