@@ -9,4 +9,8 @@ class CampaignConfig(AppConfig):
     verbose_name = "Campaigns"
 
     def ready(self) -> None:
-        engine.install(settings.COURIER_RULESETS)
+        """Install the site's rulesets (before the admin registers their tables), and
+        connect the worker's tasks to the lifecycle's signal (campaign/tasks.py, which
+        needs the models: it is imported once they are loaded)."""
+        engine.install(settings.COURIER_RULESETS)  # first: modules below read the registry
+        from campaign import tasks  # noqa: F401

@@ -142,7 +142,7 @@ from django.db import DataError, IntegrityError, models, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_duration
 
-from campaign import press, sealing
+from campaign import history, press, sealing
 from campaign.archive_rows import (
     AREA_IDENTITY,
     POWER_IDENTITY,
@@ -157,6 +157,7 @@ from campaign.archive_rows import (
     translate,
     translate_rows,
 )
+from campaign.errors import ServiceError
 from campaign.models import (
     Adjacency,
     Area,
@@ -177,7 +178,6 @@ from campaign.models import (
     Seat,
     SeatRequest,
 )
-from campaign.services import ServiceError
 from campaign.storage import Table, key_fields, piece_paths, state_tables
 from rules.dice import new_seed, seed_hash
 from rules.engine import registry
@@ -988,8 +988,6 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
     )
     campaign.refresh_from_db()
     if campaign.phase is not None and campaign.phase.status == Phase.Status.OPEN:
-        from campaign import history  # it imports this module
-
         history.phase_opened(campaign, campaign.phase)  # its history starts here
     return campaign
 

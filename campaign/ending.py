@@ -1,6 +1,6 @@
 """Ending a campaign: the GM closes it for good.
 
-An ended campaign opens no further phase and takes no orders (services.refuse_if_ended);
+An ended campaign opens no further phase and takes no orders (changes.refuse_if_ended);
 its open phase loses its deadline, so the clock leaves it alone. Its secret, which
 ordered the hidden draws and whose SHA-256 was published from the start, is revealed in
 the log and on the verify pages, so that anyone can check every draw (campaign/verify.py).
@@ -12,8 +12,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaign.changes import locked_campaign, log
+from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, Phase
-from campaign.services import Conflict, ServiceError, locked_campaign, log
 from rules.text import Text
 
 

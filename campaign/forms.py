@@ -31,7 +31,7 @@ class NewCampaignForm(forms.Form):
 
 
 class StateVersionForm(forms.Form):
-    """The campaign's state version a GM form was shown at (services.expecting_state)."""
+    """The campaign's state version a GM form was shown at (changes.expecting_state)."""
 
     state_version = forms.IntegerField(
         label="",

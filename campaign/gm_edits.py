@@ -17,8 +17,9 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
+from campaign.changes import locked_campaign
+from campaign.errors import ServiceError
 from campaign.models import Campaign
-from campaign.services import ServiceError, locked_campaign
 from rules.gm_orders import edit_line
 from rules.log import GM, Change, LogLine
 from rules.refusals import EditError

@@ -14,9 +14,10 @@ from django.http import Http404
 from django.utils.translation import gettext as _
 
 from campaign import sealing
+from campaign.changes import locked_campaign, log
+from campaign.errors import Conflict, ServiceError
 from campaign.gm_order_forms import CarryOutForm, declared_module
 from campaign.models import Campaign, Event, Order, Phase
-from campaign.services import Conflict, ServiceError, locked_campaign, log
 from rules import gm_orders as gmo
 from rules.forms import row_item
 from rules.text import Text, message_of

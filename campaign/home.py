@@ -64,7 +64,7 @@ def entries(user) -> list[Entry]:
 
 def owes(seat: Seat, now: datetime) -> bool:
     """Whether the open phase waits for the orders of the seat's power:
-    scheduling.owing_powers for this one power, over the rows already loaded (the tests
+    readiness.owing_powers for this one power, over the rows already loaded (the tests
     check that both agree)."""
     campaign, phase = seat.campaign, seat.campaign.phase
     if seat.power_id is None or phase is None or campaign.ended_at is not None:

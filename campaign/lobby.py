@@ -26,10 +26,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from campaign import tasks
+from campaign import delivery
+from campaign.changes import locked_campaign, log
+from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, Profile, Seat, SeatRequest
 from campaign.scenarios import available_scenarios
-from campaign.services import Conflict, ServiceError, assign_seat, claim_seat, locked_campaign, log
+from campaign.services import assign_seat, claim_seat
 from rules.text import Text
 
 PENDING = SeatRequest.Status.PENDING
@@ -257,7 +259,7 @@ def _mail(user, write: Callable[[], tuple[str, str]]) -> None:
     language = Profile.objects.filter(user=user).values_list("language", flat=True).first()
     with translation.override(language or settings.LANGUAGE_CODE):
         subject, body = write()
-    transaction.on_commit(lambda: tasks.deliver_mail.enqueue(user.email, subject, body))
+    transaction.on_commit(lambda: delivery.deliver_mail.enqueue(user.email, subject, body))
 
 
 def _url(name: str, campaign: Campaign) -> str:

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
-from campaign import scheduling, tasks
+from campaign import delivery, readiness
 from campaign.models import Campaign, Event, Phase, Profile, Seat
 from campaign.presenters import visible_text
 
@@ -42,7 +42,7 @@ def _readers(campaign: Campaign, preference: str) -> list[tuple[Seat, str]]:
 
 
 def _mail(seat: Seat, subject: str, body: str) -> None:
-    tasks.deliver_mail.enqueue(seat.user.email, subject, body)
+    delivery.deliver_mail.enqueue(seat.user.email, subject, body)
 
 
 def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
@@ -59,7 +59,7 @@ def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
             "url": _link(campaign),
             "text": text,
         }
-        tasks.deliver_webhook.enqueue(campaign.webhook_url, payload)
+        delivery.deliver_webhook.enqueue(campaign.webhook_url, payload)
 
 
 def phase_opened(campaign: Campaign, phase: Phase) -> None:
@@ -75,7 +75,7 @@ def _phase_opened(campaign: Campaign, phase: Phase) -> None:
         turn = campaign.rules.turn_label(phase.turn, campaign.setup)
         return gettext("%(turn)s: %(phase)s is open.") % {"turn": turn, "phase": spec.name}
 
-    owing = {power.pk for power in scheduling.owing_powers(campaign, phase)} if readers else ()
+    owing = {power.pk for power in readiness.owing_powers(campaign, phase)} if readers else ()
     for seat, language in readers:
         with translation.override(language):
             when = (
@@ -167,7 +167,7 @@ def _remind(phase: Phase, hours: int) -> None:
     campaign = phase.campaign
     if campaign.phase_id != phase.pk:
         return
-    late = {p.pk for p in scheduling.owing_powers(campaign, phase) if not p.ready}
+    late = {p.pk for p in readiness.owing_powers(campaign, phase) if not p.ready}
     spec = campaign.rules.phase(phase.key)
     for seat, language in _readers(campaign, "mail_reminders"):
         if seat.power_id in late:

@@ -48,8 +48,10 @@ from django.utils import timezone, translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
+from campaign import delivery
+from campaign.changes import locked_campaign, log
+from campaign.errors import ServiceError
 from campaign.models import Campaign, Channel, Event, Message, Power, Profile, ReadMarker, Seat
-from campaign.services import ServiceError, locked_campaign, log
 from rules.text import Text
 from rules.translation import Term
 
@@ -315,8 +317,6 @@ def channel_for(campaign: Campaign, address: Address) -> Channel:
 
 def announce(campaign: Campaign, message: Message, address: Address) -> None:
     """The webhook's "press" event; a private or GM message's text is never sent."""
-    from campaign import tasks  # it imports this module
-
     with translation.override(settings.LANGUAGE_CODE):
         public = address.kind == Channel.Kind.PUBLIC
         author = author_name(message.power)
@@ -332,7 +332,7 @@ def announce(campaign: Campaign, message: Message, address: Address) -> None:
             if public
             else gettext("A private message was written."),
         }
-    tasks.deliver_webhook.enqueue(campaign.webhook_url, payload)
+    delivery.deliver_webhook.enqueue(campaign.webhook_url, payload)
 
 
 def author_name(power: Power | None) -> str:
@@ -572,8 +572,6 @@ def send_digests(now: datetime | None = None) -> int:
 
 def _digest(profile: Profile, seats: list[Seat], upto: datetime) -> int:
     """Mail one user their unread press in these campaigns; 1 if a mail went, else 0."""
-    from campaign import tasks  # it imports this module
-
     user = seats[0].user
     language = profile.language or settings.LANGUAGE_CODE
     zone = profile.time_zone or "UTC"
@@ -593,7 +591,7 @@ def _digest(profile: Profile, seats: list[Seat], upto: datetime) -> int:
             "hours": settings.PRESS_DIGEST_HOURS,
             "url": settings.SITE_URL.rstrip("/") + reverse("campaign:preferences"),
         }
-    tasks.deliver_mail.enqueue(user.email, subject, "\n\n".join([*parts, footer]))
+    delivery.deliver_mail.enqueue(user.email, subject, "\n\n".join([*parts, footer]))
     return 1
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.conf import settings
 
 from campaign.models import Campaign, Phase
-from campaign.scheduling import everyone_ready, resolves_itself
+from campaign.readiness import everyone_ready, resolves_itself
 
 OPEN, RESOLVING, WAITING = "open", "resolving", "waiting"
 FAST_POLL_SECONDS = 2  # while the phase resolves or waits for a decision
@@ -55,7 +55,7 @@ def on_page(state: Any) -> Progress | None:
 
 
 def all_ready(powers: list[Any], orders: dict[int, Any], spec: Any, phase: Phase) -> bool:
-    """scheduling.everyone_ready over loaded rows: the phase takes orders, some power's
+    """readiness.everyone_ready over loaded rows: the phase takes orders, some power's
     player is there (``power.player``, not absent, not ``away``), and every such power the
     phase waits for has marked its orders ready."""
     if not spec.takes_orders:

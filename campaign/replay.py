@@ -37,7 +37,9 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from campaign.archive import restore_state
+from campaign.changes import locked_campaign
 from campaign.history import opening_state, resolved_from, with_inputs
+from campaign.lifecycle import WAITING
 from campaign.models import (
     Campaign,
     DecisionRecord,
@@ -48,7 +50,7 @@ from campaign.models import (
     PhaseSnapshot,
     RollRecord,
 )
-from campaign.services import WAITING, PhaseContext, locked_campaign
+from campaign.services import PhaseContext
 from campaign.snapshots import comparable, first_difference, read_state
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, seed_hash
 from rules.engine import load

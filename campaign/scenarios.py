@@ -42,8 +42,9 @@ from types import ModuleType
 
 from django.db import transaction
 
+from campaign.errors import ServiceError
 from campaign.models import Adjacency, Area, Campaign, Power, PowerRelation, Seat
-from campaign.services import ServiceError, start_campaign
+from campaign.services import start_campaign
 from rules.engine import registry
 
 MAP_WIDTH, MAP_HEIGHT, MAP_MARGIN = 1000, 700, 30

@@ -1,94 +1,27 @@
-"""Deadlines and who still owes orders: when a phase may resolve on its own.
-
-A phase resolves automatically (campaign.auto_resolve, seeded dice only) as soon as
-every power that owes orders has marked them ready, or when its deadline passes. A
-power owes orders in a phase when the phase takes orders from it, the ruleset says it
-has something to order there (PhaseSpec.owes, asked as the phase opens: Phase.owing),
-its seat has a player, it is not marked absent and its player is not away. A phase in
-which nobody owes anything resolves as soon as it opens, as long as some player is there
-at all (else the GM drives the campaign); a GM-run step (one that takes no orders) waits
-for its deadline or the GM. The GM sets, extends, pauses and resumes a deadline, and
-pauses every deadline of the campaign at once; a phase's default deadline comes from
-the campaign's hours per phase kind.
+"""The GM's schedule: setting, extending, pausing and resuming a phase's deadline,
+pausing every deadline of the campaign at once, the default deadlines per phase kind,
+automatic resolution and the webhook; marking a power absent; a player's away periods.
+When a phase may resolve on its own, and whom it waits for: campaign/readiness.py.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import socket
 from datetime import UTC, datetime, timedelta
-from urllib.parse import urlsplit
 
-from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
-from campaign.models import Campaign, Event, Order, Phase, Power, Seat
-from campaign.services import (
-    Conflict,
-    ServiceError,
-    locked_campaign,
-    log,
-    resolve_when_everyone_is_ready,
-    settle,
-)
+from campaign.changes import locked_campaign, log
+from campaign.errors import Conflict, ServiceError
+from campaign.lifecycle import resolve_when_everyone_is_ready, settle
+from campaign.models import Campaign, Event, Phase, Seat
+from campaign.readiness import PAUSED_CAMPAIGN, away_at, to_order
+from campaign.webhooks import webhook_refusal
 from rules.text import Join, Text
 from rules.translation import Term
 
 EXTEND_RANGE = (1, 24 * 14)  # hours
-PAUSED_CAMPAIGN = gettext_lazy(
-    "Every deadline of the campaign is paused: resume them in the schedule first."
-)
-
-
-def away_at(moment: datetime) -> Q:
-    """Seats whose player is away at ``moment``."""
-    return Q(away_from__lte=moment, away_until__gt=moment, away_refused=False)
-
-
-def present_powers(campaign: Campaign):
-    """The campaign's powers whose player is there: seated, not marked absent, not away."""
-    seated = Seat.objects.filter(user__isnull=False, power__isnull=False)
-    there = seated.exclude(away_at(timezone.now())).values("power_id")
-    return campaign.powers.filter(absent=False, pk__in=there)
-
-
-def to_order(campaign: Campaign, spec) -> list[str] | None:
-    """The keys of the powers with something to order in a phase of ``spec`` as the state
-    stands now; None when the ruleset does not say (every power it takes orders from)."""
-    if not spec.owes:
-        return None
-    world = campaign.rules.load_world(campaign)
-    keys = campaign.powers.values_list("key", flat=True)
-    return [key for key in keys if spec.owes_orders(world, key)]
-
-
-def _present_with_readiness(campaign: Campaign, phase: Phase) -> list[Power]:
-    ready = Order.objects.filter(phase=phase, power=OuterRef("pk"), ready=True)
-    return list(present_powers(campaign).annotate(ready=Exists(ready)))
-
-
-def owing_powers(campaign: Campaign, phase: Phase) -> list[Power]:
-    """The powers whose orders the phase waits for, each with ``ready`` (one query)."""
-    spec = campaign.rules.phase(phase.key)
-    if not spec.takes_orders:
-        return []
-    present = _present_with_readiness(campaign, phase)
-    return [power for power in present if phase.waits_for(spec, power.key)]
-
-
-def everyone_ready(campaign: Campaign, phase: Phase) -> bool:
-    """The phase waits for nobody: it takes orders, some player is there at all, and every
-    power that owes orders (there may be none) has marked them ready (one query)."""
-    spec = campaign.rules.phase(phase.key)
-    if not spec.takes_orders:
-        return False
-    present = _present_with_readiness(campaign, phase)
-    owing = [power for power in present if phase.waits_for(spec, power.key)]
-    return bool(present) and all(power.ready for power in owing)
 
 
 def state_edited(campaign_id: int) -> None:
@@ -104,46 +37,6 @@ def state_edited(campaign_id: int) -> None:
             phase.owing = owing
             Phase.objects.filter(pk=phase.pk).update(owing=owing)
         resolve_when_everyone_is_ready(campaign, phase)
-
-
-def resolves_itself(campaign: Campaign) -> bool:
-    """Automatic resolution is on and the dice need no GM."""
-    return campaign.auto_resolve and campaign.dice_mode == Campaign.DiceMode.SEEDED
-
-
-def default_hours(campaign: Campaign, key: str) -> int | None:
-    """The hours a phase ``key`` is open for by the campaign's schedule: its kind's
-    (PhaseSpec.schedule_key), else its own key's (a schedule saved before kinds)."""
-    spec = campaign.rules.phase(key)
-    hours = campaign.deadline_hours
-    return hours.get(spec.schedule_key) or hours.get(key)
-
-
-def default_deadline(campaign: Campaign, key: str, opened: datetime) -> datetime | None:
-    """The deadline of a phase ``key`` opened at ``opened``, if the campaign has one."""
-    hours = default_hours(campaign, key)
-    return opened + timedelta(hours=hours) if hours else None
-
-
-def opening_clock(campaign: Campaign, key: str, opened: datetime) -> dict:
-    """A phase's deadline as it opens, or, while every deadline of the campaign is
-    paused, the time it will have once they resume."""
-    if campaign.paused_at is None:
-        return {"deadline": default_deadline(campaign, key, opened)}
-    hours = default_hours(campaign, key)
-    return {"deadline": None, "paused_remaining": timedelta(hours=hours) if hours else None}
-
-
-def due_phases(now: datetime):
-    """Open phases past their deadline, in campaigns that resolve themselves."""
-    return Phase.objects.filter(
-        status=Phase.Status.OPEN,
-        deadline__lte=now,
-        campaign__auto_resolve=True,
-        campaign__dice_mode=Campaign.DiceMode.SEEDED,
-        campaign__paused_at__isnull=True,
-        campaign__phase=F("pk"),
-    ).select_related("campaign")
 
 
 # -- the GM's deadline controls ------------------------------------------------------
@@ -289,78 +182,6 @@ def _resume_all(campaign: Campaign, actor) -> None:
     else:
         said = Text("Every deadline runs again.")
     log(campaign, Event.Kind.GM, said, actor=actor)
-
-
-NOT_ANOTHER_SERVER = gettext_lazy(
-    "A webhook URL must point at another server, not at this one or a private address."
-)
-
-
-class WebhookRefused(Exception):
-    """A webhook URL that may not be used; the message says why."""
-
-
-def webhook_refusal(url: str) -> str:
-    """Why the GM may not save this webhook URL ("" when it is fine). Its host name is
-    looked up only when sending (webhook_address), for what it resolves to may change."""
-    try:
-        if url:
-            _checked_host(url)
-    except WebhookRefused as refusal:
-        return str(refusal)
-    return ""
-
-
-def webhook_address(url: str) -> str:
-    """The one address a webhook is sent to: its host looked up once and every address it
-    has checked, the first returned. The sender connects to it instead of looking the name
-    up again, which could then answer a private address (DNS rebinding).
-    Raises WebhookRefused."""
-    host = _checked_host(url)
-    try:
-        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
-        addresses = [ipaddress.ip_address(info[4][0]) for info in found]
-    except (OSError, ValueError):
-        message = _("The webhook's host %(host)s cannot be found.") % {"host": host}
-        raise WebhookRefused(message) from None
-    if not settings.WEBHOOK_ALLOW_PRIVATE and not all(a.is_global for a in addresses):
-        raise WebhookRefused(str(NOT_ANOTHER_SERVER))
-    return str(addresses[0])
-
-
-def _checked_host(url: str) -> str:
-    """The URL's host. WebhookRefused unless it is http(s) and never this server itself:
-    its own host names, a .localhost name, or a loopback, private, link-local or
-    unspecified address however it is spelt (127.1, 2130706433, 0x7f000001);
-    settings.WEBHOOK_ALLOW_PRIVATE lifts all but the first of these for a private network."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise WebhookRefused(_("A webhook URL must be an http:// or https:// address."))
-    host = parts.hostname.lower().rstrip(".")
-    site = urlsplit(settings.SITE_URL)
-    if (host, parts.port) == (site.hostname, site.port):
-        raise WebhookRefused(str(NOT_ANOTHER_SERVER))
-    if settings.WEBHOOK_ALLOW_PRIVATE:
-        return host
-    own = {h.lstrip(".").lower() for h in settings.ALLOWED_HOSTS if h != "*"}
-    if host in own or host == "localhost" or host.endswith(".localhost"):
-        raise WebhookRefused(str(NOT_ANOTHER_SERVER))
-    literal = _literal_address(host)
-    if literal is not None and not literal.is_global:
-        raise WebhookRefused(str(NOT_ANOTHER_SERVER))
-    return host
-
-
-def _literal_address(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    """The address a host written as a number stands for (any spelling inet_aton takes)."""
-    try:
-        return ipaddress.ip_address(host)
-    except ValueError:
-        pass
-    try:
-        return ipaddress.IPv4Address(socket.inet_aton(host))
-    except OSError:
-        return None
 
 
 def _schedule_line(campaign: Campaign, webhook_url: str) -> Text:

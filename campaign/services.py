@@ -1,62 +1,33 @@
-"""Campaign services: opening and resolving phases, orders, seats, options.
+"""Campaign services: starting a campaign, resolving phases, decisions, orders, seats,
+options.
 
 Every change goes through here inside one transaction that first locks the campaign
-row, so two GMs pressing "resolve" at once resolve the phase exactly once and an
-error half-way leaves the campaign as it was. Ruleset-specific state is read and
-written by each ruleset's own phase services (rules/<ruleset>/services.py).
+row (campaign/changes.py); a phase opens, finishes and the next opens by
+campaign/lifecycle.py. Ruleset-specific state is read and written by each ruleset's own
+phase services (rules/<ruleset>/services.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.http import Http404
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaign import sealing
+from campaign import gm_orders, history, lifecycle, sealing
+from campaign.changes import locked_campaign, log, refuse_if_ended
+from campaign.errors import Conflict, DiceError, PhaseAlreadyResolved, PhaseClosed, ServiceError
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
-from rules.dice import DiceExhausted, ScriptedDice, SeededDice, new_seed, seed_hash
+from campaign.readiness import PAUSED_CAMPAIGN, away_at
+from rules.dice import DiceExhausted, ScriptedDice, SeededDice
 from rules.engine import load
 from rules.gm_orders import keep_done, without_lines
 from rules.text import Text, message_of
 from rules.translation import Term, localized
 
-
-class ServiceError(Exception):
-    """A refusal whose message a player or GM can read."""
-
-
-class Conflict(ServiceError):
-    """A request that no longer fits the campaign's state (it moved on meanwhile)."""
-
-
-class PhaseClosed(Conflict):
-    """Orders for a phase that is no longer open."""
-
-
-class CampaignEnded(PhaseClosed):
-    """Orders, a decision or a resolution for a campaign that has ended."""
-
-
-class PhaseAlreadyResolved(Conflict):
-    """A resolve request for a phase that another request already resolved."""
-
-
-class StaleState(Conflict):
-    """A GM action sent from a page older than the campaign's state: sent twice, replayed,
-    or overtaken by another change."""
-
-
-class DiceError(ServiceError):
-    """GM-entered dice that are missing or malformed."""
-
-
-WAITING = "waiting"  # a phase service's result when a procedure waits for a decision
 AWAY_FIELDS = ("away_from", "away_until", "away_refused", "away_noticed")
 
 
@@ -69,67 +40,6 @@ class PhaseContext:
     orders: dict[str, dict]
     dice: SeededDice | ScriptedDice
     actor: object
-
-
-def log(
-    campaign: Campaign,
-    kind: str,
-    text: str,
-    *,
-    actor=None,
-    power=None,
-    rule: str = "",
-    phase: Phase | None = None,
-) -> Event:
-    """Write one line to the campaign log."""
-    return Event.objects.create(
-        campaign=campaign,
-        phase_id=phase.pk if phase is not None else campaign.phase_id,
-        turn=campaign.turn,
-        kind=kind,
-        rule=rule,
-        text=text,
-        message=message_of(text),
-        actor=actor if getattr(actor, "is_authenticated", False) else None,
-        power=power,
-    )
-
-
-def locked_campaign(campaign_id: int) -> Campaign:
-    """The campaign row, locked until the end of the current transaction (FOR NO KEY
-    UPDATE: changes to one campaign wait for each other, while rows that merely refer to
-    it, such as a log line, can still be written)."""
-    try:
-        return Campaign.objects.select_for_update(no_key=True).get(pk=campaign_id)
-    except Campaign.DoesNotExist:
-        raise ServiceError(_("This campaign does not exist.")) from None
-
-
-@contextmanager
-def expecting_state(campaign_id: int, state_version: int) -> Iterator[Campaign]:
-    """Run a GM action only while the campaign's state is the one the GM's page showed
-    (``state_version``). The campaign row stays locked until the action is done, so of
-    two identical posts the second finds the version the first one bumped, and is
-    refused having changed nothing."""
-    with transaction.atomic():
-        campaign = locked_campaign(campaign_id)
-        if campaign.state_version != state_version:
-            raise StaleState(
-                _(
-                    "The campaign changed after this page was loaded (another change, or "
-                    "the same one sent twice): nothing was done. Check the page as it is "
-                    "now and try again."
-                )
-            )
-        yield campaign
-
-
-def refuse_if_ended(campaign: Campaign) -> None:
-    """An ended campaign opens no further phase and takes no orders (campaign/ending.py)."""
-    if campaign.ended_at is not None:
-        raise CampaignEnded(
-            _("This campaign has ended: it takes no more orders and resolves no more phases.")
-        )
 
 
 def seat_for(user, campaign_id: int) -> Seat:
@@ -149,57 +59,13 @@ def seat_for(user, campaign_id: int) -> Seat:
 # -- phases -------------------------------------------------------------------------
 
 
-def _open_phase(campaign: Campaign, turn: int, position: int) -> Phase:
-    """Open the phase at ``turn`` and ``position``: nobody's act, so its log lines (the
-    opening and the ruleset's turn start) are credited to nobody, whoever's resolution
-    or answer led to it."""
-    from campaign import notifications, scheduling  # they import this module
-
-    spec = campaign.rules.turn_phases(turn, campaign.setup)[position]
-    starts_turn = position == 0 and campaign.rules.turn_started  # which changes the state
-    seed = new_seed()
-    phase = Phase.objects.create(
-        campaign=campaign,
-        turn=turn,
-        position=position,
-        key=spec.key,
-        seed=seed,
-        seed_hash=seed_hash(seed),
-        dice_context=Phase.context_for(campaign.pk, turn, position, spec.key),
-        **scheduling.opening_clock(campaign, spec.key, timezone.now()),
-        owing=None if starts_turn else scheduling.to_order(campaign, spec),
-    )
-    campaign.turn = turn
-    campaign.phase = phase
-    campaign.save(update_fields=["turn", "phase"])
-    with translation.override(None):  # the log keeps the rules' own words
-        text = Text(
-            "%(turn)s: %(phase)s is open. %(does)s",
-            turn=campaign.turn_label,
-            phase=Term(spec.name),
-            does=Term(spec.does),
-        )
-    log(campaign, Event.Kind.PHASE, text, rule=spec.rules[0], phase=phase)
-    if starts_turn:
-        load(campaign.rules.turn_started)(campaign, turn, None)
-        phase.owing = scheduling.to_order(campaign, spec)
-        if phase.owing is not None:
-            phase.save(update_fields=["owing"])
-    from campaign import history  # it imports this module
-
-    history.phase_opened(campaign, phase)  # a snapshot of the state as the phase opens
-    notifications.phase_opened(campaign, phase)
-    resolve_when_everyone_is_ready(campaign, phase)  # nobody may owe anything in it
-    return phase
-
-
 def start_campaign(campaign: Campaign, *, actor) -> Phase:
     """Open the first phase of turn 1."""
     with transaction.atomic():
         campaign = locked_campaign(campaign.pk)
         if campaign.phase_id is not None:
             raise Conflict(_("This campaign has already started."))
-        phase = _open_phase(campaign, campaign.turn, 0)
+        phase = lifecycle.open_phase(campaign, campaign.turn, 0)
         _publish_secret_hash(campaign, actor)
         campaign.bump_version()
         return phase
@@ -216,13 +82,6 @@ def _publish_secret_hash(campaign: Campaign, actor) -> None:
             secret_hash=campaign.secret_hash,
         )
         log(campaign, Event.Kind.PHASE, text, actor=actor)
-
-
-def _next_position(campaign: Campaign, phase: Phase) -> tuple[int, int]:
-    count = len(campaign.rules.turn_phases(phase.turn, campaign.setup))
-    if phase.position + 1 < count:
-        return phase.turn, phase.position + 1
-    return phase.turn + 1, 0
 
 
 def _dice_for(campaign: Campaign, phase: Phase, faces: list[int] | None):
@@ -256,8 +115,6 @@ def resolve_open_phase(
             raise Conflict(
                 _("%(phase)s is under way and waits for a decision.") % {"phase": spec.name}
             )
-        from campaign import history  # it imports this module
-
         history.resolution_starts(campaign, phase)  # where its resolution begins, for a rollback
         dice = _dice_for(campaign, phase, faces)
         orders = _orders_for(campaign, phase)
@@ -274,7 +131,7 @@ def resolve_open_phase(
                 )
                 % {"entered": len(dice.faces), "rolled": len(dice.rolls)}
             )
-        return _go_on(campaign, phase, result, actor)
+        return lifecycle.go_on(campaign, phase, result, actor)
 
 
 def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | None = None) -> Phase:
@@ -304,114 +161,8 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
             actor=actor,
             as_gm=seat.is_gm,
         )
-        from campaign import history  # it imports this module
-
         history.record_decision(campaign, phase, seat, answer, actor)  # for a replay
-        return _go_on(campaign, phase, result, actor)
-
-
-def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
-    """Once the transaction commits, have the worker resolve the phase if every power
-    that owes orders is ready (and the campaign resolves itself)."""
-    from campaign import scheduling, tasks  # they import this module
-
-    if scheduling.resolves_itself(campaign) and scheduling.everyone_ready(campaign, phase):
-        transaction.on_commit(
-            lambda: tasks.resolve_phase.enqueue(
-                campaign.pk, phase.pk, "everyone is ready", phase.seed_hash
-            )
-        )
-
-
-def settle(campaign: Campaign) -> None:
-    """After a change of who is there (an absence, an away period, a seat, the schedule),
-    inside the caller's transaction: a decision under way whose power's player is no
-    longer there gets its default answer, and an open phase that waits for nobody any
-    more resolves (resolve_when_everyone_is_ready)."""
-    phase = campaign.phase
-    if phase is None or campaign.ended_at is not None:
-        return
-    if phase.status == Phase.Status.WAITING:
-        _go_on(campaign, phase, WAITING, None)
-    else:
-        resolve_when_everyone_is_ready(campaign, phase)
-
-
-def _go_on(campaign: Campaign, phase: Phase, result, actor) -> Phase:
-    """After the resolver or an answer: the decisions asked of powers whose player is not
-    there get their default answers; then the phase waits for the next, or resolves."""
-    if result == WAITING:
-        result = _answer_by_default(campaign, phase)
-    if result == WAITING:
-        return _wait(campaign, phase)
-    return _finish(campaign, phase, campaign.rules.phase(phase.key), actor)
-
-
-def _answer_by_default(campaign: Campaign, phase: Phase) -> str | None:
-    """While the decision under way waits for a power whose player is not there (no
-    player, absent or away), give the ruleset's default answer, logged as such; only in
-    a campaign that resolves itself and has some player there (else the GM answers)."""
-    from campaign import history, scheduling  # they import this module
-
-    rules = campaign.rules
-    if not (rules.default_decision and scheduling.resolves_itself(campaign)):
-        return WAITING
-    present = set(scheduling.present_powers(campaign).values_list("key", flat=True))
-    result = WAITING
-    while result == WAITING and present:
-        asked = load(rules.default_decision)(rules.load_world(campaign))
-        if asked is None or asked[0] in present:
-            break
-        power = campaign.powers.get(key=asked[0])
-        said = Text(
-            "%(power)s has no player here to decide: it gives the default answer.",
-            power=power.name,
-        )
-        log(campaign, Event.Kind.ORDER, said, power=power, phase=phase)
-        result = load(rules.decision_service)(
-            campaign=campaign,
-            phase=phase,
-            power_key=power.key,
-            answer=asked[1],
-            actor=None,
-            as_gm=False,
-        )
-        seat = Seat(campaign=campaign, power=power)  # its seat, as a replay reads it
-        history.record_decision(campaign, phase, seat, asked[1], None)
-    return result
-
-
-def _wait(campaign: Campaign, phase: Phase) -> Phase:
-    if phase.status != Phase.Status.WAITING:
-        phase.status = Phase.Status.WAITING
-        phase.save(update_fields=["status"])
-    campaign.bump_version()
-    return phase
-
-
-def _finish(campaign: Campaign, phase: Phase, spec, actor) -> Phase:
-    """Mark the phase resolved, log it, open the next; returns the opened phase."""
-    from campaign import notifications  # it imports this module
-
-    phase.status = Phase.Status.RESOLVED
-    phase.resolved_at = timezone.now()
-    phase.resolved_by = actor if getattr(actor, "is_authenticated", False) else None
-    phase.failure = ""
-    phase.save(update_fields=["status", "resolved_at", "resolved_by", "failure"])
-    notifications.phase_resolved(campaign, phase)
-    text = Text("%(phase)s resolved.", phase=Term(spec.name))
-    log(
-        campaign,
-        Event.Kind.PHASE,
-        text,
-        actor=actor,
-        phase=phase,
-        rule=spec.rules[0],
-    )
-    turn, position = _next_position(campaign, phase)
-    opened = _open_phase(campaign, turn, position)
-    campaign.bump_version()
-    return opened
+        return lifecycle.go_on(campaign, phase, result, actor)
 
 
 def _default_orders_line(power: Power, rules) -> Text:
@@ -432,11 +183,9 @@ def _seat_name(seat: Seat) -> str:
 def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
     """The saved orders by power key; drafts are used as saved, and a power that gave
     none (a power with a player) gets the ruleset's default orders: the log says both."""
-    from campaign import scheduling  # it imports this module
-
     saved = list(phase.orders.select_related("power"))
     spec, rules = campaign.rules.phase(phase.key), campaign.rules
-    away = Seat.objects.filter(scheduling.away_at(timezone.now()), power=OuterRef("pk"))
+    away = Seat.objects.filter(away_at(timezone.now()), power=OuterRef("pk"))
     given = {order.power_id for order in saved}
     lines = [
         (
@@ -465,8 +214,6 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
         )
         for power, text in lines
     )
-    from campaign import gm_orders  # it imports this module
-
     gm_orders.reveal(campaign, phase, saved)  # the lines for the GM, which the rules ignore
     return {order.power.key: without_lines(order.payload) for order in saved}
 
@@ -513,7 +260,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
             },
         )
         if ready:
-            resolve_when_everyone_is_ready(campaign, campaign.phase)
+            lifecycle.resolve_when_everyone_is_ready(campaign, campaign.phase)
         names = {"power": seat.power.name, "phase": Term(spec.name)}
         if ready:
             text = Text("%(power)s marked its orders ready for %(phase)s.", **names)
@@ -570,7 +317,7 @@ def claim_seat(*, token: str, user) -> Seat:
             power=seat.power,
         )
         campaign.bump_version()
-        settle(campaign)
+        lifecycle.settle(campaign)
         return seat
 
 
@@ -605,7 +352,7 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
             power=seat.power,
         )
         campaign.bump_version()
-        settle(campaign)
+        lifecycle.settle(campaign)
         return seat
 
 
@@ -754,8 +501,6 @@ def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
         if deadline is not None and deadline <= timezone.now():
             raise ServiceError(_("A deadline must be in the future."))
         if deadline is not None and campaign.paused_at is not None:
-            from campaign.scheduling import PAUSED_CAMPAIGN  # it imports this module
-
             raise ServiceError(str(PAUSED_CAMPAIGN))
         Phase.objects.filter(pk=phase_id).update(
             deadline=deadline, paused_remaining=None, reminders_sent=[]

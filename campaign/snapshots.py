@@ -12,11 +12,7 @@ what ``archive.state_of(campaign, ids=True)`` gives (the form ``restore_state`` 
 ``comparable`` and ``first_difference`` compare two states without their database ids
 (a replay creates pieces under new ids), saying where they first differ.
 
-``LiveRows`` and ``SnapshotRows`` give a ruleset's loader (``load_state(campaign, rows=)``)
-the state rows it reads: from the database, or from a snapshot as unsaved model instances
-built in memory (the identity of each power and area, which no phase changes, read live),
-so that a past phase's World is built by the ruleset's own loader without touching the
-live rows.
+The rows a ruleset's loader reads, live or from a snapshot, are campaign/state_rows.py's.
 """
 
 from __future__ import annotations
@@ -32,13 +28,14 @@ from django.db.models import Aggregate, F, Q, Subquery, Value
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Coalesce, JSONObject
 
-from campaign import archive, archive_rows
+from campaign import archive_rows
 from campaign.models import Area, Campaign, Phase, Power
+from campaign.storage import state_tables
 
 POWER_FIELDS = archive_rows.archived_fields(Power, skip=archive_rows.POWER_IDENTITY[1:])
 AREA_FIELDS = archive_rows.archived_fields(Area, skip=archive_rows.AREA_IDENTITY[1:])
-SCOPES = {t.model: t.scope for t in archive.STATE_TABLES}
-FIELDS = {t.model: archive_rows.archived_fields(t.model) for t in archive.STATE_TABLES}
+SCOPES = {t.model: t.scope for t in state_tables()}
+FIELDS = {t.model: archive_rows.archived_fields(t.model) for t in state_tables()}
 PHASES, POWERS, AREAS = "~phases", "~powers", "~areas"
 DECODED = (
     models.BooleanField,
@@ -124,7 +121,7 @@ def _state_json(campaign: Campaign) -> JSONObject:
             archive_rows.archived_fields(Phase, ("turn", "position")),
         ),
     }
-    for t in archive.STATE_TABLES:
+    for t in state_tables():
         if t.ruleset in (None, campaign.ruleset):  # no other ruleset's table has its rows
             queryset = t.model.objects.filter(**{t.scope: campaign})
             sections[t.key] = _rows(queryset, t.scope, FIELDS[t.model])
@@ -134,7 +131,7 @@ def _state_json(campaign: Campaign) -> JSONObject:
 def _phases_named(campaign: Campaign) -> Q:
     """The phases the campaign's state rows name (a decision under way names its phase)."""
     named = Q(pk__isnull=True)  # none
-    for t in archive.STATE_TABLES:
+    for t in state_tables():
         if t.ruleset in (None, campaign.ruleset):
             for f in FIELDS[t.model]:
                 if f.is_relation and f.related_model is Phase:
@@ -163,7 +160,7 @@ def read_state(campaign: Campaign) -> dict:
 def decode(raw: dict, ruleset: str) -> dict:
     """A raw state (``state_expression``'s value) as ``archive.state_of(ids=True)`` gives it."""
     tables = {key: sorted(_json(rows) or [], key=lambda r: r["pk"]) for key, rows in raw.items()}
-    data = {t.key: [_raw(t.model, r) for r in tables.get(t.key, [])] for t in archive.STATE_TABLES}
+    data = {t.key: [_raw(t.model, r) for r in tables.get(t.key, [])] for t in state_tables()}
     powers = [_raw(Power, r, POWER_FIELDS) for r in tables.get(POWERS, [])]
     areas = [_raw(Area, r, AREA_FIELDS) for r in tables.get(AREAS, [])]
     refs: dict = {
@@ -172,12 +169,15 @@ def decode(raw: dict, ruleset: str) -> dict:
         Phase: {r["pk"]: (r["turn"], r["position"]) for r in tables.get(PHASES, [])},
         get_user_model(): {},
     }
-    refs |= {t.model: {r["pk"]: r[t.names] for r in data[t.key]} for t in archive.NAMED_TABLES}
+    refs |= {
+        t.model: {r["pk"]: r[t.names] for r in data[t.key]}
+        for t in (t for t in state_tables() if t.names)
+    }
     state: dict = {
         "powers": [archive_rows.encode(POWER_FIELDS, r, refs) for r in powers],
         "areas": [archive_rows.encode(AREA_FIELDS, r, refs) for r in areas],
     }
-    for t in archive.STATE_TABLES:
+    for t in state_tables():
         rows = data[t.key]
         if not rows and t.ruleset not in (None, ruleset):
             continue
@@ -223,7 +223,7 @@ def _raw(model, row: dict, fields: list | None = None) -> dict:
 
 AUTO_TIMES = {
     t.key: {f.name for f in archive_rows.auto_times(archive_rows.archived_fields(t.model))}
-    for t in archive.STATE_TABLES
+    for t in state_tables()
 }
 
 
@@ -231,7 +231,7 @@ def comparable(state: dict, ruleset: str) -> dict:
     """The state without database ids: each piece a pending decision names by its id is
     named by its natural key instead (as in an export), and the times the database stamps
     by itself (a pending decision's ``since``) are left out."""
-    tables = {t.key: t for t in archive.STATE_TABLES}
+    tables = {t.key: t for t in state_tables()}
     pieces: dict[str, dict] = {}
     out: dict = {}
     for key, rows in state.items():
@@ -281,128 +281,3 @@ def _row_name(key: str, row: dict, index: int) -> str:
         if isinstance(row.get(field), str):
             return f"{row[field]!r}"
     return f"#{index}"
-
-
-# -- rows for a ruleset's loader ----------------------------------------------------------
-
-
-class LiveRows:
-    """The campaign's state rows as the database holds them now: what a ruleset's
-    ``load_state`` reads by default."""
-
-    def __init__(self, campaign: Campaign):
-        self.campaign = campaign
-
-    def powers(self, *related: str) -> list[Power]:
-        return list(Power.objects.filter(campaign=self.campaign).select_related(*related))
-
-    def areas(self, *related: str) -> list[Area]:
-        return list(Area.objects.filter(campaign=self.campaign).select_related(*related))
-
-    def of(self, model, *, order: tuple[str, ...] = (), related: tuple[str, ...] = (), **where):
-        """The rows of a state table (``where``: equality filters), in ``order`` or the
-        model's own: named tuples of its columns (``pk`` and attnames such as
-        ``area_id``), cheaper than model instances; instances when ``related`` asks for
-        related rows."""
-        rows = model.objects.filter(**{SCOPES[model]: self.campaign}, **where)
-        if order:
-            rows = rows.order_by(*order)
-        if related:
-            return list(rows.select_related(*related))
-        columns = ["pk" if f.primary_key else f.attname for f in model._meta.concrete_fields]
-        return list(rows.values_list(*columns, named=True))
-
-
-class SnapshotRows:
-    """A snapshot's state as unsaved model instances, for a ruleset's loader: the powers
-    and areas (their identity read live, their state from the snapshot) with their
-    ruleset rows attached as ``select_related`` would, and every state table's rows with
-    the ids they had. Nothing is written. Three queries (powers, areas, phases)."""
-
-    def __init__(self, campaign: Campaign, state: dict):
-        self.campaign = campaign
-        self._powers = list(Power.objects.filter(campaign=campaign))
-        self._areas = list(Area.objects.filter(campaign=campaign))
-        phases = Phase.objects.filter(campaign=campaign).values_list("turn", "position", "pk")
-        check = archive.Checker(campaign.ruleset)
-        check.known[Power] = {p.key: p.pk for p in self._powers}
-        check.known[Area] = {a.key: a.pk for a in self._areas}
-        check.known[Phase] = {(t, p): pk for t, p, pk in phases}
-        plan = check.state(state)
-        if check.problems or plan is None:
-            raise archive.ArchiveError(check.problems)
-        writer = archive.Writer(campaign, {})
-        for model in (Power, Area, Phase):
-            writer.ids[model] = check.known[model]
-        self._apply(self._powers, plan.powers, POWER_FIELDS, writer)
-        self._apply(self._areas, plan.areas, AREA_FIELDS, writer)
-        self.tables: dict[type, list] = {}
-        for t in archive.STATE_TABLES:
-            fields = archive_rows.archived_fields(t.model)
-            keep = plan.with_ids and archive_rows.has_auto_id(t.model)
-            rows = plan.tables.get(t.key, [])
-            objs = [
-                writer.obj(t.model, fields, row, **({"pk": row["id"]} if keep else {}))
-                for row in rows
-            ]
-            own = [f for f in fields if f.is_relation and f.related_model is t.model]
-            if own:
-                by_name = {o.name: o.pk for o in objs}
-                for o, row in zip(objs, rows, strict=True):
-                    for f in own:
-                        setattr(o, f.attname, by_name.get(row[f.name]))
-            self.tables[t.model] = objs
-        self._attach()
-
-    @staticmethod
-    def _apply(objs: list, rows: list[dict], fields: list, writer) -> None:
-        by_key = {row["key"]: row for row in rows}
-        for obj in objs:
-            row = by_key.get(obj.key)
-            if row is None:
-                continue
-            for f in fields:
-                value = row[f.name]
-                if f.is_relation:
-                    value = None if value is None else writer.ids[f.related_model].get(value)
-                setattr(obj, f.attname, value)
-
-    def _attach(self) -> None:
-        """Each power's and area's ruleset row (or None) in the caches ``select_related``
-        fills, and every row's power and area, so that no attribute reads the database."""
-        powers = {p.pk: p for p in self._powers}
-        areas = {a.pk: a for a in self._areas}
-        for model, objs in self.tables.items():
-            pk = model._meta.pk
-            if pk.is_relation and pk.related_model in (Power, Area):
-                owners = powers if pk.related_model is Power else areas
-                accessor = pk.remote_field.get_accessor_name()
-                attached = {o.pk: o for o in objs}
-                for owner_pk, owner in owners.items():
-                    owner._state.fields_cache[accessor] = attached.get(owner_pk)
-            for f in model._meta.concrete_fields:
-                if f.is_relation and f.related_model in (Power, Area) and not f.primary_key:
-                    found = powers if f.related_model is Power else areas
-                    for o in objs:
-                        o._state.fields_cache[f.name] = found.get(getattr(o, f.attname))
-
-    def powers(self, *related: str) -> list[Power]:
-        return list(self._powers)
-
-    def areas(self, *related: str) -> list[Area]:
-        return list(self._areas)
-
-    def of(self, model, *, order: tuple[str, ...] = (), related: tuple[str, ...] = (), **where):
-        rows = [
-            o
-            for o in self.tables.get(model, [])
-            if all(getattr(o, name) == value for name, value in where.items())
-        ]
-        for name in reversed(order or model._meta.ordering or ("pk",)):
-            field = name.lstrip("-")
-            if "__" not in field:
-                rows.sort(key=lambda o, f=field: getattr(o, f), reverse=name.startswith("-"))
-        return rows
-
-
-StateRows = LiveRows | SnapshotRows

@@ -1,5 +1,5 @@
 """Background work run by `manage.py db_worker`: automatic resolution, the clock's check
-of deadlines and reminders, mail and webhooks (retried when they fail).
+of deadlines and reminders, and the press digests (mail and webhooks: campaign/delivery.py).
 
 Exactly one resolution per phase, whatever fires: resolve_open_phase locks the campaign
 row and checks that the phase it was asked to resolve is still the open one, so a
@@ -11,34 +11,23 @@ other campaigns: each waits for its campaign's lock at most RESOLUTION_LOCK_TIME
 
 from __future__ import annotations
 
-import http.client
-import json
 import logging
-import socket
-from datetime import timedelta
-from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.mail import send_mail
 from django.db import connection, transaction
+from django.dispatch import receiver
 from django.utils import timezone
 from django_tasks import task
 
-from campaign import notifications, press, scheduling
+from campaign import notifications, press, readiness, scheduling
+from campaign.changes import locked_campaign, log
+from campaign.errors import Conflict, PhaseAlreadyResolved
+from campaign.lifecycle import ready_to_resolve, settle
 from campaign.models import Campaign, Event, Phase
-from campaign.services import (
-    Conflict,
-    PhaseAlreadyResolved,
-    locked_campaign,
-    log,
-    resolve_open_phase,
-    settle,
-)
+from campaign.services import resolve_open_phase
 from rules.text import Text
 
 logger = logging.getLogger(__name__)
-RETRIES = 5
-RETRY_DELAY = timedelta(minutes=1)  # doubled after each failure
 
 
 DEADLINE = "deadline"
@@ -69,15 +58,21 @@ def resolve_phase(campaign_id: int, phase_id: int, reason: str, seed_hash: str =
     return "resolved"
 
 
+@receiver(ready_to_resolve)
+def _resolve_when_ready(sender, *, campaign_id: int, phase_id: int, seed_hash: str, **kwargs):
+    """A phase waits for nobody (lifecycle.resolve_when_everyone_is_ready): resolve it."""
+    resolve_phase.enqueue(campaign_id, phase_id, "everyone is ready", seed_hash)
+
+
 def _still_due(campaign: Campaign, phase_id: int, reason: str, seed_hash: str) -> bool:
     phase = campaign.phase
-    if phase is None or phase.pk != phase_id or not scheduling.resolves_itself(campaign):
+    if phase is None or phase.pk != phase_id or not readiness.resolves_itself(campaign):
         return False
     if seed_hash and phase.seed_hash != seed_hash:  # resolved, rolled back and reopened
         return False
     if reason == DEADLINE:
         return phase.deadline is not None and phase.deadline <= timezone.now()
-    return scheduling.everyone_ready(campaign, phase)
+    return readiness.everyone_ready(campaign, phase)
 
 
 def _limit_lock_wait() -> None:
@@ -110,7 +105,7 @@ def tick() -> int:
     """The clock: enqueue the resolution of every phase past its deadline, and send the
     reminders that are due. Returns how many resolutions were enqueued."""
     now = timezone.now()
-    due = list(scheduling.due_phases(now).values_list("campaign_id", "pk"))
+    due = list(readiness.due_phases(now).values_list("campaign_id", "pk"))
     for campaign_id, phase_id in due:
         resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)
     for campaign_id in scheduling.begun_away_periods(now):
@@ -122,7 +117,7 @@ def tick() -> int:
 @task()
 def settle_campaign(campaign_id: int) -> str:
     """A player's away period has begun: the open phase no longer waits for that power
-    (services.settle: a decision asked of it gets its default answer, and a phase that
+    (lifecycle.settle: a decision asked of it gets its default answer, and a phase that
     waits for nobody any more is enqueued for resolution)."""
     try:
         with transaction.atomic():
@@ -139,74 +134,3 @@ def send_press_digests() -> int:
     """Mail each user the press they have not read (campaign/press.py); the clock enqueues
     it every press.DIGEST_CHECK_SECONDS. Returns the number of mails."""
     return press.send_digests()
-
-
-@task()
-def deliver_mail(recipient: str, subject: str, body: str, attempt: int = 1) -> str:
-    """Send one mail; on failure try again later (RETRIES times, waiting longer each time)."""
-    try:
-        send_mail(subject, body, None, [recipient])
-    except Exception as error:
-        return _retry(deliver_mail, (recipient, subject, body), attempt, error)
-    return "sent"
-
-
-@task()
-def deliver_webhook(url: str, payload: dict, attempt: int = 1) -> str:
-    """POST the payload as JSON to the address its host was checked at; on failure try
-    again later, like mail."""
-    try:
-        address = scheduling.webhook_address(url)
-    except scheduling.WebhookRefused as refusal:
-        logger.error("Webhook %s not sent: %s", url, refusal)
-        return "refused"
-    try:
-        _post_json(url, address, payload)
-    except Exception as error:
-        return _retry(deliver_webhook, (url, payload), attempt, error)
-    return "sent"
-
-
-def _post_json(url: str, address: str, payload: dict) -> None:
-    """POST ``payload`` to ``url`` over a connection to ``address``. Any answer but 2xx
-    raises: a redirect is not followed, for it could lead anywhere, this server included."""
-    parts = urlsplit(url)
-    secure = parts.scheme == "https"
-    kind = PinnedHTTPSConnection if secure else PinnedHTTPConnection
-    connection = kind(parts.hostname, parts.port or (443 if secure else 80), timeout=10)
-    connection.address = address
-    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    headers = {"Content-Type": "application/json", "User-Agent": "Courier"}
-    try:
-        connection.request("POST", target, body=json.dumps(payload).encode(), headers=headers)
-        response = connection.getresponse()
-        response.read()
-    finally:
-        connection.close()
-    if not 200 <= response.status < 300:
-        raise http.client.HTTPException(f"HTTP {response.status} {response.reason}")
-
-
-class PinnedHTTPConnection(http.client.HTTPConnection):
-    """A connection to ``address``, the one the webhook check approved: the URL's host name
-    goes in the Host header (and TLS's server name and certificate check), never to DNS."""
-
-    address = ""
-
-    def connect(self):
-        self.sock = socket.create_connection((self.address, self.port), self.timeout)
-
-
-class PinnedHTTPSConnection(http.client.HTTPSConnection, PinnedHTTPConnection):
-    """HTTPSConnection.connect wraps in TLS the socket its super().connect() opened: the
-    pinned one."""
-
-
-def _retry(deliver, args: tuple, attempt: int, error: Exception) -> str:
-    if attempt >= RETRIES:
-        logger.error("Giving up after %s attempts: %s", attempt, error)
-        return "failed"
-    delay = RETRY_DELAY * 2 ** (attempt - 1)
-    deliver.using(run_after=timezone.now() + delay).enqueue(*args, attempt=attempt + 1)
-    logger.warning("Attempt %s failed (%s); retrying in %s", attempt, error, delay)
-    return "retrying"

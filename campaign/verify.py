@@ -33,7 +33,7 @@ from typing import Any
 
 from campaign import history
 from campaign.models import Event, PhaseSnapshot
-from campaign.snapshots import SnapshotRows
+from campaign.state_rows import SnapshotRows
 from rules.dice import DrawCheck, DrawRoll, seed_hash, seeded_face
 from rules.engine import load
 

@@ -10,6 +10,8 @@ from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
 
+from campaign.scheduling import state_edited
+
 
 class WholeNumberField(forms.IntegerField):
     """A bounded whole number written in ASCII digits, with an optional sign.
@@ -187,8 +189,6 @@ class BaseEditForm(forms.Form):
         """Make the edit (call after is_valid()); returns what the log says, which names
         the order for the GM it carries out, if any (``carrying_out``). The open phase
         then waits for whoever has something to order in the edited state."""
-        from campaign.scheduling import state_edited  # the campaign app uses these forms
-
         text = self.gm_edit(
             campaign_id=campaign_id,
             actor=actor,

@@ -1,7 +1,7 @@
 """A campaign's history as data: the state each phase opened with, the decisions
 answered while a phase was under way, and the inputs that changed the state outside a
-resolution (campaign/history.py takes, browses and rolls back; campaign/replay.py
-replays)."""
+resolution (campaign/history.py takes and browses, campaign/rollback.py rolls back,
+campaign/replay.py replays)."""
 
 from __future__ import annotations
 

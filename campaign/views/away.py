@@ -15,9 +15,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from campaign import scheduling
+from campaign.errors import ServiceError
 from campaign.forms import AwayForm
 from campaign.models import Seat
-from campaign.services import ServiceError
 from campaign.views import gm
 from campaign.views.access import gm_seat, player_seat
 from campaign.views.context import away_panel, load_state, page_context

@@ -14,8 +14,8 @@ from campaign import gm_orders, presenters, progress, summary
 from campaign.forms import AwayForm
 from campaign.gm_order_forms import GmOrdersForm
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
-from campaign.scheduling import away_at
-from campaign.snapshots import LiveRows
+from campaign.readiness import away_at
+from campaign.state_rows import LiveRows
 from rules.engine import PhaseSpec, Ruleset, load
 
 LOG_LIMIT = 200

@@ -16,7 +16,9 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import gm_orders, lobby, presenters, scheduling, sealing
+from campaign import gm_orders, lobby, presenters, readiness, scheduling, sealing
+from campaign.changes import expecting_state
+from campaign.errors import Conflict, ServiceError
 from campaign.forms import (
     AbsentForm,
     AdvanceForm,
@@ -33,11 +35,8 @@ from campaign.gm_order_forms import RevealForm
 from campaign.models import Campaign, Phase, Seat
 from campaign.press_forms import PressRulesForm
 from campaign.services import (
-    Conflict,
-    ServiceError,
     add_observer_seat,
     assign_seat,
-    expecting_state,
     gm_plays,
     resolve_open_phase,
     set_deadline,
@@ -431,7 +430,7 @@ def dashboard_context(
         "gm_orders": gm_orders.readable(state),
         "reveal_form": RevealForm(initial={"reveal": gm_orders.reveals(state.campaign)}),
         "plays_form": PlaysForm.for_campaign(state.campaign),
-        "resolves_itself": scheduling.resolves_itself(state.campaign),
+        "resolves_itself": readiness.resolves_itself(state.campaign),
         "can_roll_back": Phase.objects.filter(
             campaign=state.campaign, status=Phase.Status.RESOLVED
         ).exists(),

@@ -9,8 +9,8 @@ from django.shortcuts import render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import gm_orders
+from campaign.errors import Conflict
 from campaign.gm_order_forms import CarryOutForm, RevealForm
-from campaign.services import Conflict
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
 from campaign.views.gm import dashboard_context, edit_forms, perform

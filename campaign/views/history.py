@@ -25,8 +25,9 @@ from django.views.decorators.http import require_POST
 
 from campaign import history, presenters, press
 from campaign.models import Campaign, Event, Phase
+from campaign.rollback import roll_back
 from campaign.services import seat_for
-from campaign.snapshots import SnapshotRows
+from campaign.state_rows import SnapshotRows
 from campaign.views.access import gm_seat
 from campaign.views.context import LOG_LIMIT, load_state
 from campaign.views.gm import perform
@@ -133,14 +134,14 @@ class RollbackForm(forms.Form):
 @login_required
 @require_POST
 def rollback(request, campaign_id: int):
-    """The GM undoes the last resolved phase (campaign/history.py roll_back)."""
+    """The GM undoes the last resolved phase (campaign/rollback.py)."""
     state = load_state(gm_seat(request.user, campaign_id))
 
-    def roll_back(_: dict) -> str:
-        reopened = history.roll_back(campaign_id=campaign_id, actor=request.user)
+    def undo(_: dict) -> str:
+        reopened = roll_back(campaign_id=campaign_id, actor=request.user)
         name = state.rules.phase(reopened.key).name
         return gettext("%(phase)s is rolled back: it is open again, with a fresh dice seed.") % {
             "phase": name
         }
 
-    return perform(request, state, RollbackForm(request.POST), roll_back, anchor="#phase")
+    return perform(request, state, RollbackForm(request.POST), undo, anchor="#phase")

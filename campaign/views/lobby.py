@@ -11,9 +11,9 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import lobby
+from campaign.errors import Conflict, ServiceError
 from campaign.forms import AnswerForm, LobbyForm
 from campaign.models import Seat
-from campaign.services import Conflict, ServiceError
 from campaign.views import gm
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state

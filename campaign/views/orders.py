@@ -18,8 +18,9 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from campaign import gm_orders, presenters
+from campaign.errors import PhaseClosed, ServiceError
 from campaign.gm_order_forms import PREFIX
-from campaign.services import PhaseClosed, ServiceError, decide, seat_for, submit_orders
+from campaign.services import decide, seat_for, submit_orders
 from campaign.views.access import player_seat
 from campaign.views.context import (
     CampaignState,

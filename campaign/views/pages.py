@@ -15,10 +15,11 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods
 
 from campaign import home, lobby, presenters, progress
+from campaign.errors import ServiceError
 from campaign.forms import NewCampaignForm
 from campaign.models import Seat
 from campaign.scenarios import create_campaign
-from campaign.services import ServiceError, seat_for
+from campaign.services import seat_for
 from campaign.views.context import load_state, map_view, page_context
 from rules import corpus
 from rules.engine import load, registry, ruleset_for

@@ -20,9 +20,10 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from campaign.errors import ServiceError
 from campaign.forms import SignupForm
 from campaign.models import Seat
-from campaign.services import ServiceError, claim_seat
+from campaign.services import claim_seat
 
 INVITE_TOKEN = re.compile(r"[-\w]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 

@@ -16,11 +16,12 @@ from django.db import transaction
 from django.db.models import Q
 
 from campaign import gm_edits, persistence
+from campaign.changes import locked_campaign, refuse_if_ended
 from campaign.history import record_input
 from campaign.models import Area, Campaign, Event, Phase, Power, PowerRelation
 from campaign.persistence import Loaded
-from campaign.services import PhaseContext, locked_campaign, refuse_if_ended
-from campaign.snapshots import LiveRows, StateRows
+from campaign.services import PhaseContext
+from campaign.state_rows import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS
 from rules.empires_in_arms.models import (

@@ -13,7 +13,7 @@ from campaign import gm_edits, persistence
 from campaign.models import Area, Campaign, Phase, Power
 from campaign.persistence import Loaded
 from campaign.services import PhaseContext
-from campaign.snapshots import LiveRows, StateRows
+from campaign.state_rows import LiveRows, StateRows
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS
 from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory

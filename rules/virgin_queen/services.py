@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from django.utils.translation import gettext
 
 from campaign import gm_edits, persistence
+from campaign.errors import ServiceError
+from campaign.lifecycle import WAITING
 from campaign.models import Adjacency, Area, Campaign, Phase, Power, PowerRelation
-from campaign.services import WAITING, PhaseContext, ServiceError
-from campaign.snapshots import LiveRows, StateRows
+from campaign.services import PhaseContext
+from campaign.state_rows import LiveRows, StateRows
 from rules.text import Text
 from rules.translation import localized
 from rules.virgin_queen import phases, state

@@ -22,7 +22,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from campaign import scheduling
+from campaign import readiness
 from campaign.models import Phase, Seat
 from campaign.services import start_campaign
 from rules.empires_in_arms.models import Corps
@@ -58,7 +58,7 @@ def open_phase(campaign) -> Phase:
 
 def owing(campaign, phase: Phase) -> list[str]:
     """The seated powers whose orders the phase waits for."""
-    return sorted(p.key for p in scheduling.owing_powers(campaign, phase))
+    return sorted(p.key for p in readiness.owing_powers(campaign, phase))
 
 
 def write_private(tab: Tab, to: str, text: str) -> None:

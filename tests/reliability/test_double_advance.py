@@ -15,7 +15,7 @@ from itertools import cycle
 import pytest
 from django.db import connection
 
-from campaign import services
+from campaign import errors, services
 from campaign.models import Event, Phase
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign
 
@@ -35,7 +35,7 @@ def race(campaign_id: int, expected_phase_id: int) -> list[str]:
                 campaign_id=campaign_id, expected_phase_id=expected_phase_id, actor=None
             )
             outcomes.append("resolved")
-        except services.PhaseAlreadyResolved:
+        except errors.PhaseAlreadyResolved:
             outcomes.append("already resolved")
         except Exception as error:  # noqa: BLE001 - any other outcome fails the race
             outcomes.append(f"{type(error).__name__}: {error}")

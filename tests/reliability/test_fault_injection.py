@@ -25,7 +25,7 @@ import pytest
 from django.apps import apps
 from django.db import OperationalError, connection, transaction
 
-from campaign import services
+from campaign import rollback, services
 from campaign.models import Phase, Seat
 from rules.dice import ScriptedDice
 from rules.pax_baltica.models import Block, PbSide
@@ -232,10 +232,8 @@ def deciding(campaign, answer: dict, last: bool) -> Case:
 
 
 def rollback_case(monkeypatch, key: str) -> Case:
-    """The GM's rollback (campaign/history.py) of a phase that changed much: the revolt
+    """The GM's rollback (campaign/rollback.py) of a phase that changed much: the revolt
     step with British successes, or the siege of Narva."""
-    from campaign import history
-
     make = eia_case if key == "revolt" else pb_case
     resolved = make(monkeypatch, key)
     resolved.run()
@@ -246,7 +244,7 @@ def rollback_case(monkeypatch, key: str) -> Case:
     def done(reopened) -> bool:
         return reopened.pk == last.pk and reopened.status == Phase.Status.OPEN
 
-    return Case(campaign, lambda: history.roll_back(campaign_id=campaign.pk, actor=None), done)
+    return Case(campaign, lambda: rollback.roll_back(campaign_id=campaign.pk, actor=None), done)
 
 
 SERVICES = {

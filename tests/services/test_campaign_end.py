@@ -13,11 +13,11 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from campaign import history, services, tasks
+from campaign import rollback, services, tasks
 from campaign.archive import ArchiveError, export_campaign, import_campaign
 from campaign.ending import end_campaign
+from campaign.errors import CampaignEnded, Conflict, ServiceError
 from campaign.models import Campaign, Event, Phase
-from campaign.services import CampaignEnded, Conflict, ServiceError
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import order, resolve
 
@@ -87,7 +87,7 @@ def test_an_ended_campaign_takes_no_orders_and_resolves_rolls_back_nothing():
     with pytest.raises(CampaignEnded):
         order(campaign, "saxony", {"reinforce": [], "fleet_moves": [], "sieges": []})
     with pytest.raises(CampaignEnded):
-        history.roll_back(campaign_id=campaign.pk, actor=users["gm"])
+        rollback.roll_back(campaign_id=campaign.pk, actor=users["gm"])
     seat = campaign.seats.get(power__key="saxony")
     with pytest.raises(CampaignEnded):
         services.decide(seat=seat, phase_id=campaign.phase_id, answer={}, actor=None)

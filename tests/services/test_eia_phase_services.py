@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign import persistence, services
+from campaign import errors, persistence, services
 from campaign.models import Event, Order, Phase, Power, RollRecord
 from rules.dice import DieRoll
 from rules.empires_in_arms import services as eia_services
@@ -17,7 +17,7 @@ from rules.empires_in_arms.models import EiaPowerStatus, GuerrillaStack, LetDown
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
 # a resolution, then the next phase opening: it reads the state once more to ask who has
-# something to order in it (scheduling.to_order)
+# something to order in it (readiness.to_order)
 PHASE_QUERY_BOUND = 45
 
 
@@ -182,11 +182,11 @@ def test_gm_entered_dice_must_match_the_rolls_the_phase_needs():
     resolve(campaign, faces=[])
     order(campaign, "great_britain", {"targets": ["minor-0"]})
     before = snapshot(campaign)
-    with pytest.raises(services.DiceError, match="Not enough dice"):
+    with pytest.raises(errors.DiceError, match="Not enough dice"):
         resolve(campaign, faces=[6])  # a success needs a second die for EIA-2
-    with pytest.raises(services.DiceError, match="exactly"):
+    with pytest.raises(errors.DiceError, match="exactly"):
         resolve(campaign, faces=[6, 3, 2])
-    with pytest.raises(services.DiceError, match="enter the faces"):
+    with pytest.raises(errors.DiceError, match="enter the faces"):
         resolve(campaign)
     assert snapshot(campaign) == before
     resolve(campaign, faces=[6, 3])
@@ -201,7 +201,7 @@ def test_orders_for_a_closed_phase_are_refused_and_change_nothing():
     resolve(campaign)
     seat = campaign.seats.select_related("power").get(power__key="france")
     before = snapshot(campaign)
-    with pytest.raises(services.PhaseClosed):
+    with pytest.raises(errors.PhaseClosed):
         services.submit_orders(seat=seat, phase_id=closed, payload={}, ready=True, actor=None)
     assert snapshot(campaign) == before
 
@@ -251,7 +251,7 @@ def test_gm_edit_of_something_unknown_is_refused_and_changes_nothing():
     campaign = make_eia_campaign()
     users = seat_users(campaign)
     before = snapshot(campaign)
-    with pytest.raises(services.ServiceError, match="no corps #999"):
+    with pytest.raises(errors.ServiceError, match="no corps #999"):
         eia_services.gm_edit(
             campaign_id=campaign.pk, actor=users["gm"], edit="corps_remove", corps=999
         )
@@ -272,7 +272,7 @@ def test_advance_twice_at_once_resolves_once(on_postgresql):
                 campaign_id=campaign.pk, expected_phase_id=expected, actor=None
             )
             outcomes.append("resolved")
-        except services.PhaseAlreadyResolved:
+        except errors.PhaseAlreadyResolved:
             outcomes.append("already resolved")
         finally:
             connection.close()

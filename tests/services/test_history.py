@@ -1,10 +1,10 @@
 """History, replay and rollback (campaign/history.py, campaign/snapshots.py, campaign/replay.py,
-campaign/views/history.py): a snapshot as each phase opens and as it starts to resolve;
-history pages for every seat, within its hidden-information limits; a rollback of a phase
-of each ruleset that restores exactly what was there before it resolved (blocks and unit
-stacks under their old ids), and bad rollbacks refused with nothing changed; a replay
-that matches a played campaign of each ruleset — and 24 months of the Empires in Arms
-demo scenario — and reports a tampered state, order or roll."""
+campaign/rollback.py, campaign/views/history.py): a snapshot as each phase opens and as it
+starts to resolve; history pages for every seat, within its hidden-information limits; a
+rollback of a phase of each ruleset that restores exactly what was there before it resolved
+(blocks and unit stacks under their old ids), and bad rollbacks refused with nothing
+changed; a replay that matches a played campaign of each ruleset — and 24 months of the
+Empires in Arms demo scenario — and reports a tampered state, order or roll."""
 
 from __future__ import annotations
 
@@ -17,12 +17,13 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from campaign import history
+from campaign import rollback
 from campaign.archive import export_campaign, import_campaign, state_of
+from campaign.errors import Conflict, ServiceError
 from campaign.models import Area, DecisionRecord, Event, Order, Phase, PhaseSnapshot, RollRecord
 from campaign.replay import replay
 from campaign.scenarios import create_campaign
-from campaign.services import Conflict, ServiceError, decide
+from campaign.services import decide
 from campaign.snapshots import decode, read_state
 from campaign.verify import verify_phase
 from rules.dice import seed_hash
@@ -216,11 +217,11 @@ def test_an_imported_campaign_keeps_its_history_from_the_import():
     resolve(copy, users["gm"])  # the revolt step, after the import
     report = replay(copy.pk)
     assert report.match and report.skipped == 1, report.lines()
-    history.roll_back(campaign_id=copy.pk, actor=users["gm"])
+    rollback.roll_back(campaign_id=copy.pk, actor=users["gm"])
     Order.objects.filter(campaign=copy).delete()
     before = snapshot(copy)
     with pytest.raises(ServiceError, match="no snapshot"):  # the peace step: before the import
-        history.roll_back(campaign_id=copy.pk, actor=users["gm"])
+        rollback.roll_back(campaign_id=copy.pk, actor=users["gm"])
     assert snapshot(copy) == before
 
 
@@ -250,7 +251,7 @@ def assert_rolled_back(before: dict, after: dict, phase: Phase) -> None:
 
 
 def roll_back(campaign, users) -> Phase:
-    return history.roll_back(campaign_id=campaign.pk, actor=users["gm"])
+    return rollback.roll_back(campaign_id=campaign.pk, actor=users["gm"])
 
 
 def test_rolling_back_an_empires_in_arms_phase_restores_it_exactly():

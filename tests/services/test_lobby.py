@@ -11,8 +11,8 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 
 from campaign import lobby
+from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, Seat, SeatRequest
-from campaign.services import Conflict, ServiceError
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +55,7 @@ def mailed(monkeypatch, django_capture_on_commit_callbacks):
         def enqueue(recipient, subject, body):
             sent.append((recipient, subject, body))
 
-    monkeypatch.setattr(lobby.tasks, "deliver_mail", Deliver)
+    monkeypatch.setattr(lobby.delivery, "deliver_mail", Deliver)
 
     class Outbox(list):
         def sending(self):

@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaign import scheduling, services
+from campaign import errors, readiness, scheduling, services
 from campaign.models import Area, DecisionRecord, Event, Phase
 from rules.dice import ScriptedDice
 from rules.empires_in_arms import legal
@@ -103,7 +103,7 @@ def test_each_empires_in_arms_step_waits_only_for_powers_with_something_to_order
     assert not legal.has_conquest_choice(world, "france")
     assert legal.can_aid(world, "great_britain") and not legal.can_aid(world, "austria")
     spec = campaign.rules.phase("peace")
-    assert scheduling.to_order(campaign, spec) == ["great_britain"]
+    assert readiness.to_order(campaign, spec) == ["great_britain"]
 
 
 def test_each_pax_baltica_phase_waits_only_for_nations_with_something_to_order():
@@ -124,8 +124,8 @@ def test_a_virgin_queen_impulse_waits_only_for_its_power():
     seat_users(campaign, "spain", "protestant")
     ottoman = open_phase(campaign)
     assert ottoman.owing is None  # the impulse's power, whoever else is seated
-    assert scheduling.owing_powers(campaign, ottoman) == []
-    assert scheduling.everyone_ready(campaign, ottoman)  # nobody owes: it may resolve
+    assert readiness.owing_powers(campaign, ottoman) == []
+    assert readiness.everyone_ready(campaign, ottoman)  # nobody owes: it may resolve
 
 
 # -- a phase nobody owes anything in ----------------------------------------------------
@@ -145,7 +145,7 @@ def test_an_eia_peace_step_in_which_nobody_sponsors_a_revolt_resolves_as_it_open
     assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["resolved"]
     revolt = open_phase(campaign)
     assert revolt.key == "revolt"  # France and Great Britain may incite: it waits for them
-    assert sorted(p.key for p in scheduling.owing_powers(campaign, revolt)) == [
+    assert sorted(p.key for p in readiness.owing_powers(campaign, revolt)) == [
         "france",
         "great_britain",
     ]
@@ -325,7 +325,7 @@ def test_a_player_marked_away_owes_nothing_and_the_phase_resolves_without_him(
     scheduling.set_away(
         seat_id=france.pk, start=None, end=START + timedelta(days=3), actor=users["player"]
     )
-    assert [p.key for p in scheduling.owing_powers(campaign, revolt)] == ["great_britain"]
+    assert [p.key for p in readiness.owing_powers(campaign, revolt)] == ["great_britain"]
     with django_capture_on_commit_callbacks(execute=True):
         give_orders(campaign, "great_britain", payload={"targets": []})
     # the revolt step, then the land phase: France, away, is the only one with corps
@@ -350,7 +350,7 @@ def test_an_away_period_that_begins_later_is_noticed_by_the_clock(
         end=START + timedelta(days=3),
         actor=users["player"],
     )
-    owing = scheduling.owing_powers(campaign, revolt)
+    owing = readiness.owing_powers(campaign, revolt)
     assert [(p.key, p.ready) for p in owing] == [("france", False), ("great_britain", True)]
     clock(hours=1)
     tick()
@@ -428,7 +428,7 @@ def test_every_deadline_pauses_at_once_and_resuming_gives_the_time_left_back(clo
     schedule(True)
     peace.refresh_from_db()
     assert (peace.deadline, peace.paused_remaining) == (None, timedelta(hours=6))
-    with pytest.raises(services.ServiceError, match="paused"):
+    with pytest.raises(errors.ServiceError, match="paused"):
         scheduling.resume_deadline(campaign_id=campaign.pk, phase_id=peace.pk, actor=users["gm"])
 
     clock(hours=500)

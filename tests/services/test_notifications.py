@@ -20,7 +20,7 @@ import pytest
 from django.core import mail
 from django_tasks_db.models import DBTaskResult
 
-from campaign import scheduling, services, tasks
+from campaign import delivery, scheduling, services
 from campaign.models import Campaign, Profile, RollRecord, Seat
 from rules.pax_baltica.models import Block
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
@@ -144,7 +144,7 @@ def test_a_phase_opening_is_mailed_to_seated_users_and_asks_orders_of_those_who_
     )
     resolve(campaign, users, django_capture_on_commit_callbacks)
     assert mail.outbox == []  # nothing is sent inside the request: the worker sends
-    assert DBTaskResult.objects.filter(task_path="campaign.tasks.deliver_mail").exists()
+    assert DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail").exists()
     run_worker(django_capture_on_commit_callbacks)
 
     opened = mails("is open")
@@ -400,7 +400,7 @@ def test_a_webhook_redirect_is_not_followed_to_another_address(
     thread.start()
     try:
         url = f"http://127.0.0.1:{server.server_address[1]}/hook"
-        outcome = tasks.deliver_webhook.call(url, {"event": "phase_opened"})
+        outcome = delivery.deliver_webhook.call(url, {"event": "phase_opened"})
     finally:
         server.shutdown()
         server.server_close()
@@ -411,7 +411,7 @@ def test_a_webhook_redirect_is_not_followed_to_another_address(
 
 def test_a_failing_webhook_is_retried_later_and_given_up_after_five_attempts(clock):
     url = closed_port_url()
-    tasks.deliver_webhook.enqueue(url, {"event": "phase_opened"})
+    delivery.deliver_webhook.enqueue(url, {"event": "phase_opened"})
     waited = timedelta(0)
     for attempt, delay in enumerate((1, 2, 4, 8), start=1):
         assert run_worker() == [("deliver_webhook", "retrying")]
@@ -426,25 +426,25 @@ def test_a_failing_webhook_is_retried_later_and_given_up_after_five_attempts(clo
         clock(minutes=waited.total_seconds() / 60)
     assert run_worker() == [("deliver_webhook", "failed")]
     assert not DBTaskResult.objects.filter(status="READY").exists()
-    assert DBTaskResult.objects.filter(task_path="campaign.tasks.deliver_webhook").count() == 5
+    assert DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_webhook").count() == 5
 
 
 def test_a_failed_mail_is_retried_and_then_sent(eia, clock, monkeypatch):
     campaign, users = eia
-    real = tasks.send_mail
+    real = delivery.send_mail
 
     def down(*args, **kwargs):
         raise smtplib.SMTPServerDisconnected("the mail server is down")
 
-    monkeypatch.setattr(tasks, "send_mail", down)
-    tasks.deliver_mail.enqueue("player@example.org", "Subject", "Body")
+    monkeypatch.setattr(delivery, "send_mail", down)
+    delivery.deliver_mail.enqueue("player@example.org", "Subject", "Body")
     assert run_worker() == [("deliver_mail", "retrying")]
     (retry,) = DBTaskResult.objects.filter(status="READY")
     assert retry.run_after == START + timedelta(minutes=1)
     assert retry.args_kwargs["kwargs"] == {"attempt": 2}
     assert mail.outbox == []
 
-    monkeypatch.setattr(tasks, "send_mail", real)
+    monkeypatch.setattr(delivery, "send_mail", real)
     clock(minutes=1)
     assert run_worker() == [("deliver_mail", "sent")]
     (message,) = mail.outbox
@@ -459,8 +459,8 @@ def test_a_mail_that_always_fails_is_given_up_after_five_attempts(clock, monkeyp
     def down(*args, **kwargs):
         raise smtplib.SMTPServerDisconnected("the mail server is down")
 
-    monkeypatch.setattr(tasks, "send_mail", down)
-    tasks.deliver_mail.enqueue("player@example.org", "Subject", "Body")
+    monkeypatch.setattr(delivery, "send_mail", down)
+    delivery.deliver_mail.enqueue("player@example.org", "Subject", "Body")
     outcomes = []
     for minutes in (0, 1, 3, 7, 15, 60):
         clock(minutes=minutes)
@@ -474,4 +474,4 @@ def test_a_webhook_to_a_private_address_is_not_sent(settings, hook_server):
     private address, whatever the URL looked like when the GM saved it."""
     settings.WEBHOOK_ALLOW_PRIVATE = False
     url, _ = hook_server
-    assert tasks.deliver_webhook.call(url, {"event": "phase_opened"}) == "refused"
+    assert delivery.deliver_webhook.call(url, {"event": "phase_opened"}) == "refused"

@@ -9,10 +9,10 @@ import pytest
 from django.http import Http404
 
 from campaign import gm_orders
+from campaign.errors import Conflict
 from campaign.gm_order_forms import GmOrdersForm
 from campaign.models import Order, Seat
 from campaign.presenters import visible_text
-from campaign.services import Conflict
 from rules import gm_orders as gmo
 from rules.empires_in_arms.models import Corps
 from rules.engine import ruleset_for

@@ -14,7 +14,7 @@ from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import CyclingDice, order, resolve
 
 # a resolution, then the next phase opening: it reads the state once more to ask who has
-# something to order in it (scheduling.to_order)
+# something to order in it (readiness.to_order)
 PHASE_QUERY_BOUND = 45
 SEASON = ["actions", "siege", "forage"]
 # Narva's garrison (C1, 2 dice) fires first and misses; Menshikov (C2, 3 dice) hits twice.

@@ -13,7 +13,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from campaign import archive, press
+from campaign import archive, delivery, press
 from campaign.models import Campaign, Channel, Event, Message, Profile, ReadMarker, Seat
 from tests.factories import make_eia_campaign, seat_users
 
@@ -379,8 +379,6 @@ def test_the_stamp_changes_only_with_what_the_reader_may_read(seats, users):
 @pytest.fixture
 def mailed(users, django_capture_on_commit_callbacks):
     """Every user has a mail address; ``digest(at)`` runs the digest and its mail tasks."""
-    from campaign import tasks
-
     for role, user in users.items():
         user.email = f"{role}@example.org"
         user.save(update_fields=["email"])
@@ -390,8 +388,8 @@ def mailed(users, django_capture_on_commit_callbacks):
         sent = press.send_digests(at)
         from django_tasks_db.models import DBTaskResult
 
-        for result in DBTaskResult.objects.filter(task_path="campaign.tasks.deliver_mail"):
-            tasks.deliver_mail.call(*result.args_kwargs["args"])
+        for result in DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail"):
+            delivery.deliver_mail.call(*result.args_kwargs["args"])
         DBTaskResult.objects.all().delete()
         bodies = {m.to[0].split("@")[0]: m.body for m in mail.outbox}
         assert sent == len(bodies)
@@ -477,7 +475,7 @@ def test_the_webhook_hears_of_each_message_without_private_text(
         post(seat, press.PUBLIC, "Hear ye")
         post(seat, press.PRIVATE_CHOICE, "Secret pact", chosen=["great_britain"])
         post(seat, press.GM_CHOICE, "Rules question")
-    sent = DBTaskResult.objects.filter(task_path="campaign.tasks.deliver_webhook")
+    sent = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_webhook")
     sent = sent.order_by("enqueued_at")
     public, private, gm = [result.args_kwargs["args"][1] for result in sent]
     assert (public["event"], public["channel"], public["from"]) == ("press", "public", "France")

@@ -12,9 +12,10 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from campaign.history import record_input, roll_back
+from campaign.history import record_input
 from campaign.models import Campaign, InputRecord, Phase, RollRecord
 from campaign.replay import replay
+from campaign.rollback import roll_back
 from campaign.scheduling import set_absent
 from campaign.services import set_options
 from rules.empires_in_arms.models import EiaPowerStatus

@@ -31,7 +31,7 @@ from django.utils import timezone
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from campaign import scheduling, services, tasks
+from campaign import changes, readiness, rollback, scheduling, services, tasks
 from campaign.models import Campaign, Event, Phase
 from rules.dice import ScriptedDice
 from rules.empires_in_arms import services as eia_services
@@ -165,10 +165,10 @@ def test_the_phase_resolves_when_the_last_owing_power_is_ready_and_not_before(
 ):
     campaign, _ = eia
     peace = open_phase(campaign)
-    owing = scheduling.owing_powers(campaign, peace)
+    owing = readiness.owing_powers(campaign, peace)
     assert [p.key for p in owing] == ["great_britain"]  # the only sponsor, so the only one
     peace = france_sponsors_a_revolt(campaign)
-    owing = scheduling.owing_powers(campaign, peace)
+    owing = readiness.owing_powers(campaign, peace)
     assert sorted(p.key for p in owing) == ["france", "great_britain"]  # seated sponsors only
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -200,7 +200,7 @@ def test_a_power_marked_absent_owes_no_orders(eia, django_capture_on_commit_call
         campaign_id=campaign.pk, power_id=britain.pk, absent=True, actor=users["gm"]
     )
     # France sponsors no revolt: with Great Britain absent nobody owes orders any more
-    assert scheduling.owing_powers(campaign, peace) == []
+    assert readiness.owing_powers(campaign, peace) == []
     with django_capture_on_commit_callbacks(execute=True):
         give_orders(campaign, "france")
     assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["resolved"]
@@ -215,7 +215,7 @@ def test_a_power_marked_absent_owes_no_orders(eia, django_capture_on_commit_call
 def test_a_phase_nobody_owes_orders_in_waits_for_its_deadline(eia):
     campaign, _ = eia
     campaign.seats.filter(power__isnull=False).update(user=None)  # nobody seated
-    assert not scheduling.everyone_ready(campaign, open_phase(campaign))
+    assert not readiness.everyone_ready(campaign, open_phase(campaign))
 
 
 # -- the deadline, pause, resume, extension ------------------------------------------
@@ -366,7 +366,7 @@ def test_gm_dice_or_manual_campaigns_never_resolve_themselves(
     if kind == "automatic resolution off":
         Campaign.objects.filter(pk=campaign.pk).update(auto_resolve=False)
         campaign.refresh_from_db()
-    assert not scheduling.resolves_itself(campaign)
+    assert not readiness.resolves_itself(campaign)
     peace = set_deadline(campaign, 1, users)
     with django_capture_on_commit_callbacks(execute=True):
         give_orders(campaign, "france")
@@ -459,8 +459,6 @@ def test_an_all_ready_task_does_not_resolve_the_phase_a_rollback_reopened(
     """Everyone is ready and the task waits in the queue; meanwhile the GM resolves the
     phase and rolls it back (to correct something before it resolves again). The stale
     task must leave the reopened phase alone: it has a fresh seed."""
-    from campaign import history
-
     campaign, users = eia
     peace = open_phase(campaign)
     with django_capture_on_commit_callbacks(execute=True):
@@ -470,7 +468,7 @@ def test_an_all_ready_task_does_not_resolve_the_phase_a_rollback_reopened(
     services.resolve_open_phase(
         campaign_id=campaign.pk, expected_phase_id=peace.pk, actor=users["gm"]
     )
-    history.roll_back(campaign_id=campaign.pk, actor=users["gm"])
+    rollback.roll_back(campaign_id=campaign.pk, actor=users["gm"])
     reopened = open_phase(campaign)
     assert reopened.pk == peace.pk and reopened.seed_hash != peace.seed_hash
     assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["skipped"]
@@ -628,7 +626,7 @@ def test_a_worker_gives_up_on_a_locked_campaign_after_the_lock_timeout(on_postgr
     def hold() -> None:
         try:
             with transaction.atomic():
-                services.locked_campaign(campaign.pk)
+                changes.locked_campaign(campaign.pk)
                 locked.set()
                 release.wait(timeout=held_for)
         finally:

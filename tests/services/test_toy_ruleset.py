@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign import archive, history, replay, services
+from campaign import archive, replay, rollback, services
 from campaign.models import Campaign, Event
 from campaign.scenarios import available_scenarios, create_campaign
 from rules.engine import registry
@@ -107,7 +107,7 @@ def test_rollback_gives_the_state_the_phase_resolved_from(beacons):
     services.resolve_open_phase(
         campaign_id=campaign.pk, expected_phase_id=campaign.phase_id, actor=None
     )
-    history.roll_back(campaign_id=campaign.pk, actor=None)
+    rollback.roll_back(campaign_id=campaign.pk, actor=None)
     campaign.refresh_from_db()
     assert campaign.turn == 1
     assert lit(campaign) == {

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign import services
+from campaign import errors, services
 from campaign.models import Area, Phase, PowerRelation
 from rules.dice import ScriptedDice
 from rules.virgin_queen.models import VqPending, VqSpace, VqUnits, VqZone
@@ -126,7 +126,7 @@ def play_revolts(campaign, monkeypatch, counted) -> None:
     assert VqPending.objects.get(campaign=campaign).data["queue"] == [
         ["unit", mercenaries.pk, "lyon"]
     ]
-    with pytest.raises(services.ServiceError):  # not among the nearest legal spaces
+    with pytest.raises(errors.ServiceError):  # not among the nearest legal spaces
         answer(campaign, "france", {f"unit:{mercenaries.pk}": "dijon"})
     with counted():
         answer(campaign, "france", {f"unit:{mercenaries.pk}": "orleans"})
@@ -198,11 +198,11 @@ def test_a_refused_answer_or_a_second_resolve_changes_nothing(monkeypatch):
     )
     resolve(campaign)
     before = snapshot(campaign)
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         answer(campaign, "france", {"die_1": "keep"})  # not the power asked
-    with pytest.raises(services.ServiceError):
+    with pytest.raises(errors.ServiceError):
         answer(campaign, "spain", {"die_1": "paris"})  # not an eligible space
-    with pytest.raises(services.Conflict):
+    with pytest.raises(errors.Conflict):
         resolve(campaign)  # the phase waits for Spain
     assert snapshot(campaign) == before
     answer(campaign, None, {"die_1": "keep"})  # the GM answers for Spain

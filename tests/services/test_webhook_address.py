@@ -10,7 +10,7 @@ import ssl
 
 import pytest
 
-from campaign import tasks
+from campaign import delivery
 from tests.services.test_notifications import hook_server  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -57,7 +57,7 @@ def connections(monkeypatch):
 def test_the_connection_goes_to_the_checked_address_not_a_second_answer(settings, dns, connections):
     settings.WEBHOOK_ALLOW_PRIVATE = False
     dns.answers = [PUBLIC, "127.0.0.1"]  # public to the check, loopback to a second lookup
-    outcome = tasks.deliver_webhook.call(f"http://{NAME}/hook", {"event": "phase_opened"})
+    outcome = delivery.deliver_webhook.call(f"http://{NAME}/hook", {"event": "phase_opened"})
     assert outcome == "retrying"  # the refused connection, retried later
     assert connections == [(PUBLIC, 80)]
     assert dns.lookups == [NAME]
@@ -66,7 +66,7 @@ def test_the_connection_goes_to_the_checked_address_not_a_second_answer(settings
 def test_a_name_with_a_private_address_is_refused_without_connecting(settings, dns, connections):
     settings.WEBHOOK_ALLOW_PRIVATE = False
     dns.answers = ["10.0.0.5"]
-    outcome = tasks.deliver_webhook.call(f"https://{NAME}/hook", {"event": "phase_opened"})
+    outcome = delivery.deliver_webhook.call(f"https://{NAME}/hook", {"event": "phase_opened"})
     assert outcome == "refused"
     assert connections == []
 
@@ -77,7 +77,7 @@ def test_the_request_names_the_host_it_was_sent_for(settings, dns, hook_server):
     url, received = hook_server
     port = url.split(":")[2].split("/")[0]
     dns.answers = ["127.0.0.1"]
-    outcome = tasks.deliver_webhook.call(f"http://{NAME}:{port}/hooks/courier?x=1", {"n": 1})
+    outcome = delivery.deliver_webhook.call(f"http://{NAME}:{port}/hooks/courier?x=1", {"n": 1})
     assert outcome == "sent"
     assert received == [("/hooks/courier?x=1", "application/json", {"n": 1})]
     assert dns.lookups == [NAME]
@@ -97,6 +97,6 @@ def test_https_checks_the_certificate_of_the_name(settings, dns, hook_server, mo
 
     monkeypatch.setattr(ssl.SSLContext, "wrap_socket", wrap_socket)
     dns.answers = ["127.0.0.1"]
-    outcome = tasks.deliver_webhook.call(f"https://{NAME}:{port}/hook", {"n": 1})
+    outcome = delivery.deliver_webhook.call(f"https://{NAME}:{port}/hook", {"n": 1})
     assert outcome == "retrying"
     assert asked == [(("127.0.0.1", port), NAME, True)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from campaign import persistence
 from campaign.models import Campaign
-from campaign.snapshots import LiveRows, StateRows
+from campaign.state_rows import LiveRows, StateRows
 from tests.toy import procedures
 from tests.toy.models import Beacon
 

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign import scheduling
+from campaign import readiness
 from campaign.models import Campaign, Event, Seat
 from tests.factories import make_vq_campaign, seat_users, snapshot
 
@@ -49,7 +49,7 @@ def france_seat(campaign) -> Seat:
 
 def owing(campaign) -> list[str]:
     campaign.refresh_from_db()
-    return [p.key for p in scheduling.owing_powers(campaign, campaign.phase)]
+    return [p.key for p in readiness.owing_powers(campaign, campaign.phase)]
 
 
 def test_the_campaign_page_says_whom_the_phase_waits_for(campaign, client_as):

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import home, press, scheduling
+from campaign import home, press, readiness
 from campaign.models import Campaign, Order, Phase, Power, Profile, Seat, SeatRequest
 from tests.factories import make_eia_campaign, snapshot
 
@@ -171,7 +171,7 @@ def test_the_home_page_owes_what_scheduling_says_is_owed(reader, state, power):
     seat(campaign, User.objects.create_user("other"), "france" if power != "france" else "spain")
     owing_states()[state](campaign)
     campaign.refresh_from_db()
-    owing = {p.key for p in scheduling.owing_powers(campaign, campaign.phase)}
+    owing = {p.key for p in readiness.owing_powers(campaign, campaign.phase)}
     (entry,) = home.entries(reader)
     assert entry.owes == (power in owing)
 

@@ -5,6 +5,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from campaign import errors
 from campaign.models import Area, Order
 from rules.empires_in_arms.models import EiaPowerStatus, GuerrillaStack, LetDown
 
@@ -186,7 +187,7 @@ def test_orders_crossing_the_resolution_show_the_phase_now_open(
         services.resolve_open_phase(
             campaign_id=campaign.pk, expected_phase_id=phase_id, actor=users["gm"]
         )
-        raise services.PhaseClosed("This phase is closed: your orders were not saved.")
+        raise errors.PhaseClosed("This phase is closed: your orders were not saved.")
 
     monkeypatch.setattr(order_views, "submit_orders", resolved_meanwhile)
     response = post_orders(client_as("other_player"), campaign, {"lapse": []})

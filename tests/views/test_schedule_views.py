@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign import scheduling, services
+from campaign import errors, scheduling, services
 from campaign.models import Campaign, Event, Phase, Power, Profile
 from rules.dice import ScriptedDice
 from tests.factories import make_vq_campaign, seat_users, snapshot
@@ -268,7 +268,7 @@ def test_the_schedule_service_refuses_other_spellings_of_this_host(url, campaign
     """The form's URL check happens to refuse these; the service, which other code calls
     (an import, the shell), must refuse them itself: urllib connects each to this host."""
     before = snapshot(campaign)
-    with pytest.raises(services.ServiceError, match="webhook"):
+    with pytest.raises(errors.ServiceError, match="webhook"):
         scheduling.set_schedule(
             campaign_id=campaign.pk,
             auto_resolve=True,

@@ -1,0 +1,92 @@
+"""Mail and webhooks, sent by the worker (`manage.py db_worker`) once the transaction
+that asked for them commits, and retried when they fail."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import socket
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.core.mail import send_mail
+from django.utils import timezone
+from django_tasks import task
+
+from campaign import webhooks
+
+logger = logging.getLogger(__name__)
+RETRIES = 5
+RETRY_DELAY = timedelta(minutes=1)  # doubled after each failure
+
+
+@task()
+def deliver_mail(recipient: str, subject: str, body: str, attempt: int = 1) -> str:
+    """Send one mail; on failure try again later (RETRIES times, waiting longer each time)."""
+    try:
+        send_mail(subject, body, None, [recipient])
+    except Exception as error:
+        return _retry(deliver_mail, (recipient, subject, body), attempt, error)
+    return "sent"
+
+
+@task()
+def deliver_webhook(url: str, payload: dict, attempt: int = 1) -> str:
+    """POST the payload as JSON to the address its host was checked at; on failure try
+    again later, like mail."""
+    try:
+        address = webhooks.webhook_address(url)
+    except webhooks.WebhookRefused as refusal:
+        logger.error("Webhook %s not sent: %s", url, refusal)
+        return "refused"
+    try:
+        _post_json(url, address, payload)
+    except Exception as error:
+        return _retry(deliver_webhook, (url, payload), attempt, error)
+    return "sent"
+
+
+def _post_json(url: str, address: str, payload: dict) -> None:
+    """POST ``payload`` to ``url`` over a connection to ``address``. Any answer but 2xx
+    raises: a redirect is not followed, for it could lead anywhere, this server included."""
+    parts = urlsplit(url)
+    secure = parts.scheme == "https"
+    kind = PinnedHTTPSConnection if secure else PinnedHTTPConnection
+    connection = kind(parts.hostname, parts.port or (443 if secure else 80), timeout=10)
+    connection.address = address
+    target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    headers = {"Content-Type": "application/json", "User-Agent": "Courier"}
+    try:
+        connection.request("POST", target, body=json.dumps(payload).encode(), headers=headers)
+        response = connection.getresponse()
+        response.read()
+    finally:
+        connection.close()
+    if not 200 <= response.status < 300:
+        raise http.client.HTTPException(f"HTTP {response.status} {response.reason}")
+
+
+class PinnedHTTPConnection(http.client.HTTPConnection):
+    """A connection to ``address``, the one the webhook check approved: the URL's host name
+    goes in the Host header (and TLS's server name and certificate check), never to DNS."""
+
+    address = ""
+
+    def connect(self):
+        self.sock = socket.create_connection((self.address, self.port), self.timeout)
+
+
+class PinnedHTTPSConnection(http.client.HTTPSConnection, PinnedHTTPConnection):
+    """HTTPSConnection.connect wraps in TLS the socket its super().connect() opened: the
+    pinned one."""
+
+
+def _retry(deliver, args: tuple, attempt: int, error: Exception) -> str:
+    if attempt >= RETRIES:
+        logger.error("Giving up after %s attempts: %s", attempt, error)
+        return "failed"
+    delay = RETRY_DELAY * 2 ** (attempt - 1)
+    deliver.using(run_after=timezone.now() + delay).enqueue(*args, attempt=attempt + 1)
+    logger.warning("Attempt %s failed (%s); retrying in %s", attempt, error, delay)
+    return "retrying"

@@ -1,0 +1,168 @@
+"""Rolling back the last resolved phase: the state it resolved from comes back (every
+piece with its old database id, so the saved orders still name the right pieces), its
+rolls, the log lines of its resolution and the inputs given while it waited for a
+decision go, the phase its resolution opened is withdrawn (with its opening lines and
+its inputs; what was logged during it — seats, options, deadlines, GM edits — stays,
+under the reopened phase), and the phase is open again with its orders as they were
+given and a fresh dice seed whose hash is published (the old seed was revealed: it may
+not be used again). Nothing is sent. Refused, with nothing changed, when no phase has
+been resolved, when the phase it would withdraw has orders or waits for a decision, and
+when there is no snapshot to restore (campaign/history.py keeps the snapshots).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from campaign.archive import restore_state
+from campaign.changes import locked_campaign, log, refuse_if_ended
+from campaign.errors import Conflict, ServiceError
+from campaign.history import opening_state, resolved_from
+from campaign.lifecycle import next_position
+from campaign.models import (
+    Campaign,
+    DecisionRecord,
+    Event,
+    InputRecord,
+    Order,
+    Phase,
+    PhaseSnapshot,
+    RollRecord,
+)
+from campaign.readiness import default_deadline
+from campaign.snapshots import read_state
+from rules.dice import new_seed, seed_hash
+from rules.text import Text
+from rules.translation import Term
+
+# The kinds of log line a resolution writes (its GM- and seat-kind lines are the GM's
+# and the seats', written while a phase waited for a decision: a rollback keeps them).
+RESOLUTION_KINDS = (Event.Kind.ROLL, Event.Kind.RULE, Event.Kind.PHASE, Event.Kind.ORDER)
+
+
+def roll_back(*, campaign_id: int, actor) -> Phase:
+    """Undo the last resolved phase (see the module docstring); returns it, open again."""
+
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        refuse_if_ended(campaign)
+        if campaign.phase_id is None:
+            raise ServiceError(gettext("Nothing to roll back: the campaign has not started."))
+        rules = campaign.rules
+        newer = Phase.objects.select_for_update().get(pk=campaign.phase_id)
+        last = (
+            Phase.objects.select_for_update()
+            .filter(campaign=campaign, status=Phase.Status.RESOLVED)
+            .order_by("-turn", "-position")
+            .first()
+        )
+        if last is None:
+            raise ServiceError(gettext("Nothing to roll back: no phase has been resolved yet."))
+        name, newer_name = rules.phase(last.key).name, rules.phase(newer.key).name
+        if newer.status == Phase.Status.WAITING:
+            raise Conflict(
+                gettext(
+                    "%(phase)s is under way and waits for a decision: answer it (or cancel it) "
+                    "first. Nothing was rolled back."
+                )
+                % {"phase": newer_name}
+            )
+        given = list(
+            Order.objects.filter(phase=newer)
+            .order_by("power__sort")
+            .values_list("power__name", flat=True)
+        )
+        if given:
+            raise Conflict(
+                gettext(
+                    "Orders have already been given for %(phase)s (%(powers)s): rolling back "
+                    "%(last)s would discard them. Nothing was rolled back."
+                )
+                % {"phase": newer_name, "powers": ", ".join(given), "last": name}
+            )
+        if next_position(campaign, last) != (newer.turn, newer.position):
+            raise ServiceError(  # pragma: no cover - phases open one after another
+                f"{newer_name} is not the phase {name} opened: nothing was rolled back."
+            )
+        snapshot = PhaseSnapshot.objects.filter(phase=last).first()
+        if snapshot is None or snapshot.resolution_event_id is None:
+            raise ServiceError(
+                gettext(
+                    "%(phase)s cannot be rolled back: there is no snapshot of the state it "
+                    "resolved from (it resolved before Courier kept them, or before the "
+                    "campaign was imported). Nothing was rolled back."
+                )
+                % {"phase": name}
+            )
+        opened = PhaseSnapshot.objects.filter(phase=newer).first()
+        ruleset = campaign.ruleset
+        edited = opened is not None and read_state(campaign) != opening_state(opened, ruleset)
+
+        restore_state(campaign, resolved_from(snapshot, ruleset))
+        Event.objects.filter(
+            phase=last, pk__gt=snapshot.resolution_event_id, kind__in=RESOLUTION_KINDS
+        ).delete()
+        RollRecord.objects.filter(phase=last).delete()
+        DecisionRecord.objects.filter(phase=last).delete()
+        InputRecord.objects.filter(phase=last, answers__isnull=False).delete()  # while it waited
+        opening = Event.objects.filter(phase=newer)  # its opening lines, turn start included
+        if opened is not None:
+            opening.filter(pk__lte=opened.event_id).delete()
+        else:  # pragma: no cover - a phase opened by a snapshotted resolution has one
+            opening.filter(kind=Event.Kind.PHASE).delete()
+        Event.objects.filter(phase=newer).update(phase=last)  # logged since it opened
+        seed = new_seed()
+        Phase.objects.filter(pk=last.pk).update(
+            status=Phase.Status.OPEN,
+            resolved_at=None,
+            resolved_by=None,
+            failure="",
+            seed=seed,
+            seed_hash=seed_hash(seed),
+            deadline=default_deadline(campaign, last.key, timezone.now()),
+            paused_remaining=None,
+            reminders_sent=[],
+        )
+        PhaseSnapshot.objects.filter(pk=snapshot.pk).update(
+            resolution_event_id=None, before=None, options=None, dice_mode=""
+        )
+        campaign.turn, campaign.phase_id = last.turn, last.pk
+        campaign.save(update_fields=["turn", "phase"])
+        newer.delete()  # with its snapshot (it has no orders, rolls or decisions)
+        last.refresh_from_db()
+        text = _rollback_line(campaign, last, newer, actor, edited=edited)
+        log(campaign, Event.Kind.GM, text, actor=actor, phase=last)
+        campaign.bump_version()
+        return last
+
+
+def _rollback_line(campaign: Campaign, last: Phase, newer: Phase, actor, *, edited: bool) -> Text:
+    """What the log says of a rollback."""
+    rules = campaign.rules
+    with translation.override(None):  # the log keeps the rules' own words
+        turn = rules.turn_label(last.turn, campaign.setup)
+    user = actor.get_username() if getattr(actor, "is_authenticated", False) else ""
+    said = Text(
+        "%(who)s rolls back %(phase)s (%(turn)s): the state, rolls and log are as they were "
+        "before it resolved, %(newer)s is withdrawn, and the phase is open again with the "
+        "orders as they were given",
+        who=Text("GM %(user)s", user=user) if user else "GM",
+        phase=Term(rules.phase(last.key).name),
+        turn=turn,
+        newer=Term(rules.phase(newer.key).name),
+    )
+    if edited:
+        said = Text(
+            "%(rollback)s; the edits of the state made since %(newer)s opened are undone too",
+            rollback=said,
+            newer=Term(rules.phase(newer.key).name),
+        )
+    if campaign.dice_mode == Campaign.DiceMode.SEEDED:
+        return Text(
+            "%(rollback)s. Its dice get a fresh seed (SHA-256 %(hash)s).",
+            rollback=said,
+            hash=last.seed_hash,
+        )
+    return Text("%(rollback)s.", rollback=said)
