@@ -1,11 +1,18 @@
 from django.contrib import admin
+from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import RedirectView
 
 from campaign.views.account import PasswordResetView
 from campaign.views.seats import LoginView
 from courier.health import healthz
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico where a response has no link to the icon (a file, an
+    error): the icon, by its hashed name once the static files are collected."""
+    return redirect(static("courier/favicon.svg"), permanent=True)
+
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -14,8 +21,7 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", healthz, name="healthz"),
-    # browsers ask for /favicon.ico on pages without a link to the icon (a file, an error)
-    path("favicon.ico", RedirectView.as_view(url=static("courier/favicon.svg"), permanent=True)),
+    path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("campaign.urls")),
 ]

@@ -99,6 +99,7 @@ MISSING = str(10**17)  # an id no row has
 # parameters all the same.
 NOTHING_TO_POST = {
     "healthz": "answers whether the database does",
+    "favicon": "the way to the icon",
     "password_change_done": "a page saying so",
     "password_reset_done": "a page saying so",
     "password_reset_complete": "a page saying so",
