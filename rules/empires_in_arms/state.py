@@ -8,10 +8,9 @@ province or minor country (the political unit the rules speak of).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
+from rules import options
 from rules.log import LogLine
 from rules.modifiers import RollReport
 from rules.text import Text
@@ -52,9 +51,7 @@ DEFAULTS = {
 }
 
 
-def option(options: Mapping[str, Any] | None, key: str) -> Any:
-    """A campaign option: the campaign's choice, else the default (first) choice."""
-    return (options or {}).get(key, DEFAULTS[key])
+option = options.reader(DEFAULTS)
 
 
 @dataclass

@@ -9,10 +9,10 @@ zone; fleets stand in a sea zone (at sea) or in a port territory (in port).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import options
 from rules.log import LogLine
 from rules.text import Text
 
@@ -40,9 +40,7 @@ DEFAULTS = {
 }
 
 
-def option(options: Mapping[str, Any] | None, key: str) -> Any:
-    """A campaign option: the campaign's choice, else the default (first) choice."""
-    return (options or {}).get(key, DEFAULTS[key])
+option = options.reader(DEFAULTS)
 
 
 @dataclass

@@ -9,10 +9,10 @@ mercenaries.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from rules import options
 from rules.log import LogLine
 from rules.text import Text
 
@@ -63,9 +63,7 @@ ZONE_NAMES = {FRANCE_ZONE: "France", NETHERLANDS_ZONE: "the Netherlands"}
 DEFAULTS = {"unrest_cancel": "each_six", "displacement": "owner"}
 
 
-def option(options: Mapping[str, Any] | None, key: str) -> Any:
-    """A campaign option: the campaign's choice, else the default (first) choice."""
-    return (options or {}).get(key, DEFAULTS[key])
+option = options.reader(DEFAULTS)
 
 
 def power_name(key: str | None) -> str:
