@@ -11,8 +11,7 @@ import copy
 from dataclasses import dataclass, field
 
 from rules import options
-from rules.log import LogLine
-from rules.modifiers import RollReport
+from rules.log import Logbook, LogLine
 from rules.text import Text
 
 ZONE_MODIFIERS = {"Fiasco": -2, "Instability": -1, "Neutral": 0, "Dominant": 1}
@@ -147,7 +146,7 @@ class Depot:
 
 
 @dataclass
-class World:
+class World(Logbook):
     """Everything the EIA procedures may read or change, for one campaign."""
 
     powers: dict[str, Power]
@@ -220,14 +219,3 @@ class World:
         if "france" in self.powers:
             order.insert(max(0, min(len(order), slot - 1)), "france")
         return order + [p for p in self.powers if p not in order]
-
-    def say(
-        self,
-        rule: str,
-        text: Text,
-        *,
-        power: str | None = None,
-        area: str | None = None,
-        roll: RollReport | None = None,
-    ) -> None:
-        self.log.append(LogLine(rule, text, power, area, roll))

@@ -13,8 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import options
-from rules.log import LogLine
-from rules.text import Text
+from rules.log import Logbook, LogLine
 
 ARMY, REGIMENT, FLEET = "army", "regiment", "fleet"
 KINDS = (ARMY, REGIMENT, FLEET)
@@ -113,7 +112,7 @@ class Block:
 
 
 @dataclass
-class World:
+class World(Logbook):
     nations: dict[str, Nation]
     territories: dict[str, Territory]  # land territories and sea zones
     adjacency: dict[str, set[str]]  # symmetric; land–land, port–sea and sea–sea links
@@ -145,8 +144,3 @@ class World:
     def side_powers(self, side: str) -> tuple[str, ...]:
         """The nations of a side: the audience of a log line about its blocks."""
         return tuple(key for key, nation in self.nations.items() if nation.side == side)
-
-    def say(self, rule: str, text: Text, **fields: Any) -> None:
-        """Add a log line (``power``, ``area``, ``roll``, ``audience``, ``redacted``: a Text
-        too)."""
-        self.log.append(LogLine(rule, text, **fields))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import options
-from rules.log import LogLine
+from rules.log import Logbook, LogLine
 from rules.text import Text
 
 CATHOLIC, PROTESTANT = "catholic", "protestant"  # religious influence
@@ -142,7 +142,7 @@ class Markers:
 
 
 @dataclass
-class World:
+class World(Logbook):
     spaces: dict[str, Space]
     adjacency: dict[str, set[str]]  # land or pass links, symmetric
     sea_zones: dict[str, set[str]] = field(default_factory=dict)  # port key -> sea zones
@@ -170,7 +170,3 @@ class World:
 
     def at_war(self, a: str, b: str) -> bool:
         return frozenset((a, b)) in self.wars
-
-    def say(self, rule: str, text: str, **fields: Any) -> None:
-        """Add a log line (``power``, ``area``, ``roll``, ``audience``, ``redacted``)."""
-        self.log.append(LogLine(rule, text, **fields))
