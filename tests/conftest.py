@@ -12,7 +12,9 @@ import os
 import pytest
 from hypothesis import HealthCheck, settings
 
-settings.register_profile("dev", max_examples=100, deadline=None)
+# The default profile is for a quick answer (bin/test): every property runs, on fewer
+# examples than in CI, which runs six times as many.
+settings.register_profile("dev", max_examples=50, deadline=None)
 settings.register_profile(
     "ci", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
@@ -44,6 +46,17 @@ def pytest_sessionfinish(session, exitstatus):
         for nodeid in _skipped:
             print(f"  {nodeid}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_passwords():
+    """Test users need no slow password hashing: Django's default hasher spends a quarter
+    of a second of CPU on every password set or checked, and the suite makes thousands.
+    Session-wide, so module-scoped fixtures and the live server thread get it too."""
+    from django.test import override_settings
+
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
+        yield
 
 
 @pytest.fixture(autouse=True)
