@@ -48,17 +48,6 @@ def pytest_sessionfinish(session, exitstatus):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
-@pytest.fixture(autouse=True, scope="session")
-def fast_passwords():
-    """Test users need no slow password hashing: Django's default hasher spends a quarter
-    of a second of CPU on every password set or checked, and the suite makes thousands.
-    Session-wide, so module-scoped fixtures and the live server thread get it too."""
-    from django.test import override_settings
-
-    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"]):
-        yield
-
-
 @pytest.fixture(autouse=True)
 def gm_posts_carry_the_state_version(request, monkeypatch):
     """See tests/gm_forms.py."""
