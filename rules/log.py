@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from rules.modifiers import RollReport
 
@@ -35,3 +36,13 @@ class Change:
     text: str
     audience: tuple[str, ...] = ()  # empty: everyone reads the text
     redacted: str = ""
+
+
+class Logbook:
+    """What every ruleset's World does with its log (its dataclass declares ``log``)."""
+
+    log: list[LogLine]
+
+    def say(self, rule: str, text: str, **fields: Any) -> None:
+        """Add a log line (``power``, ``area``, ``roll``, ``audience``, ``redacted``)."""
+        self.log.append(LogLine(rule, text, **fields))

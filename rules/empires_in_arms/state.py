@@ -8,12 +8,10 @@ province or minor country (the political unit the rules speak of).
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from rules.log import LogLine
-from rules.modifiers import RollReport
+from rules import options
+from rules.log import Logbook, LogLine
 from rules.text import Text
 
 ZONE_MODIFIERS = {"Fiasco": -2, "Instability": -1, "Neutral": 0, "Dominant": 1}
@@ -52,9 +50,7 @@ DEFAULTS = {
 }
 
 
-def option(options: Mapping[str, Any] | None, key: str) -> Any:
-    """A campaign option: the campaign's choice, else the default (first) choice."""
-    return (options or {}).get(key, DEFAULTS[key])
+option = options.reader(DEFAULTS)
 
 
 @dataclass
@@ -150,7 +146,7 @@ class Depot:
 
 
 @dataclass
-class World:
+class World(Logbook):
     """Everything the EIA procedures may read or change, for one campaign."""
 
     powers: dict[str, Power]
@@ -223,14 +219,3 @@ class World:
         if "france" in self.powers:
             order.insert(max(0, min(len(order), slot - 1)), "france")
         return order + [p for p in self.powers if p not in order]
-
-    def say(
-        self,
-        rule: str,
-        text: Text,
-        *,
-        power: str | None = None,
-        area: str | None = None,
-        roll: RollReport | None = None,
-    ) -> None:
-        self.log.append(LogLine(rule, text, power, area, roll))

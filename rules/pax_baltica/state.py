@@ -9,12 +9,11 @@ zone; fleets stand in a sea zone (at sea) or in a port territory (in port).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.log import LogLine
-from rules.text import Text
+from rules import options
+from rules.log import Logbook, LogLine
 
 ARMY, REGIMENT, FLEET = "army", "regiment", "fleet"
 KINDS = (ARMY, REGIMENT, FLEET)
@@ -40,9 +39,7 @@ DEFAULTS = {
 }
 
 
-def option(options: Mapping[str, Any] | None, key: str) -> Any:
-    """A campaign option: the campaign's choice, else the default (first) choice."""
-    return (options or {}).get(key, DEFAULTS[key])
+option = options.reader(DEFAULTS)
 
 
 @dataclass
@@ -115,7 +112,7 @@ class Block:
 
 
 @dataclass
-class World:
+class World(Logbook):
     nations: dict[str, Nation]
     territories: dict[str, Territory]  # land territories and sea zones
     adjacency: dict[str, set[str]]  # symmetric; land–land, port–sea and sea–sea links
@@ -147,8 +144,3 @@ class World:
     def side_powers(self, side: str) -> tuple[str, ...]:
         """The nations of a side: the audience of a log line about its blocks."""
         return tuple(key for key, nation in self.nations.items() if nation.side == side)
-
-    def say(self, rule: str, text: Text, **fields: Any) -> None:
-        """Add a log line (``power``, ``area``, ``roll``, ``audience``, ``redacted``: a Text
-        too)."""
-        self.log.append(LogLine(rule, text, **fields))

@@ -81,7 +81,7 @@ def impulse(power: str, adjective: str) -> PhaseSpec:
             "another action played at the table, or a pass. A conversion or a revolt waits "
             "for the decisions it needs, from whichever power must make them."
         ),
-        order_form=f"{PACKAGE}.forms.ImpulseOrderForm",
+        order_form=f"{PACKAGE}.forms.orders.ImpulseOrderForm",
         service=f"{PACKAGE}.services.resolve_impulse",
         orders_from=power,
         kind="impulse",
@@ -176,7 +176,7 @@ RULESET = Ruleset(
     sequence=sequence,
     turn_label=turn_label,
     world_loader=f"{PACKAGE}.services.load_world",
-    edit_forms=f"{PACKAGE}.forms.EDIT_FORMS",
+    edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
     presenter=f"{PACKAGE}.presenters",
     storage=f"{PACKAGE}.storage.STORAGE",
     gm_orders=GmOrders(
@@ -191,7 +191,7 @@ RULESET = Ruleset(
     procedures=PROCEDURES,
     default_orders=gettext_lazy("it passes"),
     decision_service=f"{PACKAGE}.services.decide",
-    decision_form=f"{PACKAGE}.forms.DecisionForm",
+    decision_form=f"{PACKAGE}.forms.decisions.DecisionForm",
     default_decision=f"{PACKAGE}.services.default_decision",
     turn_started=f"{PACKAGE}.services.turn_started",
 )

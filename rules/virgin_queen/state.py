@@ -9,11 +9,11 @@ mercenaries.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.log import LogLine
+from rules import options
+from rules.log import Logbook, LogLine
 from rules.text import Text
 
 CATHOLIC, PROTESTANT = "catholic", "protestant"  # religious influence
@@ -63,9 +63,7 @@ ZONE_NAMES = {FRANCE_ZONE: "France", NETHERLANDS_ZONE: "the Netherlands"}
 DEFAULTS = {"unrest_cancel": "each_six", "displacement": "owner"}
 
 
-def option(options: Mapping[str, Any] | None, key: str) -> Any:
-    """A campaign option: the campaign's choice, else the default (first) choice."""
-    return (options or {}).get(key, DEFAULTS[key])
+option = options.reader(DEFAULTS)
 
 
 def power_name(key: str | None) -> str:
@@ -144,7 +142,7 @@ class Markers:
 
 
 @dataclass
-class World:
+class World(Logbook):
     spaces: dict[str, Space]
     adjacency: dict[str, set[str]]  # land or pass links, symmetric
     sea_zones: dict[str, set[str]] = field(default_factory=dict)  # port key -> sea zones
@@ -172,7 +170,3 @@ class World:
 
     def at_war(self, a: str, b: str) -> bool:
         return frozenset((a, b)) in self.wars
-
-    def say(self, rule: str, text: str, **fields: Any) -> None:
-        """Add a log line (``power``, ``area``, ``roll``, ``audience``, ``redacted``)."""
-        self.log.append(LogLine(rule, text, **fields))

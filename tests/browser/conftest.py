@@ -22,13 +22,6 @@ ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "browser"
 TIMEOUT_MS = 15_000
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Accounts made in the browser need no slow password hashing (the live server thread
-    reads the same settings)."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def browser(monkeypatch):
     """A headless Chromium for one test.

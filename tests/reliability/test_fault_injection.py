@@ -37,12 +37,6 @@ pytestmark = pytest.mark.django_db
 WRITES = ("INSERT", "UPDATE", "DELETE")
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Test users need no slow password hashing."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 class InjectedFault(OperationalError):
     """The database refusing a write (disk full, connection lost, …)."""
 

@@ -78,7 +78,6 @@ from tests.reliability.test_order_fuzz import (  # noqa: F401 (fixtures)
     ODD,
     TEXT,
     Writes,
-    fast_passwords,
     foreign_ids,
     quiet_refusals,
 )

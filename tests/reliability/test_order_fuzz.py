@@ -91,12 +91,6 @@ def fuzz(key: str):
 
 
 @pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Test users need no slow password hashing."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def quiet_refusals():
     """Thousands of 4xx warnings from django.request are only noise here (5xx errors
     are still logged, and fail the test anyway)."""

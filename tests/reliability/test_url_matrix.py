@@ -922,7 +922,6 @@ def test_every_campaign_url_name_has_a_builder():
 @pytest.mark.django_db
 @pytest.mark.parametrize("scene_key", SCENES)
 def test_every_url_with_every_role(scene_key, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     settings.PRESS_RATE_LIMIT = 10**6  # every role posts press many times a minute here
     names = campaign_url_names()
     assert names <= set(BUILDERS), f"no argument builder for {names - set(BUILDERS)}"

@@ -543,8 +543,7 @@ def test_the_commands_refuse_bad_input_with_a_clear_message(tmp_path):
         ("anonymous", 302),
     ],
 )
-def test_only_the_gm_downloads_the_campaign(role, status, settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def test_only_the_gm_downloads_the_campaign(role, status):
     campaign = make_eia_campaign()
     users = seat_users(campaign)
     client = Client()

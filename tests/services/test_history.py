@@ -47,11 +47,6 @@ from tests.services.test_vq_phase_services import CONVERSION_FACES, SEED_FACES, 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 # -- playing ------------------------------------------------------------------------------
 
 

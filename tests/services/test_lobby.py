@@ -19,11 +19,6 @@ pytestmark = pytest.mark.django_db
 User = get_user_model()
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def campaign():
     """France and Great Britain have players; Spain, Austria, Prussia, Russia and Turkey

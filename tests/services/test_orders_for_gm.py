@@ -263,7 +263,7 @@ def test_a_battle_prefills_the_corps_as_having_fought_there():
 
 
 def test_a_virgin_queen_move_is_carried_out_by_the_units_move_edit():
-    from rules.virgin_queen.forms import EDIT_FORMS
+    from rules.virgin_queen.forms.edits import EDIT_FORMS
 
     campaign = make_vq_campaign()
     users = seat_users(campaign, "spain", "protestant")

@@ -28,11 +28,6 @@ def fresh_rate_limit():
     cache.clear()
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def campaign():
     return make_eia_campaign()

@@ -35,11 +35,6 @@ BAD_ROLL_UNPAID = [1, 3]
 LAND = "Land phase · guerrilla steps (March 1805)"
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 def eia_month():
     """March 1805 with GM-entered dice, at its peace step."""
     campaign = quarter_campaign(dice_mode="scripted")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rules.dice import Dice
-from rules.log import LogLine
+from rules.log import Logbook, LogLine
 from rules.modifiers import ModifiedRoll, RollReport
 from rules.refusals import Refused
 from rules.text import Text
@@ -15,7 +15,7 @@ NEEDS = 4  # a beacon catches on 4 or more
 
 
 @dataclass
-class World:
+class World(Logbook):
     """Which power's beacon is lit in each area (None: unlit), and who borders whom."""
 
     lit: dict[str, str | None]
@@ -43,7 +43,7 @@ def light_beacon(world: World, power: str, area: str, dice: Dice) -> bool:
         world.lit[area] = power
     outcome = Text("the beacon is lit") if caught else Text("it does not catch")
     report = RollReport(RULE, f"{power} lights {area}", ModifiedRoll(face), f"≥ {NEEDS}", outcome)
-    world.log.append(LogLine(RULE, report.text, power=power, area=area, roll=report))
+    world.say(RULE, report.text, power=power, area=area, roll=report)
     return caught
 
 

@@ -8,12 +8,6 @@ from tests.factories import make_eia_campaign, seat_users
 ROLES = ("anonymous", "outsider", "other_player", "player", "observer", "gm")
 
 
-@pytest.fixture(autouse=True)
-def fast_passwords(settings):
-    """Test users need no slow password hashing."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def campaign(db):
     return make_eia_campaign()
