@@ -276,9 +276,12 @@ def siege_result(world: World, territory: Territory, attacker: str) -> SiegeResu
     """
     holder, home = territory.controller, territory.nation
     if holder is not None and not world.enemies(attacker, holder):
-        raise ValueError(
-            f"{_nation_name(world, attacker)} cannot besiege its own side's garrison "
-            f"of {territory.name}"
+        raise Refused(
+            Text(
+                "%(nation)s cannot besiege its own side's garrison of %(territory)s",
+                nation=_nation_name(world, attacker),
+                territory=territory.name,
+            )
         )
     friendly_home = home is not None and not world.enemies(attacker, home)
     places = not friendly_home or territory.in_poland

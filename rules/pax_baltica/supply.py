@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.pax_baltica.state import FLEET, FLEET_REACH, GALLEY_REACH, SEA, Block, World
+from rules.refusals import Refused
 from rules.text import Join, Text
 
 Links = dict[str, set[str]]
@@ -301,10 +302,10 @@ def fleet_move_refusal(world: World, fleet: Block, path: Sequence[str]) -> Text 
 def move_fleet(world: World, fleet: Block, path: Sequence[str]) -> FleetMove:
     """GNW-13: sail a legal ``path``, stopping in the first sea zone entered that holds an
     enemy fleet. Does not change the world: the caller moves the fleet and the blocks it
-    carries. Raises ValueError with the refusal for an illegal path."""
+    carries. Raises Refused with the refusal for an illegal path."""
     refusal = fleet_move_refusal(world, fleet, path)
     if refusal:
-        raise ValueError(refusal)
+        raise Refused(refusal)
     entered: list[str] = []
     stopped_by, stoppers = None, []
     for there in path:

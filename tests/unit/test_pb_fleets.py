@@ -29,6 +29,7 @@ from rules.pax_baltica.supply import (
     fleet_route,
     move_fleet,
 )
+from rules.refusals import Refused
 from tests.unit.pb_world import build_world
 
 GULF, CENTRAL, SOUTH, SKAG = "gulf_of_bothnia", "central_baltic", "southern_baltic", "skagerrak"
@@ -265,7 +266,7 @@ def test_an_empty_path_is_refused():
 def test_move_fleet_raises_the_refusal_and_changes_nothing():
     world = build_world()
     before = copy.deepcopy(world)
-    with pytest.raises(ValueError, match="not adjacent"):
+    with pytest.raises(Refused, match="not adjacent"):
         move_fleet(world, swedes(world), [SKAG])
     move_fleet(world, swedes(world), [GULF, CENTRAL])
     fleet_destinations(world, swedes(world))

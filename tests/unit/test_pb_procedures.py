@@ -26,6 +26,7 @@ from rules.pax_baltica.procedures import (
     step_cost,
 )
 from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, Block, Nation, Territory
+from rules.refusals import Refused
 from tests.unit.pb_world import build_world
 
 NARVA = Territory("narva", "Narva", nation="sweden", controller="sweden", garrison=2)
@@ -219,7 +220,7 @@ def test_gnw2_a_territory_of_no_nation_goes_to_the_captor_without_rp_changes():
 
 def test_gnw2_a_side_cannot_besiege_its_own_garrison():
     world = build_world()
-    with pytest.raises(ValueError, match="Russia cannot besiege its own side's garrison"):
+    with pytest.raises(Refused, match="Russia cannot besiege its own side's garrison"):
         siege_result(world, world.territories["lausitz"], "russia")
 
 
