@@ -57,7 +57,7 @@ def open_phase(campaign: Campaign, turn: int, position: int) -> Phase:
     with translation.override(None):  # the log keeps the rules' own words
         text = Text(
             "%(turn)s: %(phase)s is open. %(does)s",
-            turn=campaign.turn_label,
+            turn=campaign.rules.turn_label(turn, campaign.setup),
             phase=Term(spec.name),
             does=Term(spec.does),
         )

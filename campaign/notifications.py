@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 from campaign import delivery, readiness
 from campaign.models import Campaign, Event, Phase, Profile, Seat
 from campaign.presenters import visible_text
+from rules.translation import localized
 
 REMINDERS = (24, 1)  # hours before a deadline
 
@@ -49,7 +50,7 @@ def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
     if campaign.webhook_url:
         with translation.override(settings.LANGUAGE_CODE):
             name = str(campaign.rules.phase(phase.key).name)
-            turn = str(campaign.rules.turn_label(phase.turn, campaign.setup))
+            turn = localized(campaign.rules.turn_label(phase.turn, campaign.setup))
         payload = {
             "event": event,
             "campaign": campaign.name,
@@ -72,7 +73,7 @@ def _phase_opened(campaign: Campaign, phase: Phase) -> None:
     spec = campaign.rules.phase(phase.key)
 
     def opened_text() -> str:
-        turn = campaign.rules.turn_label(phase.turn, campaign.setup)
+        turn = localized(campaign.rules.turn_label(phase.turn, campaign.setup))
         return gettext("%(turn)s: %(phase)s is open.") % {"turn": turn, "phase": spec.name}
 
     owing = {power.pk for power in readiness.owing_powers(campaign, phase)} if readers else ()
@@ -108,7 +109,7 @@ def _phase_resolved(campaign: Campaign, phase: Phase) -> None:
     spec = campaign.rules.phase(phase.key)
 
     def resolved_text() -> str:
-        turn = campaign.rules.turn_label(phase.turn, campaign.setup)
+        turn = localized(campaign.rules.turn_label(phase.turn, campaign.setup))
         return gettext("%(turn)s: %(phase)s is resolved.") % {"turn": turn, "phase": spec.name}
 
     events = list(Event.objects.filter(phase=phase).select_related("power").order_by("pk"))

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from rules.gm_orders import KEY as GM_ORDERS_KEY
-from rules.translation import render
+from rules.translation import localized, render
 
 NEUTRAL = gettext_lazy("Neutral")
 AREA_KINDS = {  # an area's kind as pages name it (the scenario's key otherwise)
@@ -394,7 +394,7 @@ def log_group(
     revealed = seeded and phase is not None and phase.status == "resolved"
     return LogGroup(
         phase=ruleset.phase(phase.key).name if phase else BEFORE_THE_FIRST_PHASE,
-        turn=ruleset.turn_label(phase.turn if phase else events[0][0].turn, setup),
+        turn=localized(ruleset.turn_label(phase.turn if phase else events[0][0].turn, setup)),
         is_open=bool(phase and phase.is_open),
         lines=[
             LogLine(

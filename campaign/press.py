@@ -53,7 +53,7 @@ from campaign.changes import locked_campaign, log
 from campaign.errors import ServiceError
 from campaign.models import Campaign, Channel, Event, Message, Power, Profile, ReadMarker, Seat
 from rules.text import Text
-from rules.translation import Term
+from rules.translation import Term, localized
 
 MAX_LENGTH = 5000  # characters in a message
 PAGE_SIZE = 50  # messages on a press page
@@ -323,7 +323,7 @@ def announce(campaign: Campaign, message: Message, address: Address) -> None:
         payload = {
             "event": "press",
             "campaign": campaign.name,
-            "turn": str(campaign.rules.turn_label(message.turn, campaign.setup)),
+            "turn": localized(campaign.rules.turn_label(message.turn, campaign.setup)),
             "phase": phase_name(campaign, message),
             "channel": address.kind,
             "from": author if public else None,
@@ -486,7 +486,7 @@ def lines(seat: Seat, found: Iterable[Message], powers: dict[str, Power]) -> lis
                 author=author_name(by_id.get(m.power_id)),
                 own=m.author_id == seat.user_id,
                 created_at=m.created_at,
-                turn=campaign.rules.turn_label(m.turn, campaign.setup),
+                turn=localized(campaign.rules.turn_label(m.turn, campaign.setup)),
                 phase=phase_name(campaign, m),
                 text=m.text,
             )

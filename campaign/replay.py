@@ -54,6 +54,7 @@ from campaign.services import PhaseContext
 from campaign.snapshots import comparable, first_difference, read_state
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, seed_hash
 from rules.engine import load
+from rules.translation import localized
 
 
 @dataclass
@@ -159,7 +160,8 @@ def _replay(campaign: Campaign, report: ReplayReport) -> None:
     first_new_roll = RollRecord.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
     for i, phase in enumerate(phases[start:], start):
-        label = f"{rules.phase(phase.key).name} ({rules.turn_label(phase.turn, campaign.setup)})"
+        turn = localized(rules.turn_label(phase.turn, campaign.setup))
+        label = f"{rules.phase(phase.key).name} ({turn})"
         snapshot = snapshots.get(phase.pk)
         if snapshot is None:
             raise _Mismatch(f"{label} has no snapshot: the history cannot be replayed past it.")

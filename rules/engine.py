@@ -115,7 +115,9 @@ class Ruleset:
     phases: tuple[PhaseSpec, ...]
     options: tuple[OptionSpec, ...]
     sequence: Callable[[int, dict], list[str]]
-    turn_label: Callable[[int, dict], str]
+    # the turn's name ("April 1805"): a rules.text Text, so that the log stores it and
+    # shows it in each reader's language (rules.translation.localized for a page)
+    turn_label: Callable[[int, dict], Any]
     # dotted path: load_world(campaign, rows=None) -> the state forms and pages read
     world_loader: str
     edit_forms: str  # dotted path: {edit key: GM edit form class}

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.dice import new_seed, seed_hash
 from rules.engine import Ruleset, ruleset_for
+from rules.translation import localized
 
 
 class Campaign(models.Model):
@@ -135,7 +136,8 @@ class Campaign(models.Model):
 
     @property
     def turn_label(self) -> str:
-        return self.rules.turn_label(self.turn, self.setup)
+        """The current turn's name in the active language."""
+        return localized(self.rules.turn_label(self.turn, self.setup))
 
     @property
     def secret_hash(self) -> str:
@@ -381,7 +383,7 @@ class Phase(models.Model):
 
     def __str__(self) -> str:
         campaign = self.campaign
-        month = campaign.rules.turn_label(self.turn, campaign.setup)
+        month = localized(campaign.rules.turn_label(self.turn, campaign.setup))
         return f"{campaign.rules.phase(self.key).name} ({month})"
 
     @property

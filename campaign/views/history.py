@@ -31,6 +31,7 @@ from campaign.state_rows import SnapshotRows
 from campaign.views.access import gm_seat
 from campaign.views.context import LOG_LIMIT, load_state
 from campaign.views.gm import perform
+from rules.translation import localized
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ def phase_history(request, campaign_id: int, phase_id: int):
         PhaseEntry(
             p.pk,
             rules.phase(p.key).name,
-            rules.turn_label(p.turn, campaign.setup),
+            localized(rules.turn_label(p.turn, campaign.setup)),
             p.status,
             p.pk == phase.pk,
         )

@@ -20,6 +20,7 @@ from campaign import timeline
 from campaign.models import Campaign, PhaseSnapshot
 from campaign.services import seat_for
 from campaign.snapshots import decode, read_state
+from rules.translation import localized
 
 
 def turn_openings(campaign: Campaign) -> list[tuple[int, dict]]:
@@ -47,7 +48,8 @@ def campaign_timeline(request, campaign_id: int):
         raise Http404("This ruleset has no timeline.")
     presenter = import_module(rules.presenter)
     moments = [
-        (rules.turn_label(turn, campaign.setup), state) for turn, state in turn_openings(campaign)
+        (localized(rules.turn_label(turn, campaign.setup)), state)
+        for turn, state in turn_openings(campaign)
     ]
     moments.append((gettext("Now"), read_state(campaign)))
     powers = list(campaign.powers.all())

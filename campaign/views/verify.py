@@ -22,6 +22,7 @@ from campaign.presenters import reads_in_full, visible_text
 from campaign.services import seat_for
 from campaign.verify import DRAW_SCRIPT, SCRIPT, RollCheck, verify_draws, verify_phase
 from campaign.views.context import load_state
+from rules.translation import localized
 
 OTHER_SIDE = "a roll of the other side"
 
@@ -53,7 +54,7 @@ def phase_verify(request, campaign_id: int, phase_id: int):
         "ruleset": state.rules,
         "verified_phase": phase,
         "phase_name": spec.name,
-        "phase_turn": state.rules.turn_label(phase.turn, state.campaign.setup),
+        "phase_turn": localized(state.rules.turn_label(phase.turn, state.campaign.setup)),
     }
     if phase.is_open:
         return render(request, "campaign/verify.html", {**context, "still_open": True}, status=409)

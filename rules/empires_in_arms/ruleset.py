@@ -7,6 +7,8 @@ from django.utils.translation import gettext_lazy
 
 from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, MOVE
+from rules.text import Text
+from rules.translation import Term
 
 PACKAGE = "rules.empires_in_arms"
 
@@ -385,10 +387,10 @@ def sequence(turn: int, setup: dict) -> list[str]:
     return keys
 
 
-def turn_label(turn: int, setup: dict) -> str:
-    """ "January 1805", the month's name in the active language."""
+def turn_label(turn: int, setup: dict) -> Text:
+    """ "January 1805", the month's name in each reader's language."""
     year, month = month_of(turn, setup)
-    return f"{MONTHS[month]} {year}"
+    return Text("%(month)s %(year)s", month=Term(MONTHS[month]), year=year)
 
 
 RULESET = Ruleset(

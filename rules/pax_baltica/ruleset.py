@@ -8,12 +8,13 @@ battles the GM enters), then every territory with blocks forages.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, MOVE
 from rules.pax_baltica.phases import DRAW_RULE
 from rules.text import Text
+from rules.translation import Term
 
 PACKAGE = "rules.pax_baltica"
 SEASONS = (
@@ -330,10 +331,10 @@ def sequence(turn: int, setup: dict) -> list[str]:
     return keys + ["actions", "siege", "forage"]
 
 
-def turn_label(turn: int, setup: dict) -> str:
-    """ "Spring 1700", in the active language."""
+def turn_label(turn: int, setup: dict) -> Text:
+    """ "Spring 1700", in each reader's language."""
     year, season = season_of(turn, setup)
-    return gettext("%(season)s %(year)s") % {"season": gettext(season), "year": year}
+    return Text("%(season)s %(year)s", season=Term(season), year=year)
 
 
 RULESET = Ruleset(

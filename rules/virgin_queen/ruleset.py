@@ -8,10 +8,11 @@ allocation, displacement): the phase stays open until the last one is made.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy
 
 from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, CARD, MOVE
+from rules.text import Text
 
 PACKAGE = "rules.virgin_queen"
 
@@ -162,9 +163,9 @@ def sequence(turn: int, setup: dict) -> list[str]:
     return [f"impulse_{power}" for _ in range(rounds) for power in order]
 
 
-def turn_label(turn: int, setup: dict) -> str:
-    """ "Turn 3", in the active language."""
-    return gettext("Turn %(turn)s") % {"turn": turn}
+def turn_label(turn: int, setup: dict) -> Text:
+    """ "Turn 3", in each reader's language."""
+    return Text("Turn %(turn)s", turn=turn)
 
 
 RULESET = Ruleset(

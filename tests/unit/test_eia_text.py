@@ -17,6 +17,7 @@ from rules.empires_in_arms.phases import (
 )
 from rules.empires_in_arms.ruleset import turn_label
 from rules.empires_in_arms.state import ALLIED, SPAIN, Corps, Depot, Guerrilla, Revolt, World
+from rules.translation import localized
 from tests.unit.translatable import assert_log_translatable, assert_translatable
 
 
@@ -292,8 +293,10 @@ def test_edit_errors_are_in_the_active_language(edited):
         edits.edit_national_modifier(edited, area="hesse", power="france", value=9)
 
 
-def test_the_turn_label_names_the_month_in_the_active_language():
-    with translation.override("en"):
-        assert turn_label(1, {"start_year": 1805}) == "January 1805"
+def test_the_turn_label_is_a_message_each_reader_reads_in_their_language():
+    label = turn_label(1, {"start_year": 1805})
+    assert label == "January 1805"  # its English source, whatever the active language
     with translation.override("ru"):
-        assert turn_label(1, {"start_year": 1805}) == "Январь 1805"
+        assert localized(label) == "Январь 1805"
+    with translation.override("el"):
+        assert localized(turn_label(4, {"start_year": 1805})) == "Απρίλιος 1805"

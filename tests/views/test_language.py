@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Profile
+from tests.factories import make_eia_campaign, seat_users
 
 
 def page_language(response) -> str:
@@ -80,3 +81,17 @@ def test_an_unknown_language_is_refused(users):
     assert response.status_code == 422
     assert "“xx” is not a language Courier speaks" in response.content.decode()
     assert not Profile.objects.filter(user=users["player"]).exclude(language="").exists()
+
+
+@pytest.mark.parametrize(
+    "language, month", [("en", "January 1805"), ("el", "Ιανουάριος 1805"), ("ru", "Январь 1805")]
+)
+def test_the_logs_turn_names_are_in_the_readers_language(language, month, users):
+    """The log stores a phase opening's turn as a message, not as the words of whoever
+    opened it: every reader gets the month in their language."""
+    campaign = make_eia_campaign()
+    client = Client()
+    client.force_login(seat_users(campaign)["player"])
+    html = client.get(campaign.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content
+    log = html.decode().split('id="log"', 1)[1]
+    assert f"{month}:" in log and (language == "en" or "January 1805" not in log)
