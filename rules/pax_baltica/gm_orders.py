@@ -5,7 +5,7 @@ moves are orders the actions phase resolves itself (GNW-13). Pure."""
 from __future__ import annotations
 
 from rules.gm_orders import BATTLE, MOVE, Piece, Prefill
-from rules.pax_baltica.state import ARMY, REGIMENT, TERRITORY, World
+from rules.pax_baltica.state import ARMY, KIND_NAMES, REGIMENT, TERRITORY, World
 from rules.text import Text
 
 
@@ -14,7 +14,7 @@ def pieces(world: World, power_key: str) -> list[Piece]:
     return [
         Piece(
             block.id,
-            Text("%(block)s (%(kind)s)", block=block.name, kind=block.kind),
+            Text("%(block)s (%(kind)s)", block=block.name, kind=KIND_NAMES[block.kind]),
             block.location,
             tuple(
                 sorted(

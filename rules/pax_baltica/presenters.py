@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.marks import AreaMarks, Badge
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
-from rules.pax_baltica.state import SEA, SIDES, Block, World
+from rules.pax_baltica.state import KIND_NAMES, SEA, SIDES, Block, World
 from rules.translation import localized
 
 COLUMNS = (gettext_lazy("Forage points"), gettext_lazy("Garrison"), gettext_lazy("Blocks"))
@@ -73,7 +73,7 @@ def block_label(world: World, block: Block, viewer: frozenset[str] | None) -> st
     return _("%(block)s (%(nation)s %(kind)s, %(strength)s/%(max_strength)s)") % {
         "block": block.name,
         "nation": nation,
-        "kind": block.kind,
+        "kind": localized(KIND_NAMES[block.kind]),
         "strength": block.strength,
         "max_strength": block.max_strength,
     }
@@ -159,7 +159,9 @@ def nation_rows(world: World, viewer: frozenset[str] | None) -> list[NationRow]:
     for nation in world.nations.values():
         pool = world.pool(nation.key)
         if viewer is None or nation.key in viewer:
-            listed = ", ".join(f"{b.name} ({b.kind})" for b in pool) or _("empty")
+            listed = ", ".join(f"{b.name} ({localized(KIND_NAMES[b.kind])})" for b in pool) or _(
+                "empty"
+            )
         else:
             listed = ngettext("%(count)s block", "%(count)s blocks", len(pool)) % {
                 "count": len(pool)
@@ -192,7 +194,7 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
                 name=block.name,
                 nation=world.nations[block.nation].name
                 + (f" ({block.nationality})" if block.nationality else ""),
-                kind=block.kind,
+                kind=localized(KIND_NAMES[block.kind]),
                 strength=block.strength,
                 max_strength=block.max_strength,
                 rating=block.rating,

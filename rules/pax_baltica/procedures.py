@@ -21,6 +21,7 @@ from rules.pax_baltica.state import (
     FLEET,
     FORAGE_DEMAND,
     GARRISON_RATING,
+    KIND_NAMES,
     REGIMENT,
     RP_PER_SURRENDER,
     STEP_COST,
@@ -663,7 +664,7 @@ def reinforce_with_rp(
     fields = {
         "count": steps,
         "block": block.name,
-        "kind": block.kind,
+        "kind": KIND_NAMES[block.kind],
         "area": _area_name(world, block.location),
         "before": block.strength,
         "after": strength,
@@ -717,7 +718,7 @@ def reinforce_by_action(world: World, block: Block, actions: int, has_line: bool
     strength = block.strength + steps
     fields = {
         "block": block.name,
-        "kind": block.kind,
+        "kind": KIND_NAMES[block.kind],
         "area": _area_name(world, block.location),
         "steps": steps_count(steps),
         "actions": Plural("%(count)s action", "%(count)s actions", count=actions),
@@ -889,7 +890,7 @@ def draw_blocks(
 
 def _unaffordable(block: Block, left: int, first: int, ends: bool) -> Text:
     """GNW-10: a drawn block the RP left cannot pay for (Decision 3: ``ends``)."""
-    fields = {"block": block.name, "kind": block.kind, "left": left, "first": first}
+    fields = {"block": block.name, "kind": KIND_NAMES[block.kind], "left": left, "first": first}
     if ends:
         return Text(
             "%(block)s (%(kind)s) drawn: %(left)s RP cannot pay the first step (%(first)s RP); "
@@ -905,7 +906,12 @@ def _unaffordable(block: Block, left: int, first: int, ends: bool) -> Text:
 
 def _bought(block: Block, first: int, extra: int, unit: int) -> Text:
     """GNW-10: what a paid block cost and the strength it has."""
-    fields = {"block": block.name, "kind": block.kind, "first": first, "strength": 1 + extra}
+    fields = {
+        "block": block.name,
+        "kind": KIND_NAMES[block.kind],
+        "first": first,
+        "strength": 1 + extra,
+    }
     if extra:
         return Text(
             "%(block)s (%(kind)s) drawn: %(first)s RP for the first step + %(extra_rp)s RP for "

@@ -14,9 +14,12 @@ from typing import Any
 
 from rules import options
 from rules.log import Logbook, LogLine
+from rules.text import Text
 
 ARMY, REGIMENT, FLEET = "army", "regiment", "fleet"
 KINDS = (ARMY, REGIMENT, FLEET)
+# how a log line or a label names a block's kind, in each reader's language
+KIND_NAMES = {ARMY: Text("army"), REGIMENT: Text("regiment"), FLEET: Text("fleet")}
 TERRITORY, SEA = "territory", "sea"
 SWEDEN_SIDE, COALITION = "sweden", "coalition"
 SIDES = {SWEDEN_SIDE: "Sweden", COALITION: "Coalition"}

@@ -799,3 +799,13 @@ def test_a_player_may_not_edit(pb, as_role, ids):
     data = block_data(ids["Menshikov"], location="velikaya")
     response = gm_post(as_role("player"), pb, "block", data)
     assert_refused(response, 403, pb, before, "Only the game master")
+
+
+def test_block_kinds_are_in_the_readers_language(pb, as_role):
+    html = (
+        as_role("player")
+        .get(reverse("campaign:detail", args=[pb.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+        .content.decode()
+    )
+    assert "<td>армия</td>" in html and "полк" in html
+    assert "<td>army</td>" not in html and "(regiment)" not in html
