@@ -14,6 +14,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.marks import AreaMarks, Badge
+from rules.translation import localized
+from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.state import (
     CATHOLIC,
     PROTESTANT,
@@ -64,10 +66,7 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
     for stack in world.units.values():
         if stack.count:
             counts[stack.space] += stack.count
-            units.setdefault(stack.space, []).append(
-                _("%(count)s %(power)s %(kind)s")
-                % {"count": stack.count, "power": power_name(stack.power), "kind": stack.kind}
-            )
+            units.setdefault(stack.space, []).append(localized(vq.stack_text(stack)))
     leaders: dict[str, list[str]] = {}
     for leader in world.leaders.values():
         if leader.space:

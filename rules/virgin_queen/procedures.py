@@ -158,7 +158,7 @@ def _by_name(world: World, keys: Iterable[str]) -> list[str]:
     return sorted(keys, key=lambda key: (_name(world, key), key))
 
 
-def _stack(units: Units) -> Text:
+def stack_text(units: Units) -> Text:
     """ "2 French mercenaries"."""
     adjective = ADJECTIVES.get(units.power, units.power.title())
     return STACKS[units.kind](units.count, adjective)
@@ -940,7 +940,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
             Text(
                 "%(units)s in %(space)s destroyed: no Catholic unit of %(power)s is left, the "
                 "revolt succeeds (step 2).",
-                units=_and([_stack(units) for _, units in defenders]),
+                units=_and([stack_text(units) for _, units in defenders]),
                 space=space.name,
                 power=power_name(controller),
             ),
@@ -1037,7 +1037,7 @@ def _take_hits(world: World, data: dict, waiting_for: str, answer: Mapping[str, 
         unit_key = next(k for k in stacks if f"unit:{k}" == question.name)
         units, lost = stacks[unit_key], int(values[question.name])
         if lost:
-            removed.append(_stack(Units(units.id, units.power, units.kind, units.space, lost)))
+            removed.append(stack_text(Units(units.id, units.power, units.kind, units.space, lost)))
             units.count -= lost
             if not units.count:
                 del world.units[unit_key]
@@ -1133,7 +1133,7 @@ def _piece(world: World, item: list) -> Units | Leader | None:
 
 def _piece_text(piece: Units | Leader) -> str:
     if isinstance(piece, Units):
-        return _stack(piece)
+        return stack_text(piece)
     return piece.name[:1].upper() + piece.name[1:]
 
 

@@ -13,11 +13,15 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from campaign import services
 from campaign.models import Area, Event, Order, Phase, PowerRelation, Seat
 from rules.dice import ScriptedDice
+from rules.translation import localized
 from rules.virgin_queen.models import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
+from rules.virgin_queen.procedures import stack_text
+from rules.virgin_queen.state import Units
 from tests.factories import PASSWORD, make_vq_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import resolve
 
@@ -1053,3 +1057,15 @@ def test_the_impulse_a_decision_opens_is_credited_to_nobody(at_sixes, as_role, v
     )
     assert line and 'class="actor"' not in line.group(0)
     assert resolved.text.endswith(" resolved.") and resolved.actor == vq_users["player"]
+
+
+def test_unit_stacks_on_the_map_are_named_in_the_readers_language(vq, as_role):
+    """Lyon's French stacks, as the log names them: "1 French regular" in each language."""
+    html = (
+        as_role("spain")
+        .get(reverse("campaign:detail", args=[vq.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+        .content.decode()
+    )
+    with translation.override("ru"):
+        regular = localized(stack_text(Units(None, "france", "regular", "lyon", 1)))
+    assert regular in html and "French regular" not in html
