@@ -14,13 +14,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rules.engine import ruleset_for
+from rules.engine import folder_of
 
 CASE_PARTS = ("given", "choices", "expect")
 
 
 def corpus_dir(ruleset: str) -> Path:
-    return ruleset_for(ruleset).folder / "corpus"
+    return folder_of(ruleset) / "corpus"
 
 
 def _number(path: Path) -> tuple[str, int]:

@@ -11,11 +11,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
-# Each is a package with a ``ruleset`` module (its RULESET) and, being a Django app
-# too (courier/settings.py installs them), the tables of its state.
+# Each is a package named by its ruleset's key, with a ``ruleset`` module (its RULESET)
+# and, being a Django app too (courier/settings.py installs them), the tables of its state.
 RULESET_PACKAGES = (
     "rules.empires_in_arms",
     "rules.pax_baltica",
@@ -155,7 +156,7 @@ class Ruleset:
     @property
     def folder(self) -> Path:
         """Its package's folder."""
-        return Path(import_module(self.package).__file__).resolve().parent
+        return package_folder(self.package)
 
     def phase(self, key: str) -> PhaseSpec:
         for spec in self.phases:
@@ -200,6 +201,23 @@ def install(packages: Iterable[str]) -> None:
     """Use these ruleset packages (the site's settings.COURIER_RULESETS) from now on."""
     _packages[:] = packages
     _registry.clear()
+
+
+def package_folder(package: str) -> Path:
+    """A package's folder, found without importing it (nor what it imports)."""
+    spec = find_spec(package)
+    if spec is None or not spec.submodule_search_locations:
+        raise KeyError(f"no ruleset package {package!r}")
+    return Path(next(iter(spec.submodule_search_locations))).resolve()
+
+
+def folder_of(key: str) -> Path:
+    """The folder of the installed ruleset ``key`` (its package's last name), without
+    loading the ruleset: for the pure modules that read its data files."""
+    for package in _packages:
+        if package.rpartition(".")[2] == key:
+            return package_folder(package)
+    raise KeyError(f"no ruleset {key!r}")
 
 
 def registry() -> dict[str, Ruleset]:

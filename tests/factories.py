@@ -12,8 +12,21 @@ from itertools import pairwise
 
 from django.contrib.auth import get_user_model
 
-from campaign.models import Adjacency, Area, Campaign, Power, PowerRelation, Seat
-from campaign.services import start_campaign
+from campaign.models import (
+    Adjacency,
+    Area,
+    Campaign,
+    Event,
+    Order,
+    Phase,
+    Power,
+    PowerRelation,
+    RollRecord,
+    Seat,
+)
+from campaign.scenarios import create_campaign
+from campaign.services import add_observer_seat, start_campaign
+from campaign.storage import state_tables
 from rules.empires_in_arms.models import (
     Corps,
     EiaArea,
@@ -216,8 +229,6 @@ def seat_users(campaign: Campaign, player: str = "france", other: str = "great_b
 
 def snapshot(campaign: Campaign) -> dict:
     """Every row of the campaign's state, to assert that a refused request changed nothing."""
-    from campaign.models import Event, Order, Phase, RollRecord
-    from campaign.storage import state_tables
 
     campaign.refresh_from_db()
     tables = {
@@ -566,8 +577,6 @@ def make_vq_campaign(
 
 def make_toy_campaign() -> Campaign:
     """A Beacons campaign (tests/toy) from its scenario, with an observer seat."""
-    from campaign.scenarios import create_campaign
-    from campaign.services import add_observer_seat
 
     creator = get_user_model().objects.create_user(f"warden-{Campaign.objects.count()}")
     campaign = create_campaign(scenario_key="toy-1", name="Beacons", gm=creator)
