@@ -1,8 +1,12 @@
 """How the rules say no: a procedure, a GM edit or an order for the GM that the rules do
 not allow raises Refused (an edit: EditError) carrying why, as a Text, and changes
-nothing. Pure: no Django."""
+nothing; a phase resolver that meets a Refused order skips it, logs why and answers
+Skipped among what happened. Pure: no Django."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from rules.text import Text
 
@@ -13,6 +17,15 @@ class Refused(ValueError):
     @property
     def text(self) -> Text:
         return self.args[0]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An order a phase resolver did not carry out: whose, what it named, and why."""
+
+    power: str
+    order: Any
+    reason: Text
 
 
 class EditError(Refused):
