@@ -129,6 +129,7 @@ begin at the import, which snapshots its open phase (unless it waits for a decis
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterable
@@ -178,7 +179,7 @@ from campaign.models import (
     Seat,
     SeatRequest,
 )
-from campaign.storage import Table, key_fields, piece_paths, state_tables
+from campaign.storage import Table, key_fields, named_tables, piece_paths, state_tables, table_of
 from rules.dice import new_seed, seed_hash
 from rules.engine import registry
 
@@ -203,15 +204,14 @@ class ArchiveError(ServiceError):
         super().__init__(text if text.endswith(".") else f"{text}.")
 
 
-STATE_TABLES = state_tables()
-TABLES = {table.key: table for table in STATE_TABLES}
 HISTORY = ("phases", "orders", "rolls", "events")
 TOP_LEVEL = ("format", "version", "campaign", "powers", "areas", "adjacency", "seats")
 TOP_LEVEL += (*HISTORY, "state", "channels", "messages")
-# Every model of the campaign app is in the archive; a new one must be added (or listed
-# here as deliberately left out, with the reason).
-ARCHIVED_MODELS = {Campaign, Power, Area, Adjacency, Seat, Phase, Order, RollRecord, Event}
-ARCHIVED_MODELS |= {table.model for table in STATE_TABLES} | {Channel, Message}
+# Every model of the campaign app is in the archive (with the state tables,
+# archived_models()); a new one must be added, or listed here as deliberately left out,
+# with the reason.
+CORE_MODELS = {Campaign, Power, Area, Adjacency, Seat, Phase, Order, RollRecord, Event}
+CORE_MODELS |= {Channel, Message}
 NOT_ARCHIVED = {Profile: "a user's own preferences, not part of any campaign"}
 NOT_ARCHIVED[ReadMarker] = "how far each user has read the press: their own, not the campaign's"
 NOT_ARCHIVED[PhaseSnapshot] = (
@@ -223,10 +223,15 @@ NOT_ARCHIVED[InputRecord] = "the inputs a replay applies again: they go with the
 NOT_ARCHIVED[SeatRequest] = "requests from the lobby for a seat, between users and this site"
 
 
-# JSON lists and slugs that hold keys: (model, field) → what they name.
-KEY_FIELDS = {(Event, "audience"): Power, **key_fields()}
-# The tables whose rows others name by a field rather than by id: (table, that field).
-NAMED_TABLES = tuple(t for t in STATE_TABLES if t.names)
+def archived_models() -> set[type[models.Model]]:
+    """Every model an archive holds rows of: the core ones and the state tables'."""
+    return CORE_MODELS | {table.model for table in state_tables()}
+
+
+@functools.cache
+def _key_fields() -> dict:
+    """JSON lists and slugs that hold keys: (model, field) → what they name."""
+    return {(Event, "audience"): Power, **key_fields()}
 
 
 def dumps(data: dict) -> str:
@@ -288,7 +293,7 @@ class _Reader:
         """The ruleset's tables and any other with rows."""
         return [
             t
-            for t in STATE_TABLES
+            for t in state_tables()
             if t.ruleset in (None, self.campaign.ruleset)
             or t.model.objects.filter(**{t.scope: self.campaign}).exists()
         ]
@@ -297,7 +302,7 @@ class _Reader:
         """The state object, and each piece table's {database id: reference}."""
         tables = self.tables()
         raw = {t.key: self._raw(t.model, t.scope, archived_fields(t.model)) for t in tables}
-        for t in NAMED_TABLES:
+        for t in named_tables():
             self.refs[t.model] = {r["pk"]: r[t.names] for r in raw.get(t.key, [])}
         self.load_users()
         power_fields = archived_fields(Power, skip=POWER_IDENTITY[1:])
@@ -498,7 +503,7 @@ class Checker:
         value = self.typed(where, f, value)
         if value is _BAD:
             return _BAD
-        target = KEY_FIELDS.get((model, f.name))
+        target = _key_fields().get((model, f.name))
         if target is not None and not self.keys_known(where, target, value):
             return _BAD
         if f.choices and not (f.blank and value == "") and value not in dict(f.flatchoices):
@@ -614,7 +619,7 @@ class Checker:
         if not isinstance(state, dict):
             self.problem("state must be an object")
             return None
-        unknown = sorted(set(state) - {"powers", "areas", "ids", *TABLES})
+        unknown = sorted(set(state) - {"powers", "areas", "ids", *(t.key for t in state_tables())})
         if unknown:
             self.problem(f"state: unknown table(s) {', '.join(map(repr, unknown))}")
         with_ids = state.get("ids", False)
@@ -625,10 +630,10 @@ class Checker:
         plan.powers = self._keyed(state, "powers", Power, POWER_IDENTITY[1:])
         plan.areas = self._keyed(state, "areas", Area, AREA_IDENTITY[1:])
         # the names and keys other state rows refer to, before those rows are read
-        for t in NAMED_TABLES:
+        for t in named_tables():
             items = state.get(t.key) if isinstance(state.get(t.key), list) else []
             self.known[t.model] = {i.get(t.names) for i in items if isinstance(i, dict)}
-        for t in STATE_TABLES:
+        for t in state_tables():
             if t.key not in state:
                 continue
             fields = archived_fields(t.model)
@@ -642,7 +647,7 @@ class Checker:
             plan.refs[t.key] = {
                 ref_key(row_ref(t, encoded(fields, row), i)) for i, row in enumerate(rows)
             }
-        for t in NAMED_TABLES:
+        for t in named_tables():
             self.unique(f"state.{t.key}", plan.tables.get(t.key, []), (t.names,))
         if not with_ids:
             for key, rows in plan.tables.items():
@@ -663,12 +668,12 @@ class Checker:
 
 
 def _noun(model) -> str:
-    nouns = {Phase: "phase", RollRecord: "roll", **{t.model: t.row_noun for t in STATE_TABLES}}
+    nouns = {Phase: "phase", RollRecord: "roll", **{t.model: t.row_noun for t in state_tables()}}
     return nouns.get(model, str(model._meta.verbose_name))
 
 
 def _table_noun(table: str) -> str:
-    return TABLES[table].row_noun if table in TABLES else table
+    return found.row_noun if (found := table_of(table)) else table
 
 
 @dataclass
@@ -743,7 +748,9 @@ class Writer:
         c = self.campaign
         self.update(Power, plan.powers, POWER_IDENTITY[1:])
         self.update(Area, plan.areas, AREA_IDENTITY[1:])
-        tables = [t for t in STATE_TABLES if t.key in plan.tables or t.ruleset in (None, c.ruleset)]
+        tables = [
+            t for t in state_tables() if t.key in plan.tables or t.ruleset in (None, c.ruleset)
+        ]
         tables = [t for t in tables if t.key not in set(keep)]
         if replace:
             for t in reversed(tables):
@@ -1040,7 +1047,7 @@ def restore_state(campaign: Campaign, state: dict, *, current: dict | None = Non
             now = {row["key"]: row for row in current.get(key, [])}
             wanted = zip(rows, state.get(key, []), strict=True)
             setattr(plan, key, [row for row, raw in wanted if now.get(raw["key"]) != raw])
-        keep = {t.key for t in STATE_TABLES if state.get(t.key, []) == current.get(t.key, [])}
+        keep = {t.key for t in state_tables() if state.get(t.key, []) == current.get(t.key, [])}
     try:
         with transaction.atomic():
             writer.state(plan, replace=True, keep=keep)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any
 
 from django import forms
@@ -34,7 +33,7 @@ class Offer:
 
 def declared_module(ruleset) -> Any:
     """The module of the ruleset's orders for the GM, or None (free text only)."""
-    return import_module(ruleset.gm_orders.module) if ruleset.gm_orders.module else None
+    return ruleset.gm_orders.module
 
 
 def offer(ruleset, world, power_key: str) -> Offer:

@@ -256,7 +256,7 @@ def reveal(campaign: Campaign, phase: Phase, orders: list[Order]) -> None:
     world = rules.load_world(campaign)
     module = declared_module(rules)
     places = module.places(world) if module else {}
-    powers = list(campaign.powers.all()) if rules.secrets else []
+    powers = list(campaign.powers.all()) if rules.has_secrets else []
     events = []
     for order in given:
         key = order.power.key

@@ -15,7 +15,6 @@ from campaign import history, notifications, readiness
 from campaign.changes import log
 from campaign.models import Campaign, Event, Phase, Seat
 from rules.dice import new_seed, seed_hash
-from rules.engine import load
 from rules.text import Text
 from rules.translation import Term
 
@@ -38,7 +37,8 @@ def open_phase(campaign: Campaign, turn: int, position: int) -> Phase:
     transaction commits if it waits for nobody. Nobody's act: its log lines are credited
     to nobody, whoever's resolution or answer led to it."""
     spec = campaign.rules.turn_phases(turn, campaign.setup)[position]
-    starts_turn = position == 0 and campaign.rules.turn_started  # which changes the state
+    turn_started = campaign.rules.hooks.turn_started  # which changes the state
+    starts_turn = position == 0 and turn_started is not None
     seed = new_seed()
     phase = Phase.objects.create(
         campaign=campaign,
@@ -63,7 +63,7 @@ def open_phase(campaign: Campaign, turn: int, position: int) -> Phase:
         )
     log(campaign, Event.Kind.PHASE, text, rule=spec.rules[0], phase=phase)
     if starts_turn:
-        load(campaign.rules.turn_started)(campaign, turn, None)
+        turn_started(campaign, turn, None)
         phase.owing = readiness.to_order(campaign, spec)
         if phase.owing is not None:
             phase.save(update_fields=["owing"])
@@ -114,12 +114,13 @@ def _answer_by_default(campaign: Campaign, phase: Phase) -> str | None:
     player, absent or away), give the ruleset's default answer, logged as such; only in
     a campaign that resolves itself and has some player there (else the GM answers)."""
     rules = campaign.rules
-    if not (rules.default_decision and readiness.resolves_itself(campaign)):
+    decisions = rules.hooks.decisions
+    if not (decisions and readiness.resolves_itself(campaign)):
         return WAITING
     present = set(readiness.present_powers(campaign).values_list("key", flat=True))
     result = WAITING
     while result == WAITING and present:
-        asked = load(rules.default_decision)(rules.load_world(campaign))
+        asked = decisions.default(rules.load_world(campaign))
         if asked is None or asked[0] in present:
             break
         power = campaign.powers.get(key=asked[0])
@@ -128,7 +129,7 @@ def _answer_by_default(campaign: Campaign, phase: Phase) -> str | None:
             power=power.name,
         )
         log(campaign, Event.Kind.ORDER, said, power=power, phase=phase)
-        result = load(rules.decision_service)(
+        result = decisions.decide(
             campaign=campaign,
             phase=phase,
             power_key=power.key,

@@ -113,7 +113,7 @@ def _phase_resolved(campaign: Campaign, phase: Phase) -> None:
         return gettext("%(turn)s: %(phase)s is resolved.") % {"turn": turn, "phase": spec.name}
 
     events = list(Event.objects.filter(phase=phase).select_related("power").order_by("pk"))
-    world = campaign.rules.load_world(campaign) if campaign.rules.secrets else None
+    world = campaign.rules.load_world(campaign) if campaign.rules.has_secrets else None
     for seat, language in readers:
         key = seat.power.key if seat.power_id else None
         viewer = campaign.rules.viewer(world, key) if seat.power_id else None

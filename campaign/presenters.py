@@ -3,8 +3,8 @@
 The map rows feed both the SVG and the accessible table; the sequence says where the
 campaign is in its turn; readiness says which powers have given orders; the log is
 grouped by phase. What belongs to one game (its map badges, extra table columns and
-state panels) comes from the ruleset's presenter, a module named by ``Ruleset.presenter``
-that offers what RulesetPresenter describes.
+state panels) comes from the ruleset's presenter (``Hooks.presenter``, usually its
+presenters module), which offers what RulesetPresenter describes.
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ class LogGroup:
 def templates_of(ruleset: Any) -> str:
     """The folder of the ruleset's own templates (map badges, state panels): those of a
     ruleset with a presenter; "" for one without."""
-    return f"campaign/{ruleset.key}" if ruleset.presenter else ""
+    return f"campaign/{ruleset.key}" if ruleset.hooks.presenter else ""
 
 
 def map_view(

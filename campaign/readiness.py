@@ -42,7 +42,7 @@ def present_powers(campaign: Campaign):
 def to_order(campaign: Campaign, spec) -> list[str] | None:
     """The keys of the powers with something to order in a phase of ``spec`` as the state
     stands now; None when the ruleset does not say (every power it takes orders from)."""
-    if not spec.owes:
+    if spec.owes is None:
         return None
     world = campaign.rules.load_world(campaign)
     keys = campaign.powers.values_list("key", flat=True)

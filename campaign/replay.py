@@ -53,7 +53,6 @@ from campaign.models import (
 from campaign.services import PhaseContext
 from campaign.snapshots import comparable, first_difference, read_state
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice, seed_hash
-from rules.engine import load
 from rules.translation import localized
 
 
@@ -260,7 +259,7 @@ def _resolve_again(campaign, phase, snapshot, start_state, now, history: _Histor
     spec = rules.phase(phase.key)
     orders = history.orders.get(phase.pk, {})
     try:
-        result = spec.resolver()(PhaseContext(then, phase, orders, dice, None))
+        result = rules.hooks.phase(spec.key).resolve(PhaseContext(then, phase, orders, dice, None))
     except DiceExhausted as error:
         raise _Mismatch(f"{label} rolls more dice than the GM entered: {error}.") from None
     if isinstance(dice, ScriptedDice) and dice.unused and phase.status == Phase.Status.RESOLVED:
@@ -273,7 +272,7 @@ def _resolve_again(campaign, phase, snapshot, start_state, now, history: _Histor
     for n, record in enumerate(answered, 1):
         if result != WAITING:
             raise _Mismatch(f"{label} no longer waits for the decision answered at #{record.pk}.")
-        result = load(rules.decision_service)(
+        result = rules.hooks.decisions.decide(
             campaign=then,
             phase=phase,
             power_key=record.power or None,
@@ -315,9 +314,9 @@ def _give(campaign: Campaign, records: list[InputRecord]) -> None:
 def _turn_starts(campaign: Campaign, snapshot: PhaseSnapshot, following: Phase) -> None:
     """The ruleset's turn-start hook, when the phase the resolution opened starts a turn
     (run, as it was, with the options the snapshot's phase resolved with)."""
-    rules = campaign.rules
-    if following.position == 0 and rules.turn_started:
-        load(rules.turn_started)(_as_of(campaign, snapshot, following), following.turn, None)
+    turn_started = campaign.rules.hooks.turn_started
+    if following.position == 0 and turn_started:
+        turn_started(_as_of(campaign, snapshot, following), following.turn, None)
 
 
 def _roll(roll: RollRecord) -> tuple:

@@ -35,10 +35,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
-from importlib import import_module
-from importlib.util import find_spec
 from pathlib import Path
-from types import ModuleType
 
 from django.db import transaction
 
@@ -106,12 +103,6 @@ def load_scenario_file(path: str | Path) -> dict:
     return data
 
 
-def scenario_hooks(ruleset: str) -> ModuleType | None:
-    """The ruleset's ``scenario_loader`` module, if it has one."""
-    name = f"{registry()[ruleset].package}.scenario_loader"
-    return import_module(name) if find_spec(name) else None
-
-
 def scenario_problems(data: object) -> list[str]:
     """What is wrong with scenario data: missing or unknown keys, dangling references,
     duplicates. Empty when the scenario can be loaded."""
@@ -140,8 +131,8 @@ def scenario_problems(data: object) -> list[str]:
             problems.append(f"area {key!r}: 'lat' and 'lon' must be numbers")
     _check_pairs(data, "adjacency", areas, "area", Adjacency.Kind.values, "land", problems)
     _check_pairs(data, "relations", powers, "power", PowerRelation.Kind.values, None, problems)
-    hooks = scenario_hooks(data["ruleset"]) if not problems else None
-    if hooks is not None and hasattr(hooks, "validate"):
+    hooks = registry()[data["ruleset"]].hooks.scenario if not problems else None
+    if hooks is not None:
         try:
             problems += hooks.validate(data)
         except (AttributeError, TypeError, ValueError) as exc:
@@ -302,9 +293,9 @@ def create_campaign(
         ([Seat(campaign=campaign, role=Seat.Role.GM, user=gm)] if gm is not None else [])
         + [Seat(campaign=campaign, role=Seat.Role.PLAYER, power=p) for p in powers]
     )
-    hooks = scenario_hooks(campaign.ruleset)
-    if hooks is not None and hasattr(hooks, "load_extras"):
-        hooks.load_extras(campaign, data, powers_by_key, areas_by_key)
+    hooks = campaign.rules.hooks.scenario
+    if hooks is not None:
+        hooks.load(campaign, data, powers_by_key, areas_by_key)
     start_campaign(campaign, actor=gm)
     campaign.refresh_from_db()
     return campaign

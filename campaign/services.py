@@ -23,7 +23,6 @@ from campaign.errors import Conflict, DiceError, PhaseAlreadyResolved, PhaseClos
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import PAUSED_CAMPAIGN, away_at
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice
-from rules.engine import load
 from rules.gm_orders import keep_done, without_lines
 from rules.text import Text, message_of
 from rules.translation import Term, localized
@@ -119,7 +118,8 @@ def resolve_open_phase(
         dice = _dice_for(campaign, phase, faces)
         orders = _orders_for(campaign, phase)
         try:
-            result = spec.resolver()(PhaseContext(campaign, phase, orders, dice, actor))
+            resolve = campaign.rules.hooks.phase(spec.key).resolve
+            result = resolve(PhaseContext(campaign, phase, orders, dice, actor))
         except DiceExhausted as error:
             reason = localized(error.args[0])
             raise DiceError(_("Not enough dice entered: %(error)s.") % {"error": reason}) from None
@@ -153,7 +153,7 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
                 )
             )
         power_key = seat.power.key if seat.power_id else None
-        result = load(campaign.rules.decision_service)(
+        result = campaign.rules.hooks.decisions.decide(
             campaign=campaign,
             phase=phase,
             power_key=power_key,

@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core import checks
 from django.db import connection, models
 from django.db.models import Aggregate, F, Q, Subquery, Value
 from django.db.models.expressions import RawSQL
@@ -30,12 +31,18 @@ from django.db.models.functions import Coalesce, JSONObject
 
 from campaign import archive_rows
 from campaign.models import Area, Campaign, Phase, Power
-from campaign.storage import state_tables
+from campaign.storage import Table, state_tables
 
 POWER_FIELDS = archive_rows.archived_fields(Power, skip=archive_rows.POWER_IDENTITY[1:])
 AREA_FIELDS = archive_rows.archived_fields(Area, skip=archive_rows.AREA_IDENTITY[1:])
-SCOPES = {t.model: t.scope for t in state_tables()}
-FIELDS = {t.model: archive_rows.archived_fields(t.model) for t in state_tables()}
+
+
+@functools.cache
+def table_fields(model: type[models.Model]) -> tuple:
+    """The fields of a state table's rows that a snapshot keeps."""
+    return archive_rows.archived_fields(model)
+
+
 PHASES, POWERS, AREAS = "~phases", "~powers", "~areas"
 DECODED = (
     models.BooleanField,
@@ -48,18 +55,18 @@ DECODED = (
 )
 
 
-def _check_fields() -> None:
-    """Every state field is of a kind ``decode`` reads back (a new kind must be added)."""
+@checks.register()
+def unreadable_fields(app_configs=None, **kwargs) -> list[checks.Error]:
+    """A system check: every state field is of a kind ``decode`` reads back (a new kind
+    must be added there)."""
     User = get_user_model()
-    for model in (Power, Area, *SCOPES):
-        for f in archive_rows.archived_fields(model):
-            if (f.is_relation and f.related_model is User) or not (
-                f.is_relation or isinstance(f, DECODED)
-            ):
-                raise TypeError(f"campaign/snapshots.py cannot read {model.__name__}.{f.name}")
-
-
-_check_fields()
+    return [
+        checks.Error(f"campaign/snapshots.py cannot read {model.__name__}.{f.name}")
+        for model in (Power, Area, *(t.model for t in state_tables()))
+        for f in archive_rows.archived_fields(model)
+        if (f.is_relation and f.related_model is User)
+        or not (f.is_relation or isinstance(f, DECODED))
+    ]
 
 
 class JSONRows(Aggregate):
@@ -124,7 +131,7 @@ def _state_json(campaign: Campaign) -> JSONObject:
     for t in state_tables():
         if t.ruleset in (None, campaign.ruleset):  # no other ruleset's table has its rows
             queryset = t.model.objects.filter(**{t.scope: campaign})
-            sections[t.key] = _rows(queryset, t.scope, FIELDS[t.model])
+            sections[t.key] = _rows(queryset, t.scope, table_fields(t.model))
     return JSONObject(**sections)
 
 
@@ -133,7 +140,7 @@ def _phases_named(campaign: Campaign) -> Q:
     named = Q(pk__isnull=True)  # none
     for t in state_tables():
         if t.ruleset in (None, campaign.ruleset):
-            for f in FIELDS[t.model]:
+            for f in table_fields(t.model):
                 if f.is_relation and f.related_model is Phase:
                     rows = t.model.objects.filter(**{t.scope: campaign})
                     named |= Q(pk__in=rows.values(f.attname))
@@ -181,7 +188,7 @@ def decode(raw: dict, ruleset: str) -> dict:
         rows = data[t.key]
         if not rows and t.ruleset not in (None, ruleset):
             continue
-        fields = FIELDS[t.model]
+        fields = table_fields(t.model)
         encoded = [archive_rows.encode(fields, r, refs) for r in rows]
         if archive_rows.has_auto_id(t.model):
             encoded = [{"id": r["pk"], **row} for r, row in zip(rows, encoded, strict=True)]
@@ -199,7 +206,7 @@ def _json(value: Any) -> Any:
 def _raw(model, row: dict, fields: list | None = None) -> dict:
     """A row as the ORM's ``values()`` gives it (attnames, Python values), plus ``pk``."""
     out = {"pk": row["pk"]}
-    for f in fields if fields is not None else FIELDS[model]:
+    for f in fields if fields is not None else table_fields(model):
         value = row.get(f.attname)
         if value is not None:
             if f.is_relation:
@@ -221,10 +228,10 @@ def _raw(model, row: dict, fields: list | None = None) -> dict:
 
 # -- comparing states ---------------------------------------------------------------------
 
-AUTO_TIMES = {
-    t.key: {f.name for f in archive_rows.auto_times(archive_rows.archived_fields(t.model))}
-    for t in state_tables()
-}
+
+def _auto_times(table: Table) -> set[str]:
+    """The fields of a table's rows that the database stamps by itself."""
+    return {f.name for f in archive_rows.auto_times(table_fields(table.model))}
 
 
 def comparable(state: dict, ruleset: str) -> dict:
@@ -245,7 +252,7 @@ def comparable(state: dict, ruleset: str) -> dict:
                 for i, row in enumerate(rows)
                 if "id" in row
             }
-        skip = {"id", *AUTO_TIMES.get(key, ())}
+        skip = {"id", *(_auto_times(table) if table is not None else ())}
         out[key] = [{k: v for k, v in row.items() if k not in skip} for row in rows]
     if state.get("ids"):
         to_ref = archive_rows.to_ref(pieces)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from campaign import archive, archive_rows
 from campaign.models import Area, Campaign, Phase, Power
-from campaign.snapshots import AREA_FIELDS, POWER_FIELDS, SCOPES
-from campaign.storage import state_tables
+from campaign.snapshots import AREA_FIELDS, POWER_FIELDS
+from campaign.storage import scopes, state_tables
 
 
 class LiveRows:
@@ -31,7 +31,7 @@ class LiveRows:
         model's own: named tuples of its columns (``pk`` and attnames such as
         ``area_id``), cheaper than model instances; instances when ``related`` asks for
         related rows."""
-        rows = model.objects.filter(**{SCOPES[model]: self.campaign}, **where)
+        rows = model.objects.filter(**{scopes()[model]: self.campaign}, **where)
         if order:
             rows = rows.order_by(*order)
         if related:

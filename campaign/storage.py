@@ -1,12 +1,12 @@
 """What each ruleset keeps in the database, as its ``storage`` module declares it.
 
 A ruleset's state lives in the tables of its own app (rules/<ruleset>/models.py, the app
-labelled with the ruleset's key). Its storage module (``Ruleset.storage``) lists them
+labelled with the ruleset's key). Its storage (``Hooks.storage``) lists them
 with what the archive, the snapshots and the area panels need to know and cannot read
 from the models: the lookup from a row to its campaign, the fields that name a row, and
 where JSON (an order's payload, a state row) holds the database id of a piece.
-``state_tables()`` is every ruleset's tables after the core ones; nothing here names a
-ruleset.
+``state_tables()`` is every ruleset's tables after the core ones, read when first asked
+(a ruleset's hooks are attached once the apps are ready); nothing here names a ruleset.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from django.db import models
 
 from campaign.models import PowerRelation
-from rules.engine import load, registry
+from rules.engine import registry
 from rules.gm_orders import KEY as GM_ORDERS_KEY
 
 # A path into JSON: dict keys and list indexes; ``...``: every element of a list.
@@ -74,8 +74,7 @@ NO_STORAGE = Storage()
 @functools.cache
 def storage_of(ruleset: str) -> Storage:
     """The ruleset's storage declaration (none for a ruleset without tables of its own)."""
-    dotted = registry()[ruleset].storage
-    return load(dotted) if dotted else NO_STORAGE
+    return registry()[ruleset].hooks.storage or NO_STORAGE
 
 
 @functools.cache
@@ -85,6 +84,24 @@ def state_tables() -> tuple[Table, ...]:
     for key in registry():
         tables += [replace(t, ruleset=key) for t in storage_of(key).tables]
     return tuple(tables)
+
+
+@functools.cache
+def table_of(key: str) -> Table | None:
+    """The state table with this archive key, if there is one."""
+    return next((t for t in state_tables() if t.key == key), None)
+
+
+@functools.cache
+def scopes() -> dict[type[models.Model], str]:
+    """Each state table's model → the lookup from its rows to their campaign."""
+    return {t.model: t.scope for t in state_tables()}
+
+
+@functools.cache
+def named_tables() -> tuple[Table, ...]:
+    """The tables whose rows others name by a field (``Table.names``) rather than by id."""
+    return tuple(t for t in state_tables() if t.names)
 
 
 @functools.cache

@@ -35,7 +35,6 @@ from campaign import history
 from campaign.models import Event, PhaseSnapshot
 from campaign.state_rows import SnapshotRows
 from rules.dice import DrawCheck, DrawRoll, seed_hash, seeded_face
-from rules.engine import load
 
 SCRIPTED = "scripted"
 
@@ -326,7 +325,7 @@ def verify_draws(campaign: Any, phase: Any, rolls: Iterable[Any], *, reveal: boo
     world = _world_before(campaign, phase)
     if world is None:
         return replace(found, secret=campaign.secret, snapshot=False)
-    checks = load(rules.draw_checks)(
+    checks = rules.draw_checks(
         world, [_draw_roll(roll) for roll in draws], campaign.secret, phase.dice_context
     )
     return replace(found, secret=campaign.secret, checks=checks)

@@ -8,6 +8,8 @@ French corps, and N − 3 filler minors, alternately French- and Austrian-held.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from itertools import pairwise
 
 from django.contrib.auth import get_user_model
@@ -35,6 +37,7 @@ from rules.empires_in_arms.models import (
     NationalModifier,
     Revolt,
 )
+from rules.engine import ruleset_for
 from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
 from rules.virgin_queen.models import VqLeader, VqPower, VqSpace, VqUnits, VqZone
 
@@ -583,3 +586,12 @@ def make_toy_campaign() -> Campaign:
     add_observer_seat(campaign_id=campaign.pk, actor=creator)
     campaign.refresh_from_db()
     return campaign
+
+
+def swap_resolver(monkeypatch, ruleset: str, phase: str, resolve) -> Callable:
+    """Resolve the phase ``phase`` of ``ruleset`` with ``resolve`` for one test; the
+    real service, returned, is still there to call."""
+    phases = ruleset_for(ruleset).hooks.phases
+    real = phases[phase]
+    monkeypatch.setitem(phases, phase, replace(real, resolve=resolve))
+    return real.resolve

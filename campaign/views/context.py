@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from importlib import import_module
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, Subquery, Value
@@ -16,7 +15,7 @@ from campaign.gm_order_forms import GmOrdersForm
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
 from campaign.state_rows import LiveRows
-from rules.engine import PhaseSpec, Ruleset, load
+from rules.engine import PhaseSpec, Ruleset
 
 LOG_LIMIT = 200
 
@@ -44,8 +43,8 @@ class CampaignState:
 
     @property
     def presenter(self) -> presenters.RulesetPresenter | None:
-        """The ruleset's presenter module, if it has one."""
-        return import_module(self.rules.presenter) if self.rules.presenter else None
+        """The ruleset's presenter, if it has one."""
+        return self.rules.hooks.presenter
 
     @property
     def viewer(self) -> frozenset[str] | None:
@@ -61,7 +60,7 @@ class CampaignState:
         if not (self.takes_orders and self.seat.power_id):
             return None
         saved = self.my_order
-        return self.spec.form_class()(
+        return self.rules.hooks.phase(self.spec.key).order_form(
             data,
             world=self.world,
             power_key=self.seat.power.key,
@@ -85,11 +84,10 @@ class CampaignState:
     def decision_form(self, data=None):
         """The decision a procedure of the open phase waits for (None when it waits for
         none); it says whom it waits for, and whether this seat may answer."""
-        if not (
-            self.rules.decision_form and self.phase and self.phase.status == Phase.Status.WAITING
-        ):
+        decisions = self.rules.hooks.decisions
+        if not (decisions and self.phase and self.phase.status == Phase.Status.WAITING):
             return None
-        return load(self.rules.decision_form)(
+        return decisions.form(
             data,
             world=self.world,
             power_key=self.seat.power.key if self.seat.power_id else None,
@@ -97,9 +95,10 @@ class CampaignState:
         )
 
     def standing_form(self, data=None):
-        if not (self.rules.standing_form and self.seat.power_id):
+        form = self.rules.hooks.standing_form
+        if not (form and self.seat.power_id):
             return None
-        return load(self.rules.standing_form)(data, world=self.world, power_key=self.seat.power.key)
+        return form(data, world=self.world, power_key=self.seat.power.key)
 
 
 class PageRows(LiveRows):

@@ -45,7 +45,6 @@ from campaign.services import (
 )
 from campaign.views.access import error_text, gm_seat
 from campaign.views.context import CampaignState, load_state, log_lines, map_view, panels
-from rules.engine import load
 from rules.forms import row_item
 from rules.translation import localized
 
@@ -336,7 +335,7 @@ def refuse(request, state: CampaignState, reason: str, status: int):
 
 
 def edit_forms(state: CampaignState) -> dict:
-    return load(state.rules.edit_forms)
+    return state.rules.hooks.edit_forms
 
 
 def advance_form(campaign: Campaign, data=None) -> AdvanceForm:

@@ -13,7 +13,6 @@ were kept) shows its log only.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import import_module
 
 from django import forms
 from django.contrib.auth.decorators import login_required
@@ -92,7 +91,7 @@ def phase_history(request, campaign_id: int, phase_id: int):
     past = history.past_state(phase, following)
     then = history.at_turn(campaign, past.turn)
     power_key = seat.power.key if seat.power_id else None
-    presenter = import_module(rules.presenter) if rules.presenter else None
+    presenter = rules.hooks.presenter
     if past.state is not None:
         rows = SnapshotRows(campaign, past.state)
         world = rules.load_world(then, rows)
@@ -105,7 +104,7 @@ def phase_history(request, campaign_id: int, phase_id: int):
         context["map"] = presenters.map_view(areas, rows.powers(), world, presenter, viewer)
         context["ruleset_panels"] = presenter.panels(world, viewer) if presenter else {}
     else:
-        viewer = rules.viewer(rules.load_world(campaign), power_key) if rules.secrets else None
+        viewer = rules.viewer(rules.load_world(campaign), power_key) if rules.has_secrets else None
     shown_phases = [p.pk for p in phases[: index + 1]]
     events = Event.objects.filter(campaign=campaign).filter(
         Q(phase_id__in=shown_phases) | Q(phase__isnull=True)

@@ -22,7 +22,7 @@ from campaign.scenarios import create_campaign
 from campaign.services import seat_for
 from campaign.views.context import load_state, map_view, page_context
 from rules import corpus
-from rules.engine import load, registry, ruleset_for
+from rules.engine import registry, ruleset_for
 
 
 @login_required
@@ -105,7 +105,7 @@ def question(request, campaign_id: int, topic: str, item_id: int):
     can't I reinforce this block?"), with the areas it concerns highlighted on the map.
     HTMX swaps the answer and, out of band, the map; otherwise the whole page shows it."""
     state = load_state(seat_for(request.user, campaign_id))
-    questions = load(state.rules.questions) if state.rules.questions else {}
+    questions = state.rules.hooks.questions
     if topic not in questions:
         raise Http404("No such question.")
     try:

@@ -8,7 +8,6 @@ queries, whatever the number of phases.
 from __future__ import annotations
 
 from functools import partial
-from importlib import import_module
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Exists, OuterRef
@@ -44,9 +43,9 @@ def campaign_timeline(request, campaign_id: int):
     seat = seat_for(request.user, campaign_id)
     campaign = seat.campaign
     rules = campaign.rules
-    if not rules.presenter:
+    presenter = rules.hooks.presenter
+    if presenter is None:
         raise Http404("This ruleset has no timeline.")
-    presenter = import_module(rules.presenter)
     moments = [
         (localized(rules.turn_label(turn, campaign.setup)), state)
         for turn, state in turn_openings(campaign)

@@ -5,12 +5,11 @@ from __future__ import annotations
 from django.utils.dates import MONTHS
 from django.utils.translation import gettext_lazy
 
+from rules.empires_in_arms import gm_orders, legal
 from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, MOVE
 from rules.text import Text
 from rules.translation import Term
-
-PACKAGE = "rules.empires_in_arms"
 
 PHASES = (
     PhaseSpec(
@@ -20,9 +19,7 @@ PHASES = (
         does=gettext_lazy(
             "Sponsors may let their revolts lapse (each lapse counts as a revolt let down)."
         ),
-        order_form=f"{PACKAGE}.forms.orders.PeaceOrderForm",
-        service=f"{PACKAGE}.services.resolve_peace",
-        owes=f"{PACKAGE}.legal.sponsors_a_revolt",
+        owes=legal.sponsors_a_revolt,
     ),
     PhaseSpec(
         key="revolt",
@@ -33,9 +30,7 @@ PHASES = (
             "each revolt that breaks out gets its revolt number (2 to 5). Then revolts with no "
             "guerrillas for three months in a row end."
         ),
-        order_form=f"{PACKAGE}.forms.orders.RevoltOrderForm",
-        service=f"{PACKAGE}.services.resolve_revolt_step",
-        owes=f"{PACKAGE}.legal.can_incite",
+        owes=legal.can_incite,
     ),
     PhaseSpec(
         key="land",
@@ -46,9 +41,7 @@ PHASES = (
             "guerrilla moves, revolt guerrillas for its revolts, Spanish guerrillas (Spain), "
             "anti-guerrilla operations, depot attacks, Spanish removal."
         ),
-        order_form=f"{PACKAGE}.forms.orders.LandOrderForm",
-        service=f"{PACKAGE}.services.resolve_land",
-        owes=f"{PACKAGE}.legal.has_land_orders",
+        owes=legal.has_land_orders,
     ),
     PhaseSpec(
         key="conquest",
@@ -58,18 +51,14 @@ PHASES = (
             "Revolts whose guerrillas held the capital for a month with a revolt number of 6 "
             "or more succeed; months without guerrillas are counted."
         ),
-        order_form=f"{PACKAGE}.forms.orders.ConquestOrderForm",
-        service=f"{PACKAGE}.services.resolve_conquest",
-        owes=f"{PACKAGE}.legal.has_conquest_choice",
+        owes=legal.has_conquest_choice,
     ),
     PhaseSpec(
         key="economic",
         name=gettext_lazy("Economic phase · expenditure"),
         rules=("EIA-5",),
         does=gettext_lazy("Sponsors may aid their revolts with $1 to $6 each (roll ≤ amount: +1)."),
-        order_form=f"{PACKAGE}.forms.orders.EconomicOrderForm",
-        service=f"{PACKAGE}.services.resolve_economic",
-        owes=f"{PACKAGE}.legal.can_aid",
+        owes=legal.can_aid,
     ),
 )
 
@@ -395,20 +384,15 @@ def turn_label(turn: int, setup: dict) -> Text:
 
 RULESET = Ruleset(
     key="empires_in_arms",
-    package=PACKAGE,
+    package="rules.empires_in_arms",
     name=gettext_lazy("Empires in Arms — revolts and guerrillas"),
     phases=PHASES,
     options=OPTIONS,
     sequence=sequence,
     turn_label=turn_label,
-    world_loader=f"{PACKAGE}.services.load_world",
-    edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
-    standing_form=f"{PACKAGE}.forms.orders.StandingOrderForm",
-    presenter=f"{PACKAGE}.presenters",
-    storage=f"{PACKAGE}.storage.STORAGE",
     gm_orders=GmOrders(
         kinds=(MOVE, BATTLE),
-        module=f"{PACKAGE}.gm_orders",
+        module=gm_orders,
         rules=("EIA-4", "EIA-10"),
         help=gettext_lazy(
             "Corps moves and field battles are not automated by the rules Courier follows: "

@@ -1,9 +1,10 @@
-from django.apps import AppConfig
+from rules.apps import RulesetConfig
 
 
-class PaxBalticaConfig(AppConfig):
-    """Pax Baltica's tables: its label is the ruleset's key."""
+class PaxBalticaConfig(RulesetConfig):
+    """Pax Baltica's tables and hooks: its label is the ruleset's key."""
 
     name = "rules.pax_baltica"
     label = "pax_baltica"
     verbose_name = "Pax Baltica"
+    default = True  # the app's config, beside the RulesetConfig it imports

@@ -12,11 +12,11 @@ from django.utils.translation import gettext_lazy
 
 from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, MOVE
+from rules.pax_baltica import gm_orders, legal, phases
 from rules.pax_baltica.phases import DRAW_RULE
 from rules.text import Text
 from rules.translation import Term
 
-PACKAGE = "rules.pax_baltica"
 SEASONS = (
     Text("Spring"),
     Text("Summer"),
@@ -35,9 +35,7 @@ PHASES = (
             "friendly garrison), then draws new blocks from its pool one at a time (first "
             "step double) and places each before the next draw. Unspent RP are lost."
         ),
-        order_form=f"{PACKAGE}.forms.orders.RecruitmentOrderForm",
-        service=f"{PACKAGE}.services.resolve_recruitment",
-        owes=f"{PACKAGE}.legal.can_recruit",
+        owes=legal.can_recruit,
     ),
     PhaseSpec(
         key="actions",
@@ -48,9 +46,7 @@ PHASES = (
             "per action (no RP), a fleet move of up to 6 sea zones (galleys 3), or a siege "
             "declaration. Land moves and battles are entered by the GM."
         ),
-        order_form=f"{PACKAGE}.forms.orders.ActionOrderForm",
-        service=f"{PACKAGE}.services.resolve_actions",
-        owes=f"{PACKAGE}.legal.can_act",
+        owes=legal.can_act,
     ),
     PhaseSpec(
         key="siege",
@@ -61,7 +57,6 @@ PHASES = (
             "round against its garrison (a C1 defender); captured garrisons change control, "
             "surrendered territories lower their nation's RP level by 4."
         ),
-        service=f"{PACKAGE}.services.resolve_sieges",
         orders_from="none",
     ),
     PhaseSpec(
@@ -73,9 +68,7 @@ PHASES = (
             "and the armies' supply trains; each missing point costs a step, the strongest "
             "block first, never below strength 1."
         ),
-        order_form=f"{PACKAGE}.forms.orders.ForageOrderForm",
-        service=f"{PACKAGE}.services.resolve_forage",
-        owes=f"{PACKAGE}.legal.orders_forage_losses",
+        owes=legal.orders_forage_losses,
     ),
 )
 
@@ -339,23 +332,17 @@ def turn_label(turn: int, setup: dict) -> Text:
 
 RULESET = Ruleset(
     key="pax_baltica",
-    package=PACKAGE,
+    package="rules.pax_baltica",
     name=gettext_lazy("Pax Baltica — siege, forage, replacements, fleets"),
     phases=PHASES,
     options=OPTIONS,
     sequence=sequence,
     turn_label=turn_label,
-    world_loader=f"{PACKAGE}.services.load_world",
-    edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
-    presenter=f"{PACKAGE}.presenters",
-    storage=f"{PACKAGE}.storage.STORAGE",
-    secrets=f"{PACKAGE}.presenters.sees",
-    questions=f"{PACKAGE}.presenters.QUESTIONS",
     draw_rule=DRAW_RULE,
-    draw_checks=f"{PACKAGE}.phases.check_draws",
+    draw_checks=phases.check_draws,
     gm_orders=GmOrders(
         kinds=(MOVE, BATTLE),
-        module=f"{PACKAGE}.gm_orders",
+        module=gm_orders,
         rules=("GNW-3",),
         help=gettext_lazy(
             "Land moves and battles are entered by the GM: an army or regiment moves to an "

@@ -1,9 +1,10 @@
-from django.apps import AppConfig
+from rules.apps import RulesetConfig
 
 
-class VirginQueenConfig(AppConfig):
-    """Virgin Queen's tables: its label is the ruleset's key."""
+class VirginQueenConfig(RulesetConfig):
+    """Virgin Queen's tables and hooks: its label is the ruleset's key."""
 
     name = "rules.virgin_queen"
     label = "virgin_queen"
     verbose_name = "Virgin Queen"
+    default = True  # the app's config, beside the RulesetConfig it imports

@@ -13,8 +13,7 @@ from django.utils.translation import gettext_lazy
 from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, CARD, MOVE
 from rules.text import Text
-
-PACKAGE = "rules.virgin_queen"
+from rules.virgin_queen import gm_orders
 
 # The campaign options: the Decisions of shared/rules/virgin-queen.md that leave a real
 # choice, default first. Decisions 3 to 7 are not options: 3 corrects a slip of the seed;
@@ -82,8 +81,6 @@ def impulse(power: str, adjective: str) -> PhaseSpec:
             "another action played at the table, or a pass. A conversion or a revolt waits "
             "for the decisions it needs, from whichever power must make them."
         ),
-        order_form=f"{PACKAGE}.forms.orders.ImpulseOrderForm",
-        service=f"{PACKAGE}.services.resolve_impulse",
         orders_from=power,
         kind="impulse",
         kind_name=gettext_lazy("an impulse"),
@@ -170,19 +167,15 @@ def turn_label(turn: int, setup: dict) -> Text:
 
 RULESET = Ruleset(
     key="virgin_queen",
-    package=PACKAGE,
+    package="rules.virgin_queen",
     name=gettext_lazy("Virgin Queen — conversion, revolt, espionage"),
     phases=PHASES,
     options=OPTIONS,
     sequence=sequence,
     turn_label=turn_label,
-    world_loader=f"{PACKAGE}.services.load_world",
-    edit_forms=f"{PACKAGE}.forms.edits.EDIT_FORMS",
-    presenter=f"{PACKAGE}.presenters",
-    storage=f"{PACKAGE}.storage.STORAGE",
     gm_orders=GmOrders(
         kinds=(MOVE, BATTLE, CARD),
-        module=f"{PACKAGE}.gm_orders",
+        module=gm_orders,
         help=gettext_lazy(
             "Cards, moves, battles and sieges are played at the table and recorded by the GM: "
             "a land stack moves to an adjacent space, a naval stack to a port on one of its "
@@ -191,8 +184,4 @@ RULESET = Ruleset(
     ),
     procedures=PROCEDURES,
     default_orders=gettext_lazy("it passes"),
-    decision_service=f"{PACKAGE}.services.decide",
-    decision_form=f"{PACKAGE}.forms.decisions.DecisionForm",
-    default_decision=f"{PACKAGE}.services.default_decision",
-    turn_started=f"{PACKAGE}.services.turn_started",
 )

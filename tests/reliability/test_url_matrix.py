@@ -359,7 +359,7 @@ def status_calls(s: Scene) -> list[Call]:
 
 def timeline_calls(s: Scene) -> list[Call]:
     """The timeline draws the presenter's map of each turn: none without a presenter."""
-    ok = 200 if ruleset_for(s.ruleset).presenter else 404
+    ok = 200 if ruleset_for(s.ruleset).hooks.presenter else 404
     return [get(u("timeline", s.pk), ok), post(u("timeline", s.pk), {}, ok)]
 
 

@@ -21,7 +21,13 @@ from rules.pax_baltica.models import Block
 from rules.text import Text
 from rules.translation import localized
 from rules.virgin_queen.models import VqUnits
-from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign, seat_users
+from tests.factories import (
+    make_eia_campaign,
+    make_pb_campaign,
+    make_vq_campaign,
+    seat_users,
+    swap_resolver,
+)
 from tests.services.test_eia_phase_services import order, resolve
 
 pytestmark = pytest.mark.django_db
@@ -163,12 +169,12 @@ def france_lines(campaign, note="") -> dict:
 
 
 def test_the_resolver_reads_the_orders_without_the_lines_for_the_gm(monkeypatch):
-    from rules.empires_in_arms import services as eia
-
     campaign = make_eia_campaign()
     order(campaign, "france", {"lapse": [], **france_lines(campaign)})
-    seen, real = [], eia.resolve_peace
-    monkeypatch.setattr(eia, "resolve_peace", lambda c: seen.append(c.orders) or real(c))
+    seen = []
+    real = swap_resolver(
+        monkeypatch, "empires_in_arms", "peace", lambda c: seen.append(c.orders) or real(c)
+    )
     resolve(campaign)
     assert seen == [{"france": {"lapse": []}}]
     kept = Order.objects.get(campaign=campaign, power__key="france")

@@ -34,9 +34,8 @@ from django_tasks_db.models import DBTaskResult
 from campaign import changes, readiness, rollback, scheduling, services, tasks
 from campaign.models import Campaign, Event, Phase
 from rules.dice import ScriptedDice
-from rules.empires_in_arms import services as eia_services
 from rules.empires_in_arms.models import Revolt
-from tests.factories import make_eia_campaign, make_vq_campaign, seat_users, snapshot
+from tests.factories import make_eia_campaign, make_vq_campaign, seat_users, snapshot, swap_resolver
 
 START = datetime(2026, 1, 12, 9, 0, tzinfo=UTC)  # a Monday in winter (Athens: UTC+2)
 RESOLVE = "campaign.tasks.resolve_phase"
@@ -502,7 +501,6 @@ def test_a_failed_resolution_is_undone_recorded_shown_and_cleared_by_a_gm_retry(
     users = seat_users(broken)
     healthy = make_eia_campaign()
     healthy_users = seat_users(healthy)
-    real = eia_services.resolve_peace
     fail = {"on": True}
 
     def peace(context):
@@ -511,7 +509,7 @@ def test_a_failed_resolution_is_undone_recorded_shown_and_cleared_by_a_gm_retry(
             raise RuntimeError("the rules engine broke")
         return real(context)
 
-    monkeypatch.setattr(eia_services, "resolve_peace", peace)
+    real = swap_resolver(monkeypatch, "empires_in_arms", "peace", peace)
     failing = set_deadline(broken, 1, users)
     set_deadline(healthy, 1, healthy_users)
     with django_capture_on_commit_callbacks(execute=True):
@@ -567,7 +565,7 @@ def test_a_phase_that_keeps_failing_is_retried_by_the_clock_but_logged_once(
     def broken(context):
         raise RuntimeError("the rules engine broke")
 
-    monkeypatch.setattr(eia_services, "resolve_peace", broken)
+    swap_resolver(monkeypatch, "empires_in_arms", "peace", broken)
     peace = set_deadline(campaign, 1, users)
     for minute in range(3):
         clock(hours=1, minutes=minute)

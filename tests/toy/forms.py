@@ -26,6 +26,3 @@ class SignalForm(BaseOrderForm):
     def payload(self) -> dict:
         area = self.cleaned_data.get("area")
         return {"area": area} if area else {}
-
-
-EDIT_FORMS: dict = {}

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 from rules.engine import PhaseSpec, Ruleset
 
-PACKAGE = "tests.toy"
-
 SIGNAL = PhaseSpec(
     key="signal",
     name="Signal",
     rules=("TOY-1",),
     does="Each power lights one unlit area next to one of its beacons, on a die of 4 or more.",
-    service=f"{PACKAGE}.services.resolve_signal",
-    order_form=f"{PACKAGE}.forms.SignalForm",
 )
 
 
@@ -27,13 +23,10 @@ def turn_label(turn: int, setup: dict) -> str:
 RULESET = Ruleset(
     key="toy",
     name="Beacons",
-    package=PACKAGE,
+    package="tests.toy",
     phases=(SIGNAL,),
     options=(),
     sequence=sequence,
     turn_label=turn_label,
-    world_loader=f"{PACKAGE}.services.load_world",
-    edit_forms=f"{PACKAGE}.forms.EDIT_FORMS",
-    storage=f"{PACKAGE}.storage.STORAGE",
     procedures={"TOY-1": ("Light a beacon", "Roll one die: on 4 or more the beacon is lit.")},
 )
