@@ -47,6 +47,7 @@ from rules.empires_in_arms.procedures import (
 )
 from rules.empires_in_arms.state import SPAIN, Guerrilla, Revolt, World, option
 from rules.modifiers import RollReport
+from rules.refusals import Refused
 from rules.text import Join, Plural, Text
 
 Orders = Mapping[str, Mapping[str, Any]]
@@ -110,9 +111,10 @@ def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: D
     area = world.areas[key]
     let_downs = world.let_downs.get((power_key, key), 0)
     nm = world.national_modifier(power_key, key)
-    attempt = revolt_attempt(power, area, nm, let_downs, earlier, dice, world.options)
-    if attempt.report is None:
-        text = Text("%(reason)s: attempt refused", reason=attempt.refused)
+    try:
+        attempt = revolt_attempt(power, area, nm, let_downs, earlier, dice, world.options)
+    except Refused as refusal:
+        text = Text("%(reason)s: attempt refused", reason=refusal.text)
         world.say("EIA-1", text, power=power_key, area=key)
         return
     earlier.append(key)
@@ -205,11 +207,14 @@ def _move(world: World, power: str, move: Mapping[str, Any], moved: list[Guerril
             )
         world.say("EIA-9", text, power=power)
         return
-    outcome = guerrilla_move(world, stack, move.get("to", ""))
+    try:
+        outcome = guerrilla_move(world, stack, move.get("to", ""))
+    except Refused as refusal:
+        world.say("EIA-9", refusal.text, power=power, area=stack.area)
+        return
     world.say("EIA-9", outcome.text, power=power, area=stack.area)
-    if outcome.allowed:
-        stack.area = move["to"]
-        moved.append(stack)
+    stack.area = outcome.destination
+    moved.append(stack)
 
 
 def _merge(world: World, moved: Sequence[Guerrilla]) -> None:
@@ -354,7 +359,7 @@ def resolve_conquest(world: World, orders: Orders, dice: Dice) -> None:
         success = successful_revolt(world, revolt, choices.get(revolt.area, ""))
         if success is not None:
             _succeed(world, revolt, success)
-        elif note := success_blocked(world, revolt):
+        elif (note := success_blocked(world, revolt)) is not None:
             world.say("EIA-8", note, power=revolt.sponsor, area=revolt.area)
     for revolt in _active(world):
         _count_month(world, revolt)
@@ -380,7 +385,7 @@ def _succeed(world: World, revolt: Revolt, success: RevoltSuccess) -> None:
         reason=success.reason,
     )
     world.say("EIA-8", text, power=revolt.sponsor, area=area.key)
-    if success.gm_note:
+    if success.gm_note is not None:
         world.say("EIA-8", success.gm_note, power=revolt.sponsor, area=area.key)
 
 
@@ -431,9 +436,10 @@ def aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> None
         )
         world.say("EIA-5", text, power=power_key, area=key)
         return
-    given = aid_revolt(power, revolt, world.areas[key], amount, dice)
-    if given.report is None:
-        text = Text("%(reason)s; aid skipped", reason=given.refused)
+    try:
+        given = aid_revolt(power, revolt, world.areas[key], amount, dice)
+    except Refused as refusal:
+        text = Text("%(reason)s; aid skipped", reason=refusal.text)
         world.say("EIA-5", text, power=power_key, area=key)
         return
     treasury = Text("treasury $%(old)s → $%(new)s", old=power.treasury, new=given.treasury)
