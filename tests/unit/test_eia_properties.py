@@ -292,12 +292,34 @@ def draw_orders(data, world, phase):
     return orders
 
 
-def run(data, world, phase):
-    """Resolve one phase with random legal orders and seeded dice; return its log lines."""
+def resolve(data, world, phase):
+    """Resolve one phase with random legal orders and seeded dice; return what it answered
+    and its log lines."""
     start = len(world.log)
     dice = SeededDice(data.draw(st.text(max_size=6)), phase)
-    PHASES[phase](world, draw_orders(data, world, phase), dice)
-    return world.log[start:]
+    outcomes = PHASES[phase](world, draw_orders(data, world, phase), dice)
+    return outcomes, world.log[start:]
+
+
+def run(data, world, phase):
+    """Resolve one phase with random legal orders and seeded dice; return its log lines."""
+    return resolve(data, world, phase)[1]
+
+
+@WHOLE_PHASES
+@given(st.data())
+def test_a_phase_answers_every_roll_it_logs_in_the_same_order(new_world, data):
+    world = draw_world(data, new_world)
+    for phase in PHASES:
+        outcomes, lines = resolve(data, world, phase)
+        answered = [report for outcome in outcomes for report in _reports(outcome)]
+        assert answered == [line.roll for line in lines if line.roll]
+
+
+def _reports(outcome) -> list:
+    """The rolls an outcome holds: its report, and an operation's payment die."""
+    found = [getattr(outcome, "report", None), getattr(outcome, "payment", None)]
+    return [report for report in found if report is not None]
 
 
 @WHOLE_PHASES
