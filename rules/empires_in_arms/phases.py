@@ -2,8 +2,10 @@
 
 Each resolver takes the World, the orders given ({power key: payload}) and the phase's
 dice. It re-checks every order against the current state (the GM may have edited it
-since the order was given), skips with a log line what is no longer legal, changes the
-World in place and logs every roll as the GM would write it.
+since the order was given), skips with a log line what is no longer legal or what the
+procedure refuses, changes the World in place and logs every roll as the GM would write
+it. It answers what happened (``Outcomes``): the outcomes of the procedures it applied,
+in order, with a ``Skipped`` for each order it did not carry out.
 """
 
 from __future__ import annotations
@@ -25,7 +27,10 @@ from rules.empires_in_arms.legal import (
 )
 from rules.empires_in_arms.procedures import (
     MONTHS_WITHOUT_GUERRILLAS,
+    DepotAttack,
+    GuerrillaCreation,
     RevoltEnd,
+    RevoltStrength,
     RevoltSuccess,
     aid_revolt,
     anti_guerrilla_operation,
@@ -47,24 +52,27 @@ from rules.empires_in_arms.procedures import (
 )
 from rules.empires_in_arms.state import SPAIN, Guerrilla, Revolt, World, option
 from rules.modifiers import RollReport
+from rules.refusals import Refused, Skipped
 from rules.text import Join, Plural, Text
 
 Orders = Mapping[str, Mapping[str, Any]]
+Outcomes = tuple[Any, ...]  # the procedures' outcomes and the Skipped orders, in order
 
 
 # -- peace step -------------------------------------------------------------------------
 
 
-def resolve_peace(world: World, orders: Orders, dice: Dice) -> None:
+def resolve_peace(world: World, orders: Orders, dice: Dice) -> Outcomes:
     """EIA-7 in the peace step: voluntary lapses, in land-phase order. (The three-month
     ending comes at the start of the revolt step, ``resolve_revolt_step``.)"""
+    outcomes: list[Any] = []
     for power in world.land_order():
         for key in _order(orders, power, "lapse"):
-            _lapse(world, power, key)
-    immediate_checks(world)
+            outcomes += _lapse(world, power, key)
+    return (*outcomes, *immediate_checks(world))
 
 
-def _lapse(world: World, power: str, key: str) -> None:
+def _lapse(world: World, power: str, key: str) -> Outcomes:
     revolt = world.active_revolt(key)
     if revolt is None or revolt.sponsor != power:
         text = Text(
@@ -72,32 +80,33 @@ def _lapse(world: World, power: str, key: str) -> None:
             power=world.powers[power].name,
             area=_name(world, key),
         )
-        world.say("EIA-7", text, power=power, area=key)
-        return
-    _end_revolt(world, revolt, voluntary_lapse(world.areas[key], world.powers[power]))
+        return _skip(world, "EIA-7", Skipped(power, key, text), area=key)
+    ending = voluntary_lapse(world.areas[key], world.powers[power])
+    _end_revolt(world, revolt, ending)
+    return (ending,)
 
 
 # -- revolt step ------------------------------------------------------------------------
 
 
-def resolve_revolt_step(world: World, orders: Orders, dice: Dice) -> None:
+def resolve_revolt_step(world: World, orders: Orders, dice: Dice) -> Outcomes:
     """First the political phase's end check (EIA-7: revolts three months without
     guerrillas end in the political phase of the fourth month), so that their areas may
     be targeted again; then EIA-1 and EIA-2, each power's revolt attempts, in land-phase
     order; then EIA-3 for every active revolt if revolt guerrillas appear at the end of
     the political phase."""
-    three_month_endings(world)
+    outcomes: list[Any] = [*three_month_endings(world)]
     for power in world.land_order():
         earlier: list[str] = []
         for key in _order(orders, power, "targets"):
-            _attempt(world, power, key, earlier, dice)
+            outcomes += _attempt(world, power, key, earlier, dice)
     if option(world.options, "revolt_guerrillas_when") == "political_end":
-        for revolt in _active(world):
-            _revolt_guerrillas(world, revolt, dice)
-    immediate_checks(world)
+        outcomes += [_revolt_guerrillas(world, revolt, dice) for revolt in _active(world)]
+    return (*outcomes, *immediate_checks(world))
 
 
-def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: Dice) -> None:
+def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: Dice) -> Outcomes:
+    """EIA-1, and EIA-2 when the revolt breaks out."""
     power = world.powers[power_key]
     if key not in revolt_targets(world, power_key):
         text = Text(
@@ -105,16 +114,15 @@ def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: D
             power=power.name,
             area=_name(world, key),
         )
-        world.say("EIA-1", text, power=power_key, area=key)
-        return
+        return _skip(world, "EIA-1", Skipped(power_key, key, text), area=key)
     area = world.areas[key]
     let_downs = world.let_downs.get((power_key, key), 0)
     nm = world.national_modifier(power_key, key)
-    attempt = revolt_attempt(power, area, nm, let_downs, earlier, dice, world.options)
-    if attempt.report is None:
-        text = Text("%(reason)s: attempt refused", reason=attempt.refused)
-        world.say("EIA-1", text, power=power_key, area=key)
-        return
+    try:
+        attempt = revolt_attempt(power, area, nm, let_downs, earlier, dice, world.options)
+    except Refused as refusal:
+        text = Text("%(reason)s: attempt refused", reason=refusal.text)
+        return _skip(world, "EIA-1", Skipped(power_key, key, refusal.text), text, area=key)
     earlier.append(key)
     spent = Text(
         "%(power)s PP %(old)s → %(new)s",
@@ -124,45 +132,60 @@ def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: D
     )
     _say_roll(world, attempt.report, spent)
     power.political_points = attempt.political_points
-    if attempt.broke_out:
-        controller = world.powers[area.controller]
-        present = any(c.power == controller.key for c in world.corps_in(key))
-        controller_nm = world.national_modifier(controller.key, key)
-        strength = revolt_strength(power, controller, area, nm, controller_nm, present, dice)
-        _say_roll(world, strength.report)
-        world.revolts.append(Revolt(None, power_key, key, strength.number))
+    if not attempt.broke_out:
+        return (attempt,)
+    return (attempt, _break_out(world, power_key, key, nm, dice))
+
+
+def _break_out(world: World, power_key: str, key: str, nm: int, dice: Dice) -> RevoltStrength:
+    """EIA-2: the new revolt and its number."""
+    power, area = world.powers[power_key], world.areas[key]
+    controller = world.powers[area.controller]
+    present = any(c.power == controller.key for c in world.corps_in(key))
+    controller_nm = world.national_modifier(controller.key, key)
+    strength = revolt_strength(power, controller, area, nm, controller_nm, present, dice)
+    _say_roll(world, strength.report)
+    world.revolts.append(Revolt(None, power_key, key, strength.number))
+    return strength
 
 
 # -- land phase: the guerrilla steps ----------------------------------------------------
 
 
-def resolve_land(world: World, orders: Orders, dice: Dice) -> None:
+def resolve_land(world: World, orders: Orders, dice: Dice) -> Outcomes:
     """Each power's guerrilla step, in land-phase order: guerrilla moves (EIA-9), revolt
     guerrillas of its revolts (EIA-3), Spanish guerrillas (EIA-10, Spain), operations
     (EIA-4), depot attacks (EIA-11), Spanish guerrilla removal (EIA-12, Spain).
 
     First, revolts three months without guerrillas end (EIA-7: in the fourth month, which
     may have no political phase); last, the corps' land combat marks are cleared."""
-    three_month_endings(world)
-    in_step = option(world.options, "revolt_guerrillas_when") == "guerrilla_step"
+    outcomes: list[Any] = [*three_month_endings(world)]
     for power in world.land_order():
-        moved: list[Guerrilla] = []
-        for move in _order(orders, power, "moves"):
-            _move(world, power, move, moved)
-        _merge(world, moved)
-        if in_step:
-            for revolt in own_revolts(world, power):
-                _revolt_guerrillas(world, revolt, dice)
-        if power == SPAIN:
-            _spanish_guerrillas(world, dice)
-        for key in _order(orders, power, "operations"):
-            operate(world, power, key, dice)
-        for key in _order(orders, power, "depot_attacks"):
-            attack_depots(world, power, key, dice)
-        if power == SPAIN:
-            spanish_removal(world)
+        outcomes += _guerrilla_step(world, power, orders, dice)
     _clear_fought(world)
-    immediate_checks(world)
+    return (*outcomes, *immediate_checks(world))
+
+
+def _guerrilla_step(world: World, power: str, orders: Orders, dice: Dice) -> Outcomes:
+    """One power's guerrilla step, in the order ``resolve_land`` gives."""
+    outcomes: list[Any] = []
+    moved: list[Guerrilla] = []
+    for move in _order(orders, power, "moves"):
+        outcomes += _move(world, power, move, moved)
+    _merge(world, moved)
+    if option(world.options, "revolt_guerrillas_when") == "guerrilla_step":
+        outcomes += [
+            _revolt_guerrillas(world, revolt, dice) for revolt in own_revolts(world, power)
+        ]
+    if power == SPAIN:
+        outcomes += _spanish_guerrillas(world, dice)
+    for key in _order(orders, power, "operations"):
+        outcomes += operate(world, power, key, dice)
+    for key in _order(orders, power, "depot_attacks"):
+        outcomes += attack_depots(world, power, key, dice)
+    if power == SPAIN:
+        outcomes += spanish_removal(world)
+    return tuple(outcomes)
 
 
 def _clear_fought(world: World) -> None:
@@ -181,7 +204,7 @@ def _clear_fought(world: World) -> None:
         world.say("EIA-4", text)
 
 
-def _move(world: World, power: str, move: Mapping[str, Any], moved: list[Guerrilla]) -> None:
+def _move(world: World, power: str, move: Mapping[str, Any], moved: list[Guerrilla]) -> Outcomes:
     """EIA-9: one stack moves one adjacent area; a stack moves once per step. Stacks are
     merged only after all the power's moves (``_merge``), so that factors that joined a
     stack never move on with it."""
@@ -203,13 +226,15 @@ def _move(world: World, power: str, move: Mapping[str, Any], moved: list[Guerril
                 "%(power)s: guerrilla stack %(stack)s is not one of its stacks; move skipped",
                 **names,
             )
-        world.say("EIA-9", text, power=power)
-        return
-    outcome = guerrilla_move(world, stack, move.get("to", ""))
+        return _skip(world, "EIA-9", Skipped(power, move, text))
+    try:
+        outcome = guerrilla_move(world, stack, move.get("to", ""))
+    except Refused as refusal:
+        return _skip(world, "EIA-9", Skipped(power, move, refusal.text), area=stack.area)
     world.say("EIA-9", outcome.text, power=power, area=stack.area)
-    if outcome.allowed:
-        stack.area = move["to"]
-        moved.append(stack)
+    stack.area = outcome.destination
+    moved.append(stack)
+    return (outcome,)
 
 
 def _merge(world: World, moved: Sequence[Guerrilla]) -> None:
@@ -252,25 +277,30 @@ def _add_guerrillas(world: World, area: str, nationality: str, factors: int, rev
         world.guerrillas.append(Guerrilla(None, area, nationality, factors, area, revolt))
 
 
-def _revolt_guerrillas(world: World, revolt: Revolt, dice: Dice) -> None:
+def _revolt_guerrillas(world: World, revolt: Revolt, dice: Dice) -> GuerrillaCreation:
     area = world.areas[revolt.area]
     creation = revolt_guerrillas(revolt, area, world.guerrilla_factors(area.key), dice)
     _say_roll(world, creation.report)
     _add_guerrillas(world, area.key, revolt.sponsor, creation.created, revolt=True)
+    return creation
 
 
-def _spanish_guerrillas(world: World, dice: Dice) -> None:
+def _spanish_guerrillas(world: World, dice: Dice) -> Outcomes:
+    creations = []
     for key in spanish_guerrilla_areas(world):
         in_revolt = world.active_revolt(key) is not None
         existing = world.guerrilla_factors(key)
         creation = spanish_guerrillas(world.areas[key], existing, dice, in_revolt=in_revolt)
         _say_roll(world, creation.report)
         _add_guerrillas(world, key, SPAIN, creation.created, revolt=False)
+        creations.append(creation)
+    return tuple(creations)
 
 
-def operate(world: World, power_key: str, key: str, dice: Dice) -> None:
-    """EIA-4: the power's anti-guerrilla operation in an area, or a skipped order when
-    none is possible there now (the log says why)."""
+def operate(world: World, power_key: str, key: str, dice: Dice) -> Outcomes:
+    """EIA-4: the power's anti-guerrilla operation in an area and the revolt ending it
+    brings (EIA-7), or a skipped order when none is possible there now (the log says
+    why)."""
     power = world.powers[power_key]
     if not can_operate(world, power_key, key):
         text = Text(
@@ -278,8 +308,7 @@ def operate(world: World, power_key: str, key: str, dice: Dice) -> None:
             power=power.name,
             area=_name(world, key),
         )
-        world.say("EIA-4", text, power=power_key, area=key)
-        return
+        return _skip(world, "EIA-4", Skipped(power_key, key, text), area=key)
     area, revolt = world.areas[key], world.active_revolt(key)
     targets = operation_targets(world, power_key, key)
     controller = world.powers.get(area.controller) if area.controller else None
@@ -295,10 +324,11 @@ def operate(world: World, power_key: str, key: str, dice: Dice) -> None:
         controller.treasury = operation.controller_treasury
     if revolt is not None and operation.revolt_number is not None:
         revolt.number = operation.revolt_number
-        _end_if_over(world, revolt)
+        return (operation, *_end_if_over(world, revolt))
+    return (operation,)
 
 
-def attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
+def attack_depots(world: World, power_key: str, key: str, dice: Dice) -> Outcomes:
     """EIA-11: guerrillas attack the power's depots in an area, or a skipped order when
     they cannot (the log says why)."""
     power = world.powers[power_key]
@@ -308,8 +338,7 @@ def attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
             power=power.name,
             area=_name(world, key),
         )
-        world.say("EIA-11", text, power=power_key, area=key)
-        return
+        return _skip(world, "EIA-11", Skipped(power_key, key, text), area=key)
     own = own_stacks(world, power_key, key)
     depots = [d for d in world.depots if d.area == key and enemy_of_any(world, own, d.power)]
     corps = sum(1 for c in world.corps_in(key) if enemy_of_any(world, own, c.power))
@@ -317,6 +346,12 @@ def attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
     attack = depot_attack(power, world.areas[key], factors, corps, depots, dice, world.options)
     _say_roll(world, attack.report)
     world.depots = [d for d in world.depots if not any(d is x for x in attack.destroyed)]
+    _retreat_garrisons(world, attack)
+    return (attack,)
+
+
+def _retreat_garrisons(world: World, attack: DepotAttack) -> None:
+    """EIA-11: what the GM does with the garrisons of the depots destroyed."""
     for depot in attack.destroyed:
         if depot.garrison:
             text = Plural(
@@ -326,39 +361,48 @@ def attack_depots(world: World, power_key: str, key: str, dice: Dice) -> None:
                 "a city (up to its capacity) or joins a corps there; the rest are eliminated",
                 count=depot.garrison,
                 power=world.powers[depot.power].name,
-                area=world.areas[key].name,
+                area=world.areas[depot.area].name,
             )
-            world.say("EIA-11", text, power=depot.power, area=key)
+            world.say("EIA-11", text, power=depot.power, area=depot.area)
 
 
-def spanish_removal(world: World) -> None:
+def spanish_removal(world: World) -> Outcomes:
     """EIA-12: Spanish guerrillas removed at the end of Spain's step, and the militia
-    they give Spain."""
+    they give Spain (nothing while an enemy is in Spain or none are left)."""
     removal = spanish_guerrilla_removal(world)
     if removal is None:
-        return
+        return ()
     _remove(world, removal.removed)
     world.militia_due[SPAIN] = world.militia_due.get(SPAIN, 0) + removal.militia
     world.say("EIA-12", removal.text, power=SPAIN)
+    return (removal,)
 
 
 # -- conquest step ----------------------------------------------------------------------
 
 
-def resolve_conquest(world: World, orders: Orders, dice: Dice) -> None:
+def resolve_conquest(world: World, orders: Orders, dice: Dice) -> Outcomes:
     """EIA-8 for every active revolt (the sponsor's client / conquered choice from its
     orders; with none, "conquered", as the log says); then each surviving revolt counts
     a month with or without guerrillas (EIA-7)."""
+    outcomes: list[Any] = []
     for revolt in _active(world):
-        choices = (orders.get(revolt.sponsor) or {}).get("choices") or {}
-        success = successful_revolt(world, revolt, choices.get(revolt.area, ""))
-        if success is not None:
-            _succeed(world, revolt, success)
-        elif note := success_blocked(world, revolt):
-            world.say("EIA-8", note, power=revolt.sponsor, area=revolt.area)
+        outcomes += _conquest(world, revolt, orders)
     for revolt in _active(world):
         _count_month(world, revolt)
-    immediate_checks(world)
+    return (*outcomes, *immediate_checks(world))
+
+
+def _conquest(world: World, revolt: Revolt, orders: Orders) -> Outcomes:
+    """EIA-8: the revolt succeeds, or the GM is told why it does not, or nothing yet."""
+    choices = (orders.get(revolt.sponsor) or {}).get("choices") or {}
+    success = successful_revolt(world, revolt, choices.get(revolt.area, ""))
+    if success is not None:
+        _succeed(world, revolt, success)
+        return (success,)
+    if (note := success_blocked(world, revolt)) is not None:
+        world.say("EIA-8", note, power=revolt.sponsor, area=revolt.area)
+    return ()
 
 
 def _succeed(world: World, revolt: Revolt, success: RevoltSuccess) -> None:
@@ -380,7 +424,7 @@ def _succeed(world: World, revolt: Revolt, success: RevoltSuccess) -> None:
         reason=success.reason,
     )
     world.say("EIA-8", text, power=revolt.sponsor, area=area.key)
-    if success.gm_note:
+    if success.gm_note is not None:
         world.say("EIA-8", success.gm_note, power=revolt.sponsor, area=area.key)
 
 
@@ -410,17 +454,19 @@ def _count_month(world: World, revolt: Revolt) -> None:
 # -- economic phase ---------------------------------------------------------------------
 
 
-def resolve_economic(world: World, orders: Orders, dice: Dice) -> None:
+def resolve_economic(world: World, orders: Orders, dice: Dice) -> Outcomes:
     """EIA-5: each power's aid to revolts, $1 to $6 each, in land-phase order."""
+    outcomes: list[Any] = []
     for power in world.land_order():
         for key, amount in dict(_order(orders, power, "aid")).items():
-            aid(world, power, key, amount, dice)
-    immediate_checks(world)
+            outcomes += aid(world, power, key, amount, dice)
+    return (*outcomes, *immediate_checks(world))
 
 
-def aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> None:
+def aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> Outcomes:
     """EIA-5: the power's aid to the revolt in an area, or a skipped order when it may
-    not aid it now (the log says why)."""
+    not aid it now or the amount is refused (the log says why). A skipped order names
+    (area, amount)."""
     power = world.powers[power_key]
     revolt = world.active_revolt(key)
     if revolt is None or not any(revolt is r for r in aidable_revolts(world, power_key)):
@@ -429,44 +475,49 @@ def aid(world: World, power_key: str, key: str, amount: int, dice: Dice) -> None
             power=power.name,
             area=_name(world, key),
         )
-        world.say("EIA-5", text, power=power_key, area=key)
-        return
-    given = aid_revolt(power, revolt, world.areas[key], amount, dice)
-    if given.report is None:
-        text = Text("%(reason)s; aid skipped", reason=given.refused)
-        world.say("EIA-5", text, power=power_key, area=key)
-        return
+        return _skip(world, "EIA-5", Skipped(power_key, (key, amount), text), area=key)
+    try:
+        given = aid_revolt(power, revolt, world.areas[key], amount, dice)
+    except Refused as refusal:
+        text = Text("%(reason)s; aid skipped", reason=refusal.text)
+        skipped = Skipped(power_key, (key, amount), refusal.text)
+        return _skip(world, "EIA-5", skipped, text, area=key)
     treasury = Text("treasury $%(old)s → $%(new)s", old=power.treasury, new=given.treasury)
     _say_roll(world, given.report, treasury)
     power.treasury = given.treasury
     revolt.number = given.revolt_number
+    return (given,)
 
 
 # -- EIA-7: ending revolts --------------------------------------------------------------
 
 
-def three_month_endings(world: World) -> None:
+def three_month_endings(world: World) -> Outcomes:
     """EIA-7: revolts with no guerrillas for three months in a row end in the fourth
     month, before any guerrilla roll of it: at the start of its revolt step if it has a
     political phase, else at the start of its land phase. Running it again changes
     nothing."""
+    endings = []
     for revolt in _active(world):
         ending = three_months_ending(revolt, world.areas[revolt.area])
-        if ending:
+        if ending is not None:
             _end_revolt(world, revolt, ending)
+            endings.append(ending)
+    return tuple(endings)
 
 
-def immediate_checks(world: World) -> None:
+def immediate_checks(world: World) -> Outcomes:
     """EIA-7 endings that apply at once after any change of state: sponsor and controller
     allied, area ceded to the sponsor, minor gone neutral, revolt number 1 or less."""
-    for revolt in _active(world):
-        _end_if_over(world, revolt)
+    return tuple(ending for revolt in _active(world) for ending in _end_if_over(world, revolt))
 
 
-def _end_if_over(world: World, revolt: Revolt) -> None:
+def _end_if_over(world: World, revolt: Revolt) -> Outcomes:
     ending = revolt_ending(world, revolt)
-    if ending is not None:
-        _end_revolt(world, revolt, ending)
+    if ending is None:
+        return ()
+    _end_revolt(world, revolt, ending)
+    return (ending,)
 
 
 def _end_revolt(world: World, revolt: Revolt, ending: RevoltEnd) -> None:
@@ -532,6 +583,15 @@ def _name(world: World, key: str) -> str:
 
 def _remove(world: World, stacks: Sequence[Guerrilla]) -> None:
     world.guerrillas = [g for g in world.guerrillas if not any(g is s for s in stacks)]
+
+
+def _skip(
+    world: World, rule: str, skipped: Skipped, line: Text | None = None, area: str | None = None
+) -> Outcomes:
+    """Log an order not carried out (``line``, else the reason it was skipped) and
+    answer its Skipped."""
+    world.say(rule, line or skipped.reason, power=skipped.power, area=area)
+    return (skipped,)
 
 
 def _say_roll(world: World, report: RollReport, change: Text | None = None) -> None:

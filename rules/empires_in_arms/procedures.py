@@ -2,7 +2,8 @@
 
 Each function reads plain values or the dataclasses of ``state`` without changing them,
 rolls what it needs on ``dice`` and returns a frozen outcome: the RollReport(s) the log
-shows and the values that result. The phase resolvers (``phases``) apply them. Options
+shows and the values that result. The phase resolvers (``phases``) apply them. An input
+the rules do not allow raises ``Refused`` saying why, before any roll. Options
 are read from an ``options`` mapping (``World.options``); a missing key is the default,
 the option's first choice in ``ruleset.OPTIONS``.
 
@@ -45,6 +46,7 @@ from rules.empires_in_arms.state import (
     option,
 )
 from rules.modifiers import ModifiedRoll, Modifier, RollReport, clamp
+from rules.refusals import Refused
 from rules.text import Join, Plural, Text
 
 REVOLT_SUCCESS = 6  # EIA-1: a modified 6 or more
@@ -73,10 +75,9 @@ def _zone(power: Power, sign: int = 1) -> Modifier:
 
 @dataclass(frozen=True)
 class RevoltAttempt:
-    report: RollReport | None  # None when the attempt was refused
+    report: RollReport
     broke_out: bool
     political_points: int  # the sponsor's PP afterwards
-    refused: Text | str = ""
 
 
 def revolt_attempt(
@@ -92,11 +93,12 @@ def revolt_attempt(
 
     ``earlier_targets`` are the areas of the sponsor's attempts earlier in this revolt step
     (the three-attempt limit counts them per step or per target, Decision 7). The attempt
-    costs 1 PP whatever the result; a refused attempt rolls nothing and costs nothing.
+    costs 1 PP whatever the result; an attempt over the limit, or without the PP an option
+    asks, is Refused: it rolls nothing and costs nothing.
     """
-    refused = _attempt_refusal(sponsor, area, earlier_targets, options)
-    if refused:
-        return RevoltAttempt(None, False, sponsor.political_points, refused)
+    refusal = _attempt_refusal(sponsor, area, earlier_targets, options)
+    if refusal is not None:
+        raise Refused(refusal)
     modifiers = revolt_attempt_modifiers(sponsor, area, national_modifier, let_downs)
     purpose = Text("%(power)s incites a revolt in %(area)s", power=sponsor.name, area=area.name)
     roll = ModifiedRoll(dice.d6(purpose), modifiers)
@@ -140,7 +142,8 @@ def revolt_attempt_needs(sponsor: Power, area: Area, national_modifier: int, let
 
 def _attempt_refusal(
     sponsor: Power, area: Area, earlier: Sequence[str], options: Mapping[str, Any] | None
-) -> Text | str:
+) -> Text | None:
+    """EIA-1: why the sponsor may make no attempt on ``area`` now; None when it may."""
     name = sponsor.name
     if option(options, "attempt_limit") == "per_target":
         if list(earlier).count(area.key) >= MAX_ATTEMPTS:
@@ -166,7 +169,7 @@ def _attempt_refusal(
             points=sponsor.political_points,
             minimum=minimum,
         )
-    return ""
+    return None
 
 
 # -- EIA-2 ------------------------------------------------------------------------------
@@ -447,7 +450,7 @@ def _bad_roll_rise(
 ) -> tuple[Text, RollReport | None, int | None, int]:
     """(text, payment report, controller's treasury after the payment die, revolt number)."""
     refusal = _no_payment(controller, options)
-    if refusal or controller is None:
+    if refusal is not None or controller is None:
         text = Text(
             "a bad roll, %(reason)s: revolt number %(old)s → %(new)s",
             reason=refusal,
@@ -500,14 +503,15 @@ def _payment(
     return text, treasury, number + 1
 
 
-def _no_payment(controller: Power | None, options: Mapping[str, Any] | None) -> Text | str:
+def _no_payment(controller: Power | None, options: Mapping[str, Any] | None) -> Text | None:
+    """Decision 5: why no $d6 is paid against a bad-roll rise; None when the controller pays."""
     if controller is None:
         return Text("no controller to pay")
     if option(options, "bad_roll_payment") == "never":
         return Text("%(power)s never pays (campaign option)", power=controller.name)
     if not controller.pays_bad_roll:
         return Text("%(power)s does not pay (standing order)", power=controller.name)
-    return ""
+    return None
 
 
 # -- EIA-5 ------------------------------------------------------------------------------
@@ -515,29 +519,29 @@ def _no_payment(controller: Power | None, options: Mapping[str, Any] | None) -> 
 
 @dataclass(frozen=True)
 class Aid:
-    report: RollReport | None  # None when refused
+    report: RollReport
     revolt_number: int
     treasury: int  # the aiding power's treasury afterwards
-    refused: Text | str = ""
 
 
 def aid_revolt(power: Power, revolt: Revolt, area: Area, amount: int, dice: Dice) -> Aid:
     """EIA-5: spend $1 to $6 on a revolt; d6 ≤ amount raises its number by 1. The money is
-    spent whatever the result; a power that cannot afford it is refused."""
+    spent whatever the result; an amount outside that range, or more than the power has, is
+    Refused."""
     low, high = AID_RANGE
     if not isinstance(amount, int) or not low <= amount <= high:
-        refused = Text(
-            "aid is $%(low)s to $%(high)s, not %(amount)s", low=low, high=high, amount=amount
+        raise Refused(
+            Text("aid is $%(low)s to $%(high)s, not %(amount)s", low=low, high=high, amount=amount)
         )
-        return Aid(None, revolt.number, power.treasury, refused)
     if amount > power.treasury:
-        refused = Text(
-            "%(power)s cannot afford $%(amount)s (treasury $%(treasury)s)",
-            power=power.name,
-            amount=amount,
-            treasury=power.treasury,
+        raise Refused(
+            Text(
+                "%(power)s cannot afford $%(amount)s (treasury $%(treasury)s)",
+                power=power.name,
+                amount=amount,
+                treasury=power.treasury,
+            )
         )
-        return Aid(None, revolt.number, power.treasury, refused)
     purpose = Text(
         "%(power)s aids the revolt in %(area)s with $%(amount)s",
         power=power.name,
@@ -635,7 +639,7 @@ class RevoltSuccess:
     infantry_owner: str  # whose infantry: the minor's area key or the sponsor's key
     choice: str  # "client" or "conquered" for a minor taken at war, else ""
     reason: Text
-    gm_note: Text | str = ""
+    gm_note: Text | None = None
 
 
 def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltSuccess | None:
@@ -660,13 +664,13 @@ def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltS
     return _minor_conquered(area, sponsor, factors, choice)
 
 
-def success_blocked(world: World, revolt: Revolt) -> Text | str:
+def success_blocked(world: World, revolt: Revolt) -> Text | None:
     """EIA-8: a note for the GM when the capital was entered as held and the number is 6
-    or more, but no unbesieged guerrilla factor of the revolt is in the area; else ""."""
+    or more, but no unbesieged guerrilla factor of the revolt is in the area; else None."""
     if revolt.capital_held_months < 1 or revolt.number < SUCCESS_NUMBER:
-        return ""
+        return None
     if _unbesieged_factors(world, revolt):
-        return ""
+        return None
     return Plural(
         "GM: %(power)s's revolt in %(area)s has number %(number)s and the capital held for "
         "%(count)s month, but no unbesieged guerrilla factors of the revolt are in %(area)s: "
@@ -835,14 +839,16 @@ def _client_state(area: Area, sponsor: Power, factors: int) -> Text:
 
 @dataclass(frozen=True)
 class GuerrillaMove:
-    allowed: bool
+    stack: int | None  # the stack's id
+    destination: str
     text: Text
 
 
 def guerrilla_move(world: World, stack: Guerrilla, destination: str) -> GuerrillaMove:
     """EIA-9: a guerrilla stack moves at most one adjacent area per land movement step;
     revolt guerrillas never leave their area of origin, besieged ones stay, Spanish ones
-    keep within the former Spanish provinces (EIA-10)."""
+    keep within the former Spanish provinces (EIA-10). Any other move is Refused: the
+    stack stays, and the reason says why."""
     there = world.areas[destination].name if destination in world.areas else destination
     names = {
         "count": stack.factors,
@@ -856,14 +862,15 @@ def guerrilla_move(world: World, stack: Guerrilla, destination: str) -> Guerrill
             there=there,
             **names,
         )
-        return GuerrillaMove(True, text)
-    text = Plural(
-        "%(count)s guerrilla factor of %(power)s stay in %(here)s: %(reason)s",
-        "%(count)s guerrilla factors of %(power)s stay in %(here)s: %(reason)s",
-        reason=_why_not(world, stack, destination, there),
-        **names,
+        return GuerrillaMove(stack.id, destination, text)
+    raise Refused(
+        Plural(
+            "%(count)s guerrilla factor of %(power)s stay in %(here)s: %(reason)s",
+            "%(count)s guerrilla factors of %(power)s stay in %(here)s: %(reason)s",
+            reason=_why_not(world, stack, destination, there),
+            **names,
+        )
     )
-    return GuerrillaMove(False, text)
 
 
 def _why_not(world: World, stack: Guerrilla, destination: str, there: str) -> Text:

@@ -359,7 +359,7 @@ def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
 # -- phase services -----------------------------------------------------------------
 
 
-def _phase_service(resolver: Callable[..., None]) -> Callable[[PhaseContext], None]:
+def _phase_service(resolver: Callable[..., phases.Outcomes]) -> Callable[[PhaseContext], None]:
     def write(loaded: Loaded, context: PhaseContext) -> None:
         persist(loaded, context.campaign, context.phase, context.actor)
 

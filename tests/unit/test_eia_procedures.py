@@ -40,6 +40,7 @@ from rules.empires_in_arms.state import (
     option,
 )
 from rules.modifiers import Modifier
+from rules.refusals import Refused
 
 
 def labels(report) -> list[str]:
@@ -54,6 +55,15 @@ def attempt(world, face, *, area="palatinate", nm=1, let_downs=0, earlier=(), op
     dice = ScriptedDice([face] if face else [])
     area_ = world.areas[area]
     return revolt_attempt(gb, area_, nm, let_downs, list(earlier), dice, options), dice
+
+
+def refused_attempt(world, *, area="palatinate", earlier=(), options=None) -> str:
+    """Why the attempt is Refused: it rolls no die."""
+    gb, dice = world.powers["great_britain"], ScriptedDice([])
+    with pytest.raises(Refused) as refused:
+        revolt_attempt(gb, world.areas[area], 1, 0, list(earlier), dice, options)
+    assert dice.rolls == []
+    return refused.value.text
 
 
 def test_eia1_palatinate_reads_like_the_gms_email(world):
@@ -120,11 +130,9 @@ def test_eia1_political_status_is_the_zone_when_rolled(world):
 
 
 def test_eia1_fourth_attempt_refused(world):
-    outcome, dice = attempt(world, None, earlier=["hesse", "wallachia", "andalusia"])
-    assert outcome.report is None and not outcome.broke_out
-    assert outcome.refused == "Great Britain has made its 3 attempts this revolt step"
-    assert outcome.political_points == 10
-    assert dice.rolls == []
+    reason = refused_attempt(world, earlier=["hesse", "wallachia", "andalusia"])
+    assert reason == "Great Britain has made its 3 attempts this revolt step"
+    assert world.powers["great_britain"].political_points == 10
 
 
 def test_eia1_per_target_limit_allows_a_fourth_attempt_elsewhere(world):
@@ -135,8 +143,8 @@ def test_eia1_per_target_limit_allows_a_fourth_attempt_elsewhere(world):
 
 def test_eia1_per_target_limit_refuses_a_fourth_attempt_on_one_target(world):
     options = {"attempt_limit": "per_target"}
-    outcome, _ = attempt(world, None, earlier=["palatinate"] * 3, options=options)
-    assert outcome.refused == "Great Britain has made its 3 attempts on Palatinate this step"
+    reason = refused_attempt(world, earlier=["palatinate"] * 3, options=options)
+    assert reason == "Great Britain has made its 3 attempts on Palatinate this step"
 
 
 def test_eia1_pp_may_go_negative_by_default(world):
@@ -148,15 +156,15 @@ def test_eia1_pp_may_go_negative_by_default(world):
 def test_eia1_negative_pp_need_no_minimum_by_default(world):
     world.powers["great_britain"].political_points = -2
     outcome, _ = attempt(world, 6, earlier=["hesse", "wallachia"])
-    assert outcome.refused == "" and outcome.broke_out
+    assert outcome.broke_out
     assert outcome.political_points == -3
 
 
 def test_eia1_pp_minimum_option_refuses_without_pp(world):
     world.powers["great_britain"].political_points = 0
-    outcome, _ = attempt(world, None, options={"attempt_pp_minimum": 1})
-    assert outcome.refused == "Great Britain has 0 PP; an attempt needs 1"
-    assert outcome.political_points == 0
+    reason = refused_attempt(world, options={"attempt_pp_minimum": 1})
+    assert reason == "Great Britain has 0 PP; an attempt needs 1"
+    assert world.powers["great_britain"].political_points == 0
 
 
 # -- EIA-2 revolt strength --------------------------------------------------------------
@@ -514,18 +522,25 @@ def test_eia5_money_is_spent_whatever_the_result(world):
     assert outcome.report.text == "4 = 4 > $3: no effect"
 
 
+def refused_aid(world, amount) -> str:
+    """Why the aid is Refused: it rolls no die and spends nothing."""
+    revolt, dice = Revolt(1, "great_britain", "palatinate", 3), ScriptedDice([])
+    gb = world.powers["great_britain"]
+    treasury = gb.treasury
+    with pytest.raises(Refused) as refused:
+        aid_revolt(gb, revolt, world.areas["palatinate"], amount, dice)
+    assert dice.rolls == [] and gb.treasury == treasury and revolt.number == 3
+    return refused.value.text
+
+
 @pytest.mark.parametrize("amount", [0, 7, -2])
 def test_eia5_aid_is_1_to_6(world, amount):
-    outcome, dice = aid(world, amount)
-    assert outcome.report is None and outcome.treasury == 20 and dice.rolls == []
-    assert outcome.refused == f"aid is $1 to $6, not {amount}"
+    assert refused_aid(world, amount) == f"aid is $1 to $6, not {amount}"
 
 
 def test_eia5_a_power_that_cannot_afford_it_is_refused(world):
     world.powers["great_britain"].treasury = 2
-    outcome, _ = aid(world, 3)
-    assert outcome.refused == "Great Britain cannot afford $3 (treasury $2)"
-    assert outcome.treasury == 2
+    assert refused_aid(world, 3) == "Great Britain cannot afford $3 (treasury $2)"
 
 
 # -- EIA-7 ending a revolt --------------------------------------------------------------
@@ -679,7 +694,7 @@ def test_eia8_at_war_a_former_home_province_gets_regular_infantry(world):
     assert (outcome.controller, outcome.ceded, outcome.home_power) == ("spain", False, "spain")
     assert (outcome.infantry, outcome.infantry_owner, outcome.minor_status) == (4, "spain", "")
     assert outcome.reason.endswith("4 guerrilla factors become regular infantry")
-    assert outcome.gm_note == ""
+    assert outcome.gm_note is None
 
 
 def test_eia8_at_war_another_powers_province_is_conquered_and_guerrillas_removed(world):
@@ -722,29 +737,41 @@ def test_eia8_at_war_a_minor_conquered_by_choice(world):
 # -- EIA-9 guerrilla movement -----------------------------------------------------------
 
 
+def refused_move(world, stack_, destination) -> str:
+    """Why the move is Refused: the stack stays where it is."""
+    here = stack_.area
+    with pytest.raises(Refused) as refused:
+        guerrilla_move(world, stack_, destination)
+    assert stack_.area == here
+    return refused.value.text
+
+
 def test_eia9_spanish_guerrillas_move_one_adjacent_area(world):
     spanish = Guerrilla(1, "castile", "spain", 2, "castile", revolt=False)
     outcome = guerrilla_move(world, spanish, "granada")
-    assert outcome.allowed
+    assert (outcome.stack, outcome.destination) == (1, "granada")
     assert outcome.text == "2 guerrilla factors of Spain move from Castile to Granada"
+    assert spanish.area == "castile"  # the phase moves it
 
 
 def test_eia9_revolt_guerrillas_never_leave_their_area_of_origin(world):
-    outcome = guerrilla_move(world, stack(2), "castile")
-    assert not outcome.allowed
-    assert outcome.text.endswith("stay in Palatinate: revolt guerrillas never leave Palatinate")
+    reason = refused_move(world, stack(2), "castile")
+    assert reason.endswith("stay in Palatinate: revolt guerrillas never leave Palatinate")
 
 
 def test_eia9_besieged_guerrillas_stay(world):
     spanish = Guerrilla(1, "castile", "spain", 2, "castile", revolt=False, besieged=True)
-    assert guerrilla_move(world, spanish, "granada").text.endswith("they are besieged")
+    assert refused_move(world, spanish, "granada").endswith("they are besieged")
 
 
 def test_eia9_spanish_guerrillas_stay_within_spains_original_home_nation(world):
     world.adjacency["castile"].add("palatinate")
     spanish = Guerrilla(1, "castile", "spain", 1, "castile", revolt=False)
     assert guerrilla_destinations(world, spanish) == ["andalusia", "granada"]
-    assert not guerrilla_move(world, spanish, "palatinate").allowed
+    assert refused_move(world, spanish, "palatinate") == (
+        "1 guerrilla factor of Spain stay in Castile: Palatinate is not an adjacent area they "
+        "may enter"
+    )
 
 
 def test_eia9_from_a_ceded_province_to_any_former_spanish_province_whoever_holds_it(world):
@@ -761,9 +788,7 @@ def test_eia9_revolt_and_besieged_stacks_have_no_destinations(world):
 
 def test_eia9_only_adjacent_areas(world):
     spanish = Guerrilla(1, "castile", "spain", 1, "castile", revolt=False)
-    outcome = guerrilla_move(world, spanish, "bosnia")
-    assert not outcome.allowed
-    assert outcome.text == (
+    assert refused_move(world, spanish, "bosnia") == (
         "1 guerrilla factor of Spain stay in Castile: Bosnia is not an adjacent area they may enter"
     )
 
@@ -920,9 +945,7 @@ def test_eia9_no_move_into_a_province_in_revolt_over_its_cap(world):
     three = Guerrilla(2, "granada", "spain", 3, "granada", revolt=False)
     assert guerrilla_destinations(world, two) == ["andalusia", "granada"]
     assert guerrilla_destinations(world, three) == ["castile"]
-    outcome = guerrilla_move(world, three, "andalusia")
-    assert not outcome.allowed
-    assert outcome.text == (
+    assert refused_move(world, three, "andalusia") == (
         "3 guerrilla factors of Spain stay in Granada: Andalusia is in revolt and holds 13 "
         "guerrilla factors; 3 more would pass its cap of 15"
     )

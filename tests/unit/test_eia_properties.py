@@ -45,6 +45,7 @@ from rules.empires_in_arms.state import (
     Power,
     Revolt,
 )
+from rules.refusals import Refused
 
 # Counts of their own, above the profile's, as these properties are cheap; the default
 # profile (bin/test) runs a quarter of them, CI all of them.
@@ -105,14 +106,23 @@ def test_guerrillas_never_exceed_five_times_manpower(manpower, number, printed, 
         assert total <= area.guerrilla_cap
 
 
+def attempt_or_refusal(face, pp, earlier, options):
+    """An EIA-1 attempt by a sponsor with ``pp`` PP: its outcome, or None when Refused
+    (then no die was rolled)."""
+    dice = ScriptedDice([face])
+    sponsor = Power("a", "A", political_points=pp)
+    try:
+        return revolt_attempt(sponsor, Area("x", "X", MINOR, "b"), 1, 0, earlier, dice, options)
+    except Refused:
+        assert dice.rolls == []
+        return None
+
+
 @PROPERTY
 @given(faces, st.integers(-5, 12), st.lists(st.sampled_from(["x", "y"]), max_size=5), option_sets)
 def test_eia1_pp_changes_only_by_one_per_attempt(face, pp, earlier, options):
-    sponsor = Power("a", "A", political_points=pp)
-    outcome = revolt_attempt(
-        sponsor, Area("x", "X", MINOR, "b"), 1, 0, earlier, ScriptedDice([face]), options
-    )
-    assert outcome.political_points == pp - (1 if outcome.report else 0)
+    outcome = attempt_or_refusal(face, pp, earlier, options)
+    assert outcome is None or outcome.political_points == pp - 1
 
 
 @PROPERTY
@@ -121,25 +131,28 @@ def test_eia1_refused_only_by_the_attempt_limit_or_the_pp_minimum_option(
     face, pp, earlier, options
 ):
     """Decision 8: by default PP are no bar; only the value-1 option sets a minimum."""
-    sponsor = Power("a", "A", political_points=pp)
-    outcome = revolt_attempt(
-        sponsor, Area("x", "X", MINOR, "b"), 1, 0, earlier, ScriptedDice([face]), options
-    )
+    outcome = attempt_or_refusal(face, pp, earlier, options)
     per_target = options["attempt_limit"] == "per_target"
     made = earlier.count("x") if per_target else len(earlier)
     minimum = options["attempt_pp_minimum"]  # 0: no minimum at all
     below_minimum = minimum > 0 and pp < minimum
-    assert (outcome.report is None) == (made >= 3 or below_minimum)
+    assert (outcome is None) == (made >= 3 or below_minimum)
 
 
 @PROPERTY
 @given(faces, st.integers(0, 12), st.integers(-1, 8))
 def test_eia5_treasury_changes_only_by_the_amount(face, treasury, amount):
+    """Aid of $1 to $6 the power can afford is spent and may raise the number by 1; any
+    other is Refused, rolling nothing."""
     power = Power("a", "A", treasury=treasury)
-    revolt = Revolt(1, "a", "x", 3)
-    outcome = aid_revolt(power, revolt, Area("x", "X", MINOR, "b"), amount, ScriptedDice([face]))
-    assert outcome.treasury == (treasury - amount if outcome.report else treasury)
-    assert outcome.revolt_number - revolt.number in ((0, 1) if outcome.report else (0,))
+    revolt, dice = Revolt(1, "a", "x", 3), ScriptedDice([face])
+    try:
+        outcome = aid_revolt(power, revolt, Area("x", "X", MINOR, "b"), amount, dice)
+    except Refused:
+        assert dice.rolls == [] and not 1 <= amount <= min(6, treasury)
+        return
+    assert outcome.treasury == treasury - amount
+    assert outcome.revolt_number - revolt.number in (0, 1)
 
 
 @PROPERTY
@@ -279,12 +292,34 @@ def draw_orders(data, world, phase):
     return orders
 
 
-def run(data, world, phase):
-    """Resolve one phase with random legal orders and seeded dice; return its log lines."""
+def resolve(data, world, phase):
+    """Resolve one phase with random legal orders and seeded dice; return what it answered
+    and its log lines."""
     start = len(world.log)
     dice = SeededDice(data.draw(st.text(max_size=6)), phase)
-    PHASES[phase](world, draw_orders(data, world, phase), dice)
-    return world.log[start:]
+    outcomes = PHASES[phase](world, draw_orders(data, world, phase), dice)
+    return outcomes, world.log[start:]
+
+
+def run(data, world, phase):
+    """Resolve one phase with random legal orders and seeded dice; return its log lines."""
+    return resolve(data, world, phase)[1]
+
+
+@WHOLE_PHASES
+@given(st.data())
+def test_a_phase_answers_every_roll_it_logs_in_the_same_order(new_world, data):
+    world = draw_world(data, new_world)
+    for phase in PHASES:
+        outcomes, lines = resolve(data, world, phase)
+        answered = [report for outcome in outcomes for report in _reports(outcome)]
+        assert answered == [line.roll for line in lines if line.roll]
+
+
+def _reports(outcome) -> list:
+    """The rolls an outcome holds: its report, and an operation's payment die."""
+    found = [getattr(outcome, "report", None), getattr(outcome, "payment", None)]
+    return [report for report in found if report is not None]
 
 
 @WHOLE_PHASES
