@@ -318,18 +318,18 @@ def _move_fleet(world: World, side: str, nation: str, item: dict) -> None:
     fleet = _own_block(world, nation, item["fleet"])
     if fleet is None:
         return
-    refusal = supply.fleet_move_refusal(world, fleet, item["path"])
-    if refusal:
+    try:
+        move = supply.move_fleet(world, fleet, item["path"])
+    except gnw.Refused as refusal:
         world.say(
             "GNW-13",
-            Text("%(fleet)s does not move: %(reason)s", fleet=fleet.name, reason=refusal),
+            Text("%(fleet)s does not move: %(reason)s", fleet=fleet.name, reason=refusal.text),
             **_secret(world, nation),
         )
         return
     if not _pay(world, side, nation, 1, Text("Moving %(fleet)s", fleet=fleet.name), "GNW-13"):
         return
     start = fleet.location
-    move = supply.move_fleet(world, fleet, item["path"])
     end = move.path[-1] if move.path else start
     for block in world.blocks.values():
         if block.id == fleet.id or block.carried_by == fleet.id:
