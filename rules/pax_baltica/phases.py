@@ -37,6 +37,7 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
+from rules.refusals import Refused
 from rules.text import Plural, Text
 
 FULL_STRENGTH = 0  # steps_each: buy every step up to full strength
@@ -56,7 +57,7 @@ def _where(world: World, area: str | None) -> str:
     return world.territories[area].name if area in world.territories else Text("the pool")
 
 
-def _not_reinforced(block: Block, refusal: gnw.Refused) -> Text:
+def _not_reinforced(block: Block, refusal: Refused) -> Text:
     return Text("%(block)s is not reinforced: %(reason)s", block=block.name, reason=refusal.text)
 
 
@@ -105,7 +106,7 @@ def _reinforce_on_map(world: World, nation: Nation, wanted: Sequence[dict], rp: 
         has_line = supply.line_of_communication(world, block.nation, block.location) is not None
         try:
             done = gnw.reinforce_with_rp(world, block, item["steps"], has_line, rp - spent)
-        except gnw.Refused as refusal:
+        except Refused as refusal:
             world.say("GNW-7", _not_reinforced(block, refusal), **_secret(world, nation.key))
             continue
         block.strength = done.strength
@@ -293,7 +294,7 @@ def _reinforce_by_action(world: World, side: str, nation: str, item: dict) -> No
     has_line = supply.line_of_communication(world, nation, block.location) is not None
     try:
         done = gnw.reinforce_by_action(world, block, item["actions"], has_line)
-    except gnw.Refused as refusal:
+    except Refused as refusal:
         world.say("GNW-8", _not_reinforced(block, refusal), **_secret(world, nation))
         return
     what = Text("Reinforcing %(block)s", block=block.name)
@@ -320,7 +321,7 @@ def _move_fleet(world: World, side: str, nation: str, item: dict) -> None:
         return
     try:
         move = supply.move_fleet(world, fleet, item["path"])
-    except gnw.Refused as refusal:
+    except Refused as refusal:
         world.say(
             "GNW-13",
             Text("%(fleet)s does not move: %(reason)s", fleet=fleet.name, reason=refusal.text),
@@ -354,11 +355,16 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> None:
     if territory is None:
         return
     blocks = [b for b in (_own_block(world, nation, i) for i in item["blocks"]) if b]
-    refusal = siege_refusal(world, nation, territory, blocks)
-    if refusal:
+    try:
+        check_siege(world, nation, territory, blocks)
+    except Refused as refusal:
         world.say(
             "GNW-1",
-            Text("No siege of %(territory)s: %(reason)s", territory=territory.name, reason=refusal),
+            Text(
+                "No siege of %(territory)s: %(reason)s",
+                territory=territory.name,
+                reason=refusal.text,
+            ),
             **_secret(world, nation),
         )
         return
@@ -385,32 +391,48 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> None:
 
 
 def siege_refusal(
+    world: World, nation: str, territory: Territory, blocks: Sequence[Block]
+) -> Text | None:
+    """GNW-1: why these blocks may not besiege this territory; None when they may."""
+    try:
+        check_siege(world, nation, territory, blocks)
+    except Refused as refusal:
+        return refusal.text
+    return None
+
+
+def check_siege(
     world: World,
     nation: str,
     territory: Territory,
     blocks: Sequence[Block],
     *,
     declared: bool = False,
-) -> Text | str:
-    """Why these blocks may not besiege this territory ("" when they may); ``declared``:
+) -> None:
+    """GNW-1: Refused with why these blocks may not besiege this territory; ``declared``:
     checked again when the siege comes (the GM may have moved things meanwhile)."""
     name = territory.name
     if territory.kind != TERRITORY:
-        return Text("only a land territory can be besieged")
+        raise Refused(Text("only a land territory can be besieged"))
     if not world.enemies(nation, territory.controller):
-        return Text("%(territory)s is not held by the enemy", territory=name)
+        raise Refused(Text("%(territory)s is not held by the enemy", territory=name))
     if territory.garrison == 0:
-        return Text("%(territory)s has no garrison to besiege", territory=name)
+        raise Refused(Text("%(territory)s has no garrison to besiege", territory=name))
     if not blocks:
-        return Text("no blocks were named")
+        raise Refused(Text("no blocks were named"))
     for block in blocks:
-        if block.location != territory.key or block.carried_by is not None:
-            return Text("%(block)s is not in %(territory)s", block=block.name, territory=name)
-        if block.kind == FLEET:
-            return Text("%(block)s is a fleet", block=block.name)
-        if block.besieging and not declared:
-            return Text("%(block)s already besieges", block=block.name)
-    return ""
+        _check_besieger(territory, block, declared)
+
+
+def _check_besieger(territory: Territory, block: Block, declared: bool) -> None:
+    if block.location != territory.key or block.carried_by is not None:
+        raise Refused(
+            Text("%(block)s is not in %(territory)s", block=block.name, territory=territory.name)
+        )
+    if block.kind == FLEET:
+        raise Refused(Text("%(block)s is a fleet", block=block.name))
+    if block.besieging and not declared:
+        raise Refused(Text("%(block)s already besieges", block=block.name))
 
 
 # -- battles and sieges (GNW-3, GNW-1, GNW-2, GNW-5) ----------------------------------
@@ -424,14 +446,15 @@ def resolve_sieges(world: World, orders: Mapping[str, dict], dice: Dice) -> None
         besiegers = sorted(
             (b for b in world.blocks_in(key) if b.besieging), key=lambda b: (-b.strength, b.id)
         )
-        refusal = siege_refusal(world, besiegers[0].nation, territory, besiegers, declared=True)
-        if refusal:
+        try:
+            check_siege(world, besiegers[0].nation, territory, besiegers, declared=True)
+        except Refused as refusal:
             world.say(
                 "GNW-1",
                 Text(
                     "No siege of %(territory)s: %(reason)s.",
                     territory=territory.name,
-                    reason=refusal,
+                    reason=refusal.text,
                 ),
                 area=key,
             )
