@@ -5,11 +5,13 @@ forms clean them), calls the procedures, changes the World and writes log lines.
 that names a block or its strength is for that block's side only (``audience``); the
 other side reads the ``redacted`` text, as it would see wooden blocks across a table.
 Orders are checked again here: the state may have changed since they were given.
+Each resolver answers what happened (``Outcomes``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import (
@@ -37,10 +39,25 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
+from rules.refusals import Refused, Skipped
 from rules.text import Plural, Text
 
 FULL_STRENGTH = 0  # steps_each: buy every step up to full strength
 DRAW_RULE = "GNW-10"  # the rule of a pool draw's roll
+
+# What a resolver did, in order: the outcomes of the procedures it applied
+# (gnw.Reinforcement, gnw.Recruitment, supply.FleetMove, SiegeDeclaration,
+# gnw.BattleFirst, gnw.SiegeRound, gnw.SiegeResult, gnw.ForageCheck) and a Skipped for
+# each order it did not carry out.
+Outcomes = tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class SiegeDeclaration:
+    """GNW-1: blocks that lay siege to a territory this season."""
+
+    territory: str
+    blocks: tuple[int, ...]
 
 
 def _secret(world: World, nation: str) -> dict[str, Any]:
@@ -56,19 +73,43 @@ def _where(world: World, area: str | None) -> str:
     return world.territories[area].name if area in world.territories else Text("the pool")
 
 
-def _not_reinforced(block: Block, refusal: gnw.Refused) -> Text:
+def _own_block(world: World, nation: str, block_id: Any) -> Block | None:
+    block = world.blocks.get(block_id)
+    return block if block is not None and block.nation == nation else None
+
+
+def _not_reinforced(block: Block, refusal: Refused) -> Text:
     return Text("%(block)s is not reinforced: %(reason)s", block=block.name, reason=refusal.text)
+
+
+def _skip(
+    world: World, rule: str, nation: str, order: Any, reason: Text, line: Text | None = None
+) -> Skipped:
+    """Log why the order is not carried out (``line``, else ``reason``) for the nation's
+    side only."""
+    world.say(rule, reason if line is None else line, **_secret(world, nation))
+    return Skipped(nation, order, reason)
+
+
+def _not_own_block(nation: str, order: Any, block_id: Any) -> Skipped:
+    """An order naming a block that is not the nation's (or no longer on record)."""
+    return Skipped(
+        nation, order, Text("Block #%(value)s is not one of your blocks.", value=block_id)
+    )
 
 
 # -- recruitment (GNW-12, GNW-6, GNW-7, GNW-10, GNW-11) ------------------------------
 
 
-def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
-    """Each nation spends this year's RP: blocks on the map first, then pool draws.
+def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) -> Outcomes:
+    """Each nation spends this year's RP (GNW-6): blocks on the map first (GNW-7), then
+    pool draws (GNW-10, GNW-11). Answers each nation's reinforcements (or Skipped) and its
+    Recruitment.
 
     Unspent RP are lost and event RP apply to this phase only (GNW-12), so both are
     cleared at the end; RP levels do not change here.
     """
+    done: list[Any] = []
     for nation in world.nations.values():
         rp = gnw.rp_available(nation)
         payload = orders.get(nation.key)
@@ -78,7 +119,8 @@ def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) ->
                     "GNW-6", Text("%(nation)s's %(rp)s RP are lost.", nation=nation.name, rp=rp)
                 )
             continue
-        on_map = _reinforce_on_map(world, nation, payload.get("reinforce", []), rp)
+        reinforced = _reinforce_on_map(world, nation, payload.get("reinforce", []), rp)
+        on_map = sum(r.rp_cost for r in reinforced if isinstance(r, gnw.Reinforcement))
         if on_map:
             world.say(
                 "GNW-7",
@@ -90,38 +132,52 @@ def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) ->
                 ),
                 **_secret(world, nation.key),
             )
-        _draw_new_blocks(world, nation, payload, rp - on_map, dice)
+        done += reinforced
+        done.append(_draw_new_blocks(world, nation, payload, rp - on_map, dice))
     for nation in world.nations.values():
         nation.event_rp = 0
+    return tuple(done)
 
 
-def _reinforce_on_map(world: World, nation: Nation, wanted: Sequence[dict], rp: int) -> int:
-    """GNW-7 for each block the order names, in order; the RP spent."""
+def _reinforce_on_map(
+    world: World, nation: Nation, wanted: Sequence[dict], rp: int
+) -> list[gnw.Reinforcement | Skipped]:
+    """GNW-7 for each block the order names, in order."""
+    done: list[gnw.Reinforcement | Skipped] = []
     spent = 0
     for item in wanted:
-        block = world.blocks.get(item["block"])
-        if block is None or block.nation != nation.key:
-            continue
-        has_line = supply.line_of_communication(world, block.nation, block.location) is not None
-        try:
-            done = gnw.reinforce_with_rp(world, block, item["steps"], has_line, rp - spent)
-        except gnw.Refused as refusal:
-            world.say("GNW-7", _not_reinforced(block, refusal), **_secret(world, nation.key))
-            continue
-        block.strength = done.strength
-        spent += done.rp_cost
-        world.say(
-            "GNW-7",
-            done.text,
-            area=block.location,
-            redacted=Text(
-                "%(nation)s reinforces a block in %(area)s.",
-                nation=nation.name,
-                area=_where(world, block.location),
-            ),
-            **_secret(world, nation.key),
-        )
-    return spent
+        outcome = _reinforce_with_rp(world, nation, item, rp - spent)
+        if isinstance(outcome, gnw.Reinforcement):
+            spent += outcome.rp_cost
+        done.append(outcome)
+    return done
+
+
+def _reinforce_with_rp(
+    world: World, nation: Nation, item: dict, rp: int
+) -> gnw.Reinforcement | Skipped:
+    block = _own_block(world, nation.key, item["block"])
+    if block is None:
+        return _not_own_block(nation.key, item, item["block"])
+    has_line = supply.line_of_communication(world, block.nation, block.location) is not None
+    try:
+        done = gnw.reinforce_with_rp(world, block, item["steps"], has_line, rp)
+    except Refused as refusal:
+        line = _not_reinforced(block, refusal)
+        return _skip(world, "GNW-7", nation.key, item, refusal.text, line)
+    block.strength = done.strength
+    world.say(
+        "GNW-7",
+        done.text,
+        area=block.location,
+        redacted=Text(
+            "%(nation)s reinforces a block in %(area)s.",
+            nation=nation.name,
+            area=_where(world, block.location),
+        ),
+        **_secret(world, nation.key),
+    )
+    return done
 
 
 def drawn_outcome(block: str) -> Text:
@@ -129,7 +185,9 @@ def drawn_outcome(block: str) -> Text:
     return Text("%(block)s drawn", block=block)
 
 
-def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice: Dice) -> None:
+def _draw_new_blocks(
+    world: World, nation: Nation, payload: dict, rp: int, dice: Dice
+) -> gnw.Recruitment:
     """GNW-10 and GNW-11: draw, pay, place, until the order's draws or the RP run out.
 
     The pool is face down: which block a draw gives follows from the dice and the
@@ -204,6 +262,7 @@ def _draw_new_blocks(world: World, nation: Nation, payload: dict, rp: int, dice:
         ),
         **_secret(world, nation.key),
     )
+    return outcome
 
 
 def check_draws(
@@ -241,95 +300,92 @@ def _placement(world: World, block: Block, payload: dict) -> str | None:
 # -- actions (GNW-8, GNW-13, siege declarations) -------------------------------------
 
 
-def resolve_actions(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
+def resolve_actions(world: World, orders: Mapping[str, dict], dice: Dice) -> Outcomes:
     """Each side in acting order spends its actions, its nations in turn: reinforcement
-    by action, fleet moves, then siege declarations. An item the side's remaining
-    actions cannot pay for is refused and logged."""
+    by action (GNW-8), fleet moves (GNW-13), then siege declarations (GNW-1). An item the
+    side's remaining actions cannot pay for is refused and logged. Answers each item's
+    Reinforcement, FleetMove or SiegeDeclaration, or its Skipped."""
+    done: list[Any] = []
     for side in list(world.actions):
         for nation in world.side_powers(side):
             payload = orders.get(nation)
             if payload:
-                _spend_actions(world, side, nation, payload)
+                done += _spend_actions(world, side, nation, payload)
+    return tuple(done)
 
 
-def _spend_actions(world: World, side: str, nation: str, payload: dict) -> None:
-    for item in payload.get("reinforce", []):
-        _reinforce_by_action(world, side, nation, item)
-    for item in payload.get("fleet_moves", []):
-        _move_fleet(world, side, nation, item)
-    for item in payload.get("sieges", []):
-        _declare_siege(world, side, nation, item)
-
-
-def _pay(world: World, side: str, nation: str, cost: int, what: Text, rule: str) -> bool:
-    left = world.actions.get(side, 0)
-    if left >= cost:
-        world.actions[side] -= cost
-        return True
-    world.say(
-        rule,
-        Plural(
-            "%(what)s: refused, %(side)s has %(count)s action left and it needs %(cost)s.",
-            "%(what)s: refused, %(side)s has %(count)s actions left and it needs %(cost)s.",
-            count=left,
-            what=what,
-            side=SIDES[side],
-            cost=cost,
-        ),
-        **_secret(world, nation),
+def _spend_actions(world: World, side: str, nation: str, payload: dict) -> list[Any]:
+    acts = (
+        (_reinforce_by_action, "reinforce"),
+        (_move_fleet, "fleet_moves"),
+        (_declare_siege, "sieges"),
     )
-    return False
+    return [act(world, side, nation, item) for act, key in acts for item in payload.get(key, [])]
 
 
-def _own_block(world: World, nation: str, block_id: Any) -> Block | None:
-    block = world.blocks.get(block_id)
-    return block if block is not None and block.nation == nation else None
+def _pay(world: World, side: str, cost: int, what: Text) -> None:
+    """Spend ``cost`` of the side's actions; Refused (the log line) when too few are left."""
+    left = world.actions.get(side, 0)
+    if left < cost:
+        raise Refused(
+            Plural(
+                "%(what)s: refused, %(side)s has %(count)s action left and it needs %(cost)s.",
+                "%(what)s: refused, %(side)s has %(count)s actions left and it needs %(cost)s.",
+                count=left,
+                what=what,
+                side=SIDES[side],
+                cost=cost,
+            )
+        )
+    world.actions[side] -= cost
 
 
-def _reinforce_by_action(world: World, side: str, nation: str, item: dict) -> None:
+def _reinforce_by_action(
+    world: World, side: str, nation: str, item: dict
+) -> gnw.Reinforcement | Skipped:
     block = _own_block(world, nation, item["block"])
     if block is None:
-        return
+        return _not_own_block(nation, item, item["block"])
     has_line = supply.line_of_communication(world, nation, block.location) is not None
     try:
         done = gnw.reinforce_by_action(world, block, item["actions"], has_line)
-    except gnw.Refused as refusal:
-        world.say("GNW-8", _not_reinforced(block, refusal), **_secret(world, nation))
-        return
-    what = Text("Reinforcing %(block)s", block=block.name)
-    if _pay(world, side, nation, done.actions, what, "GNW-8"):
-        block.strength = done.strength
-        world.say(
-            "GNW-8",
-            done.text,
-            area=block.location,
-            redacted=Plural(
-                "%(side)s spends %(count)s action reinforcing a block in %(area)s.",
-                "%(side)s spends %(count)s actions reinforcing a block in %(area)s.",
-                count=done.actions,
-                side=_side_name(world, nation),
-                area=_where(world, block.location),
-            ),
-            **_secret(world, nation),
-        )
+    except Refused as refusal:
+        return _skip(world, "GNW-8", nation, item, refusal.text, _not_reinforced(block, refusal))
+    try:
+        _pay(world, side, done.actions, Text("Reinforcing %(block)s", block=block.name))
+    except Refused as refusal:
+        return _skip(world, "GNW-8", nation, item, refusal.text)
+    block.strength = done.strength
+    world.say(
+        "GNW-8",
+        done.text,
+        area=block.location,
+        redacted=Plural(
+            "%(side)s spends %(count)s action reinforcing a block in %(area)s.",
+            "%(side)s spends %(count)s actions reinforcing a block in %(area)s.",
+            count=done.actions,
+            side=_side_name(world, nation),
+            area=_where(world, block.location),
+        ),
+        **_secret(world, nation),
+    )
+    return done
 
 
-def _move_fleet(world: World, side: str, nation: str, item: dict) -> None:
+def _move_fleet(world: World, side: str, nation: str, item: dict) -> supply.FleetMove | Skipped:
     fleet = _own_block(world, nation, item["fleet"])
     if fleet is None:
-        return
-    refusal = supply.fleet_move_refusal(world, fleet, item["path"])
-    if refusal:
-        world.say(
-            "GNW-13",
-            Text("%(fleet)s does not move: %(reason)s", fleet=fleet.name, reason=refusal),
-            **_secret(world, nation),
-        )
-        return
-    if not _pay(world, side, nation, 1, Text("Moving %(fleet)s", fleet=fleet.name), "GNW-13"):
-        return
+        return _not_own_block(nation, item, item["fleet"])
+    try:
+        move = supply.move_fleet(world, fleet, item["path"])
+    except Refused as refusal:
+        line = Text("%(fleet)s does not move: %(reason)s", fleet=fleet.name, reason=refusal.text)
+        return _skip(world, "GNW-13", nation, item, refusal.text, line)
+    try:
+        _pay(world, side, 1, Text("Moving %(fleet)s", fleet=fleet.name))
+    except Refused as refusal:
+        return _skip(world, "GNW-13", nation, item, refusal.text)
     start = fleet.location
-    move = supply.move_fleet(world, fleet, item["path"])
     end = move.path[-1] if move.path else start
     for block in world.blocks.values():
         if block.id == fleet.id or block.carried_by == fleet.id:
@@ -347,24 +403,27 @@ def _move_fleet(world: World, side: str, nation: str, item: dict) -> None:
         power=nation,
         audience=world.side_powers(side),
     )
+    return move
 
 
-def _declare_siege(world: World, side: str, nation: str, item: dict) -> None:
+def _declare_siege(world: World, side: str, nation: str, item: dict) -> SiegeDeclaration | Skipped:
     territory = world.territories.get(item["territory"])
     if territory is None:
-        return
+        key = item["territory"]
+        return Skipped(nation, item, Text("There is no territory “%(key)s”.", key=key))
     blocks = [b for b in (_own_block(world, nation, i) for i in item["blocks"]) if b]
-    refusal = siege_refusal(world, nation, territory, blocks)
-    if refusal:
-        world.say(
-            "GNW-1",
-            Text("No siege of %(territory)s: %(reason)s", territory=territory.name, reason=refusal),
-            **_secret(world, nation),
+    try:
+        check_siege(world, nation, territory, blocks)
+    except Refused as refusal:
+        line = Text(
+            "No siege of %(territory)s: %(reason)s", territory=territory.name, reason=refusal.text
         )
-        return
+        return _skip(world, "GNW-1", nation, item, refusal.text, line)
     what = Text("The siege of %(territory)s", territory=territory.name)
-    if not _pay(world, side, nation, 1, what, "GNW-1"):
-        return
+    try:
+        _pay(world, side, 1, what)
+    except Refused as refusal:
+        return _skip(world, "GNW-1", nation, item, refusal.text)
     for block in blocks:
         block.besieging = True
     world.say(
@@ -382,72 +441,108 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> None:
         ),
         **_secret(world, nation),
     )
+    return SiegeDeclaration(territory.key, tuple(b.id for b in blocks))
 
 
 def siege_refusal(
+    world: World, nation: str, territory: Territory, blocks: Sequence[Block]
+) -> Text | None:
+    """GNW-1: why these blocks may not besiege this territory; None when they may."""
+    try:
+        check_siege(world, nation, territory, blocks)
+    except Refused as refusal:
+        return refusal.text
+    return None
+
+
+def check_siege(
     world: World,
     nation: str,
     territory: Territory,
     blocks: Sequence[Block],
     *,
     declared: bool = False,
-) -> Text | str:
-    """Why these blocks may not besiege this territory ("" when they may); ``declared``:
+) -> None:
+    """GNW-1: Refused with why these blocks may not besiege this territory; ``declared``:
     checked again when the siege comes (the GM may have moved things meanwhile)."""
     name = territory.name
     if territory.kind != TERRITORY:
-        return Text("only a land territory can be besieged")
+        raise Refused(Text("only a land territory can be besieged"))
     if not world.enemies(nation, territory.controller):
-        return Text("%(territory)s is not held by the enemy", territory=name)
+        raise Refused(Text("%(territory)s is not held by the enemy", territory=name))
     if territory.garrison == 0:
-        return Text("%(territory)s has no garrison to besiege", territory=name)
+        raise Refused(Text("%(territory)s has no garrison to besiege", territory=name))
     if not blocks:
-        return Text("no blocks were named")
+        raise Refused(Text("no blocks were named"))
     for block in blocks:
-        if block.location != territory.key or block.carried_by is not None:
-            return Text("%(block)s is not in %(territory)s", block=block.name, territory=name)
-        if block.kind == FLEET:
-            return Text("%(block)s is a fleet", block=block.name)
-        if block.besieging and not declared:
-            return Text("%(block)s already besieges", block=block.name)
-    return ""
+        _check_besieger(territory, block, declared)
+
+
+def _check_besieger(territory: Territory, block: Block, declared: bool) -> None:
+    if block.location != territory.key or block.carried_by is not None:
+        raise Refused(
+            Text("%(block)s is not in %(territory)s", block=block.name, territory=territory.name)
+        )
+    if block.kind == FLEET:
+        raise Refused(Text("%(block)s is a fleet", block=block.name))
+    if block.besieging and not declared:
+        raise Refused(Text("%(block)s already besieges", block=block.name))
 
 
 # -- battles and sieges (GNW-3, GNW-1, GNW-2, GNW-5) ----------------------------------
 
 
-def resolve_sieges(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
+def resolve_sieges(world: World, orders: Mapping[str, dict], dice: Dice) -> Outcomes:
     """Every territory with besieging blocks: the battle first (GNW-3), one round of
-    siege fire (GNW-1), the result (GNW-2) and the RP levels it changes (GNW-5)."""
+    siege fire (GNW-1), the result (GNW-2) and the RP levels it changes (GNW-5). Answers
+    each territory's BattleFirst, SiegeRound and SiegeResult as they came, or a Skipped
+    for a siege no longer allowed."""
+    done: list[Any] = []
     for key in sorted({b.location for b in world.blocks.values() if b.besieging and b.location}):
-        territory = world.territories[key]
-        besiegers = sorted(
-            (b for b in world.blocks_in(key) if b.besieging), key=lambda b: (-b.strength, b.id)
-        )
-        refusal = siege_refusal(world, besiegers[0].nation, territory, besiegers, declared=True)
-        if refusal:
-            world.say(
-                "GNW-1",
-                Text(
-                    "No siege of %(territory)s: %(reason)s.",
-                    territory=territory.name,
-                    reason=refusal,
-                ),
-                area=key,
-            )
-            continue
-        besiegers = _after_battle(world, territory, besiegers)
-        if besiegers:
-            _siege(world, territory, besiegers, dice)
+        done += _resolve_siege(world, world.territories[key], dice)
     for block in world.blocks.values():
         block.besieging = False
+    return tuple(done)
 
 
-def _after_battle(world: World, territory: Territory, besiegers: list[Block]) -> list[Block]:
+def _resolve_siege(world: World, territory: Territory, dice: Dice) -> list[Any]:
+    besiegers = sorted(
+        (b for b in world.blocks_in(territory.key) if b.besieging),
+        key=lambda b: (-b.strength, b.id),
+    )
+    nation = besiegers[0].nation
+    try:
+        check_siege(world, nation, territory, besiegers, declared=True)
+    except Refused as refusal:
+        world.say(
+            "GNW-1",
+            Text(
+                "No siege of %(territory)s: %(reason)s.",
+                territory=territory.name,
+                reason=refusal.text,
+            ),
+            area=territory.key,
+        )
+        declared = {"territory": territory.key, "blocks": [b.id for b in besiegers]}
+        return [Skipped(nation, declared, refusal.text)]
+    done: list[Any] = []
+    battle = _battle_first(world, territory, besiegers)
+    if battle is not None:
+        done.append(battle)
+        besiegers = [b for b in besiegers if b.id in battle.besiegers]
+    if besiegers:
+        done += _siege(world, territory, besiegers, dice)
+    return done
+
+
+def _battle_first(
+    world: World, territory: Territory, besiegers: list[Block]
+) -> gnw.BattleFirst | None:
+    """GNW-3 when a battle was fought here this season; None when none was."""
     side = world.side_of(besiegers[0].nation)
     fought = [b.id for b in besiegers if b.in_battle]
     if not fought and not territory.battle_winner:
-        return besiegers
+        return None
     outcome = gnw.battle_before_siege(
         besiegers, fought, territory.battle_winner == side, world.options
     )
@@ -468,12 +563,11 @@ def _after_battle(world: World, territory: Territory, besiegers: list[Block]) ->
         redacted=redacted,
         **_secret(world, besiegers[0].nation),
     )
-    if not outcome.siege_goes_ahead:
-        return []
-    return [b for b in besiegers if b.id in outcome.besiegers]
+    return outcome
 
 
-def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dice) -> None:
+def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dice) -> list[Any]:
+    """GNW-1 and GNW-2: the round of fire, its losses and the capture; their outcomes."""
     attacker = besiegers[0].nation
     fight = gnw.siege_round(territory, besiegers, dice, world.options)
     for report in fight.reports:
@@ -491,21 +585,21 @@ def _siege(world: World, territory: Territory, besiegers: list[Block], dice: Dic
     for block in besiegers:
         _siege_losses(world, territory, block, fight.strengths[block.id], attacker)
     if fight.captured:
-        _captured(world, territory, attacker)
-    else:
-        world.say(
-            "GNW-2",
-            Plural(
-                "The siege of %(territory)s fails (%(count)s hit against a garrison of "
-                "%(garrison)s); the besiegers may not retreat.",
-                "The siege of %(territory)s fails (%(count)s hits against a garrison of "
-                "%(garrison)s); the besiegers may not retreat.",
-                count=fight.besieger_hits,
-                territory=territory.name,
-                garrison=territory.garrison,
-            ),
-            area=territory.key,
-        )
+        return [fight, _captured(world, territory, attacker)]
+    world.say(
+        "GNW-2",
+        Plural(
+            "The siege of %(territory)s fails (%(count)s hit against a garrison of "
+            "%(garrison)s); the besiegers may not retreat.",
+            "The siege of %(territory)s fails (%(count)s hits against a garrison of "
+            "%(garrison)s); the besiegers may not retreat.",
+            count=fight.besieger_hits,
+            territory=territory.name,
+            garrison=territory.garrison,
+        ),
+        area=territory.key,
+    )
+    return [fight]
 
 
 def _fire_seen(territory: Territory, report: gnw.FireReport, hits: int) -> Text:
@@ -557,7 +651,7 @@ def _siege_losses(
         )
 
 
-def _captured(world: World, territory: Territory, attacker: str) -> None:
+def _captured(world: World, territory: Territory, attacker: str) -> gnw.SiegeResult:
     result = gnw.siege_result(world, territory, attacker)
     territory.controller, territory.garrison = result.controller, result.garrison
     levels = {key: n.rp_level for key, n in world.nations.items()}
@@ -598,18 +692,22 @@ def _captured(world: World, territory: Territory, attacker: str) -> None:
             ),
             area=territory.key,
         )
+    return result
 
 
 # -- forage (GNW-4) and the end of the season ----------------------------------------
 
 
-def resolve_forage(world: World, orders: Mapping[str, dict], dice: Dice) -> None:
-    """Every land territory with army or regiment blocks forages, one group per side;
-    then the season ends: battle and siege marks are cleared, actions renewed."""
+def resolve_forage(world: World, orders: Mapping[str, dict], dice: Dice) -> Outcomes:
+    """Every land territory with army or regiment blocks forages (GNW-4), one group per
+    side; then the season ends: battle and siege marks are cleared, actions renewed.
+    Answers every group's ForageCheck."""
     loss_order = [i for payload in orders.values() for i in payload.get("loss_order", [])]
-    for group, check in forage_checks(world, loss_order):
+    checks = forage_checks(world, loss_order)
+    for group, check in checks:
         _forage(world, world.territories[check.territory], group, check)
     _end_season(world)
+    return tuple(check for _, check in checks)
 
 
 def forage_checks(

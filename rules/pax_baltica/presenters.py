@@ -215,7 +215,8 @@ def reinforce_obstacle(world: World, block: Block) -> str:
     if block.strength >= block.max_strength:
         return _("at full strength")
     has_line = supply.line_of_communication(world, block.nation, block.location) is not None
-    return localized(gnw.reinforce_refusal(world, block, 1, has_line))
+    refusal = gnw.reinforce_refusal(world, block, 1, has_line)
+    return "" if refusal is None else localized(refusal)
 
 
 @dataclass(frozen=True)

@@ -595,38 +595,62 @@ def step_cost(block: Block, friendly: bool) -> int:
     return STEP_COST[block.kind] * (1 if friendly else 2)
 
 
-def reinforce_refusal(world: World, block: Block, steps: int, has_line: bool) -> Text | str:
-    """GNW-7/8: why ``block`` may not gain ``steps`` now; "" when it may."""
+def reinforce_refusal(world: World, block: Block, steps: int, has_line: bool) -> Text | None:
+    """GNW-7/8: why ``block`` may not gain ``steps`` now; None when it may."""
+    try:
+        _check_reinforcement(world, block, steps, has_line)
+    except Refused as refusal:
+        return refusal.text
+    return None
+
+
+def _check_reinforcement(world: World, block: Block, steps: int, has_line: bool) -> None:
+    """GNW-7/8: Refused with why ``block`` may not gain ``steps`` now."""
     name = block.name
     if block.in_pool:
-        return Text(
-            "%(block)s is in the pool: pool blocks are drawn (GNW-10), not reinforced", block=name
+        raise Refused(
+            Text(
+                "%(block)s is in the pool: pool blocks are drawn (GNW-10), not reinforced",
+                block=name,
+            )
         )
     if block.carried_by is not None:
-        return Text("%(block)s is carried by a fleet and cannot be reinforced", block=name)
+        raise Refused(Text("%(block)s is carried by a fleet and cannot be reinforced", block=name))
     if block.in_battle:
-        return Text("%(block)s is in a battle and cannot be reinforced", block=name)
+        raise Refused(Text("%(block)s is in a battle and cannot be reinforced", block=name))
     area = world.territories.get(block.location)
     if block.kind == FLEET and not (area and area.kind == TERRITORY and area.port):
-        return Text("%(block)s is at sea: a fleet is reinforced only in a port", block=name)
+        raise Refused(Text("%(block)s is at sea: a fleet is reinforced only in a port", block=name))
     if not has_line:
-        return Text("%(block)s has no line of communication (GNW-9)", block=name)
+        raise Refused(Text("%(block)s has no line of communication (GNW-9)", block=name))
     if steps < 1:
-        return Plural(
-            "%(count)s step is no reinforcement", "%(count)s steps is no reinforcement", count=steps
+        raise Refused(
+            Plural(
+                "%(count)s step is no reinforcement",
+                "%(count)s steps is no reinforcement",
+                count=steps,
+            )
         )
+    _check_room(block, steps)
+
+
+def _check_room(block: Block, steps: int) -> None:
+    """GNW-7: Refused when ``steps`` would take ``block`` past its full strength."""
     room = block.max_strength - block.strength
     if steps > room:
-        return Plural(
-            "%(block)s is at %(strength)s of %(max)s: it can gain %(count)s step, not %(steps)s",
-            "%(block)s is at %(strength)s of %(max)s: it can gain %(count)s steps, not %(steps)s",
-            count=room,
-            block=name,
-            strength=block.strength,
-            max=block.max_strength,
-            steps=steps,
+        raise Refused(
+            Plural(
+                "%(block)s is at %(strength)s of %(max)s: it can gain %(count)s step, not "
+                "%(steps)s",
+                "%(block)s is at %(strength)s of %(max)s: it can gain %(count)s steps, not "
+                "%(steps)s",
+                count=room,
+                block=block.name,
+                strength=block.strength,
+                max=block.max_strength,
+                steps=steps,
+            )
         )
-    return ""
 
 
 @dataclass(frozen=True)
@@ -644,9 +668,7 @@ def reinforce_with_rp(
 ) -> Reinforcement:
     """GNW-7: ``steps`` steps for RP (army 2, regiment 1, fleet 2 each; double without a
     friendly garrison); Refused with the reason when refused or unaffordable."""
-    refusal = reinforce_refusal(world, block, steps, has_line)
-    if refusal:
-        raise Refused(refusal)
+    _check_reinforcement(world, block, steps, has_line)
     friendly = friendly_garrison(world, block)
     cost = steps * step_cost(block, friendly)
     if cost > rp_available:
@@ -712,9 +734,7 @@ def reinforce_by_action(world: World, block: Block, actions: int, has_line: bool
             )
         )
     steps = actions // per_step
-    refusal = reinforce_refusal(world, block, steps, has_line)
-    if refusal:
-        raise Refused(refusal)
+    _check_reinforcement(world, block, steps, has_line)
     strength = block.strength + steps
     fields = {
         "block": block.name,
@@ -756,11 +776,11 @@ def placement_choices(world: World, block: Block) -> list[str]:
         )
     else:
         allowed = nation.deployment
-    return [k for k in allowed if k in world.territories and not _enemy_there(world, block, k)]
+    return [k for k in allowed if k in world.territories and _enemy_there(world, block, k) is None]
 
 
-def _enemy_there(world: World, block: Block, key: str) -> Text | str:
-    """Why ``key`` is closed to a new block of ``block``'s nation, or ""."""
+def _enemy_there(world: World, block: Block, key: str) -> Text | None:
+    """Why ``key`` is closed to a new block of ``block``'s nation; None when it is not."""
     area = world.territories[key]
     if any(world.enemies(block.nation, b.nation) for b in world.blocks_in(key)):
         return Text("%(territory)s holds enemy blocks", territory=area.name)
@@ -770,11 +790,11 @@ def _enemy_there(world: World, block: Block, key: str) -> Text | str:
             territory=area.name,
             nation=_nation_name(world, area.controller),
         )
-    return ""
+    return None
 
 
-def placement_refusal(world: World, block: Block, territory_key: str) -> Text | str:
-    """GNW-11: why ``block`` may not be placed in ``territory_key``; "" when it may."""
+def placement_refusal(world: World, block: Block, territory_key: str) -> Text | None:
+    """GNW-11: why ``block`` may not be placed in ``territory_key``; None when it may."""
     if territory_key not in world.territories:
         return Text("there is no territory “%(key)s”", key=territory_key)
     nation = world.nations[block.nation]

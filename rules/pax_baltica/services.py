@@ -234,7 +234,7 @@ def _persist_sides(loaded: Loaded) -> None:
 # -- phase services -----------------------------------------------------------------
 
 
-def _phase_service(resolver: Callable[..., None]) -> Callable[[PhaseContext], None]:
+def _phase_service(resolver: Callable[..., phases.Outcomes]) -> Callable[[PhaseContext], None]:
     """Load the World (with the campaign's secret and the phase's dice context, which
     order the pool draws), resolve, persist."""
 

@@ -8,7 +8,7 @@ are visited in key order, so every answer is deterministic and a shortest one.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rules.pax_baltica.state import FLEET, FLEET_REACH, GALLEY_REACH, SEA, Block, World
@@ -79,8 +79,8 @@ def _own_base(world: World, nation: str, area: str) -> bool:
     return world.territories[area].controller == nation
 
 
-def _closed(world: World, nation: str, came_from: str, area: str) -> Text | str:
-    """Why the line may not step from ``came_from`` into ``area``; "" when it may."""
+def _closed(world: World, nation: str, came_from: str, area: str) -> Text | None:
+    """Why the line may not step from ``came_from`` into ``area``; None when it may."""
     territory, origin = world.territories[area], world.territories[came_from]
     name = territory.name
     boarding = origin.kind != SEA and territory.kind == SEA
@@ -95,7 +95,7 @@ def _closed(world: World, nation: str, came_from: str, area: str) -> Text | str:
         )
     if territory.kind == SEA:
         if any(b.kind == FLEET and b.nation == nation for b in world.blocks_in(area)):
-            return ""
+            return None
         return Text(
             "%(sea)s has no fleet of %(nation)s", sea=name, nation=_nation_name(world, nation)
         )
@@ -104,9 +104,9 @@ def _closed(world: World, nation: str, came_from: str, area: str) -> Text | str:
             return Text("%(territory)s has no port", territory=name)
         if not friendly(world, nation, area):
             return Text("the port of %(territory)s is not friendly", territory=name)
-        return ""
+        return None
     if territory.transit or friendly(world, nation, area):
-        return ""
+        return None
     if territory.controller:
         return Text(
             "%(territory)s is held by %(nation)s and is not friendly",
@@ -134,7 +134,7 @@ def _trace(world: World, nation: str, area: str | None) -> tuple[list[str] | Non
             if there in came:
                 continue
             reason = _closed(world, nation, here, there)
-            if reason:
+            if reason is not None:
                 closed.setdefault(there, reason)
                 continue
             came[there] = here
@@ -221,41 +221,53 @@ def _enemy_port(world: World, nation: str, area: str) -> bool:
     return held or bool(_enemy_blocks(world, nation, area))
 
 
-def _unmovable(fleet: Block) -> Text | str:
+def _check_movable(fleet: Block) -> None:
+    """Refused unless ``fleet`` is a fleet on the map, not carried."""
     if fleet.kind != FLEET:
-        return Text("%(block)s is not a fleet.", block=fleet.name)
+        raise Refused(Text("%(block)s is not a fleet.", block=fleet.name))
     if fleet.in_pool:
-        return Text("%(fleet)s is in the pool.", fleet=fleet.name)
+        raise Refused(Text("%(fleet)s is in the pool.", fleet=fleet.name))
     if fleet.carried_by is not None:
-        return Text("%(fleet)s is carried by another fleet.", fleet=fleet.name)
-    return ""
+        raise Refused(Text("%(fleet)s is carried by another fleet.", fleet=fleet.name))
 
 
-def _step_refusal(world: World, fleet: Block, links: Links, here: str, there: str) -> Text | str:
-    """Why ``fleet`` may not sail from ``here`` into ``there``; "" when it may."""
+def _check_step(world: World, fleet: Block, links: Links, here: str, there: str) -> None:
+    """Refused with why ``fleet`` may not sail from ``here`` into ``there``."""
     if there not in world.territories:
-        return Text("%(area)s is not an area of the map.", area=there)
+        raise Refused(Text("%(area)s is not an area of the map.", area=there))
     target = world.territories[there]
     if there not in links.get(here, ()):
-        return Text(
-            "%(area)s is not adjacent to %(start)s.", area=target.name, start=_name(world, here)
+        raise Refused(
+            Text(
+                "%(area)s is not adjacent to %(start)s.", area=target.name, start=_name(world, here)
+            )
         )
     if target.kind == SEA:
-        return ""
+        return
     fields = {"fleet": fleet.name, "territory": target.name}
     if not _is_sea(world, here):
-        return Text(
-            "%(fleet)s cannot sail overland from %(start)s to %(territory)s.",
-            start=_name(world, here),
-            **fields,
+        raise Refused(
+            Text(
+                "%(fleet)s cannot sail overland from %(start)s to %(territory)s.",
+                start=_name(world, here),
+                **fields,
+            )
         )
     if not target.port:
-        return Text("%(fleet)s cannot enter %(territory)s: it has no port.", **fields)
+        raise Refused(Text("%(fleet)s cannot enter %(territory)s: it has no port.", **fields))
     if _enemy_port(world, fleet.nation, there):
-        return Text(
-            "%(fleet)s cannot enter %(territory)s: the port is held by the enemy.", **fields
+        raise Refused(
+            Text("%(fleet)s cannot enter %(territory)s: the port is held by the enemy.", **fields)
         )
-    return ""
+
+
+def _allowed(check: Callable[..., None], *args: object) -> bool:
+    """Whether ``check(*args)`` passes (raises no Refused)."""
+    try:
+        check(*args)
+    except Refused:
+        return False
+    return True
 
 
 def _leaving_port(world: World, fleet: Block) -> int:
@@ -263,49 +275,45 @@ def _leaving_port(world: World, fleet: Block) -> int:
     return 0 if _is_sea(world, fleet.location) else 1
 
 
-def fleet_move_refusal(world: World, fleet: Block, path: Sequence[str]) -> Text | str:
-    """GNW-13: why the fleet may not sail along ``path`` (the areas to enter, in order);
-    "" when it may. Leaving a port into an adjacent sea zone is free (seed 9.1: leaving
-    is part of starting the action); each further sea zone and entering a port (which
-    ends the move) count one zone. Enemy fleets, which stop a move, do not make it
-    illegal."""
-    refusal = _unmovable(fleet)
-    if refusal:
-        return refusal
+def _check_path(world: World, fleet: Block, path: Sequence[str]) -> None:
+    """Refused with why the fleet may not sail along ``path`` (the areas to enter, in
+    order). Leaving a port into an adjacent sea zone is free (seed 9.1: leaving is part of
+    starting the action); each further sea zone and entering a port (which ends the move)
+    count one zone. Enemy fleets, which stop a move, do not make it illegal."""
+    _check_movable(fleet)
     if not path:
-        return Text("No move given for %(fleet)s.", fleet=fleet.name)
+        raise Refused(Text("No move given for %(fleet)s.", fleet=fleet.name))
     links, here, reach = _links(world), fleet.location, fleet_reach(fleet)
     free = _leaving_port(world, fleet)
     for step, there in enumerate(path, start=1):
-        refusal = _step_refusal(world, fleet, links, here, there)
-        if refusal:
-            return refusal
+        _check_step(world, fleet, links, here, there)
         name, zones = world.territories[there].name, step - free
         if zones > reach:
-            return Text(
-                "%(fleet)s cannot reach %(area)s: %(zones)s zones, more than its %(reach)s.",
-                fleet=fleet.name,
-                area=name,
-                zones=zones,
-                reach=reach,
+            raise Refused(
+                Text(
+                    "%(fleet)s cannot reach %(area)s: %(zones)s zones, more than its %(reach)s.",
+                    fleet=fleet.name,
+                    area=name,
+                    zones=zones,
+                    reach=reach,
+                )
             )
         if not _is_sea(world, there) and step < len(path):
-            return Text(
-                "Entering the port of %(territory)s ends %(fleet)s's move.",
-                territory=name,
-                fleet=fleet.name,
+            raise Refused(
+                Text(
+                    "Entering the port of %(territory)s ends %(fleet)s's move.",
+                    territory=name,
+                    fleet=fleet.name,
+                )
             )
         here = there
-    return ""
 
 
 def move_fleet(world: World, fleet: Block, path: Sequence[str]) -> FleetMove:
-    """GNW-13: sail a legal ``path``, stopping in the first sea zone entered that holds an
-    enemy fleet. Does not change the world: the caller moves the fleet and the blocks it
-    carries. Raises Refused with the refusal for an illegal path."""
-    refusal = fleet_move_refusal(world, fleet, path)
-    if refusal:
-        raise Refused(refusal)
+    """GNW-13: sail a legal ``path`` (the areas to enter, in order), stopping in the first
+    sea zone entered that holds an enemy fleet. Does not change the world: the caller
+    moves the fleet and the blocks it carries. Refused with why for an illegal path."""
+    _check_path(world, fleet, path)
     entered: list[str] = []
     stopped_by, stoppers = None, []
     for there in path:
@@ -338,7 +346,7 @@ def _fleet_search(world: World, fleet: Block) -> dict[str, str]:
     """Breadth-first search of the fleet's legal ends: each reachable area and the area
     it is entered from. A port or a sea zone with an enemy fleet ends the move there.
     From a port the count starts at -1, so the first zone out is entered at 0."""
-    if _unmovable(fleet):
+    if not _allowed(_check_movable, fleet):
         return {}
     links, reach = _links(world), fleet_reach(fleet)
     came: dict[str, str] = {}
@@ -350,7 +358,7 @@ def _fleet_search(world: World, fleet: Block) -> dict[str, str]:
         for there in sorted(links.get(here, ())):
             if there == fleet.location or there in came:
                 continue
-            if _step_refusal(world, fleet, links, here, there):
+            if not _allowed(_check_step, world, fleet, links, here, there):
                 continue
             came[there] = here
             if _is_sea(world, there) and not _enemy_fleets(world, fleet.nation, there):

@@ -3,9 +3,12 @@ read each log line."""
 
 from __future__ import annotations
 
+import pytest
+
 from rules.dice import ScriptedDice
 from rules.pax_baltica import edits, phases
 from rules.pax_baltica.state import ARMY, REGIMENT, Block
+from rules.refusals import Refused
 from tests.unit.pb_world import build_world
 
 COALITION = {"russia", "saxony", "denmark"}
@@ -28,6 +31,23 @@ def test_a_siege_of_a_territory_without_a_garrison_is_refused():
     assert not world.blocks[1].besieging
     assert world.actions["sweden"] == 3
     assert "has no garrison to besiege" in world.log[-1].text
+
+
+def test_a_siege_check_raises_refused_and_the_forms_question_answers_none_when_allowed():
+    world = build_world()
+    lietuva, karl = world.territories["lietuva"], world.blocks[1]
+    assert phases.siege_refusal(world, "sweden", lietuva, [karl]) is None
+    phases.check_siege(world, "sweden", lietuva, [karl])
+    karl.besieging = True
+    with pytest.raises(Refused) as refused:
+        phases.check_siege(world, "sweden", lietuva, [karl])
+    assert refused.value.text == "Karl XII already besieges"
+    assert phases.siege_refusal(world, "sweden", lietuva, [karl]) == "Karl XII already besieges"
+    phases.check_siege(world, "sweden", lietuva, [karl], declared=True)
+    livland = world.territories["livland"]
+    assert phases.siege_refusal(world, "sweden", livland, [karl]) == (
+        "Livland is not held by the enemy"
+    )
 
 
 def test_a_declared_siege_is_checked_again_when_it_comes():

@@ -425,13 +425,13 @@ def test_gnw7_refusals(block_id, steps, has_line, change, reason):
     world = build_world()
     target = dataclasses.replace(world.blocks[block_id], **change)
     assert reinforce_refusal(world, target, steps, has_line) == reason
-    with pytest.raises(ValueError, match=re.escape(reason)):
+    with pytest.raises(Refused, match=re.escape(reason)):
         reinforce_with_rp(world, target, steps, has_line, 99)
 
 
 def test_gnw7_a_fleet_in_port_may_be_reinforced():
     world = build_world()
-    assert reinforce_refusal(world, world.blocks[6], 1, True) == ""
+    assert reinforce_refusal(world, world.blocks[6], 1, True) is None
     assert reinforce_with_rp(world, world.blocks[6], 1, True, 2).rp_cost == 2
 
 
@@ -452,7 +452,7 @@ def test_gnw7_under_a_friendly_garrison_the_normal_price_and_affordability():
     august = world.blocks[5]
     outcome = reinforce_with_rp(world, august, 3, True, 6)
     assert outcome.rp_cost == 6 and outcome.text.endswith("3 steps × 2 RP = 6 RP")
-    with pytest.raises(ValueError, match="3 steps for August II cost 6 RP; 5 RP are left"):
+    with pytest.raises(Refused, match="3 steps for August II cost 6 RP; 5 RP are left"):
         reinforce_with_rp(world, august, 3, True, 5)
 
 
@@ -473,18 +473,18 @@ def test_gnw8_two_actions_option_outside_a_friendly_garrison():
     outcome = reinforce_by_action(world, world.blocks[1], 2, True)
     assert (outcome.steps, outcome.actions, outcome.strength) == (1, 2, 3)
     assert "(2 per step: no friendly garrison)" in outcome.text
-    with pytest.raises(ValueError, match="3 actions do not buy whole steps"):
+    with pytest.raises(Refused, match="3 actions do not buy whole steps"):
         reinforce_by_action(world, world.blocks[1], 3, True)
     assert reinforce_by_action(world, world.blocks[5], 3, True).steps == 3
 
 
 def test_gnw8_every_gnw7_restriction_applies():
     world = build_world()
-    with pytest.raises(ValueError, match="no line of communication"):
+    with pytest.raises(Refused, match="no line of communication"):
         reinforce_by_action(world, world.blocks[5], 1, False)
-    with pytest.raises(ValueError, match="it can gain 3 steps, not 4"):
+    with pytest.raises(Refused, match="it can gain 3 steps, not 4"):
         reinforce_by_action(world, world.blocks[5], 4, True)
-    with pytest.raises(ValueError, match="0 steps is no reinforcement"):
+    with pytest.raises(Refused, match="0 steps is no reinforcement"):
         reinforce_by_action(world, world.blocks[5], 0, True)
 
 
@@ -514,7 +514,7 @@ def test_gnw11_never_among_enemy_blocks_or_under_an_enemy_garrison():
 def test_gnw11_an_allied_block_or_garrison_is_no_bar():
     world = build_world()
     world.blocks[2].location = "lausitz"
-    assert placement_refusal(world, world.blocks[9], "lausitz") == ""
+    assert placement_refusal(world, world.blocks[9], "lausitz") is None
 
 
 def test_gnw11_new_fleets_go_to_their_ports():

@@ -27,6 +27,7 @@ from rules.pax_baltica.state import (
     Block,
     Territory,
 )
+from rules.refusals import Refused
 from tests.unit.pb_world import build_world
 
 NATIONS = ("sweden", "russia", "saxony", "denmark")
@@ -127,7 +128,7 @@ def test_reinforcing_costs_the_step_price_and_never_passes_full_strength(
     block = world.blocks[block_id]
     try:
         outcome = reinforce_with_rp(world, block, steps, has_line, 99)
-    except ValueError:
+    except Refused:
         return
     assert outcome.strength == block.strength + steps <= block.max_strength
     assert outcome.rp_cost in (steps * STEP_COST[block.kind], 2 * steps * STEP_COST[block.kind])

@@ -265,11 +265,12 @@ class ActionOrderForm(PaxBalticaOrderForm):
         targets: dict[str, list[Block]] = {}
         for block in self.own_blocks(lambda b: b.kind in (ARMY, REGIMENT) and b.carried_by is None):
             targets.setdefault(block.location, []).append(block)
+        territories = self.world.territories
         return {
             key: blocks
             for key, blocks in targets.items()
-            if self.world.territories[key].kind == TERRITORY
-            and not siege_refusal(self.world, self.power_key, self.world.territories[key], blocks)
+            if territories[key].kind == TERRITORY
+            and siege_refusal(self.world, self.power_key, territories[key], blocks) is None
         }
 
     def initial_from(self, payload: dict) -> dict:

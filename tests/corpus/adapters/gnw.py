@@ -204,7 +204,9 @@ def _draw(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[s
 
 def _placement(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
     block = next(b for b in world.blocks.values() if b.name == choices["block"])
-    refusals = {k: str(gnw.placement_refusal(world, block, k)) for k in choices["territories"]}
+    refusals = {
+        k: str(gnw.placement_refusal(world, block, k) or "") for k in choices["territories"]
+    }
     result = {"places": gnw.placement_choices(world, block), "refusals": refusals}
     return result, [f"GNW-11 {text}" for text in refusals.values() if text]
 
