@@ -33,7 +33,7 @@ def edit_service(
     write: Callable[[Any, Campaign, Any], None],
     *,
     ready: Callable[[Any], None] | None = None,
-    settle: Callable[[Any], None] | None = None,
+    settle: Callable[[Any], object] | None = None,
 ) -> Callable[..., Text]:
     """A ruleset's ``gm_edit(campaign_id=, actor=, edit=, carrying_out=None, **fields)``:
     the edit's Text, or ServiceError (nothing changed) for an unknown edit, a state not

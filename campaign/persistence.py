@@ -72,11 +72,13 @@ class Loaded:
 
 def phase_service(
     load: Callable[[Campaign], Any],
-    resolver: Callable[..., None],
+    resolver: Callable[..., object],
     write: Callable[[Any, Any], None],
 ) -> Callable[[Any], None]:
     """A ruleset's phase service: ``load`` the campaign's World, let the pure ``resolver``
-    change it with the orders and dice of the PhaseContext, ``write`` what changed."""
+    change it with the orders and dice of the PhaseContext, ``write`` what changed. What
+    the resolver answers (its outcomes) is in the log it wrote; the service answers None:
+    the phase is resolved."""
 
     def service(context) -> None:
         loaded = load(context.campaign)

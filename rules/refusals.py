@@ -5,6 +5,7 @@ Skipped among what happened. Pure: no Django."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +27,16 @@ class Skipped:
     power: str
     order: Any
     reason: Text
+
+
+def reason_for(check: Callable[..., object], *args: Any, **kwargs: Any) -> Text | None:
+    """Why ``check`` (a function that raises Refused) refuses these arguments; None when
+    it does not: the question a form or a page asks before anything is done."""
+    try:
+        check(*args, **kwargs)
+    except Refused as refusal:
+        return refusal.text
+    return None
 
 
 class EditError(Refused):

@@ -39,7 +39,7 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
-from rules.refusals import Refused, Skipped
+from rules.refusals import Refused, Skipped, reason_for
 from rules.text import Plural, Text
 
 FULL_STRENGTH = 0  # steps_each: buy every step up to full strength
@@ -448,11 +448,7 @@ def siege_refusal(
     world: World, nation: str, territory: Territory, blocks: Sequence[Block]
 ) -> Text | None:
     """GNW-1: why these blocks may not besiege this territory; None when they may."""
-    try:
-        check_siege(world, nation, territory, blocks)
-    except Refused as refusal:
-        return refusal.text
-    return None
+    return reason_for(check_siege, world, nation, territory, blocks)
 
 
 def check_siege(

@@ -32,7 +32,7 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
-from rules.refusals import Refused
+from rules.refusals import Refused, reason_for
 from rules.text import Join, Plural, Text
 
 PLACED_GARRISON = 1  # GNW-2: the strength of the marker a captor places
@@ -597,11 +597,7 @@ def step_cost(block: Block, friendly: bool) -> int:
 
 def reinforce_refusal(world: World, block: Block, steps: int, has_line: bool) -> Text | None:
     """GNW-7/8: why ``block`` may not gain ``steps`` now; None when it may."""
-    try:
-        _check_reinforcement(world, block, steps, has_line)
-    except Refused as refusal:
-        return refusal.text
-    return None
+    return reason_for(_check_reinforcement, world, block, steps, has_line)
 
 
 def _check_reinforcement(world: World, block: Block, steps: int, has_line: bool) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from rules.pax_baltica.state import FLEET, FLEET_REACH, GALLEY_REACH, SEA, Block, World
-from rules.refusals import Refused
+from rules.refusals import Refused, reason_for
 from rules.text import Join, Text
 
 Links = dict[str, set[str]]
@@ -263,11 +263,7 @@ def _check_step(world: World, fleet: Block, links: Links, here: str, there: str)
 
 def _allowed(check: Callable[..., None], *args: object) -> bool:
     """Whether ``check(*args)`` passes (raises no Refused)."""
-    try:
-        check(*args)
-    except Refused:
-        return False
-    return True
+    return reason_for(check, *args) is None
 
 
 def _leaving_port(world: World, fleet: Block) -> int:
