@@ -111,6 +111,12 @@ def sync_rows(
         model.objects.bulk_create(created)
 
 
+def shared_fields(source: object, names: Iterable[str]) -> dict[str, Any]:
+    """``source``'s values of the fields ``names``: what a table's row and the World's
+    dataclass hold under the same names, read from either to make the other."""
+    return {name: getattr(source, name) for name in names}
+
+
 def changed_items(before: Mapping, after: Mapping) -> list:
     """The items of ``after`` that differ from ``before``'s item of the same key."""
     return [item for key, item in after.items() if item != before.get(key)]

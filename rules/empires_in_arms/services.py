@@ -272,6 +272,11 @@ def _persist_powers(loaded: Loaded) -> None:
     )
 
 
+# What a Revolt row and the World's Revolt hold under the same names.
+REVOLT_COLUMNS = ("number", "months_without_guerrillas", "capital_held_months", "active")
+REVOLT_COLUMNS += ("end_reason", "conquest_choice")
+
+
 def _persist_revolts(loaded: Loaded, campaign: Campaign) -> None:
     p, a = loaded.power_ids, loaded.area_ids
 
@@ -281,12 +286,7 @@ def _persist_revolts(loaded: Loaded, campaign: Campaign) -> None:
             campaign=campaign,
             sponsor_id=p[r.sponsor],
             area_id=a[r.area],
-            number=r.number,
-            months_without_guerrillas=r.months_without_guerrillas,
-            capital_held_months=r.capital_held_months,
-            active=r.active,
-            end_reason=r.end_reason,
-            conquest_choice=r.conquest_choice,
+            **persistence.shared_fields(r, REVOLT_COLUMNS),
             started_turn=campaign.turn,
             ended_turn=None if r.active else campaign.turn,
         )

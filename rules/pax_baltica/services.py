@@ -58,20 +58,24 @@ def _nation(p: Power) -> state.Nation:
     )
 
 
+# What a table's row and the World's dataclass hold under the same names.
+TERRITORY_FIELDS = (
+    "forage_points",
+    "port",
+    "transit",
+    "in_poland",
+    "garrison",
+    "surrendered",
+    "battle_winner",
+)
+BLOCK_COLUMNS = ("kind", "name", "strength", "max_strength", "rating", "supply_trains")
+BLOCK_COLUMNS += ("red_dot", "galley", "in_battle", "besieging", "nationality")
+
+
 def _territory(a: Area, pkey: dict[int, str]) -> state.Territory:
     pb = getattr(a, "pax_baltica", None)
     kind = state.SEA if a.kind == state.SEA else state.TERRITORY
-    fields = {}
-    if pb is not None:
-        fields = {
-            "forage_points": pb.forage_points,
-            "port": pb.port,
-            "transit": pb.transit,
-            "in_poland": pb.in_poland,
-            "garrison": pb.garrison,
-            "surrendered": pb.surrendered,
-            "battle_winner": pb.battle_winner,
-        }
+    fields = persistence.shared_fields(pb, TERRITORY_FIELDS) if pb is not None else {}
     return state.Territory(
         a.key,
         a.name,
@@ -134,20 +138,10 @@ def persist(loaded: Loaded, phase: Phase | None, actor) -> None:
             pk=pk,
             campaign=campaign,
             power_id=p[b.nation],
-            kind=b.kind,
-            name=b.name,
-            strength=b.strength,
-            max_strength=b.max_strength,
-            rating=b.rating,
-            supply_trains=b.supply_trains,
             location_id=a.get(b.location),
             carried_by_id=b.carried_by,
-            red_dot=b.red_dot,
             places=list(b.places),
-            galley=b.galley,
-            in_battle=b.in_battle,
-            besieging=b.besieging,
-            nationality=b.nationality,
+            **persistence.shared_fields(b, BLOCK_COLUMNS),
         )
 
     persistence.sync_rows(
@@ -186,27 +180,10 @@ def _persist_territories(loaded: Loaded) -> None:
     if land:
         PbTerritory.objects.bulk_update(
             [
-                PbTerritory(
-                    area_id=a[t.key],
-                    forage_points=t.forage_points,
-                    port=t.port,
-                    transit=t.transit,
-                    in_poland=t.in_poland,
-                    garrison=t.garrison,
-                    surrendered=t.surrendered,
-                    battle_winner=t.battle_winner,
-                )
+                PbTerritory(area_id=a[t.key], **persistence.shared_fields(t, TERRITORY_FIELDS))
                 for t in land
             ],
-            [
-                "forage_points",
-                "port",
-                "transit",
-                "in_poland",
-                "garrison",
-                "surrendered",
-                "battle_winner",
-            ],
+            TERRITORY_FIELDS,
         )
 
 
