@@ -42,7 +42,7 @@ def start_action(world: state.World, power: str, order: dict | None, dice) -> vq
 def espionage_line(world: state.World, name: str, note: str) -> Text:
     """The espionage line: refused before turn 3, else played at the table."""
     refusal = vq.espionage_refusal(world.turn)
-    if refusal:
+    if refusal is not None:
         return Text("%(power)s: %(refusal)s", power=name, refusal=refusal)
     note = str(note).rstrip(": ")
     if note:

@@ -5,7 +5,8 @@ VQ-3 (espionage markers), as an engine that waits for the players' decisions.
 nobody's decision. When a power must decide, they return a ``Pending`` (plain JSON data,
 stored between requests); ``prompt`` says what that power is asked, offering only the
 legal choices, and ``decide`` applies its answer and runs on to the next decision, or to
-the end (None). A refused start or answer raises ``Refused`` and changes nothing. Every
+the end (None). A refused start or answer raises ``Refused`` and changes nothing; the
+``*_refusal`` functions answer a form's question beforehand: why not, or None. Every
 step writes a log line naming its rule, as a GM's e-mail would. Log lines, questions,
 choices and refusals are rules.text Texts: English, and what other languages need.
 """
@@ -170,7 +171,7 @@ def _faces(faces: Iterable[int]) -> str:
 
 # -- answers --------------------------------------------------------------------------
 
-Why = Callable[[Question, str], Text | str]
+Why = Callable[[Question, str], Text | None]
 
 
 def _normal(raw: Any) -> str | list[str] | None:
@@ -186,8 +187,8 @@ def _read(
     choice, a list for a multiple one. ``why`` explains a value that is not an option."""
 
     def not_a_choice(question: Question, value: str) -> Refused:
-        reason = why(question, value) if why else ""
-        if reason:
+        reason = why(question, value) if why else None
+        if reason is not None:
             return Refused(
                 Text("%(question)s: %(reason)s.", question=question.label, reason=reason)
             )
@@ -292,7 +293,7 @@ def eligible_spaces(
     )
 
 
-def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bool) -> Text | str:
+def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bool) -> Text | None:
     space = world.spaces.get(key)
     if space is None:
         return Text("there is no space “%(space)s”", space=key)
@@ -315,15 +316,17 @@ def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bo
             "%(space)s holds Protestant units: only a 6 kept for step 5 may flip it",
             space=space.name,
         )
-    return ""
+    return None
 
 
 def _zones(zones: Iterable[str]) -> str:
     return _and([zone_name(zone) for zone in zones])
 
 
-def conversion_refusal(world: World, power: str, zones: Sequence[str], attempts: int) -> Text | str:
-    """Why these conversion attempts cannot start, or ""."""
+def conversion_refusal(
+    world: World, power: str, zones: Sequence[str], attempts: int
+) -> Text | None:
+    """VQ-1: why these conversion attempts cannot start, or None."""
     if power not in world.catholic_powers:
         return Text(
             "%(power)s is not a Catholic power: only they attempt conversions.",
@@ -337,7 +340,7 @@ def conversion_refusal(world: World, power: str, zones: Sequence[str], attempts:
     unknown = [zone for zone in zones if zone not in known]
     if unknown:
         return Text("There is no religious struggle zone “%(zone)s”.", zone=unknown[0])
-    return ""
+    return None
 
 
 def start_conversion(
@@ -352,7 +355,7 @@ def start_conversion(
     AUTOMATIC_SIX_EVENTS is a 6, not rolled); 2s and 3s miss; each 1 is an unrest marker.
     Then on to the first decision of ``power``, or to the end (None)."""
     refusal = conversion_refusal(world, power, zones, attempts)
-    if refusal:
+    if refusal is not None:
         raise Refused(refusal)
     automatic = event in AUTOMATIC_SIX_EVENTS
     purpose = Plural(
@@ -808,8 +811,8 @@ def _conversion_over(world: World, power: str, converted: list[str]) -> Text:
 # -- VQ-2 Protestant revolt -----------------------------------------------------------
 
 
-def revolt_refusal(world: World, target: str, cp: int) -> Text | str:
-    """Why a revolt cannot start in ``target`` for ``cp`` CP (step 1), or ""."""
+def revolt_refusal(world: World, target: str, cp: int) -> Text | None:
+    """VQ-2 step 1: why a revolt cannot start in ``target`` for ``cp`` CP, or None."""
     if isinstance(cp, bool) or not isinstance(cp, int) or not 2 <= cp <= 5:
         return Text("A revolt costs 2 to 5 CP, not %(cp)s.", cp=cp)
     space = world.spaces.get(target)
@@ -823,8 +826,8 @@ def revolt_refusal(world: World, target: str, cp: int) -> Text | str:
     return _why_not_revolt(world, target)
 
 
-def _why_not_revolt(world: World, key: str) -> Text | str:
-    """Why ``key`` fails step 1's requirements of control, religion and siege, or ""."""
+def _why_not_revolt(world: World, key: str) -> Text | None:
+    """Why ``key`` fails step 1's requirements of control, religion and siege, or None."""
     space = world.spaces[key]
     controller = REVOLT_CONTROLLER.get(space.zone)
     if controller is None:
@@ -842,7 +845,7 @@ def _why_not_revolt(world: World, key: str) -> Text | str:
         )
     if space.besieged:
         return Text("%(space)s is under siege", space=space.name)
-    return ""
+    return None
 
 
 def _defenders(world: World, key: str, controller: str) -> list[tuple[int | str, Units]]:
@@ -859,7 +862,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
     of the controlling power there, else roll a die per CP (+1 in a Protestant home space),
     5s and 6s hitting. Then on to the next decision, or to the end (None)."""
     refusal = revolt_refusal(world, target, cp)
-    if refusal:
+    if refusal is not None:
         raise Refused(
             refusal
             if refusal.endswith(".")
@@ -1282,7 +1285,7 @@ def _extra_candidates(world: World, data: dict) -> list[str]:
     )
 
 
-def _why_not_extra(world: World, data: dict, key: str) -> Text | str:
+def _why_not_extra(world: World, data: dict, key: str) -> Text | None:
     space = world.spaces.get(key)
     if space is None:
         return Text("there is no space “%(space)s”", space=key)
@@ -1721,10 +1724,10 @@ def _waits_for(pending: Pending, power: str) -> Text:
 ESPIONAGE_TURN = 3
 
 
-def espionage_refusal(turn: int) -> Text | str:
-    """Why no espionage action may be taken on ``turn``, or "" from turn 3."""
+def espionage_refusal(turn: int) -> Text | None:
+    """VQ-3: why no espionage action may be taken on ``turn``, or None from turn 3."""
     if turn >= ESPIONAGE_TURN:
-        return ""
+        return None
     return Text(
         "No espionage on turn %(turn)s: espionage actions begin on turn %(first)s.",
         turn=turn,

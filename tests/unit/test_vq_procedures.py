@@ -866,7 +866,7 @@ def test_unknown_stage_is_refused():
 def test_vq3_espionage_is_refused_on_turns_one_and_two():
     assert "turn 1" in espionage_refusal(1) and "turn 3" in espionage_refusal(1)
     assert espionage_refusal(2).startswith("No espionage on turn 2")
-    assert espionage_refusal(3) == espionage_refusal(7) == ""
+    assert espionage_refusal(3) is None and espionage_refusal(7) is None
 
 
 def test_vq3_markers_are_given_at_the_start_of_turn_three_only():

@@ -119,7 +119,7 @@ def _espionage(world: World, turns: int) -> tuple[dict[str, Any], list[str]]:
     log, refusal = [], ""
     for turn in range(world.turn, world.turn + turns):
         world.turn = turn
-        refusal = vq.espionage_refusal(turn)
+        refusal = vq.espionage_refusal(turn) or ""
         log += [f"VQ-3 {refusal}"] if refusal else []
         before = len(world.log)
         vq.espionage_markers(world)
