@@ -41,6 +41,7 @@ from rules.virgin_queen.state import (
     option,
     power_name,
     power_subject,
+    power_title,
     zone_name,
 )
 
@@ -1733,6 +1734,24 @@ def espionage_refusal(turn: int) -> Text | None:
         turn=turn,
         first=ESPIONAGE_TURN,
     )
+
+
+def play_espionage(world: World, power: str, note: str) -> None:
+    """VQ-3: ``power`` plays an espionage action at the table (``note``: what), logged.
+    Refused, changing nothing, before turn 3."""
+    refusal = espionage_refusal(world.turn)
+    if refusal is not None:
+        raise Refused(refusal)
+    note = str(note).rstrip(": ")
+    world.say("VQ-3", _espionage_line(power_title(power), note), power=power)
+
+
+def _espionage_line(name: str, note: str) -> Text:
+    if note:
+        return Text(
+            "%(power)s: an espionage action, played at the table: %(note)s", power=name, note=note
+        )
+    return Text("%(power)s: an espionage action, played at the table", power=name)
 
 
 def espionage_markers(world: World) -> None:
