@@ -2,13 +2,15 @@
 VQ-3 (espionage markers), as an engine that waits for the players' decisions.
 
 ``start_conversion`` and ``start_revolt`` roll the dice and run every step that needs
-nobody's decision. When a power must decide, they return a ``Pending`` (plain JSON data,
-stored between requests); ``prompt`` says what that power is asked, offering only the
-legal choices, and ``decide`` applies its answer and runs on to the next decision, or to
-the end (None). A refused start or answer raises ``Refused`` and changes nothing; the
-``*_refusal`` functions answer a form's question beforehand: why not, or None. Every
-step writes a log line naming its rule, as a GM's e-mail would. Log lines, questions,
-choices and refusals are rules.text Texts: English, and what other languages need.
+nobody's decision; they answer a ``Progress``: what the procedure has done so far (a
+``Conversion`` or a ``Revolt``) and, when a power must decide, the ``Pending`` it waits on
+(plain JSON data, stored between requests). ``prompt`` says what that power is asked,
+offering only the legal choices, and ``decide`` applies its answer and runs on to the next
+decision, or to the end (no Pending). A refused start or answer raises ``Refused`` and
+changes nothing; the ``*_refusal`` functions answer a form's question beforehand: why
+not, or None. Every step writes a log line naming its rule, as a GM's e-mail would. Log
+lines, questions, choices and refusals are rules.text Texts: English, and what other
+languages need.
 """
 
 from __future__ import annotations
@@ -113,6 +115,46 @@ class Pending:
     stage: str
     waiting_for: str
     data: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """VQ-1 so far: ``power``'s dice (an event's automatic 6 first), the spaces converted
+    to Catholic and those given an unrest marker in step 6."""
+
+    power: str
+    faces: tuple[int, ...]
+    converted: tuple[str, ...]
+    unrest: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Revolt:
+    """VQ-2 so far: the target, the CP spent, the dice and their hits, whether step 2
+    succeeded, and the spaces come under Protestant control."""
+
+    target: str
+    cp: int
+    faces: tuple[int, ...]
+    hits: int
+    succeeded: bool
+    controlled: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a procedure has done so far, and the decision it waits on (None: it is over)."""
+
+    outcome: Conversion | Revolt
+    pending: Pending | None
+
+
+@dataclass(frozen=True)
+class Espionage:
+    """VQ-3: an espionage action ``power`` played at the table (``note``: what)."""
+
+    power: str
+    note: str
 
 
 @dataclass(frozen=True)
@@ -351,10 +393,11 @@ def start_conversion(
     attempts: int,
     event: str = "",
     dice: Dice | None = None,
-) -> Pending | None:
+) -> Progress:
     """VQ-1 steps 1 to 3: roll every attempt at once (the first die of the events of
     AUTOMATIC_SIX_EVENTS is a 6, not rolled); 2s and 3s miss; each 1 is an unrest marker.
-    Then on to the first decision of ``power``, or to the end (None)."""
+    Then on to the first decision of ``power``, or to the end. Refused, changing nothing,
+    when ``conversion_refusal`` says why not."""
     refusal = conversion_refusal(world, power, zones, attempts)
     if refusal is not None:
         raise Refused(refusal)
@@ -407,7 +450,7 @@ def start_conversion(
         roll=report,
         power=power,
     )
-    return _advance_conversion(world, data)
+    return _progress(world, "conversion", data)
 
 
 def conversion_result(face: int) -> str:
@@ -738,7 +781,7 @@ def _place_unrest(world: World, data: dict, spaces: list[str]) -> None:
     for key in spaces:
         world.spaces[key].unrest = True
     discarded = data["unrest"] - len(spaces)
-    data["unrest"], data["step"] = 0, "done"
+    data["unrest"], data["unrest_in"], data["step"] = 0, spaces, "done"
     world.say("VQ-1", _unrest_text(world, spaces, discarded), power=data["power"])
 
 
@@ -797,6 +840,16 @@ def _advance_conversion(world: World, data: dict) -> Pending | None:
         else:
             world.say("VQ-1", _conversion_over(world, power, data["converted"]), power=power)
             return None
+
+
+def _conversion(data: dict) -> Conversion:
+    """What the conversion of ``data`` has done so far."""
+    return Conversion(
+        data["power"],
+        tuple(data["faces"]),
+        tuple(data["converted"]),
+        tuple(data.get("unrest_in", ())),
+    )
 
 
 def _conversion_over(world: World, power: str, converted: list[str]) -> Text:
@@ -858,10 +911,11 @@ def _defenders(world: World, key: str, controller: str) -> list[tuple[int | str,
     ]
 
 
-def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | None:
+def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Progress:
     """VQ-2 steps 1 and 2: check the target, then automatic success without Catholic units
     of the controlling power there, else roll a die per CP (+1 in a Protestant home space),
-    5s and 6s hitting. Then on to the next decision, or to the end (None)."""
+    5s and 6s hitting. Then on to the next decision, or to the end. Refused, changing
+    nothing, when ``revolt_refusal`` says why not."""
     refusal = revolt_refusal(world, target, cp)
     if refusal is not None:
         raise Refused(
@@ -907,7 +961,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
             ),
             area=target,
         )
-        return _advance_revolt(world, data)
+        return _progress(world, "revolt", data)
     purpose = _revolt_purpose(space.name, cp, space.protestant_home)
     faces = [dice.d6(purpose) for _ in range(cp + space.protestant_home)]
     hits = sum(face in REVOLT_HIT_FACES for face in faces)
@@ -951,15 +1005,28 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
             power=controller,
             area=target,
         )
-        return _advance_revolt(world, data)
+        return _progress(world, "revolt", data)
     if hits and len(defenders) > 1:
         data["step"] = "hits"
-        return Pending("revolt", "hits", controller, data)
+        return Progress(_revolt(data), Pending("revolt", "hits", controller, data))
     if hits:
         _take_hits(world, data, controller, {f"unit:{defenders[0][0]}": str(hits)})
     else:
         _revolt_fails(world, data)
-    return None
+    return Progress(_revolt(data), None)
+
+
+def _revolt(data: dict) -> Revolt:
+    """What the revolt of ``data`` has done so far (the dice: none in a revolt stored
+    without them); step 2 fails when Catholic units are left to take hits or remain."""
+    return Revolt(
+        data["target"],
+        data["cp"],
+        tuple(data.get("faces", ())),
+        data["hits"],
+        data["step"] not in ("hits", "failed"),
+        tuple(data["flipped"]),
+    )
 
 
 def _revolt_purpose(space: str, cp: int, home: bool) -> Text:
@@ -1621,6 +1688,11 @@ STAGES: dict[tuple[str, str], tuple[Ask, Take]] = {
     ("revolt", "leader"): (_ask_leader, _take_leader),
 }
 RULES = {"conversion": "VQ-1", "revolt": "VQ-2"}
+Advance = Callable[[World, dict], Pending | None]
+ADVANCE: dict[str, tuple[Advance, Callable[[dict], Conversion | Revolt]]] = {
+    "conversion": (_advance_conversion, _conversion),
+    "revolt": (_advance_revolt, _revolt),
+}
 
 
 def _stage(pending: Pending) -> tuple[Ask, Take]:
@@ -1658,17 +1730,23 @@ def decide(
     answer: Mapping[str, str | list[str]],
     *,
     as_gm: bool = False,
-) -> Pending | None:
-    """Apply ``power``'s answer (the GM may answer for any power) and run on to the next
-    decision, or to the end (None). Refused, changing nothing, for the wrong power or an
-    illegal answer."""
+) -> Progress:
+    """VQ-1 and VQ-2 decisions: apply ``power``'s answer (the GM may answer for any
+    power) and run on to the next decision, or to the end. Refused, changing nothing, for
+    the wrong power or an illegal answer."""
     if not as_gm and power != pending.waiting_for:
         raise Refused(_waits_for(pending, power))
     _, take = _stage(pending)
     data = copy.deepcopy(pending.data)
     take(world, data, pending.waiting_for, answer)
-    advance = _advance_conversion if pending.kind == "conversion" else _advance_revolt
-    return advance(world, data)
+    return _progress(world, pending.kind, data)
+
+
+def _progress(world: World, kind: str, data: dict) -> Progress:
+    """Run the procedure of ``data`` on to its next decision, or to its end."""
+    advance, outcome = ADVANCE[kind]
+    pending = advance(world, data)
+    return Progress(outcome(data), pending)
 
 
 def default_answer(world: World, pending: Pending) -> dict[str, Any]:
@@ -1736,7 +1814,7 @@ def espionage_refusal(turn: int) -> Text | None:
     )
 
 
-def play_espionage(world: World, power: str, note: str) -> None:
+def play_espionage(world: World, power: str, note: str) -> Espionage:
     """VQ-3: ``power`` plays an espionage action at the table (``note``: what), logged.
     Refused, changing nothing, before turn 3."""
     refusal = espionage_refusal(world.turn)
@@ -1744,6 +1822,7 @@ def play_espionage(world: World, power: str, note: str) -> None:
         raise Refused(refusal)
     note = str(note).rstrip(": ")
     world.say("VQ-3", _espionage_line(power_title(power), note), power=power)
+    return Espionage(power, note)
 
 
 def _espionage_line(name: str, note: str) -> Text:
