@@ -203,7 +203,7 @@ def _by_name(world: World, keys: Iterable[str]) -> list[str]:
 
 
 def stack_text(units: Units) -> Text:
-    """ "2 French mercenaries"."""
+    """A unit stack as VQ-2's lines name it: "2 French mercenaries"."""
     adjective = ADJECTIVES.get(units.power, units.power.title())
     return STACKS[units.kind](units.count, adjective)
 
@@ -320,8 +320,9 @@ def _catholic_link(world: World, key: str, snapshot: set[str]) -> bool:
 def eligible_spaces(
     world: World, zones: Iterable[str], catholic_snapshot: set[str], *, ignore_units: bool
 ) -> list[str]:
-    """The Protestant spaces meeting conditions a and b (and c unless ``ignore_units``),
-    by name; ``catholic_snapshot``: the spaces Catholic at the start of the step."""
+    """VQ-1: the Protestant spaces meeting conditions a and b (and c unless
+    ``ignore_units``), by name; ``catholic_snapshot``: the spaces Catholic at the start of
+    the step."""
     zones = set(zones)
     return _by_name(
         world,
@@ -471,7 +472,7 @@ def _face_range(faces: Sequence[int]) -> str:
 
 
 def conversion_needs() -> Text:
-    """What each result of a conversion die needs, from CONVERSION_FACES: "a major
+    """What each result of a VQ-1 conversion die needs, from CONVERSION_FACES: "a major
     conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on 2–3"."""
     return Text(
         "a major conversion on %(major)s, a minor one on %(minor)s, an unrest marker on "
@@ -1143,10 +1144,10 @@ def _revolt_fails(world: World, data: dict) -> None:
 
 
 def nearest_legal_spaces(world: World, power: str, origin: str) -> list[str]:
-    """12.5: the nearest spaces (by adjacency) that ``power`` controls and that are
-    fortified or its capital, by name; every one at the shortest distance, and its
-    capital wherever it is (the seed: "the nearest fortified space under French control
-    or Paris, the French capital")."""
+    """VQ-2 steps 3 and 4 (12.5): the nearest spaces (by adjacency) that ``power``
+    controls and that are fortified or its capital, by name; every one at the shortest
+    distance, and its capital wherever it is (the seed: "the nearest fortified space under
+    French control or Paris, the French capital")."""
     nearest = _nearest_fortified(world, power, origin)
     capitals = [
         key
@@ -1705,7 +1706,8 @@ def _stage(pending: Pending) -> tuple[Ask, Take]:
 
 
 def prompt(world: World, pending: Pending) -> Prompt:
-    """What ``pending.waiting_for`` must answer now, with only the legal choices."""
+    """What ``pending.waiting_for`` must answer now in VQ-1 or VQ-2, with only the legal
+    choices."""
     ask, _ = _stage(pending)
     text, questions = ask(world, pending.data, pending.waiting_for)
     highlight = _by_name(
@@ -1750,13 +1752,13 @@ def _progress(world: World, kind: str, data: dict) -> Progress:
 
 
 def default_answer(world: World, pending: Pending) -> dict[str, Any]:
-    """What ``pending.waiting_for`` answers when its player is not there (no player, or
-    away): legal by construction. Each 6 is kept for step 5; the dice flip as many spaces
-    as they can together; unrest goes to the converted spaces first by name; hits fall on
-    the stacks in the order they are listed; a displaced piece goes to the nearest
-    fortified space first by name (as Decision 2's automatic choice); the Protestant takes
-    as many adjacent spaces as the CP allow, first by name, and the first capital and
-    leader offered."""
+    """What ``pending.waiting_for`` answers in VQ-1 or VQ-2 when its player is not there
+    (no player, or away): legal by construction. Each 6 is kept for step 5; the dice flip
+    as many spaces as they can together; unrest goes to the converted spaces first by
+    name; hits fall on the stacks in the order they are listed; a displaced piece goes to
+    the nearest fortified space first by name (as Decision 2's automatic choice); the
+    Protestant takes as many adjacent spaces as the CP allow, first by name, and the first
+    capital and leader offered."""
     ask, _ = _stage(pending)
     _, questions = ask(world, pending.data, pending.waiting_for)
     if pending.stage == "flips":
@@ -1834,8 +1836,8 @@ def _espionage_line(name: str, note: str) -> Text:
 
 
 def espionage_markers(world: World) -> None:
-    """At the start of turn 3 (call once, when the turn begins): each power (every key of
-    ``world.markers``) receives 2 Informant, 1 Assassination Used and 1 Cipher Key
+    """VQ-3: at the start of turn 3 (call once, when the turn begins), each power (every
+    key of ``world.markers``) receives 2 Informant, 1 Assassination Used and 1 Cipher Key
     markers, added to any it holds."""
     if world.turn != ESPIONAGE_TURN or not world.markers:
         return
