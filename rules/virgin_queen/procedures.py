@@ -2,12 +2,15 @@
 VQ-3 (espionage markers), as an engine that waits for the players' decisions.
 
 ``start_conversion`` and ``start_revolt`` roll the dice and run every step that needs
-nobody's decision. When a power must decide, they return a ``Pending`` (plain JSON data,
-stored between requests); ``prompt`` says what that power is asked, offering only the
-legal choices, and ``decide`` applies its answer and runs on to the next decision, or to
-the end (None). A refused start or answer raises ``Refused`` and changes nothing. Every
-step writes a log line naming its rule, as a GM's e-mail would. Log lines, questions,
-choices and refusals are rules.text Texts: English, and what other languages need.
+nobody's decision; they answer a ``Progress``: what the procedure has done so far (a
+``Conversion`` or a ``Revolt``) and, when a power must decide, the ``Pending`` it waits on
+(plain JSON data, stored between requests). ``prompt`` says what that power is asked,
+offering only the legal choices, and ``decide`` applies its answer and runs on to the next
+decision, or to the end (no Pending). A refused start or answer raises ``Refused`` and
+changes nothing; the ``*_refusal`` functions answer a form's question beforehand: why
+not, or None. Every step writes a log line naming its rule, as a GM's e-mail would. Log
+lines, questions, choices and refusals are rules.text Texts: English, and what other
+languages need.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from rules.virgin_queen.state import (
     option,
     power_name,
     power_subject,
+    power_title,
     zone_name,
 )
 
@@ -114,6 +118,46 @@ class Pending:
 
 
 @dataclass(frozen=True)
+class Conversion:
+    """VQ-1 so far: ``power``'s dice (an event's automatic 6 first), the spaces converted
+    to Catholic and those given an unrest marker in step 6."""
+
+    power: str
+    faces: tuple[int, ...]
+    converted: tuple[str, ...]
+    unrest: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Revolt:
+    """VQ-2 so far: the target, the CP spent, the dice and their hits, whether step 2
+    succeeded, and the spaces come under Protestant control."""
+
+    target: str
+    cp: int
+    faces: tuple[int, ...]
+    hits: int
+    succeeded: bool
+    controlled: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What a procedure has done so far, and the decision it waits on (None: it is over)."""
+
+    outcome: Conversion | Revolt
+    pending: Pending | None
+
+
+@dataclass(frozen=True)
+class Espionage:
+    """VQ-3: an espionage action ``power`` played at the table (``note``: what)."""
+
+    power: str
+    note: str
+
+
+@dataclass(frozen=True)
 class DiceReport(RollReport):
     """Several dice rolled together: ``roll.face`` is the first, ``extra_faces`` the rest."""
 
@@ -159,7 +203,7 @@ def _by_name(world: World, keys: Iterable[str]) -> list[str]:
 
 
 def stack_text(units: Units) -> Text:
-    """ "2 French mercenaries"."""
+    """A unit stack as VQ-2's lines name it: "2 French mercenaries"."""
     adjective = ADJECTIVES.get(units.power, units.power.title())
     return STACKS[units.kind](units.count, adjective)
 
@@ -170,7 +214,7 @@ def _faces(faces: Iterable[int]) -> str:
 
 # -- answers --------------------------------------------------------------------------
 
-Why = Callable[[Question, str], Text | str]
+Why = Callable[[Question, str], Text | None]
 
 
 def _normal(raw: Any) -> str | list[str] | None:
@@ -186,8 +230,8 @@ def _read(
     choice, a list for a multiple one. ``why`` explains a value that is not an option."""
 
     def not_a_choice(question: Question, value: str) -> Refused:
-        reason = why(question, value) if why else ""
-        if reason:
+        reason = why(question, value) if why else None
+        if reason is not None:
             return Refused(
                 Text("%(question)s: %(reason)s.", question=question.label, reason=reason)
             )
@@ -276,8 +320,9 @@ def _catholic_link(world: World, key: str, snapshot: set[str]) -> bool:
 def eligible_spaces(
     world: World, zones: Iterable[str], catholic_snapshot: set[str], *, ignore_units: bool
 ) -> list[str]:
-    """The Protestant spaces meeting conditions a and b (and c unless ``ignore_units``),
-    by name; ``catholic_snapshot``: the spaces Catholic at the start of the step."""
+    """VQ-1: the Protestant spaces meeting conditions a and b (and c unless
+    ``ignore_units``), by name; ``catholic_snapshot``: the spaces Catholic at the start of
+    the step."""
     zones = set(zones)
     return _by_name(
         world,
@@ -292,7 +337,7 @@ def eligible_spaces(
     )
 
 
-def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bool) -> Text | str:
+def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bool) -> Text | None:
     space = world.spaces.get(key)
     if space is None:
         return Text("there is no space “%(space)s”", space=key)
@@ -315,15 +360,17 @@ def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bo
             "%(space)s holds Protestant units: only a 6 kept for step 5 may flip it",
             space=space.name,
         )
-    return ""
+    return None
 
 
 def _zones(zones: Iterable[str]) -> str:
     return _and([zone_name(zone) for zone in zones])
 
 
-def conversion_refusal(world: World, power: str, zones: Sequence[str], attempts: int) -> Text | str:
-    """Why these conversion attempts cannot start, or ""."""
+def conversion_refusal(
+    world: World, power: str, zones: Sequence[str], attempts: int
+) -> Text | None:
+    """VQ-1: why these conversion attempts cannot start, or None."""
     if power not in world.catholic_powers:
         return Text(
             "%(power)s is not a Catholic power: only they attempt conversions.",
@@ -337,7 +384,7 @@ def conversion_refusal(world: World, power: str, zones: Sequence[str], attempts:
     unknown = [zone for zone in zones if zone not in known]
     if unknown:
         return Text("There is no religious struggle zone “%(zone)s”.", zone=unknown[0])
-    return ""
+    return None
 
 
 def start_conversion(
@@ -347,12 +394,13 @@ def start_conversion(
     attempts: int,
     event: str = "",
     dice: Dice | None = None,
-) -> Pending | None:
+) -> Progress:
     """VQ-1 steps 1 to 3: roll every attempt at once (the first die of the events of
     AUTOMATIC_SIX_EVENTS is a 6, not rolled); 2s and 3s miss; each 1 is an unrest marker.
-    Then on to the first decision of ``power``, or to the end (None)."""
+    Then on to the first decision of ``power``, or to the end. Refused, changing nothing,
+    when ``conversion_refusal`` says why not."""
     refusal = conversion_refusal(world, power, zones, attempts)
-    if refusal:
+    if refusal is not None:
         raise Refused(refusal)
     automatic = event in AUTOMATIC_SIX_EVENTS
     purpose = Plural(
@@ -403,7 +451,7 @@ def start_conversion(
         roll=report,
         power=power,
     )
-    return _advance_conversion(world, data)
+    return _progress(world, "conversion", data)
 
 
 def conversion_result(face: int) -> str:
@@ -424,7 +472,7 @@ def _face_range(faces: Sequence[int]) -> str:
 
 
 def conversion_needs() -> Text:
-    """What each result of a conversion die needs, from CONVERSION_FACES: "a major
+    """What each result of a VQ-1 conversion die needs, from CONVERSION_FACES: "a major
     conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on 2–3"."""
     return Text(
         "a major conversion on %(major)s, a minor one on %(minor)s, an unrest marker on "
@@ -734,7 +782,7 @@ def _place_unrest(world: World, data: dict, spaces: list[str]) -> None:
     for key in spaces:
         world.spaces[key].unrest = True
     discarded = data["unrest"] - len(spaces)
-    data["unrest"], data["step"] = 0, "done"
+    data["unrest"], data["unrest_in"], data["step"] = 0, spaces, "done"
     world.say("VQ-1", _unrest_text(world, spaces, discarded), power=data["power"])
 
 
@@ -795,6 +843,16 @@ def _advance_conversion(world: World, data: dict) -> Pending | None:
             return None
 
 
+def _conversion(data: dict) -> Conversion:
+    """What the conversion of ``data`` has done so far."""
+    return Conversion(
+        data["power"],
+        tuple(data["faces"]),
+        tuple(data["converted"]),
+        tuple(data.get("unrest_in", ())),
+    )
+
+
 def _conversion_over(world: World, power: str, converted: list[str]) -> Text:
     if converted:
         return Text(
@@ -808,8 +866,8 @@ def _conversion_over(world: World, power: str, converted: list[str]) -> Text:
 # -- VQ-2 Protestant revolt -----------------------------------------------------------
 
 
-def revolt_refusal(world: World, target: str, cp: int) -> Text | str:
-    """Why a revolt cannot start in ``target`` for ``cp`` CP (step 1), or ""."""
+def revolt_refusal(world: World, target: str, cp: int) -> Text | None:
+    """VQ-2 step 1: why a revolt cannot start in ``target`` for ``cp`` CP, or None."""
     if isinstance(cp, bool) or not isinstance(cp, int) or not 2 <= cp <= 5:
         return Text("A revolt costs 2 to 5 CP, not %(cp)s.", cp=cp)
     space = world.spaces.get(target)
@@ -823,8 +881,8 @@ def revolt_refusal(world: World, target: str, cp: int) -> Text | str:
     return _why_not_revolt(world, target)
 
 
-def _why_not_revolt(world: World, key: str) -> Text | str:
-    """Why ``key`` fails step 1's requirements of control, religion and siege, or ""."""
+def _why_not_revolt(world: World, key: str) -> Text | None:
+    """Why ``key`` fails step 1's requirements of control, religion and siege, or None."""
     space = world.spaces[key]
     controller = REVOLT_CONTROLLER.get(space.zone)
     if controller is None:
@@ -842,7 +900,7 @@ def _why_not_revolt(world: World, key: str) -> Text | str:
         )
     if space.besieged:
         return Text("%(space)s is under siege", space=space.name)
-    return ""
+    return None
 
 
 def _defenders(world: World, key: str, controller: str) -> list[tuple[int | str, Units]]:
@@ -854,12 +912,13 @@ def _defenders(world: World, key: str, controller: str) -> list[tuple[int | str,
     ]
 
 
-def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | None:
+def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Progress:
     """VQ-2 steps 1 and 2: check the target, then automatic success without Catholic units
     of the controlling power there, else roll a die per CP (+1 in a Protestant home space),
-    5s and 6s hitting. Then on to the next decision, or to the end (None)."""
+    5s and 6s hitting. Then on to the next decision, or to the end. Refused, changing
+    nothing, when ``revolt_refusal`` says why not."""
     refusal = revolt_refusal(world, target, cp)
-    if refusal:
+    if refusal is not None:
         raise Refused(
             refusal
             if refusal.endswith(".")
@@ -903,7 +962,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
             ),
             area=target,
         )
-        return _advance_revolt(world, data)
+        return _progress(world, "revolt", data)
     purpose = _revolt_purpose(space.name, cp, space.protestant_home)
     faces = [dice.d6(purpose) for _ in range(cp + space.protestant_home)]
     hits = sum(face in REVOLT_HIT_FACES for face in faces)
@@ -947,15 +1006,28 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Pending | No
             power=controller,
             area=target,
         )
-        return _advance_revolt(world, data)
+        return _progress(world, "revolt", data)
     if hits and len(defenders) > 1:
         data["step"] = "hits"
-        return Pending("revolt", "hits", controller, data)
+        return Progress(_revolt(data), Pending("revolt", "hits", controller, data))
     if hits:
         _take_hits(world, data, controller, {f"unit:{defenders[0][0]}": str(hits)})
     else:
         _revolt_fails(world, data)
-    return None
+    return Progress(_revolt(data), None)
+
+
+def _revolt(data: dict) -> Revolt:
+    """What the revolt of ``data`` has done so far (the dice: none in a revolt stored
+    without them); step 2 fails when Catholic units are left to take hits or remain."""
+    return Revolt(
+        data["target"],
+        data["cp"],
+        tuple(data.get("faces", ())),
+        data["hits"],
+        data["step"] not in ("hits", "failed"),
+        tuple(data["flipped"]),
+    )
 
 
 def _revolt_purpose(space: str, cp: int, home: bool) -> Text:
@@ -1072,10 +1144,10 @@ def _revolt_fails(world: World, data: dict) -> None:
 
 
 def nearest_legal_spaces(world: World, power: str, origin: str) -> list[str]:
-    """12.5: the nearest spaces (by adjacency) that ``power`` controls and that are
-    fortified or its capital, by name; every one at the shortest distance, and its
-    capital wherever it is (the seed: "the nearest fortified space under French control
-    or Paris, the French capital")."""
+    """VQ-2 steps 3 and 4 (12.5): the nearest spaces (by adjacency) that ``power``
+    controls and that are fortified or its capital, by name; every one at the shortest
+    distance, and its capital wherever it is (the seed: "the nearest fortified space under
+    French control or Paris, the French capital")."""
     nearest = _nearest_fortified(world, power, origin)
     capitals = [
         key
@@ -1282,7 +1354,7 @@ def _extra_candidates(world: World, data: dict) -> list[str]:
     )
 
 
-def _why_not_extra(world: World, data: dict, key: str) -> Text | str:
+def _why_not_extra(world: World, data: dict, key: str) -> Text | None:
     space = world.spaces.get(key)
     if space is None:
         return Text("there is no space “%(space)s”", space=key)
@@ -1617,6 +1689,11 @@ STAGES: dict[tuple[str, str], tuple[Ask, Take]] = {
     ("revolt", "leader"): (_ask_leader, _take_leader),
 }
 RULES = {"conversion": "VQ-1", "revolt": "VQ-2"}
+Advance = Callable[[World, dict], Pending | None]
+ADVANCE: dict[str, tuple[Advance, Callable[[dict], Conversion | Revolt]]] = {
+    "conversion": (_advance_conversion, _conversion),
+    "revolt": (_advance_revolt, _revolt),
+}
 
 
 def _stage(pending: Pending) -> tuple[Ask, Take]:
@@ -1629,7 +1706,8 @@ def _stage(pending: Pending) -> tuple[Ask, Take]:
 
 
 def prompt(world: World, pending: Pending) -> Prompt:
-    """What ``pending.waiting_for`` must answer now, with only the legal choices."""
+    """What ``pending.waiting_for`` must answer now in VQ-1 or VQ-2, with only the legal
+    choices."""
     ask, _ = _stage(pending)
     text, questions = ask(world, pending.data, pending.waiting_for)
     highlight = _by_name(
@@ -1654,27 +1732,33 @@ def decide(
     answer: Mapping[str, str | list[str]],
     *,
     as_gm: bool = False,
-) -> Pending | None:
-    """Apply ``power``'s answer (the GM may answer for any power) and run on to the next
-    decision, or to the end (None). Refused, changing nothing, for the wrong power or an
-    illegal answer."""
+) -> Progress:
+    """VQ-1 and VQ-2 decisions: apply ``power``'s answer (the GM may answer for any
+    power) and run on to the next decision, or to the end. Refused, changing nothing, for
+    the wrong power or an illegal answer."""
     if not as_gm and power != pending.waiting_for:
         raise Refused(_waits_for(pending, power))
     _, take = _stage(pending)
     data = copy.deepcopy(pending.data)
     take(world, data, pending.waiting_for, answer)
-    advance = _advance_conversion if pending.kind == "conversion" else _advance_revolt
-    return advance(world, data)
+    return _progress(world, pending.kind, data)
+
+
+def _progress(world: World, kind: str, data: dict) -> Progress:
+    """Run the procedure of ``data`` on to its next decision, or to its end."""
+    advance, outcome = ADVANCE[kind]
+    pending = advance(world, data)
+    return Progress(outcome(data), pending)
 
 
 def default_answer(world: World, pending: Pending) -> dict[str, Any]:
-    """What ``pending.waiting_for`` answers when its player is not there (no player, or
-    away): legal by construction. Each 6 is kept for step 5; the dice flip as many spaces
-    as they can together; unrest goes to the converted spaces first by name; hits fall on
-    the stacks in the order they are listed; a displaced piece goes to the nearest
-    fortified space first by name (as Decision 2's automatic choice); the Protestant takes
-    as many adjacent spaces as the CP allow, first by name, and the first capital and
-    leader offered."""
+    """What ``pending.waiting_for`` answers in VQ-1 or VQ-2 when its player is not there
+    (no player, or away): legal by construction. Each 6 is kept for step 5; the dice flip
+    as many spaces as they can together; unrest goes to the converted spaces first by
+    name; hits fall on the stacks in the order they are listed; a displaced piece goes to
+    the nearest fortified space first by name (as Decision 2's automatic choice); the
+    Protestant takes as many adjacent spaces as the CP allow, first by name, and the first
+    capital and leader offered."""
     ask, _ = _stage(pending)
     _, questions = ask(world, pending.data, pending.waiting_for)
     if pending.stage == "flips":
@@ -1721,10 +1805,10 @@ def _waits_for(pending: Pending, power: str) -> Text:
 ESPIONAGE_TURN = 3
 
 
-def espionage_refusal(turn: int) -> Text | str:
-    """Why no espionage action may be taken on ``turn``, or "" from turn 3."""
+def espionage_refusal(turn: int) -> Text | None:
+    """VQ-3: why no espionage action may be taken on ``turn``, or None from turn 3."""
     if turn >= ESPIONAGE_TURN:
-        return ""
+        return None
     return Text(
         "No espionage on turn %(turn)s: espionage actions begin on turn %(first)s.",
         turn=turn,
@@ -1732,9 +1816,28 @@ def espionage_refusal(turn: int) -> Text | str:
     )
 
 
+def play_espionage(world: World, power: str, note: str) -> Espionage:
+    """VQ-3: ``power`` plays an espionage action at the table (``note``: what), logged.
+    Refused, changing nothing, before turn 3."""
+    refusal = espionage_refusal(world.turn)
+    if refusal is not None:
+        raise Refused(refusal)
+    note = str(note).rstrip(": ")
+    world.say("VQ-3", _espionage_line(power_title(power), note), power=power)
+    return Espionage(power, note)
+
+
+def _espionage_line(name: str, note: str) -> Text:
+    if note:
+        return Text(
+            "%(power)s: an espionage action, played at the table: %(note)s", power=name, note=note
+        )
+    return Text("%(power)s: an espionage action, played at the table", power=name)
+
+
 def espionage_markers(world: World) -> None:
-    """At the start of turn 3 (call once, when the turn begins): each power (every key of
-    ``world.markers``) receives 2 Informant, 1 Assassination Used and 1 Cipher Key
+    """VQ-3: at the start of turn 3 (call once, when the turn begins), each power (every
+    key of ``world.markers``) receives 2 Informant, 1 Assassination Used and 1 Cipher Key
     markers, added to any it holds."""
     if world.turn != ESPIONAGE_TURN or not world.markers:
         return

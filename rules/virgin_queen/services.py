@@ -297,9 +297,9 @@ def resolve_impulse(context: PhaseContext) -> str | None:
     """Start the action the impulse's power ordered; WAITING when it needs decisions."""
     loaded = load_state(context.campaign)
     power = context.campaign.rules.phase(context.phase.key).orders_from
-    pending = phases.start_action(loaded.world, power, context.orders.get(power), context.dice)
+    impulse = phases.start_action(loaded.world, power, context.orders.get(power), context.dice)
     persist(loaded, context.phase, context.actor)
-    return _save_pending(loaded, context.phase, pending)
+    return _save_pending(loaded, context.phase, impulse.pending)
 
 
 def decide(*, campaign, phase, power_key, answer, actor, as_gm) -> str | None:
@@ -312,11 +312,11 @@ def decide(*, campaign, phase, power_key, answer, actor, as_gm) -> str | None:
         persist(loaded, phase, actor)
         return _save_pending(loaded, phase, None)
     try:
-        pending = vq.decide(loaded.world, loaded.pending, power_key, answer, as_gm=as_gm)
+        progress = vq.decide(loaded.world, loaded.pending, power_key, answer, as_gm=as_gm)
     except vq.Refused as refusal:
         raise ServiceError(localized(refusal.text)) from None
     persist(loaded, phase, actor)
-    return _save_pending(loaded, phase, pending)
+    return _save_pending(loaded, phase, progress.pending)
 
 
 def default_decision(loaded: Loaded) -> tuple[str, dict] | None:

@@ -93,13 +93,13 @@ def play(case: dict, given: dict) -> tuple[World, list]:
     choices; the world after and the prompts asked."""
     world = world_of(given)
     dice = ScriptedDice(case["dice"])
-    pending = start_revolt(world, key(given["target"]), given["cp"], dice)
+    pending = start_revolt(world, key(given["target"]), given["cp"], dice).pending
     asked = []
     while pending is not None:
         asked.append(prompt(world, pending))
         pending = decide(
             world, pending, pending.waiting_for, answer_for(world, asked[-1], case["choices"])
-        )
+        ).pending
     assert dice.unused == 0
     return world, asked
 

@@ -303,7 +303,7 @@ def test_the_default_hits_fall_on_the_stacks_in_turn_and_are_legal():
         campaign=campaign, power=lyon.controller, kind="naval", area=lyon, count=1
     )
     world = vq_services.load_state(campaign).world
-    pending = vq.start_revolt(world, "lyon", 4, ScriptedDice([1, 2, 5, 6]))
+    pending = vq.start_revolt(world, "lyon", 4, ScriptedDice([1, 2, 5, 6])).pending
     assert (pending.stage, pending.waiting_for) == ("hits", "france")
     answer = vq.default_answer(world, pending)
     regular, naval = (
@@ -311,7 +311,7 @@ def test_the_default_hits_fall_on_the_stacks_in_turn_and_are_legal():
         for kind in ("regular", "naval")
     )
     assert answer == {f"unit:{regular}": "2", f"unit:{naval}": "0"}
-    assert vq.decide(world, pending, "france", answer) is None  # the revolt fails
+    assert vq.decide(world, pending, "france", answer).pending is None  # the revolt fails
 
 
 # -- away ----------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ def test_a_zone_without_a_counter_mix_has_no_regular_to_add():
     world = build_world()
     del world.counter_mix["netherlands"]
     world.units.clear()
-    pending = start_revolt(world, "utrecht", 4, ScriptedDice([]))
+    pending = start_revolt(world, "utrecht", 4, ScriptedDice([])).pending
     decide(world, pending, "protestant", {"extra": []})
     assert not world.units
     assert (

@@ -66,7 +66,7 @@ def displace(world, pending, to, power="france"):
     for question in prompt(world, pending).questions:
         assert to in [value for value, _ in question.options], question
         answer[question.name] = to
-    return decide(world, pending, power, answer)
+    return decide(world, pending, power, answer).pending
 
 
 # -- options --------------------------------------------------------------------------
@@ -89,7 +89,7 @@ def test_vq1_all_misses_end_at_once_and_change_nothing():
     world = build_world()
     before = catholic(world)
     dice = ScriptedDice([2, 3, 3])
-    assert start_conversion(world, "france", ["france"], 3, dice=dice) is None
+    assert start_conversion(world, "france", ["france"], 3, dice=dice).pending is None
     assert dice.unused == 0 and catholic(world) == before
     line = world.log[0]
     assert line.text == (
@@ -107,7 +107,9 @@ def test_vq1_all_misses_end_at_once_and_change_nothing():
 
 def test_vq1_the_thresholds_of_the_log_line_are_those_the_dice_are_read_by():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 4, dice=ScriptedDice([6, 5, 4, 1]))
+    pending = start_conversion(
+        world, "france", ["france"], 4, dice=ScriptedDice([6, 5, 4, 1])
+    ).pending
     assert world.log[0].text.endswith(
         "(a major conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on 2–3): "
         "1 major conversion, 2 minor conversions, 1 unrest marker."
@@ -117,7 +119,7 @@ def test_vq1_the_thresholds_of_the_log_line_are_those_the_dice_are_read_by():
 
 def test_vq1_the_sixes_prompt_states_steps_4_and_5_and_the_three_conditions():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 1]))
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 1])).pending
     text = prompt(world, pending).text
     assert "Step 4: each 6 is a major conversion. Keep it for step 5, where it flips a space " in (
         text
@@ -134,7 +136,7 @@ def test_vq1_the_sixes_prompt_states_steps_4_and_5_and_the_three_conditions():
 
 def test_vq1_the_flips_prompt_states_the_minor_faces_and_the_conditions():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 1, dice=ScriptedDice([4]))
+    pending = start_conversion(world, "france", ["france"], 1, dice=ScriptedDice([4])).pending
     assert pending.stage == "flips"
     text = prompt(world, pending).text
     assert "Step 5: each minor conversion (4–5) or lowered 6 flips a space meeting all three " in (
@@ -145,14 +147,17 @@ def test_vq1_the_flips_prompt_states_the_minor_faces_and_the_conditions():
 
 def test_vq1_ones_without_conversions_are_discarded():
     world = build_world()
-    assert start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([1, 1, 2])) is None
+    assert (
+        start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([1, 1, 2])).pending
+        is None
+    )
     assert not any(space.unrest for space in world.spaces.values())
     assert "2 unrest markers discarded: no space was converted (step 6)." in texts(world)
 
 
 def test_vq1_a_six_lowered_to_five_cancels_unrest_and_becomes_a_minor_conversion():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 1]))
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 1])).pending
     assert (pending.kind, pending.stage, pending.waiting_for) == ("conversion", "sixes", "france")
     asked = prompt(world, pending)
     assert asked.rule == "VQ-1" and asked.text.startswith("France rolled 6 1 for 2 conversion")
@@ -166,12 +171,12 @@ def test_vq1_a_six_lowered_to_five_cancels_unrest_and_becomes_a_minor_conversion
         "rouen",
     ]
     assert asked.highlight == ("dijon", "lyon", "nantes", "rouen")
-    pending = decide(world, pending, "france", {"die_1": "lower"})
+    pending = decide(world, pending, "france", {"die_1": "lower"}).pending
     assert pending.stage == "flips"
     assert prompt(world, pending).questions[0].label == "Die 1 (6 lowered to 5)"
     # a lowered 6 is a minor conversion: no space with Protestant units (La Rochelle)
     assert "la_rochelle" not in options_of(world, pending, "die_1")
-    assert decide(world, pending, "france", {"die_1": "lyon"}) is None
+    assert decide(world, pending, "france", {"die_1": "lyon"}).pending is None
     assert world.spaces["lyon"].religion == CATHOLIC and not world.spaces["lyon"].unrest
     assert "France's 6s (step 4): die 1 is lowered to 5, cancelling an unrest marker (step 3)." in (
         texts(world)
@@ -180,10 +185,14 @@ def test_vq1_a_six_lowered_to_five_cancels_unrest_and_becomes_a_minor_conversion
 
 def test_vq1_each_lowered_six_cancels_one_marker_by_default_and_one_in_all_by_option():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 4, dice=ScriptedDice([6, 6, 1, 1]))
-    after = decide(world, copy.deepcopy(pending), "france", {"die_1": "lower", "die_2": "lower"})
+    pending = start_conversion(
+        world, "france", ["france"], 4, dice=ScriptedDice([6, 6, 1, 1])
+    ).pending
+    after = decide(
+        world, copy.deepcopy(pending), "france", {"die_1": "lower", "die_2": "lower"}
+    ).pending
     assert after.data["unrest"] == 0 and after.data["lowered"] == [1, 2]
-    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([6, 6, 1]))
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([6, 6, 1])).pending
     refused(
         world,
         lambda: decide(world, pending, "france", {"die_1": "lower", "die_2": "lower"}),
@@ -191,19 +200,21 @@ def test_vq1_each_lowered_six_cancels_one_marker_by_default_and_one_in_all_by_op
     )
 
     strict = build_world(unrest_cancel="one_per_action")
-    pending = start_conversion(strict, "france", ["france"], 4, dice=ScriptedDice([6, 6, 1, 1]))
+    pending = start_conversion(
+        strict, "france", ["france"], 4, dice=ScriptedDice([6, 6, 1, 1])
+    ).pending
     refused(
         strict,
         lambda: decide(strict, pending, "france", {"die_1": "lower", "die_2": "lower"}),
         "At most 1 six may be lowered to cancel unrest \\(one per action, by campaign option\\)",
     )
-    pending = decide(strict, pending, "france", {"die_1": "lower", "die_2": "keep"})
+    pending = decide(strict, pending, "france", {"die_1": "lower", "die_2": "keep"}).pending
     assert pending.data["unrest"] == 1
 
 
 def test_vq1_the_automatic_six_of_an_event_is_not_rolled_and_may_be_lowered():
     world = build_world()
-    pending = start_conversion(world, "spain", ["netherlands"], 1, "Council of Troubles")
+    pending = start_conversion(world, "spain", ["netherlands"], 1, "Council of Troubles").pending
     assert pending.data["faces"] == [6]
     assert world.log[0].roll is None
     assert "(Council of Troubles: the first die is a 6, not rolled)" in world.log[0].text
@@ -211,21 +222,23 @@ def test_vq1_the_automatic_six_of_an_event_is_not_rolled_and_may_be_lowered():
     assert "lower" not in options_of(world, pending, "die_1")  # no unrest to cancel
 
     dice = ScriptedDice([1])
-    pending = start_conversion(world, "spain", ["netherlands"], 2, "English Recusants", dice)
+    pending = start_conversion(
+        world, "spain", ["netherlands"], 2, "English Recusants", dice
+    ).pending
     assert pending.data["faces"] == [6, 1] and dice.unused == 0
     assert "lower" in options_of(world, pending, "die_1")
 
 
 def test_vq1_a_kept_six_flips_a_space_with_protestant_units_a_minor_die_cannot():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 4]))
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 4])).pending
     assert "la_rochelle" not in options_of(world, pending, "die_1")  # not in step 4 either
     refused(
         world,
         lambda: decide(world, pending, "france", {"die_1": "la_rochelle"}),
         "La Rochelle holds Protestant units: only a 6 kept for step 5 may flip it",
     )
-    pending = decide(world, pending, "france", {"die_1": "keep"})
+    pending = decide(world, pending, "france", {"die_1": "keep"}).pending
     assert "la_rochelle" in options_of(world, pending, "die_1")
     assert "la_rochelle" not in options_of(world, pending, "die_2")
     assert prompt(world, pending).questions[1].label == "Die 1 (6 kept for step 5)"
@@ -234,7 +247,9 @@ def test_vq1_a_kept_six_flips_a_space_with_protestant_units_a_minor_die_cannot()
         lambda: decide(world, pending, "france", {"die_2": "la_rochelle", "die_1": "lyon"}),
         "Die 2 \\(4\\): La Rochelle holds Protestant units",
     )
-    assert decide(world, pending, "france", {"die_1": "la_rochelle", "die_2": "lyon"}) is None
+    assert (
+        decide(world, pending, "france", {"die_1": "la_rochelle", "die_2": "lyon"}).pending is None
+    )
     assert world.spaces["la_rochelle"].religion == CATHOLIC
     assert world.units[4].space == "la_rochelle"  # the Huguenots stay where they are
 
@@ -260,13 +275,13 @@ def test_vq1_a_neighbour_in_unrest_does_not_count():
 
 def test_vq1_step_four_flips_widen_the_base_for_step_five_but_nothing_chains_in_a_step():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 4]))
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 4])).pending
     assert "clermont" not in options_of(world, pending, "die_1")
-    pending = decide(world, pending, "france", {"die_1": "lyon"})
+    pending = decide(world, pending, "france", {"die_1": "lyon"}).pending
     assert "clermont" in options_of(world, pending, "die_2")  # Lyon is Catholic now
 
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 5]))
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 5])).pending
     assert "clermont" not in options_of(world, pending, "die_1")
     refused(
         world,
@@ -277,7 +292,7 @@ def test_vq1_step_four_flips_widen_the_base_for_step_five_but_nothing_chains_in_
 
 def test_vq1_conversions_stay_in_the_targeted_zone():
     world = build_world()
-    pending = start_conversion(world, "spain", ["netherlands"], 1, dice=ScriptedDice([4]))
+    pending = start_conversion(world, "spain", ["netherlands"], 1, dice=ScriptedDice([4])).pending
     assert options_of(world, pending, "die_1") == ["antwerp", "utrecht"]
     refused(
         world,
@@ -293,7 +308,7 @@ def test_vq1_conversions_stay_in_the_targeted_zone():
 
 def test_vq1_a_space_is_flipped_only_once():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 4]))
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 4])).pending
     refused(
         world,
         lambda: decide(world, pending, "france", {"die_1": "lyon", "die_2": "lyon"}),
@@ -303,7 +318,7 @@ def test_vq1_a_space_is_flipped_only_once():
 
 def test_vq1_a_die_is_wasted_only_when_no_eligible_space_is_left():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 4]))
+    pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 4])).pending
     refused(
         world,
         lambda: decide(world, pending, "france", {"die_1": "lyon"}),
@@ -316,7 +331,9 @@ def test_vq1_a_die_is_wasted_only_when_no_eligible_space_is_left():
     for key in ("lyon", "orleans"):
         world.spaces[key].unrest = True
     assert eligible_spaces(world, ["france"], catholic(world), ignore_units=False) == ["dijon"]
-    assert start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 5])) is None
+    assert (
+        start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([4, 5])).pending is None
+    )
     assert world.spaces["dijon"].religion == CATHOLIC
     assert (
         "France's step 5: die 1 flips Dijon to Catholic; "
@@ -329,10 +346,10 @@ def test_vq1_a_blank_is_accepted_when_the_other_dice_take_every_space_it_could_f
     for key in ("nantes", "rouen", "clermont"):
         world.spaces[key].religion = CATHOLIC
     world.spaces["clermont"].unrest = True
-    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 4, 4]))
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 4, 4])).pending
     assert [q.min for q in prompt(world, pending).questions] == [0, 0, 0]  # Dijon, Lyon
     refused(world, lambda: decide(world, pending, "france", {"die_1": "lyon"}), "can still flip")
-    assert decide(world, pending, "france", {"die_1": "lyon", "die_3": "dijon"}) is None
+    assert decide(world, pending, "france", {"die_1": "lyon", "die_3": "dijon"}).pending is None
     assert texts(world)[-2] == (
         "France's step 5: die 1 flips Lyon to Catholic; die 2 is wasted: no eligible space "
         "is left; die 3 flips Dijon to Catholic."
@@ -346,9 +363,11 @@ def test_vq1_an_answer_wasting_a_die_another_assignment_would_use_is_refused():
     assignment could use it (Decision 5)."""
     world = build_world()
     world.units[8] = Units(8, PROTESTANT_POWER, REGULAR, "utrecht", 1)
-    pending = start_conversion(world, "spain", ["netherlands"], 2, dice=ScriptedDice([6, 4]))
+    pending = start_conversion(
+        world, "spain", ["netherlands"], 2, dice=ScriptedDice([6, 4])
+    ).pending
     assert options_of(world, pending, "die_1") == ["keep", "antwerp"]
-    pending = decide(world, pending, "spain", {"die_1": "keep"})
+    pending = decide(world, pending, "spain", {"die_1": "keep"}).pending
     assert pending.stage == "flips"
     assert options_of(world, pending, "die_2") == ["antwerp"]
     assert options_of(world, pending, "die_1") == ["antwerp", "utrecht"]
@@ -358,7 +377,7 @@ def test_vq1_an_answer_wasting_a_die_another_assignment_would_use_is_refused():
     )
     for answer in ({"die_1": "antwerp", "die_2": ""}, {"die_1": "antwerp"}):
         refused(world, lambda a=answer: decide(world, pending, "spain", a), wasteful)
-    assert decide(world, pending, "spain", {"die_1": "utrecht", "die_2": "antwerp"}) is None
+    assert decide(world, pending, "spain", {"die_1": "utrecht", "die_2": "antwerp"}).pending is None
     assert {"antwerp", "utrecht"} <= catholic(world)
     assert (
         "Spain's step 5: die 2 flips Antwerp to Catholic; die 1 flips Utrecht to Catholic."
@@ -367,8 +386,8 @@ def test_vq1_an_answer_wasting_a_die_another_assignment_would_use_is_refused():
 
 def test_vq1_unrest_goes_to_converted_spaces_one_each():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 4, 1]))
-    pending = decide(world, pending, "france", {"die_1": "lyon", "die_2": "dijon"})
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 4, 1])).pending
+    pending = decide(world, pending, "france", {"die_1": "lyon", "die_2": "dijon"}).pending
     assert pending.stage == "unrest"
     (question,) = prompt(world, pending).questions
     assert (question.name, question.many, question.min, question.max) == ("unrest", True, 1, 1)
@@ -383,14 +402,14 @@ def test_vq1_unrest_goes_to_converted_spaces_one_each():
         lambda: decide(world, pending, "france", {"unrest": ["lyon", "dijon"]}),
         "choose exactly 1, not 2",
     )
-    assert decide(world, pending, "france", {"unrest": ["lyon"]}) is None
+    assert decide(world, pending, "france", {"unrest": ["lyon"]}).pending is None
     assert world.spaces["lyon"].unrest and not world.spaces["dijon"].unrest
 
 
 def test_vq1_unrest_beyond_the_converted_spaces_is_discarded():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 1, 1]))
-    assert decide(world, pending, "france", {"die_1": "rouen"}) is None
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([4, 1, 1])).pending
+    assert decide(world, pending, "france", {"die_1": "rouen"}).pending is None
     assert [key for key, space in world.spaces.items() if space.unrest] == ["rouen"]
     assert (
         "Unrest in Rouen; 1 unrest marker discarded: more markers than converted spaces"
@@ -419,19 +438,19 @@ def test_vq1_refuses_a_start_that_is_not_legal():
 
 def test_vq1_only_the_waiting_power_answers_unless_the_gm_does():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 1, dice=ScriptedDice([6]))
+    pending = start_conversion(world, "france", ["france"], 1, dice=ScriptedDice([6])).pending
     refused(
         world,
         lambda: decide(world, pending, "spain", {"die_1": "keep"}),
         "This conversion waits for France, not Spain",
     )
-    pending = decide(world, pending, "spain", {"die_1": "keep"}, as_gm=True)
+    pending = decide(world, pending, "spain", {"die_1": "keep"}, as_gm=True).pending
     assert pending.stage == "flips"
 
 
 def test_vq1_refused_answers_leave_the_pending_data_unchanged_and_data_is_json():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([6, 4, 1]))
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice([6, 4, 1])).pending
     kept = copy.deepcopy(pending)
     refused(world, lambda: decide(world, pending, "france", {"die_1": "paris"}), "already")
     refused(world, lambda: decide(world, pending, "france", {"die_1": ["keep"]}), "choose one")
@@ -441,7 +460,7 @@ def test_vq1_refused_answers_leave_the_pending_data_unchanged_and_data_is_json()
     stored = Pending(
         pending.kind, pending.stage, pending.waiting_for, json.loads(json.dumps(kept.data))
     )
-    assert decide(world, stored, "france", {"die_1": "keep"}).stage == "flips"
+    assert decide(world, stored, "france", {"die_1": "keep"}).pending.stage == "flips"
 
 
 # -- VQ-2 revolt ----------------------------------------------------------------------
@@ -468,14 +487,14 @@ def test_vq2_refuses_illegal_targets_and_cp_clearly():
     world.spaces["lyon"].besieged = True
     refused(world, lambda: start_revolt(world, "lyon", 3, ScriptedDice([])), "under siege")
     world.spaces["lyon"].besieged, world.spaces["lyon"].unrest = False, True
-    pending = start_revolt(world, "lyon", 2, ScriptedDice([6, 6]))  # unrest is ok
+    pending = start_revolt(world, "lyon", 2, ScriptedDice([6, 6])).pending  # unrest is ok
     assert displace(world, pending, "orleans").stage == "extra"
 
 
 def test_vq2_succeeds_automatically_without_catholic_units():
     world = build_world()
     dice = ScriptedDice([])
-    pending = start_revolt(world, "dijon", 2, dice)
+    pending = start_revolt(world, "dijon", 2, dice).pending
     assert dice.rolls == []
     assert "No Catholic unit of France in Dijon: the revolt succeeds automatically (step 2)." in (
         texts(world)
@@ -488,7 +507,7 @@ def test_vq2_mercenaries_are_never_catholic_units_so_success_is_automatic():
     world = build_world()
     world.units[3].space = "dijon"  # 2 French mercenaries
     dice = ScriptedDice([])
-    pending = start_revolt(world, "dijon", 2, dice)
+    pending = start_revolt(world, "dijon", 2, dice).pending
     assert dice.rolls == []
     # Dijon touches Paris and Lyon, both fortified and French: France chooses
     assert (pending.stage, pending.waiting_for) == ("displace", "france")
@@ -507,22 +526,22 @@ def test_vq2_mercenaries_are_never_catholic_units_so_success_is_automatic():
         lambda: decide(world, pending, "protestant", {"unit:3": "paris"}),
         "waits for France, not the Protestant",
     )
-    assert decide(world, pending, "france", {"unit:3": "lyon"}) is None
+    assert decide(world, pending, "france", {"unit:3": "lyon"}).pending is None
     assert world.units[3].space == "lyon"
 
 
 def test_vq2_the_gm_may_answer_a_displacement_for_its_owner():
     world = build_world()
     world.units[3].space = "dijon"
-    pending = start_revolt(world, "dijon", 2, ScriptedDice([]))
-    assert decide(world, pending, "protestant", {"unit:3": "lyon"}, as_gm=True) is None
+    pending = start_revolt(world, "dijon", 2, ScriptedDice([])).pending
+    assert decide(world, pending, "protestant", {"unit:3": "lyon"}, as_gm=True).pending is None
     assert world.units[3].space == "lyon"
 
 
 def test_vq2_automatic_displacement_option_takes_the_first_nearest_space():
     world = build_world(displacement="automatic")
     world.units[3].space = "dijon"
-    assert start_revolt(world, "dijon", 2, ScriptedDice([])) is None
+    assert start_revolt(world, "dijon", 2, ScriptedDice([])).pending is None
     assert world.units[3].space == "lyon"
     assert (
         "2 French mercenaries in Dijon displaced to Lyon (the nearest, first by name) (step 3)."
@@ -534,7 +553,7 @@ def test_vq2_a_displaced_stack_joins_its_powers_stack_there():
     world = build_world()
     world.units[3].space = "rouen"  # Rouen touches only Paris
     world.units[8] = Units(8, "france", MERCENARY, "paris", 1)
-    pending = start_revolt(world, "rouen", 2, ScriptedDice([]))
+    pending = start_revolt(world, "rouen", 2, ScriptedDice([])).pending
     assert 3 not in world.units and world.units[8].count == 3
     assert pending is None  # no adjacent space, no capital to place, no leader
 
@@ -543,7 +562,9 @@ def test_vq2_units_go_to_their_capital_even_when_no_path_leads_there():
     world = build_world()
     world.adjacency["rouen"].clear()  # cut off from Paris, still France's capital
     world.units[3].space = "rouen"
-    assert start_revolt(world, "rouen", 2, ScriptedDice([])) is None  # Paris, the only choice
+    assert (
+        start_revolt(world, "rouen", 2, ScriptedDice([])).pending is None
+    )  # Paris, the only choice
     assert world.units[3].space == "paris"
     assert "2 French mercenaries in Rouen displaced to Paris (step 3)." in texts(world)
 
@@ -564,7 +585,7 @@ def test_vq2_third_catholic_powers_units_are_not_hit_and_are_displaced():
     world = build_world()
     world.units[8] = Units(8, "spain", REGULAR, "dijon", 2)
     dice = ScriptedDice([])
-    pending = start_revolt(world, "dijon", 2, dice)
+    pending = start_revolt(world, "dijon", 2, dice).pending
     assert dice.rolls == [] and pending is None
     assert 8 not in world.units and world.units[5].count == 5  # Dijon – Paris – Brussels
     assert "2 Spanish regulars in Dijon displaced to Brussels (step 3)." in texts(world)
@@ -573,7 +594,7 @@ def test_vq2_third_catholic_powers_units_are_not_hit_and_are_displaced():
 def test_vq2_fails_with_units_left_after_one_hit():
     world = build_world()
     world.units[2].count = 2
-    assert start_revolt(world, "lyon", 3, ScriptedDice([5, 1, 2])) is None
+    assert start_revolt(world, "lyon", 3, ScriptedDice([5, 1, 2])).pending is None
     assert world.units[2].count == 1
     assert world.spaces["lyon"].controller == "france" and not world.wars
     assert texts(world)[-2:] == [
@@ -584,7 +605,7 @@ def test_vq2_fails_with_units_left_after_one_hit():
 
 def test_vq2_no_hit_fails_without_a_question():
     world = build_world()
-    assert start_revolt(world, "lyon", 2, ScriptedDice([4, 4])) is None
+    assert start_revolt(world, "lyon", 2, ScriptedDice([4, 4])).pending is None
     assert world.units[2].count == 1 and world.units[3].space == "lyon"
 
 
@@ -606,7 +627,7 @@ def test_vq2_a_protestant_home_space_adds_a_die():
 
 def test_vq2_the_controller_allocates_hits_among_its_stacks():
     world = build_world()
-    pending = start_revolt(world, "antwerp", 3, ScriptedDice([6, 1, 2]))
+    pending = start_revolt(world, "antwerp", 3, ScriptedDice([6, 1, 2])).pending
     assert (pending.stage, pending.waiting_for) == ("hits", "spain")
     questions = prompt(world, pending).questions
     assert [(q.name, [v for v, _ in q.options]) for q in questions] == [
@@ -628,14 +649,16 @@ def test_vq2_the_controller_allocates_hits_among_its_stacks():
         lambda: decide(world, pending, "france", {"unit:6": "0", "unit:7": "1"}),
         "waits for Spain",
     )
-    assert decide(world, pending, "spain", {"unit:6": "0", "unit:7": "1"}) is None
+    assert decide(world, pending, "spain", {"unit:6": "0", "unit:7": "1"}).pending is None
     assert 7 not in world.units and world.units[6].count == 1
     assert texts(world)[-2] == "Spain removes 1 Spanish naval unit in Antwerp (step 2)."
 
 
 def test_vq2_extra_spaces_are_limited_by_the_cp_and_adjacent_to_the_target():
     world = build_world()
-    pending = displace(world, start_revolt(world, "lyon", 2, ScriptedDice([5, 5])), "orleans")
+    pending = displace(
+        world, start_revolt(world, "lyon", 2, ScriptedDice([5, 5])).pending, "orleans"
+    )
     (question,) = prompt(world, pending).questions
     assert (question.name, question.many, question.min, question.max) == ("extra", True, 0, 1)
     assert [value for value, _ in question.options] == ["clermont", "dijon"]
@@ -654,7 +677,7 @@ def test_vq2_extra_spaces_are_limited_by_the_cp_and_adjacent_to_the_target():
         lambda: decide(world, pending, "protestant", {"extra": ["orleans"]}),
         "Orléans is Catholic, not under Protestant religious influence",
     )
-    assert decide(world, pending, "protestant", {"extra": ["dijon"]}) is None
+    assert decide(world, pending, "protestant", {"extra": ["dijon"]}).pending is None
     assert world.spaces["dijon"].controller == PROTESTANT_POWER
     assert world.spaces["clermont"].controller == "france"
 
@@ -663,7 +686,7 @@ def test_vq2_extra_spaces_must_be_free_of_catholic_units_and_meet_step_one():
     world = build_world()
     world.units[8] = Units(8, "france", REGULAR, "dijon", 1)
     world.spaces["clermont"].besieged = True
-    pending = start_revolt(world, "lyon", 3, ScriptedDice([5, 5, 5]))
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([5, 5, 5])).pending
     pending = displace(world, pending, "orleans")  # Guise and the mercenaries
     assert pending is None  # nothing to choose: Dijon has a regular, Clermont is besieged
     assert "No space adjacent to Lyon can also come under Protestant control (step 4)." in (
@@ -674,10 +697,10 @@ def test_vq2_extra_spaces_must_be_free_of_catholic_units_and_meet_step_one():
 def test_vq2_units_in_extra_spaces_are_displaced_after_the_choice():
     world = build_world()
     world.units[8] = Units(8, "france", MERCENARY, "clermont", 1)
-    pending = start_revolt(world, "lyon", 3, ScriptedDice([5, 1, 1]))
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([5, 1, 1])).pending
     pending = displace(world, pending, "orleans")
     assert pending.stage == "extra"
-    pending = decide(world, pending, "protestant", {"extra": ["clermont"]})
+    pending = decide(world, pending, "protestant", {"extra": ["clermont"]}).pending
     assert world.units[8].space == "clermont"  # France chooses where it goes (step 4)
     assert (pending.stage, pending.waiting_for) == ("displace", "france")
     asked = prompt(world, pending)
@@ -696,7 +719,9 @@ def test_vq2_one_regular_per_two_full_cp():
     for cp, regulars in ((2, 1), (3, 1), (4, 2), (5, 2)):
         world = build_world()
         world.units.pop(2)  # no Catholic unit in Lyon
-        pending = displace(world, start_revolt(world, "lyon", cp, ScriptedDice([])), "orleans")
+        pending = displace(
+            world, start_revolt(world, "lyon", cp, ScriptedDice([])).pending, "orleans"
+        )
         decide(world, pending, "protestant", {"extra": []})
         assert world.units[f"new:lyon:{PROTESTANT_POWER}:{REGULAR}"].count == regulars
         assert world.counter_mix["france"] == 6 - regulars
@@ -705,7 +730,7 @@ def test_vq2_one_regular_per_two_full_cp():
 def test_vq2_regulars_are_limited_by_the_counter_mix_and_join_a_stack_there():
     world = build_world()
     world.units[9] = Units(9, PROTESTANT_POWER, REGULAR, "utrecht", 1)
-    pending = start_revolt(world, "utrecht", 4, ScriptedDice([]))
+    pending = start_revolt(world, "utrecht", 4, ScriptedDice([])).pending
     decide(world, pending, "protestant", {"extra": []})
     assert world.units[9].count == 2 and world.counter_mix["netherlands"] == 0
     assert "1 Dutch regular placed in Utrecht, not 2: the counter mix has no more" in (
@@ -717,7 +742,7 @@ def test_vq2_regulars_are_limited_by_the_counter_mix_and_join_a_stack_there():
 def test_vq2_the_war_marker_is_placed_once():
     world = build_world()
     world.units.pop(2)
-    pending = displace(world, start_revolt(world, "lyon", 2, ScriptedDice([])), "paris")
+    pending = displace(world, start_revolt(world, "lyon", 2, ScriptedDice([])).pending, "paris")
     decide(world, pending, "protestant", {"extra": []})
     assert world.wars == {frozenset({"france", PROTESTANT_POWER})}
     assert "The Protestant and France are now at war (step 6)." in texts(world)
@@ -728,9 +753,9 @@ def test_vq2_the_war_marker_is_placed_once():
 
 def test_vq2_a_capital_and_a_leader_may_be_placed_or_declined():
     world = build_world()
-    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([]))
+    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([])).pending
     assert pending.stage == "extra"
-    pending = decide(world, pending, "protestant", {"extra": []})
+    pending = decide(world, pending, "protestant", {"extra": []}).pending
     assert world.spaces["amsterdam"].controller == PROTESTANT_POWER
     assert (pending.stage, pending.waiting_for) == ("capital", PROTESTANT_POWER)
     (question,) = prompt(world, pending).questions
@@ -739,46 +764,46 @@ def test_vq2_a_capital_and_a_leader_may_be_placed_or_declined():
         0,
         (("amsterdam", "Amsterdam"),),
     )
-    pending = decide(world, pending, "protestant", {"capital": "amsterdam"})
+    pending = decide(world, pending, "protestant", {"capital": "amsterdam"}).pending
     assert world.capitals["netherlands"] == "amsterdam"
     assert pending.stage == "leader"
     (question,) = prompt(world, pending).questions
     assert question.options == (("4", "William of Orange"),)
     refused(world, lambda: decide(world, pending, "protestant", {"leader": "1"}), "not one of")
-    assert decide(world, pending, "protestant", {"leader": "4"}) is None
+    assert decide(world, pending, "protestant", {"leader": "4"}).pending is None
     assert world.leaders[4].space == "amsterdam"
     assert texts(world)[-1] == (
         "The revolt in Amsterdam is over: the Protestant now controls Amsterdam."
     )
 
     world = build_world()
-    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([]))
-    pending = decide(world, pending, "protestant", {"extra": []})
-    pending = decide(world, pending, "protestant", {"capital": ""})
+    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([])).pending
+    pending = decide(world, pending, "protestant", {"extra": []}).pending
+    pending = decide(world, pending, "protestant", {"capital": ""}).pending
     assert world.capitals["netherlands"] is None
-    assert decide(world, pending, "protestant", {}) is None
+    assert decide(world, pending, "protestant", {}).pending is None
     assert world.leaders[4].space is None
 
 
 def test_vq2_no_capital_while_it_is_on_the_turn_track():
     world = build_world()
     world.capitals["netherlands"] = TURN_TRACK
-    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([]))
-    pending = decide(world, pending, "protestant", {"extra": []})
+    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([])).pending
+    pending = decide(world, pending, "protestant", {"extra": []}).pending
     assert pending.stage == "leader"
     assert any("on the turn track" in text for text in texts(world))
 
 
 def test_vq2_the_seed_example():
     world = build_world()
-    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5])).pending
     assert world.log[1].text == (
         "Revolt in Lyon (3 CP): 1 2 5, hits on 5–6: 1 hit against 1 Catholic unit of France."
     )
     # step 3: "the nearest fortified space under French control or Paris": Orléans chosen
     pending = displace(world, pending, "orleans")
     assert world.units[3].space == "orleans" and world.leaders[2].space == "orleans"
-    assert decide(world, pending, "protestant", {"extra": ["dijon", "clermont"]}) is None
+    assert decide(world, pending, "protestant", {"extra": ["dijon", "clermont"]}).pending is None
     assert world.units["new:lyon:protestant:regular"].count == 1
     assert {line.rule for line in world.log} == {"VQ-2"}
 
@@ -787,7 +812,7 @@ def test_vq2_the_seeds_mercenaries_are_offered_orleans_and_paris_and_france_choo
     """Step 3 of the seed: "the nearest fortified space under French control or Paris,
     the French capital". France (the owner) chooses; the revolt waits for it."""
     world = build_world()
-    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5])).pending
     assert (pending.kind, pending.stage, pending.waiting_for) == ("revolt", "displace", "france")
     asked = prompt(world, pending)
     both = (("orleans", "Orléans"), ("paris", "Paris"))
@@ -814,7 +839,7 @@ def test_vq2_the_seeds_mercenaries_are_offered_orleans_and_paris_and_france_choo
         lambda: decide(world, pending, PROTESTANT_POWER, {"unit:3": "paris", "leader:2": "paris"}),
         "waits for France, not the Protestant",
     )
-    pending = decide(world, pending, "france", {"unit:3": "paris", "leader:2": "orleans"})
+    pending = decide(world, pending, "france", {"unit:3": "paris", "leader:2": "orleans"}).pending
     assert world.units[3].space == "paris" and world.units[1].space == "paris"  # two stacks
     assert world.leaders[2].space == "orleans"
     assert "2 French mercenaries in Lyon displaced to Paris (step 3)." in texts(world)
@@ -825,7 +850,7 @@ def test_vq2_the_seeds_mercenaries_are_offered_orleans_and_paris_and_france_choo
 
 def test_vq2_the_seeds_mercenaries_go_to_the_first_by_name_with_automatic_displacement():
     world = build_world(displacement="automatic")
-    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5])).pending
     assert (pending.stage, pending.waiting_for) == ("extra", PROTESTANT_POWER)  # no wait
     assert world.units[3].space == "orleans" and world.leaders[2].space == "orleans"
     assert (
@@ -866,7 +891,7 @@ def test_unknown_stage_is_refused():
 def test_vq3_espionage_is_refused_on_turns_one_and_two():
     assert "turn 1" in espionage_refusal(1) and "turn 3" in espionage_refusal(1)
     assert espionage_refusal(2).startswith("No espionage on turn 2")
-    assert espionage_refusal(3) == espionage_refusal(7) == ""
+    assert espionage_refusal(3) is None and espionage_refusal(7) is None
 
 
 def test_vq3_markers_are_given_at_the_start_of_turn_three_only():

@@ -162,11 +162,13 @@ def drive(world, pending, draw) -> int:
         event(f"{asked.kind}: {asked.stage}")
         before = copy.deepcopy(world)
         try:
-            pending = decide(world, pending, pending.waiting_for, any_answer(draw, asked))
+            pending = decide(world, pending, pending.waiting_for, any_answer(draw, asked)).pending
         except Refused:
             event("an answer refused")
             assert world == before
-            pending = decide(world, pending, pending.waiting_for, plain_answer(asked, pending))
+            pending = decide(
+                world, pending, pending.waiting_for, plain_answer(asked, pending)
+            ).pending
     return decisions
 
 
@@ -193,7 +195,7 @@ def test_conversions_never_flip_more_spaces_than_dice_nor_place_stray_unrest(dat
     was_catholic, was_in_unrest = catholic(world), unrest(world)
     pending = start_conversion(
         world, power, zones, len(faces) + bool(event), event, ScriptedDice(faces)
-    )
+    ).pending
     drive(world, pending, draw)
     converted = catholic(world) - was_catholic
     all_faces = [6] * bool(event) + faces
@@ -244,10 +246,10 @@ def test_an_accepted_step_five_answer_flips_exactly_as_many_spaces_as_the_dice_c
     draw = data.draw
     world, power, zones = step_five_case(draw)
     faces = draw(st.lists(st.sampled_from([1, 4, 5, 6, 6]), min_size=1, max_size=6))
-    pending = start_conversion(world, power, zones, len(faces), "", ScriptedDice(faces))
+    pending = start_conversion(world, power, zones, len(faces), "", ScriptedDice(faces)).pending
     if pending is not None and pending.stage == "sixes":  # keep every 6 for step 5
         asked = prompt(world, pending)
-        pending = decide(world, pending, power, {q.name: KEEP for q in asked.questions})
+        pending = decide(world, pending, power, {q.name: KEEP for q in asked.questions}).pending
     if pending is None or pending.stage != "flips":
         event("no choice to make in step 5")
         return
@@ -318,7 +320,7 @@ def test_revolts_never_flip_more_spaces_than_cp_nor_overdraw_the_counter_mix(dat
         return
     was_protestant = protestant_controlled(world)
     mix = dict(world.counter_mix)
-    drive(world, start_revolt(world, target, cp, ScriptedDice(faces)), draw)
+    drive(world, start_revolt(world, target, cp, ScriptedDice(faces)).pending, draw)
     flipped = protestant_controlled(world) - was_protestant
     assert len(flipped) <= cp
     assert not flipped or target in flipped
@@ -351,7 +353,9 @@ def test_displaced_pieces_reach_a_nearest_legal_space_and_none_are_lost(data):
         return counts
 
     before = totals()
-    drive(world, start_revolt(world, "dijon", draw(st.integers(2, 5)), ScriptedDice([])), draw)
+    drive(
+        world, start_revolt(world, "dijon", draw(st.integers(2, 5)), ScriptedDice([])).pending, draw
+    )
     after = totals()
     after[PROTESTANT_POWER, REGULAR] -= 6 - world.counter_mix["france"]
     assert after == before

@@ -53,40 +53,42 @@ def assert_refused(call) -> None:
 
 def test_conversion_through_its_stages():
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 4, dice=ScriptedDice([6, 1, 4, 5]))
+    pending = start_conversion(
+        world, "france", ["france"], 4, dice=ScriptedDice([6, 1, 4, 5])
+    ).pending
     ask(world, pending, "sixes")
     assert_refused(lambda: decide(world, pending, "spain", {"die_1": "keep"}))
     assert_refused(lambda: decide(world, pending, "france", {"die_1": "london"}))
-    pending = decide(world, pending, "france", {"die_1": "keep"})
+    pending = decide(world, pending, "france", {"die_1": "keep"}).pending
     ask(world, pending, "flips")
     flips = {"die_1": "la_rochelle", "die_3": "lyon", "die_4": "dijon"}
     assert_refused(lambda: decide(world, pending, "france", flips | {"die_4": "lyon"}))
     assert_refused(lambda: decide(world, pending, "france", flips | {"die_4": ""}))
-    pending = decide(world, pending, "france", flips)
+    pending = decide(world, pending, "france", flips).pending
     ask(world, pending, "unrest")
     assert_refused(lambda: decide(world, pending, "france", {"unrest": []}))
-    assert decide(world, pending, "france", {"unrest": ["lyon"]}) is None
+    assert decide(world, pending, "france", {"unrest": ["lyon"]}).pending is None
     assert_log_translatable(world.log)
 
 
 def test_an_event_six_lowered_by_option():
     world = build_world(unrest_cancel="one_per_action")
     event = "Council of Troubles"
-    pending = start_conversion(world, "france", ["france"], 3, event, ScriptedDice([1, 1]))
+    pending = start_conversion(world, "france", ["france"], 3, event, ScriptedDice([1, 1])).pending
     ask(world, pending, "sixes")
-    pending = decide(world, pending, "france", {"die_1": "lower"})
+    pending = decide(world, pending, "france", {"die_1": "lower"}).pending
     ask(world, pending, "flips")
-    assert decide(world, pending, "france", {"die_1": "lyon"}) is None
+    assert decide(world, pending, "france", {"die_1": "lyon"}).pending is None
     assert_log_translatable(world.log)
 
 
 @pytest.mark.parametrize("faces", [[2, 3, 3], [1, 1, 2], [4, 1, 1], [5, 5, 5], [6, 6, 6]])
 def test_conversions_answered_with_the_first_free_choices(faces):
     world = build_world()
-    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice(faces))
+    pending = start_conversion(world, "france", ["france"], 3, dice=ScriptedDice(faces)).pending
     while pending is not None:
         ask(world, pending, pending.stage)
-        pending = decide(world, pending, "france", first_free_choices(world, pending))
+        pending = decide(world, pending, "france", first_free_choices(world, pending)).pending
     assert_log_translatable(world.log)
 
 
@@ -114,34 +116,34 @@ def test_refusals_to_start_are_texts():
 
 def test_revolt_through_its_stages():
     world = build_world()
-    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5]))
+    pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5])).pending
     ask(world, pending, "displace")
     assert_refused(lambda: decide(world, pending, "france", {"unit:3": "dijon"}))
-    pending = decide(world, pending, "france", {"unit:3": "paris", "leader:2": "orleans"})
+    pending = decide(world, pending, "france", {"unit:3": "paris", "leader:2": "orleans"}).pending
     ask(world, pending, "extra")
     assert_refused(lambda: decide(world, pending, "protestant", {"extra": ["paris"]}))
-    assert decide(world, pending, "protestant", {"extra": ["dijon", "clermont"]}) is None
+    assert decide(world, pending, "protestant", {"extra": ["dijon", "clermont"]}).pending is None
     assert_log_translatable(world.log)
 
 
 def test_revolt_hits_capital_and_leader():
     world = build_world()
-    pending = start_revolt(world, "antwerp", 3, ScriptedDice([6, 1, 2]))
+    pending = start_revolt(world, "antwerp", 3, ScriptedDice([6, 1, 2])).pending
     ask(world, pending, "hits")
     assert_refused(lambda: decide(world, pending, "spain", {"unit:6": "1", "unit:7": "1"}))
-    assert decide(world, pending, "spain", {"unit:6": "0", "unit:7": "1"}) is None
-    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([]))
-    pending = decide(world, pending, "protestant", {"extra": []})
+    assert decide(world, pending, "spain", {"unit:6": "0", "unit:7": "1"}).pending is None
+    pending = start_revolt(world, "amsterdam", 2, ScriptedDice([])).pending
+    pending = decide(world, pending, "protestant", {"extra": []}).pending
     ask(world, pending, "capital")
-    pending = decide(world, pending, "protestant", {"capital": "amsterdam"})
+    pending = decide(world, pending, "protestant", {"capital": "amsterdam"}).pending
     ask(world, pending, "leader")
-    assert decide(world, pending, "protestant", {"leader": "4"}) is None
+    assert decide(world, pending, "protestant", {"leader": "4"}).pending is None
     assert_log_translatable(world.log)
 
 
 def test_a_revolt_stored_without_its_faces_still_asks_with_its_stored_summary():
     world = build_world()
-    pending = start_revolt(world, "antwerp", 3, ScriptedDice([6, 1, 2]))
+    pending = start_revolt(world, "antwerp", 3, ScriptedDice([6, 1, 2])).pending
     del pending.data["faces"]
     asked = prompt(world, pending)
     assert_translatable(asked.text)
@@ -156,9 +158,9 @@ def test_revolts_that_fail_or_run_on_automatically(target, cp, faces, capital):
     world = build_world(displacement="automatic")
     world.capitals["netherlands"] = capital
     world.wars.add(frozenset(("protestant", "spain")))
-    pending = start_revolt(world, target, cp, ScriptedDice(faces))
+    pending = start_revolt(world, target, cp, ScriptedDice(faces)).pending
     while pending is not None:
-        pending = decide(world, pending, pending.waiting_for, {}, as_gm=True)
+        pending = decide(world, pending, pending.waiting_for, {}, as_gm=True).pending
     assert_log_translatable(world.log)
 
 

@@ -121,7 +121,7 @@ class ImpulseOrderForm(BaseOrderForm):
             offered.append("conversion")
         if self.power_key == PROTESTANT_POWER:
             offered.append("revolt")
-        if not vq.espionage_refusal(world.turn):
+        if vq.espionage_refusal(world.turn) is None:
             offered.append("espionage")
         return offered + ["other", "pass"]
 
@@ -139,7 +139,7 @@ class ImpulseOrderForm(BaseOrderForm):
     def targets(self) -> list[str]:
         """Spaces a revolt may target now (VQ-2 step 1)."""
         world = self.world.world
-        return [key for key in world.spaces if not vq.revolt_refusal(world, key, CP_CHOICES[0])]
+        return [key for key in world.spaces if vq.revolt_refusal(world, key, CP_CHOICES[0]) is None]
 
     def initial_from(self, payload: dict) -> dict:
         return dict(payload)
@@ -155,7 +155,7 @@ class ImpulseOrderForm(BaseOrderForm):
             raise forms.ValidationError(_("A revolt needs its target and the CP spent (2 to 5)."))
         if action == "revolt":
             refusal = vq.revolt_refusal(self.world.world, cleaned["target"], cleaned["cp"])
-            if refusal:
+            if refusal is not None:
                 raise forms.ValidationError(localized(refusal))
         return cleaned
 

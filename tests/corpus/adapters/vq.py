@@ -99,16 +99,18 @@ def _procedure(world: World, case: dict[str, Any]) -> tuple[dict[str, Any], int]
         if case["procedure"] == "VQ-1":
             power, zones, attempts = start["power"], start["zones"], start["attempts"]
             event = start.get("event", "")
-            pending = vq.start_conversion(world, power, zones, attempts, event, dice)
+            pending = vq.start_conversion(world, power, zones, attempts, event, dice).pending
         else:
-            pending = vq.start_revolt(world, start["target"], start["cp"], dice)
+            pending = vq.start_revolt(world, start["target"], start["cp"], dice).pending
         for step in answers:
             if "edit" in step:  # the GM changes the board while the procedure waits
                 fields = dict(step)
                 world.say("GM", EDITS[fields.pop("edit")](world, **fields))
                 continue
             answer = vq.default_answer(world, pending) if step.get("default") else step["answer"]
-            pending = vq.decide(world, pending, step["power"], answer, as_gm=step.get("gm", False))
+            pending = vq.decide(
+                world, pending, step["power"], answer, as_gm=step.get("gm", False)
+            ).pending
     except vq.Refused as refusal:
         return {"refused": str(refusal.text), "pending": "", "prompt": {}}, dice.unused
     return {"refused": "", **_waiting(world, pending)}, dice.unused
@@ -119,7 +121,7 @@ def _espionage(world: World, turns: int) -> tuple[dict[str, Any], list[str]]:
     log, refusal = [], ""
     for turn in range(world.turn, world.turn + turns):
         world.turn = turn
-        refusal = vq.espionage_refusal(turn)
+        refusal = vq.espionage_refusal(turn) or ""
         log += [f"VQ-3 {refusal}"] if refusal else []
         before = len(world.log)
         vq.espionage_markers(world)
