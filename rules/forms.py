@@ -84,6 +84,13 @@ def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=Fa
     )
 
 
+def row_key(choices: list[tuple[str, str]], refusal: str = "") -> forms.ChoiceField:
+    """The hidden field that says which row (power, space, zone…) an edit form of a
+    table row edits; ``refusal``: what a key no longer there gets."""
+    messages = {"invalid_choice": refusal} if refusal else None
+    return forms.ChoiceField(choices=choices, widget=forms.HiddenInput, error_messages=messages)
+
+
 def number_field(label: str, bounds: tuple[int, int], **kwargs) -> WholeNumberField:
     """A whole number within ``bounds``; every refusal says the range. (The dashboard's
     message puts the label in front.)"""

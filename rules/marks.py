@@ -18,6 +18,12 @@ class Badge:
     dx: float = 0  # where it sits in the row under its area, when several do
 
 
+def counted(kind: str, count: int, label: str) -> Badge:
+    """A badge that counts ``count`` pieces; ``label``: the plural form the catalogs
+    chose for ``count`` (ngettext), with ``%(count)s`` where the number goes."""
+    return Badge(kind, count, label % {"count": count})
+
+
 @dataclass(frozen=True)
 class AreaMarks:
     """One area's badges, its cells under the presenter's COLUMNS, and remarks after

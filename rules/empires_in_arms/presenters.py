@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_NAMES, Area, World
-from rules.marks import AreaMarks, Badge
+from rules.marks import AreaMarks, Badge, counted
 from rules.translation import localized
 
 COLUMNS = (
@@ -82,16 +82,11 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
             badges.append(
                 Badge("revolt", revolt.number, _("revolt %(number)s") % {"number": number})
             )
-        if factors[key]:
-            label = ngettext(
-                "%(count)s guerrilla factor", "%(count)s guerrilla factors", factors[key]
-            ) % {"count": factors[key]}
-            badges.append(Badge("guerrilla", factors[key], label))
-        if corps[key]:
-            label = ngettext("%(count)s corps", "%(count)s corps", corps[key]) % {
-                "count": corps[key]
-            }
-            badges.append(Badge("corps", corps[key], label))
+        if n := factors[key]:
+            label = ngettext("%(count)s guerrilla factor", "%(count)s guerrilla factors", n)
+            badges.append(counted("guerrilla", n, label))
+        if n := corps[key]:
+            badges.append(counted("corps", n, ngettext("%(count)s corps", "%(count)s corps", n)))
         marks[key] = AreaMarks(
             badges=tuple(badges),
             cells=(

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.marks import AreaMarks, Badge
+from rules.marks import AreaMarks, Badge, counted
 from rules.translation import localized
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.state import (
@@ -76,11 +76,8 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
         badges = [Badge(space.religion, 0, RELIGION_NAMES.get(space.religion, space.religion))]
         if space.unrest:
             badges.append(Badge("unrest", 0, _("unrest")))
-        if counts[key]:
-            label = ngettext("%(count)s unit", "%(count)s units", counts[key]) % {
-                "count": counts[key]
-            }
-            badges.append(Badge("units", counts[key], label))
+        if n := counts[key]:
+            badges.append(counted("units", n, ngettext("%(count)s unit", "%(count)s units", n)))
         marks[key] = AreaMarks(
             badges=tuple(badges),
             cells=(

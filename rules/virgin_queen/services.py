@@ -110,21 +110,17 @@ def load_world(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
     return load_state(campaign, rows)
 
 
+# What a VqSpace row and the World's Space hold under the same names.
+SPACE_FIELDS = ("zone", "religion", "unrest", "fortified", "key_space", "port")
+SPACE_FIELDS += ("protestant_home", "besieged")
+
+
 def _space(a: Area, pkey: dict[int, str]) -> state.Space:
     vq_space = getattr(a, "virgin_queen", None)
     fields = {}
     if vq_space is not None:
-        fields = {
-            "zone": vq_space.zone,
-            "religion": vq_space.religion,
-            "unrest": vq_space.unrest,
-            "fortified": vq_space.fortified,
-            "key_space": vq_space.key_space,
-            "port": vq_space.port,
-            "protestant_home": vq_space.protestant_home,
-            "besieged": vq_space.besieged,
-            "capital_of": pkey.get(vq_space.capital_of_id),
-        }
+        fields = persistence.shared_fields(vq_space, SPACE_FIELDS)
+        fields["capital_of"] = pkey.get(vq_space.capital_of_id)
     return state.Space(
         a.key,
         a.name,
@@ -188,26 +184,16 @@ def _persist_spaces(loaded: Loaded) -> None:
         return
     persistence.write_controllers(loaded, changed)
     p, a = loaded.power_ids, loaded.area_ids
-    fields = [
-        "zone",
-        "religion",
-        "unrest",
-        "fortified",
-        "key_space",
-        "port",
-        "protestant_home",
-        "besieged",
-    ]
     VqSpace.objects.bulk_update(
         [
             VqSpace(
                 area_id=a[s.key],
                 capital_of_id=p.get(s.capital_of),
-                **{name: getattr(s, name) for name in fields},
+                **persistence.shared_fields(s, SPACE_FIELDS),
             )
             for s in changed
         ],
-        [*fields, "capital_of"],
+        [*SPACE_FIELDS, "capital_of"],
     )
 
 

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.empires_in_arms import edits
 from rules.empires_in_arms.services import gm_edit
 from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_MODIFIERS, World
-from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id
+from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id, row_key
 
 NEUTRAL = ""
 KEEP, NO_STATUS = "", "none"  # the area-details form: leave as it is, or clear
@@ -68,11 +68,7 @@ class PowerForm(EditForm):
     pays_bad_roll = flag(gettext_lazy("Pays $d6 on a bad roll"))
 
     def add_choices(self) -> None:
-        self.fields["power"] = forms.ChoiceField(
-            choices=power_choices(self.world),
-            widget=forms.HiddenInput,
-            error_messages={"invalid_choice": _("There is no such power.")},
-        )
+        self.fields["power"] = row_key(power_choices(self.world), _("There is no such power."))
 
     @classmethod
     def instances(cls, world: World) -> list[EditForm]:
@@ -100,11 +96,7 @@ class MilitiaForm(EditForm):
     militia = number_field(gettext_lazy("Militia factors due"), edits.MILITIA_RANGE)
 
     def add_choices(self) -> None:
-        self.fields["power"] = forms.ChoiceField(
-            choices=power_choices(self.world),
-            widget=forms.HiddenInput,
-            error_messages={"invalid_choice": _("There is no such power.")},
-        )
+        self.fields["power"] = row_key(power_choices(self.world), _("There is no such power."))
         self.order_fields(["power", "militia"])
 
     @classmethod

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id
+from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id, row_key
 from rules.pax_baltica import edits
 from rules.pax_baltica.services import gm_edit
 from rules.pax_baltica.state import KINDS, SEA, SIDES, TERRITORY, World
@@ -167,9 +167,7 @@ class NationForm(EditForm):
 
     def add_choices(self) -> None:
         world = self.world
-        self.fields["nation"] = forms.ChoiceField(
-            choices=nation_choices(world), widget=forms.HiddenInput
-        )
+        self.fields["nation"] = row_key(nation_choices(world))
         self.fields["deployment"] = forms.MultipleChoiceField(
             label=_("Deployment areas"),
             choices=area_choices(world, TERRITORY),
@@ -255,9 +253,7 @@ class SideForm(EditForm):
     first = flag(gettext_lazy("Acts first"))
 
     def add_choices(self) -> None:
-        self.fields["side"] = forms.ChoiceField(
-            choices=list(SIDES.items()), widget=forms.HiddenInput
-        )
+        self.fields["side"] = row_key(list(SIDES.items()))
 
     @classmethod
     def instances(cls, world: World) -> list[EditForm]:

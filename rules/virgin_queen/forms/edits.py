@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id
+from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id, row_key
 from rules.translation import localized
 from rules.virgin_queen import edits
 from rules.virgin_queen.forms.orders import power_choices, space_choices
@@ -51,9 +51,7 @@ class SpaceForm(EditForm):
     protestant_home = flag(gettext_lazy("Protestant home"))
 
     def add_choices(self) -> None:
-        self.fields["space"] = forms.ChoiceField(
-            choices=space_choices(self.world), widget=forms.HiddenInput
-        )
+        self.fields["space"] = row_key(space_choices(self.world))
         powers = [("", _("nobody")), *power_choices(self.world)]
         self.fields["controller"] = forms.ChoiceField(
             label=_("Political control"), choices=powers, required=False
@@ -199,9 +197,7 @@ class ZoneForm(EditForm):
     regulars = number_field(gettext_lazy("Regulars available"), edits.COUNT_RANGE)
 
     def add_choices(self) -> None:
-        self.fields["zone"] = forms.ChoiceField(
-            choices=[(z, z) for z in self.world.capitals], widget=forms.HiddenInput
-        )
+        self.fields["zone"] = row_key([(z, z) for z in self.world.capitals])
         self.fields["capital"] = forms.ChoiceField(
             label=_("Capital"),
             choices=[("", _("none")), (TURN_TRACK, _("on the turn track"))]
@@ -236,9 +232,7 @@ class PowerForm(EditForm):
     catholic = flag(gettext_lazy("Catholic"))
 
     def add_choices(self) -> None:
-        self.fields["power"] = forms.ChoiceField(
-            choices=power_choices(self.world), widget=forms.HiddenInput
-        )
+        self.fields["power"] = row_key(power_choices(self.world))
 
     @classmethod
     def instances(cls, world) -> list[BaseEditForm]:
@@ -285,9 +279,7 @@ class MarkersForm(EditForm):
     cipher_key = number_field(gettext_lazy("Cipher Key"), edits.MARKER_RANGE)
 
     def add_choices(self) -> None:
-        self.fields["power"] = forms.ChoiceField(
-            choices=power_choices(self.world), widget=forms.HiddenInput
-        )
+        self.fields["power"] = row_key(power_choices(self.world))
 
     @classmethod
     def instances(cls, world) -> list[BaseEditForm]:
