@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from django.utils import translation
+
 from rules.pax_baltica.presenters import reinforce_obstacle
 from tests.unit.pb_world import build_world
 
 
+@translation.override("en")
 def test_the_obstacle_to_reinforcing_a_block_is_empty_when_there_is_none():
     world = build_world()
     assert reinforce_obstacle(world, world.blocks[6]) == ""  # the Swedish fleet in Stockholm
