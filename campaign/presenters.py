@@ -10,7 +10,7 @@ presenters module), which offers what RulesetPresenter describes.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from django.utils import timezone
@@ -29,7 +29,16 @@ AREA_KINDS = {  # an area's kind as pages name it (the scenario's key otherwise)
     "territory": pgettext_lazy("area kind", "territory"),
 }
 NEUTRAL_COLOR = "#d9d4c7"
+SEA_COLOR = "#bcd6e8"  # a sea zone nobody controls
 GRID_STEP = 100.0
+# A drawn map's counters: their height in map units (16 px where the map is drawn at its
+# built scale of 0.8 px a unit), and the scale that gives the badge templates' shapes
+# (about 12 units across) that height.
+BADGE_SIZE = 20.0
+BADGE_SCALE = 1.7
+FOCUS_MARGIN = 40.0  # map units around the reader's own areas in the first view
+COUNTER_STEP = 16.0  # between two counters' centres, in the badge templates' units
+COUNTERS_A_ROW = 4
 BEFORE_THE_FIRST_PHASE = gettext_lazy("Before the first phase")
 
 
@@ -38,6 +47,10 @@ class RulesetPresenter(Protocol):
 
     COLUMNS: tuple[str, ...]  # headers of the ruleset's map-table columns
     MAP_KEY: str  # what the map's badges mean
+    # optional: the badge kinds a drawn map shows as a pattern over the area instead of a
+    # counter ("hatch", "cross", or "" for none: the usual state, e.g. Catholic), so that
+    # a status never reads as a second fill colour
+    MAP_PATTERNS: dict[str, str]
 
     def area_marks(self, world: Any, viewer: frozenset[str] | None) -> dict[str, Any]:
         """Per area key: ``badges`` (each with kind, value, label), ``cells`` (one per
@@ -61,6 +74,24 @@ class RulesetPresenter(Protocol):
 
 
 @dataclass(frozen=True)
+class MapLabel:
+    """Where an area's name is written on a drawn map: the text's centre, its size, the
+    words (the name, or the abbreviation the map was built with) and, for a label set
+    away from its area, the leader line from the area to it."""
+
+    x: float
+    y: float
+    size: float
+    text: str
+    leader: tuple[float, float, float, float] | None = None
+
+    @property
+    def badges_at(self) -> tuple[float, float]:
+        """Where the area's counters go: just below its name."""
+        return (self.x, round(self.y + self.size * 0.625 + BADGE_SIZE / 2, 1))
+
+
+@dataclass(frozen=True)
 class AreaRow:
     key: str
     name: str
@@ -74,6 +105,10 @@ class AreaRow:
     cells: tuple[str, ...] = ()  # the ruleset's table columns
     remarks: tuple[str, ...] = ()
     highlight: bool = False  # part of what an answer points at (e.g. a line of communication)
+    shape: str = ""  # its outline on a drawn map (SVG path data); "" on the diagram
+    label: MapLabel | None = None  # its name on a drawn map
+    counters: tuple = ()  # on a drawn map: the badges drawn as counters, in rows
+    patterns: tuple[str, ...] = ()  # on a drawn map: the patterns over the area
 
 
 @dataclass(frozen=True)
@@ -85,6 +120,16 @@ class MapView:
     legend: list[tuple[str, str]]
     columns: tuple[str, ...]
     key: str
+    land: str = ""  # a drawn map's coastlines (SVG path data); "" on the diagram
+    # the first view: the reader's own areas ("x y width height"), "" for the whole map
+    focus: str = ""
+    px_per_unit: float = 0.0  # the scale a drawn map was built for: its names' smallest
+
+    @property
+    def drawn(self) -> bool:
+        """Whether the map is drawn from its built shapes (campaign/maps), not as a
+        diagram of circles."""
+        return bool(self.land)
 
     @property
     def highlighted(self) -> bool:
@@ -160,16 +205,22 @@ def map_view(
     presenter: RulesetPresenter | None,
     viewer: frozenset[str] | None = None,
     highlight: set[str] = frozenset(),
+    shapes: Any = None,
+    own_power_id: int | None = None,
 ) -> MapView:
-    """Rows per area (sorted by name), adjacency lines and an SVG viewBox.
+    """Rows per area (sorted by name), the lines to draw and an SVG viewBox.
 
-    ``areas`` are the campaign's areas (key, name, kind, controller_id, x, y); the lines
-    join the World's ``adjacency`` (area key → neighbour keys); the ruleset's presenter
-    adds each area's badges, cells and remarks.
+    ``areas`` are the campaign's areas (key, name, kind, controller_id, x, y); the
+    ruleset's presenter adds each area's badges, cells and remarks. With ``shapes`` (the
+    scenario's built map, campaign.maps.stored.BuiltMap) that has every area, the map is
+    drawn from them, its first view framing the areas of ``own_power_id``; otherwise it
+    is a diagram of the areas' points, joined by the World's ``adjacency``.
     """
+    areas = sorted(areas, key=lambda area: area["name"])
+    if shapes is not None and all(area["key"] in shapes.areas for area in areas):
+        return drawn_map(areas, powers, world, presenter, viewer, highlight, shapes, own_power_id)
     by_pk = {p.pk: p for p in powers}
     marks = presenter.area_marks(world, viewer) if presenter else {}
-    areas = sorted(areas, key=lambda area: area["name"])
     positions = {area["key"]: (area["x"], area["y"]) for area in areas}
     points = layout([area["key"] for area in areas], positions)
     corners = list(points.values())
@@ -188,6 +239,79 @@ def map_view(
     )
 
 
+def drawn_map(
+    areas: list[dict],
+    powers: list[Any],
+    world: Any,
+    presenter: RulesetPresenter | None,
+    viewer: frozenset[str] | None,
+    highlight: set[str],
+    shapes: Any,
+    own_power_id: int | None,
+) -> MapView:
+    """The map drawn from its built shapes (see map_view)."""
+    by_pk = {p.pk: p for p in powers}
+    marks = presenter.area_marks(world, viewer) if presenter else {}
+    rows = []
+    for area in areas:
+        shape = shapes.areas[area["key"]]
+        row = area_row(area, by_pk, marks.get(area["key"]), shape.anchor, area["key"] in highlight)
+        label = MapLabel(
+            shape.label.x,
+            shape.label.y,
+            shape.label.size,
+            shape.label.text or area["name"],
+            shape.label.leader,
+        )
+        rows.append(replace(row, shape=shape.d, label=label, **drawn_marks(row, presenter)))
+    anchors = {key: shape.anchor for key, shape in shapes.areas.items()}
+    own = [
+        row for row, area in zip(rows, areas, strict=True) if area["controller_id"] == own_power_id
+    ]
+    return MapView(
+        rows=rows,
+        lines=[(*anchors[a], *anchors[b]) for a, b in shapes.links],
+        view_box=f"0 0 {shapes.width:g} {shapes.height:g}",
+        scale=BADGE_SCALE,
+        legend=[(p.name, p.color) for p in powers],
+        columns=presenter.COLUMNS if presenter else (),
+        key=presenter.MAP_KEY if presenter else "",
+        land=shapes.land,
+        px_per_unit=shapes.px_per_unit,
+        focus=focus_box(own, shapes.width, shapes.height) if own_power_id else "",
+    )
+
+
+def drawn_marks(row: AreaRow, presenter: RulesetPresenter | None) -> dict:
+    """An area's badges as a drawn map shows them: statuses as patterns (the presenter's
+    MAP_PATTERNS), the others as counters in rows of COUNTERS_A_ROW under its name."""
+    patterns = getattr(presenter, "MAP_PATTERNS", {})
+    counters = [b for b in row.badges if b.kind not in patterns]
+    width = min(len(counters), COUNTERS_A_ROW)
+    placed = tuple(
+        replace(
+            badge,
+            dx=COUNTER_STEP * (i % COUNTERS_A_ROW - (width - 1) / 2),
+            dy=COUNTER_STEP * (i // COUNTERS_A_ROW),
+        )
+        for i, badge in enumerate(counters)
+    )
+    drawn = tuple(dict.fromkeys(patterns[b.kind] for b in row.badges if patterns.get(b.kind)))
+    return {"counters": placed, "patterns": drawn}
+
+
+def focus_box(rows: list[AreaRow], width: float, height: float) -> str:
+    """The box ("x y width height") around these areas' anchors and names, within the
+    map; "" for no area."""
+    if not rows:
+        return ""
+    xs = [v for row in rows for v in (row.x, row.label.x)]
+    ys = [v for row in rows for v in (row.y, row.label.y)]
+    left, top = max(0.0, min(xs) - FOCUS_MARGIN), max(0.0, min(ys) - FOCUS_MARGIN)
+    right, bottom = min(width, max(xs) + FOCUS_MARGIN), min(height, max(ys) + FOCUS_MARGIN)
+    return f"{left:g} {top:g} {right - left:g} {bottom - top:g}"
+
+
 def area_row(
     area: dict, by_pk: dict, mark: Any, point: tuple = (0.0, 0.0), highlight: bool = False
 ) -> AreaRow:
@@ -199,7 +323,7 @@ def area_row(
         kind=area["kind"],
         kind_label=AREA_KINDS.get(area["kind"], area["kind"]),
         controller=controller.name if controller else NEUTRAL,
-        color=controller.color if controller else NEUTRAL_COLOR,
+        color=controller.color if controller else uncontrolled_color(area["kind"]),
         x=point[0],
         y=point[1],
         badges=mark.badges if mark else (),
@@ -207,6 +331,10 @@ def area_row(
         remarks=mark.remarks if mark else (),
         highlight=highlight,
     )
+
+
+def uncontrolled_color(kind: str) -> str:
+    return SEA_COLOR if kind == "sea" else NEUTRAL_COLOR
 
 
 def layout(keys: list[str], positions: dict[str, tuple[float, float]]) -> dict[str, tuple]:

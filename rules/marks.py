@@ -1,9 +1,15 @@
-"""What a ruleset's presenter puts on the map for each area (campaign/presenters.py
-draws them): badges, the cells of its table columns, and remarks. Pure: no Django."""
+"""What a ruleset's presenter puts on the map (campaign/presenters.py draws them): for
+each area, badges, the cells of its table columns and remarks; and the orders a reader
+may read, as arrows and markers. Pure: no Django."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
+
+from rules import gm_orders
+from rules.text import Text
 
 
 @dataclass(frozen=True)
@@ -16,6 +22,7 @@ class Badge:
     label: str  # what it says, for the area's tooltip
     color: str = ""  # a colour of its own (a Pax Baltica block's nation's)
     dx: float = 0  # where it sits in the row under its area, when several do
+    dy: float = 0  # and which row, on a drawn map
 
 
 def counted(kind: str, count: int, label: str) -> Badge:
@@ -32,3 +39,45 @@ class AreaMarks:
     badges: tuple[Badge, ...]
     cells: tuple[str, ...]
     remarks: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class OrderMark:
+    """An order drawn on the map: an arrow from ``source`` to ``target`` (area keys), through
+    ``via`` (a path's areas between them), or, without a source, a marker on ``target``.
+    ``kind`` says how it is drawn; ``power`` is whose order it is; ``label`` says what it
+    orders (the map's tooltip and screen readers).
+
+    Kinds: "move" (a unit's move, any ruleset); Empires in Arms "incite", "aid", "lapse",
+    "operation", "depot", "conquest"; Pax Baltica "reinforce", "place", "fleet", "siege";
+    Virgin Queen "conversion", "revolt"."""
+
+    kind: str
+    power: str  # the ordering power's key
+    target: str  # an area key
+    source: str | None = None
+    via: tuple[str, ...] = ()
+    label: str = ""
+
+
+def gm_move_marks(
+    power: str,
+    payload: Any,
+    pieces: Iterable[gm_orders.Piece],
+    places: Mapping[str, str],
+    localized: Callable[[Text], str],
+) -> list[OrderMark]:
+    """The "move" lines of ``power``'s orders for the GM (rules/gm_orders.py) as move
+    arrows from the piece's area to the line's, labelled as ``describe`` says them; none
+    for a piece or an area no longer on the map, or a piece already there."""
+    by_id = {piece.id: piece for piece in pieces}
+    marks = []
+    for line in gm_orders.lines_of(payload):
+        piece, area = by_id.get(line.get("piece")), line.get("area")
+        drawn = piece is not None and piece.area in places and area in places
+        if line.get("kind") == gm_orders.MOVE and drawn and area != piece.area:
+            said = gm_orders.describe(
+                {"kind": gm_orders.MOVE, "piece": piece.id, "area": area}, by_id, places
+            )
+            marks.append(OrderMark("move", power, area, piece.area, label=localized(said)))
+    return marks

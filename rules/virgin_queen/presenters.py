@@ -8,19 +8,23 @@ Everything here is public in Virgin Queen.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.marks import AreaMarks, Badge, counted
+from rules.marks import AreaMarks, Badge, OrderMark, counted, gm_move_marks
 from rules.translation import localized
+from rules.virgin_queen import gm_orders
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.state import (
     CATHOLIC,
     PROTESTANT,
     TURN_TRACK,
+    World,
     power_name,
+    power_subject,
     power_title,
     zone_name,
 )
@@ -36,6 +40,9 @@ MAP_KEY = gettext_lazy(
     "On the map: a gold dot = Catholic, a purple dot = Protestant religious influence; "
     "a red ! = unrest; a grey square = units (all powers)."
 )
+# On a drawn map: Protestant influence hatched, unrest cross-hatched in red, Catholic
+# (the usual state) plain.
+MAP_PATTERNS = {"catholic": "", "protestant": "hatch", "unrest": "cross"}
 NO_VALUE = "—"
 # a space's religion (the value stored) as the map and its table name it
 RELIGION_NAMES = {CATHOLIC: gettext_lazy("catholic"), PROTESTANT: gettext_lazy("protestant")}
@@ -162,6 +169,74 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
         "powers": powers,
         "religion": (len(world.spaces) - protestant, protestant),
     }
+
+
+# -- orders on the map --------------------------------------------------------------
+
+
+def order_marks(
+    loaded, orders: Mapping[str, dict], viewer: frozenset[str] | None = None
+) -> list[OrderMark]:
+    """The orders the reader may read (payloads by power key) as markers and arrows,
+    power by power in the World's order (everything is public in Virgin Queen, whoever
+    the viewer). Espionage and actions played at the table name no space: none. A space
+    or zone no longer on the map draws nothing."""
+    world = loaded.world
+    marks: list[OrderMark] = []
+    for power in world.markers:
+        if payload := orders.get(power):
+            marks += [
+                *conversion_marks(world, power, payload),
+                *revolt_marks(world, power, payload),
+                *gm_move_marks(
+                    power,
+                    payload,
+                    gm_orders.pieces(loaded, power),
+                    gm_orders.places(loaded),
+                    localized,
+                ),
+            ]
+    return marks
+
+
+def conversion_marks(world: World, power: str, payload: Mapping) -> list[OrderMark]:
+    """VQ-1: a marker on each space of the targeted zones that the attempts may turn
+    Catholic now (Protestant, with a Catholic link: conditions a and b; Protestant units
+    there only change which die may flip it), by name. Not every space of a zone, nor
+    its key spaces: most of those are Catholic already and no conversion touches them."""
+    if payload.get("action") != "conversion":
+        return []
+    zones, attempts = payload.get("zones") or (), payload.get("attempts") or 0
+    catholic = {key for key, space in world.spaces.items() if space.religion == CATHOLIC}
+    label = ngettext(
+        "%(power)s: %(count)s conversion attempt in %(zones)s",
+        "%(power)s: %(count)s conversion attempts in %(zones)s",
+        attempts,
+    ) % {"power": localized(power_subject(power)), "count": attempts, "zones": zones_named(zones)}
+    return [
+        OrderMark("conversion", power, key, label=label)
+        for key in vq.eligible_spaces(world, zones, catholic, ignore_units=True)
+    ]
+
+
+def zones_named(zones) -> str:
+    """ "France", "France and the Netherlands"."""
+    names = [zone_name(zone) for zone in zones]
+    if len(names) < 2:
+        return "".join(names)
+    return _("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}
+
+
+def revolt_marks(world: World, power: str, payload: Mapping) -> list[OrderMark]:
+    """VQ-2: a marker on the space the Protestant revolts in."""
+    target = payload.get("target")
+    if payload.get("action") != "revolt" or target not in world.spaces:
+        return []
+    label = _("Revolt in %(space)s (%(cp)s CP)") % {
+        "space": world.spaces[target].name,
+        "cp": payload.get("cp"),
+    }
+    return [OrderMark("revolt", power, target, label=label)]
 
 
 TIMELINE_TITLE = gettext_lazy("Spaces by religion")

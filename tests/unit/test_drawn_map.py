@@ -1,0 +1,111 @@
+"""The map drawn from a scenario's built shapes (campaign.presenters.map_view with
+shapes): every area's outline and name from the built map, counters in rows under the
+name, statuses as patterns, the first view around the reader's own areas, and the
+diagram kept for a campaign whose areas the built map does not all have."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from campaign.presenters import COUNTER_STEP, map_view
+from rules.marks import AreaMarks, Badge
+
+POWERS = [
+    SimpleNamespace(pk=1, name="France", color="#77aadd"),
+    SimpleNamespace(pk=2, name="Spain", color="#eedd88"),
+]
+AREAS = [
+    {"key": "lyon", "name": "Lyon", "kind": "space", "controller_id": 1, "x": 0, "y": 0},
+    {"key": "paris", "name": "Paris", "kind": "space", "controller_id": 1, "x": 5, "y": 5},
+    {
+        "key": "biscay",
+        "name": "Bay of Biscay",
+        "kind": "sea",
+        "controller_id": None,
+        "x": 9,
+        "y": 9,
+    },
+]
+
+
+def label(x, y, text=None, leader=None):
+    return SimpleNamespace(x=x, y=y, size=14, text=text, leader=leader)
+
+
+SHAPES = SimpleNamespace(
+    width=1000,
+    height=700,
+    px_per_unit=0.8,
+    land="M0 0L10 0L10 10Z",
+    areas={
+        "lyon": SimpleNamespace(d="M1 1Z", anchor=(500.0, 400.0), label=label(500, 380)),
+        "paris": SimpleNamespace(
+            d="M2 2Z", anchor=(450.0, 300.0), label=label(600, 250, "Par.", (450, 300, 580, 255))
+        ),
+        "biscay": SimpleNamespace(d="M3 3Z", anchor=(200.0, 450.0), label=label(200, 450)),
+    },
+    links=(("biscay", "lyon"),),
+)
+
+
+class Presenter:
+    COLUMNS = ()
+    MAP_KEY = ""
+    MAP_PATTERNS = {"catholic": "", "protestant": "hatch"}
+
+    def area_marks(self, world, viewer):
+        badges = (
+            Badge("protestant", 0, "protestant"),
+            *(Badge("units", n, f"{n} units") for n in range(1, 7)),
+        )
+        return {
+            "lyon": AreaMarks(badges, (), ()),
+            "paris": AreaMarks((Badge("catholic", 0, "c"),), (), ()),
+        }
+
+
+def drawn(**kwargs):
+    world = SimpleNamespace(adjacency={})
+    return map_view(AREAS, POWERS, world, Presenter(), shapes=SHAPES, **kwargs)
+
+
+def test_each_area_is_drawn_from_its_built_shape_and_named_by_its_label():
+    view = drawn()
+    assert view.drawn and view.land == SHAPES.land and view.view_box == "0 0 1000 700"
+    rows = {row.key: row for row in view.rows}
+    assert rows["lyon"].shape == "M1 1Z" and rows["lyon"].label.text == "Lyon"
+    assert (rows["lyon"].x, rows["lyon"].y) == (500.0, 400.0)
+    assert rows["paris"].label.text == "Par." and rows["paris"].label.leader == (450, 300, 580, 255)
+    assert rows["biscay"].color == "#bcd6e8"  # a sea zone nobody controls
+    assert view.lines == [(200.0, 450.0, 500.0, 400.0)]
+
+
+def test_statuses_are_patterns_and_the_other_badges_counters_in_rows_of_four():
+    rows = {row.key: row for row in drawn().rows}
+    assert rows["lyon"].patterns == ("hatch",) and rows["paris"].patterns == ()
+    counters = rows["lyon"].counters
+    assert [b.kind for b in counters] == ["units"] * 6
+    assert [(b.dx, b.dy) for b in counters[:4]] == [
+        (-1.5 * COUNTER_STEP, 0),
+        (-0.5 * COUNTER_STEP, 0),
+        (0.5 * COUNTER_STEP, 0),
+        (1.5 * COUNTER_STEP, 0),
+    ]
+    assert [b.dy for b in counters[4:]] == [COUNTER_STEP, COUNTER_STEP]
+    assert len(rows["lyon"].badges) == 7  # all of them still name the area for screen readers
+
+
+def test_the_first_view_frames_the_readers_own_areas_and_the_gm_sees_the_whole_map():
+    assert drawn().focus == ""
+    x, y, width, height = map(float, drawn(own_power_id=1).focus.split())
+    assert x <= 450 and x + width >= 600 and y <= 250 and y + height >= 400
+    assert drawn(own_power_id=2).focus == ""  # no areas of its own: the whole map
+
+
+def test_a_campaign_with_an_area_the_built_map_lacks_keeps_the_diagram():
+    areas = [
+        *AREAS,
+        {"key": "new", "name": "New", "kind": "space", "controller_id": None, "x": 1, "y": 1},
+    ]
+    view = map_view(areas, POWERS, SimpleNamespace(adjacency={}), Presenter(), shapes=SHAPES)
+    assert not view.drawn and all(row.shape == "" for row in view.rows)
