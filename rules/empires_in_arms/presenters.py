@@ -8,13 +8,15 @@ Empires in Arms.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from rules.empires_in_arms import gm_orders
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_NAMES, Area, World
-from rules.marks import AreaMarks, Badge, counted
+from rules.marks import AreaMarks, Badge, OrderMark, counted, gm_move_marks
 from rules.translation import localized
 
 COLUMNS = (
@@ -33,6 +35,19 @@ HOLDINGS = {
     CONQUERED: gettext_lazy("conquered minor"),
 }
 NO_VALUE = "—"
+# the orders drawn as a marker on each area they name: payload key → kind, label
+AREA_ORDERS = {
+    "lapse": ("lapse", gettext_lazy("%(power)s lets its revolt in %(area)s lapse")),
+    "operations": ("operation", gettext_lazy("%(power)s anti-guerrilla operation in %(area)s")),
+    "depot_attacks": (
+        "depot",
+        gettext_lazy("%(power)s's guerrillas attack the depots in %(area)s"),
+    ),
+}
+CONQUEST_LABELS = {
+    CLIENT: gettext_lazy("If its revolt succeeds, %(power)s makes %(area)s its client state"),
+    CONQUERED: gettext_lazy("If its revolt succeeds, %(power)s makes %(area)s a conquered minor"),
+}
 
 
 @dataclass(frozen=True)
@@ -204,6 +219,132 @@ def guerrilla_factors(world: World) -> Counter:
 def signed(value: int) -> str:
     """+1, 0, −2."""
     return f"{value:+d}".replace("-", "−") if value else "0"
+
+
+# -- orders on the map --------------------------------------------------------------
+
+
+def order_marks(
+    world: World, orders: Mapping[str, dict], viewer: frozenset[str] | None = None
+) -> list[OrderMark]:
+    """The orders the reader may read (payloads by power key) as arrows and markers,
+    power by power in the World's order (everything is public in Empires in Arms,
+    whoever the viewer). An area, stack or corps no longer on the map draws nothing."""
+    marks: list[OrderMark] = []
+    for power in world.powers:
+        if payload := orders.get(power):
+            marks += power_order_marks(world, power, payload)
+    return marks
+
+
+def power_order_marks(world: World, power: str, payload: Mapping) -> list[OrderMark]:
+    """Whatever phase the payload is for: revolt attempts (EIA-1), lapses (EIA-7),
+    guerrilla moves (EIA-9), operations (EIA-4), depot attacks (EIA-11), conquest
+    choices (EIA-8), aid (EIA-5), and the corps moves among its lines for the GM."""
+    markers = [
+        OrderMark(kind, power, key, label=str(label) % named(world, power, key))
+        for field, (kind, label) in AREA_ORDERS.items()
+        for key in on_map(world, payload.get(field))
+    ]
+    return [
+        *incitement_marks(world, power, payload.get("targets")),
+        *markers,
+        *guerrilla_move_marks(world, power, payload.get("moves") or ()),
+        *conquest_marks(world, power, payload.get("choices") or {}),
+        *aid_marks(world, power, payload.get("aid") or {}),
+        *gm_move_marks(
+            power, payload, gm_orders.pieces(world, power), gm_orders.places(world), localized
+        ),
+    ]
+
+
+def incitement_marks(world: World, power: str, targets) -> list[OrderMark]:
+    """EIA-1: an arrow from the sponsor to each area it incites to revolt (once, however
+    many attempts it makes there)."""
+    return [
+        OrderMark(
+            "incite",
+            power,
+            key,
+            sponsor_area(world, power, key),
+            label=_("%(power)s incites a revolt in %(area)s") % named(world, power, key),
+        )
+        for key in on_map(world, targets)
+    ]
+
+
+def guerrilla_move_marks(world: World, power: str, moves) -> list[OrderMark]:
+    """EIA-9: an arrow for each of the power's guerrilla stacks that moves."""
+    stacks = {g.id: g for g in world.guerrillas if g.nationality == power and g.id is not None}
+    marks = []
+    for move in moves:
+        stack, to = stacks.get(move.get("stack")), move.get("to")
+        if stack is None or stack.area == to or {stack.area, to} - world.areas.keys():
+            continue
+        label = ngettext(
+            "%(count)s guerrilla factor of %(power)s move from %(here)s to %(there)s",
+            "%(count)s guerrilla factors of %(power)s move from %(here)s to %(there)s",
+            stack.factors,
+        ) % {
+            "count": stack.factors,
+            "power": world.powers[power].name,
+            "here": world.areas[stack.area].name,
+            "there": world.areas[to].name,
+        }
+        marks.append(OrderMark("move", power, to, stack.area, label=label))
+    return marks
+
+
+def conquest_marks(world: World, power: str, choices: Mapping) -> list[OrderMark]:
+    """EIA-8: a marker on each revolt whose success the sponsor has chosen to make a
+    client state or a conquered minor."""
+    return [
+        OrderMark(
+            "conquest", power, key, label=str(CONQUEST_LABELS[choice]) % named(world, power, key)
+        )
+        for key, choice in choices.items()
+        if key in world.areas and choice in CONQUEST_LABELS
+    ]
+
+
+def aid_marks(world: World, power: str, aid: Mapping) -> list[OrderMark]:
+    """EIA-5: an arrow from the sponsor to each revolt it aids."""
+    return [
+        OrderMark(
+            "aid",
+            power,
+            key,
+            sponsor_area(world, power, key),
+            label=_("%(power)s aids the revolt in %(area)s with $%(amount)s")
+            % {**named(world, power, key), "amount": amount},
+        )
+        for key, amount in aid.items()
+        if key in world.areas
+    ]
+
+
+def sponsor_area(world: World, power: str, target: str) -> str | None:
+    """Where the arrow of a power's order on ``target`` starts: the area it controls
+    nearest to ``target`` (fewest adjacency steps, then key order), so that the arrow
+    comes in from its side of the map; None (a marker only) when no area it controls is
+    linked to ``target``."""
+    seen, ring = {target}, [target]
+    while ring:
+        ring = sorted({near for key in ring for near in world.adjacency.get(key, ())} - seen)
+        seen.update(ring)
+        held = [key for key in ring if key in world.areas and world.areas[key].controller == power]
+        if held:
+            return held[0]
+    return None
+
+
+def on_map(world: World, keys: Iterable[str] | None) -> list[str]:
+    """The keys of areas still on the map, each once, in order."""
+    return [key for key in dict.fromkeys(keys or ()) if key in world.areas]
+
+
+def named(world: World, power: str, key: str) -> dict[str, str]:
+    return {"power": world.powers[power].name, "area": world.areas[key].name}
 
 
 TIMELINE_TITLE = gettext_lazy("Revolt numbers by sponsor")

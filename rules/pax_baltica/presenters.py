@@ -8,15 +8,16 @@ sees in full (Ruleset.viewer: their own side), or None for the GM and observers.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.marks import AreaMarks, Badge
+from rules.marks import AreaMarks, Badge, OrderMark, gm_move_marks
+from rules.pax_baltica import gm_orders, supply
 from rules.pax_baltica import procedures as gnw
-from rules.pax_baltica import supply
-from rules.pax_baltica.state import KIND_NAMES, SEA, SIDES, Block, World
+from rules.pax_baltica.state import FLEET, KIND_NAMES, SEA, SIDES, Block, World
 from rules.translation import localized
 
 COLUMNS = (gettext_lazy("Forage points"), gettext_lazy("Garrison"), gettext_lazy("Blocks"))
@@ -252,6 +253,125 @@ def answer_line(world: World, viewer: frozenset[str] | None, block_id: int) -> d
 
 
 QUESTIONS = {"line": answer_line}
+
+
+# -- orders on the map --------------------------------------------------------------
+
+
+def order_marks(
+    world: World, orders: Mapping[str, dict], viewer: frozenset[str] | None
+) -> list[OrderMark]:
+    """The orders the reader may read (payloads by nation key) as arrows and markers,
+    nation by nation in the World's order. Only the orders of nations whose blocks the
+    viewer sees in full are drawn, and each only with that nation's own blocks on the
+    map: no mark names or places a block hidden from the viewer. A territory or block
+    no longer there draws nothing."""
+    marks: list[OrderMark] = []
+    for nation in world.nations:
+        payload = orders.get(nation)
+        if payload and (viewer is None or nation in viewer):
+            marks += nation_order_marks(world, nation, payload)
+    return marks
+
+
+def nation_order_marks(world: World, nation: str, payload: Mapping) -> list[OrderMark]:
+    """Whatever phase the payload is for: reinforcements (GNW-7, GNW-8), placements of
+    drawn blocks (GNW-11), fleet moves (GNW-13), sieges (GNW-1), and the land moves among
+    its lines for the GM. Forage loss orders (GNW-4) name blocks, not territories: none."""
+    return [
+        *reinforcement_marks(world, nation, payload.get("reinforce") or ()),
+        *placement_marks(world, nation, payload),
+        *fleet_marks(world, nation, payload.get("fleet_moves") or ()),
+        *siege_marks(world, nation, payload.get("sieges") or ()),
+        *gm_move_marks(
+            nation, payload, gm_orders.pieces(world, nation), gm_orders.places(world), localized
+        ),
+    ]
+
+
+def own_block(world: World, nation: str, block_id) -> Block | None:
+    """The nation's block ``block_id`` on the map, else None."""
+    block = world.blocks.get(block_id)
+    on_map = block is not None and block.location in world.territories
+    return block if on_map and block.nation == nation else None
+
+
+def reinforcement_marks(world: World, nation: str, items) -> list[OrderMark]:
+    """GNW-7 (by RP) and GNW-8 (by action): a marker on each block to reinforce."""
+    blocks = [own_block(world, nation, item.get("block")) for item in items]
+    return [
+        OrderMark(
+            "reinforce",
+            nation,
+            block.location,
+            label=_("Reinforcing %(block)s") % {"block": block.name},
+        )
+        for block in blocks
+        if block is not None
+    ]
+
+
+def placement_marks(world: World, nation: str, payload: Mapping) -> list[OrderMark]:
+    """GNW-11: with pool draws ordered, a marker on each territory the nation chose to
+    place its drawn blocks (and fleets) in, by rank."""
+    if not payload.get("draws"):
+        return []
+    labels = {
+        "places": _("%(nation)s places new blocks in %(territory)s (choice %(rank)s)"),
+        "fleet_places": _("%(nation)s places new fleets in %(territory)s (choice %(rank)s)"),
+    }
+    return [
+        OrderMark(
+            "place",
+            nation,
+            key,
+            label=label
+            % {
+                "nation": world.nations[nation].name,
+                "territory": world.territories[key].name,
+                "rank": rank,
+            },
+        )
+        for field, label in labels.items()
+        for rank, key in enumerate(payload.get(field) or (), start=1)
+        if key in world.territories
+    ]
+
+
+def fleet_marks(world: World, nation: str, moves) -> list[OrderMark]:
+    """GNW-13: an arrow along each fleet's path, from where it stands to where it ends."""
+    marks = []
+    for move in moves:
+        fleet, path = own_block(world, nation, move.get("fleet")), move.get("path") or ()
+        if fleet is None or fleet.kind != FLEET or not path or fleet.location == path[-1]:
+            continue
+        if all(key in world.territories for key in path):
+            names = {
+                "fleet": fleet.name,
+                "start": world.territories[fleet.location].name,
+                "end": world.territories[path[-1]].name,
+            }
+            label = _("%(fleet)s moves from %(start)s to %(end)s") % names
+            marks.append(
+                OrderMark("fleet", nation, path[-1], fleet.location, tuple(path[:-1]), label)
+            )
+    return marks
+
+
+def siege_marks(world: World, nation: str, sieges) -> list[OrderMark]:
+    """GNW-1: a marker on each territory the nation besieges, naming its blocks there."""
+    marks = []
+    for siege in sieges:
+        key = siege.get("territory")
+        blocks = [own_block(world, nation, i) for i in siege.get("blocks") or ()]
+        names = ", ".join(block.name for block in blocks if block is not None)
+        if key in world.territories and names:
+            label = _("Besiege %(territory)s with %(blocks)s") % {
+                "territory": world.territories[key].name,
+                "blocks": names,
+            }
+            marks.append(OrderMark("siege", nation, key, label=label))
+    return marks
 
 
 TIMELINE_TITLE = gettext_lazy("RP levels")
