@@ -90,7 +90,15 @@ def test_areas_equal_on_the_globe_stay_equal_on_the_map():
     def cell_area(lat, lon):  # of a 0.1° cell, by the shoelace formula
         corners = [(lat, lon), (lat, lon + 0.1), (lat + 0.1, lon + 0.1), (lat + 0.1, lon)]
         xy = [projection(*corner) for corner in corners]
-        return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(xy, xy[1:] + xy[:1]))) / 2
+        return (
+            abs(
+                sum(
+                    x0 * y1 - x1 * y0
+                    for (x0, y0), (x1, y1) in zip(xy, xy[1:] + xy[:1], strict=True)
+                )
+            )
+            / 2
+        )
 
     assert cell_area(50, 30) == pytest.approx(cell_area(50, 10), rel=0.001)
     assert cell_area(65, 25) == pytest.approx(
