@@ -1,0 +1,291 @@
+"""Placing the areas' labels so that no two overlap, once, when the map is built.
+
+A label's box is estimated from its text: 0.62 × size per character + 4 units wide and
+1.25 × size high, centred on (x, y); below it the page draws the area's counters, so a
+badge box of BADGE units is kept free under every label too. Every box stays in the
+frame, and no box or badge overlaps another.
+
+The labels are placed greedily, one at a time, the most constrained first: the areas
+with the most other anchors close by have the fewest free places near their own, so they
+choose while there is room, and the areas with space around them adapt (ties: the
+smaller area first, as it has fewer places inside). Each label takes the free place of
+least cost, trying rings of places at growing distances around its anchor, the full
+name and then the abbreviation at each. The cost of a place is its distance from the
+anchor, plus ABBREVIATED if it uses the abbreviation, plus AWAY if its centre is outside
+the area (it then gets a leader line from the anchor to the box's nearest edge), plus
+CROSSING for every other label its leader or box would cross, and COVERING for every
+other area's anchor its boxes would hide. Nothing is random: the same areas give the
+same labels.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+SIZE = 14  # units: 11.2 px at 0.8 px per unit, the smallest readable size
+CHAR_WIDTH, PADDING, LINE_HEIGHT = 0.62, 4, 1.25  # of the box: per character × size, …
+BADGE = (40, 20)  # units: the counters' box under each label
+STEP = 7  # units between the rings of places tried around an anchor
+REACH = 450  # units: the farthest a label's centre may be from its anchor
+ABBREVIATED, AWAY, CROSSING, COVERING = 0, 30, 30, 5  # costs, in units of distance
+CROWD_RADIUS = 60  # units: the anchors this close to an area's make it crowded
+GRID = 64  # units: the cell size of the index of what is placed
+SMALL_WORDS = {"of", "the", "de", "du", "des", "la", "le", "von", "van", "der", "di"}
+VOWELS = set("aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿœ")
+
+Box = tuple[float, float, float, float]  # left, top, right, bottom
+Line = tuple[float, float, float, float]  # x1, y1, x2, y2
+
+
+@dataclass(frozen=True)
+class Area:
+    """What a label is placed for: the area's key and name, where its label sits best
+    (``anchor``), and its size in units²."""
+
+    key: str
+    name: str
+    anchor: tuple[float, float]
+    extent: float = 0.0
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A label's centre, font size, its abbreviation (None: the full name) and its leader
+    line (x1, y1 at the anchor, x2, y2 on the box), or None."""
+
+    anchor: tuple[float, float]
+    x: float
+    y: float
+    size: int
+    text: str | None
+    leader: Line | None
+
+    def as_json(self) -> dict:
+        leader = list(self.leader) if self.leader else None
+        return {"x": self.x, "y": self.y, "size": self.size, "text": self.text, "leader": leader}
+
+
+class NoRoom(ValueError):
+    """Some labels found no free place; ``keys`` says which."""
+
+    def __init__(self, keys: list[str]):
+        super().__init__("no room for the labels of " + ", ".join(keys))
+        self.keys = keys
+
+
+@dataclass(frozen=True)
+class _Choice:
+    cost: float
+    box: Box
+    leader: Line | None
+    text: str
+
+
+def text_box(x: float, y: float, text: str, size: float = SIZE) -> Box:
+    """The estimated box of ``text`` centred on (x, y)."""
+    half_width = (CHAR_WIDTH * size * len(text) + PADDING) / 2
+    half_height = LINE_HEIGHT * size / 2
+    return (x - half_width, y - half_height, x + half_width, y + half_height)
+
+
+def badge_box(label: Box) -> Box:
+    """The counters' box just below a label's box, centred under it."""
+    middle, width, height = (label[0] + label[2]) / 2, BADGE[0], BADGE[1]
+    return (middle - width / 2, label[3], middle + width / 2, label[3] + height)
+
+
+def abbreviation(name: str) -> str | None:
+    """A shorter, still readable form of ``name``, or None if there is none.
+
+    A name "A and B" is shortened to A. One word is cut to 5–7 letters, ending on a
+    consonant, plus "." (Transylvania: "Trans."). Several words keep the last one (cut
+    the same way if it is long) after the others' initials: "Gulf of Finland" becomes
+    "G. Finland", "Old Castile" "O. Castile" (the first word is often a qualifier that
+    alone would not say which area it is)."""
+    head = name.split(" and ")[0]
+    words = [w for w in head.split() if w.lower() not in SMALL_WORDS] or head.split()
+    *qualifiers, last = words
+    initials = [w if w.endswith(".") else w[0] + "." for w in qualifiers]
+    short = " ".join([*initials, _cut(last) if len(last) > 7 else last])
+    return short if len(short) < len(name) else None
+
+
+def _cut(word: str) -> str:
+    """The word's first 6, 5 or 7 letters, the first of these ending on a consonant, + "."."""
+    for length in (6, 5, 7):
+        if word[length - 1].lower() not in VOWELS:
+            return word[:length] + "."
+    return word[:6] + "."
+
+
+def place(
+    areas: list[Area],
+    width: float,
+    height: float,
+    inside: dict[str, Callable[[float, float], bool]] | None = None,
+) -> dict[str, Placed]:
+    """Each area's label, keyed by area; ``inside[key](x, y)`` says whether a point is in
+    the area (without it, only the anchor counts as inside). NoRoom if some label fits
+    nowhere."""
+    board = _Board(width, height, [area.anchor for area in areas])
+    placed: dict[str, Placed] = {}
+    homeless = []
+    for area in _most_constrained_first(areas):
+        is_inside = (inside or {}).get(area.key) or (lambda x, y, a=area: (x, y) == a.anchor)
+        choice = _best(area, is_inside, board)
+        if choice is None:
+            homeless.append(area.key)
+            continue
+        board.add(choice.box, choice.leader)
+        placed[area.key] = _placed(area, choice)
+    if homeless:
+        raise NoRoom(homeless)
+    return placed
+
+
+def _most_constrained_first(areas: list[Area]) -> list[Area]:
+    def crowding(area: Area) -> int:
+        return sum(math.dist(area.anchor, other.anchor) < CROWD_RADIUS for other in areas) - 1
+
+    return sorted(areas, key=lambda a: (-crowding(a), a.extent, a.key))
+
+
+def _best(area: Area, inside: Callable[[float, float], bool], board: _Board) -> _Choice | None:
+    """The free place of least cost for the area's label, or None."""
+    texts = [area.name, *filter(None, [abbreviation(area.name)])]
+    best = None
+    for radius in range(0, REACH + 1, STEP):
+        if best is not None and radius >= best.cost:
+            break
+        for text in texts:
+            for x, y in _ring(*area.anchor, radius):
+                box = text_box(x, y, text)
+                if not board.free(box):
+                    continue
+                leader = None if inside(x, y) else _leader(area.anchor, box)
+                cost = radius + board.penalty(box, leader, area.anchor)
+                cost += (text != area.name) * ABBREVIATED + (leader is not None) * AWAY
+                if best is None or cost < best.cost:
+                    best = _Choice(cost, box, leader, text)
+    return best
+
+
+def _ring(x: float, y: float, radius: float) -> Iterator[tuple[float, float]]:
+    """Places on a circle around (x, y) (the centre alone for radius 0): right and left
+    first, then alternately above and below, going round."""
+    if radius == 0:
+        yield x, y
+        return
+    count = max(8, round(2 * math.pi * radius / STEP))
+    for index in range(count):
+        turn = (index + 1) // 2 * (1 if index % 2 else -1)  # 0, 1, -1, 2, -2, …
+        angle = 2 * math.pi * turn / count
+        yield round(x + radius * math.cos(angle), 1), round(y + radius * math.sin(angle), 1)
+
+
+def _leader(anchor: tuple[float, float], box: Box) -> Line:
+    """From the anchor to the nearest point of the box's edge."""
+    x, y = anchor
+    return (x, y, round(min(max(x, box[0]), box[2]), 1), round(min(max(y, box[1]), box[3]), 1))
+
+
+def _placed(area: Area, choice: _Choice) -> Placed:
+    box = choice.box
+    x, y = round((box[0] + box[2]) / 2, 1), round((box[1] + box[3]) / 2, 1)
+    text = None if choice.text == area.name else choice.text
+    return Placed(area.anchor, x, y, SIZE, text, choice.leader)
+
+
+class _Board:
+    """The frame, the anchors, and the boxes and leader lines placed so far, indexed on
+    a grid."""
+
+    def __init__(self, width: float, height: float, anchors: list[tuple[float, float]]):
+        self.width, self.height = width, height
+        self.boxes: dict[tuple[int, int], list[Box]] = {}
+        self.leaders: list[Line] = []
+        self.anchors: dict[tuple[int, int], list[tuple[float, float]]] = {}
+        for x, y in anchors:
+            self.anchors.setdefault((int(x // GRID), int(y // GRID)), []).append((x, y))
+
+    def free(self, box: Box) -> bool:
+        """Whether a label's box and its badge are in the frame and overlap nothing."""
+        return all(
+            b[0] >= 0 and b[1] >= 0 and b[2] <= self.width and b[3] <= self.height
+            and not any(_overlap(b, other) for other in self._boxes_near(b))
+            for b in (box, badge_box(box))
+        )  # fmt: skip
+
+    def penalty(self, box: Box, leader: Line | None, own_anchor: tuple[float, float]) -> float:
+        """CROSSING for each leader the boxes cross or box the leader crosses, COVERING
+        for each other anchor the boxes hide."""
+        boxes = (box, badge_box(box))
+        crossings = sum(_crosses(line, b) for line in self.leaders for b in boxes)
+        if leader:
+            crossings += sum(_crosses(leader, b) for b in self._boxes_near(_bounds(leader)))
+            crossings += sum(_intersect(leader, line) for line in self.leaders)
+        covered = sum(
+            _holds(b, anchor) for b in boxes for anchor in self._anchors_near(b)
+            if anchor != own_anchor
+        )  # fmt: skip
+        return CROSSING * crossings + COVERING * covered
+
+    def add(self, box: Box, leader: Line | None) -> None:
+        for b in (box, badge_box(box)):
+            for cell in _cells(b):
+                self.boxes.setdefault(cell, []).append(b)
+        if leader:
+            self.leaders.append(leader)
+
+    def _boxes_near(self, box: Box) -> set[Box]:
+        return {b for cell in _cells(box) for b in self.boxes.get(cell, ())}
+
+    def _anchors_near(self, box: Box) -> set[tuple[float, float]]:
+        return {a for cell in _cells(box) for a in self.anchors.get(cell, ())}
+
+
+def _bounds(line: Line) -> Box:
+    x1, y1, x2, y2 = line
+    return (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+
+
+def _cells(box: Box) -> Iterator[tuple[int, int]]:
+    for i in range(int(box[0] // GRID), int(box[2] // GRID) + 1):
+        for j in range(int(box[1] // GRID), int(box[3] // GRID) + 1):
+            yield i, j
+
+
+def _intersect(a: Line, b: Line) -> bool:
+    """Whether two segments cross (touching ends do not count)."""
+
+    def side(p: tuple[float, float], q: tuple[float, float], r: tuple[float, float]) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    p1, p2, q1, q2 = a[:2], a[2:], b[:2], b[2:]
+    return side(p1, p2, q1) * side(p1, p2, q2) < 0 and side(q1, q2, p1) * side(q1, q2, p2) < 0
+
+
+def _holds(box: Box, point: tuple[float, float]) -> bool:
+    return box[0] < point[0] < box[2] and box[1] < point[1] < box[3]
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _crosses(line: tuple[float, float, float, float], box: Box) -> bool:
+    """Whether the segment passes through the box's interior (Liang–Barsky clipping)."""
+    x1, y1, x2, y2 = line
+    dx, dy = x2 - x1, y2 - y1
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
+        if p == 0:
+            if q <= 0:
+                return False
+        elif p < 0:
+            low = max(low, q / p)
+        else:
+            high = min(high, q / p)
+    return high - low > 1e-9

@@ -1,0 +1,163 @@
+"""campaign/maps/labels.py: labels that never overlap (nor their counters' badges) and never
+leave the frame, shortened or led away from their area only when crowded."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from campaign.maps.labels import (
+    BADGE,
+    SIZE,
+    Area,
+    NoRoom,
+    abbreviation,
+    badge_box,
+    place,
+    text_box,
+)
+
+NAMES = [
+    "Paris",
+    "Transylvania",
+    "Gulf of Finland",
+    "Old Castile",
+    "Berg",
+    "Kattegat and the Sound",
+]
+
+
+def boxes_of(areas: list[Area], labels: dict) -> list[tuple]:
+    """Each label's box and its badge's box."""
+    names = {area.key: area.name for area in areas}
+    found = []
+    for key, label in labels.items():
+        box = text_box(label.x, label.y, label.text or names[key], label.size)
+        found += [box, badge_box(box)]
+    return found
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[2] - 1e-6 and b[0] < a[2] - 1e-6 and a[1] < b[3] - 1e-6 and b[1] < a[3] - 1e-6
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(min_value=0, max_value=1000),
+            st.floats(min_value=0, max_value=600),
+            st.sampled_from(NAMES),
+        ),
+        min_size=1,
+        max_size=14,
+    )
+)
+def test_labels_never_overlap_and_never_leave_the_frame(drawn):
+    areas = [
+        Area(f"a{i}", name, (round(x, 1), round(y, 1))) for i, (x, y, name) in enumerate(drawn)
+    ]
+    labels = place(areas, 1000, 600)
+    assert set(labels) == {area.key for area in areas}
+    boxes = boxes_of(areas, labels)
+    for box in boxes:
+        assert box[0] >= 0 and box[1] >= 0 and box[2] <= 1000 and box[3] <= 600
+    for a, b in itertools.combinations(boxes, 2):
+        assert not overlap(a, b)
+    for area in areas:
+        label = labels[area.key]
+        assert label.size >= 14
+        assert label.text in (None, abbreviation(area.name))
+        assert (label.leader is None) == ((label.x, label.y) == area.anchor)
+
+
+def test_a_label_sits_on_its_anchor_when_there_is_room():
+    [label] = place([Area("paris", "Paris", (500, 300))], 1000, 600).values()
+    assert (label.x, label.y, label.size, label.text, label.leader) == (500, 300, SIZE, None, None)
+
+
+def test_a_name_too_long_for_the_frame_is_abbreviated():
+    [label] = place([Area("transylvania", "Transylvania", (40, 30))], 80, 60).values()
+    assert label.text == "Trans."
+
+
+def test_a_crowded_label_moves_away_on_a_leader_from_its_anchor_to_its_box():
+    areas = [
+        Area("berg", "Berg", (500, 300), extent=10),
+        Area("hesse", "Hesse", (505, 302), extent=900),
+    ]
+    labels = place(areas, 1000, 600)
+    assert labels["berg"].leader is None  # the smaller area chose first
+    moved = labels["hesse"]
+    x1, y1, x2, y2 = moved.leader
+    box = text_box(moved.x, moved.y, "Hesse")
+    assert (x1, y1) == (505, 302)
+    assert box[0] <= x2 <= box[2] and box[1] <= y2 <= box[3]
+    assert x2 in (box[0], box[2]) or y2 in (box[1], box[3])  # on the box's edge
+
+
+def test_inside_an_area_the_label_may_move_from_its_anchor_without_a_leader():
+    areas = [
+        Area("berg", "Berg", (500, 300), extent=10),
+        Area("hesse", "Hesse", (505, 302), extent=900),
+    ]
+    in_hesse = {"hesse": lambda x, y: 440 <= x <= 560 and 240 <= y <= 360}
+    moved = place(areas, 1000, 600, inside=in_hesse)["hesse"]
+    assert moved.leader is None and (moved.x, moved.y) != (505, 302)
+
+
+def test_crowded_labels_use_their_abbreviations_and_leaders():
+    areas = [
+        Area(f"a{i}", name, (120 + 6 * i, 70 + 4 * (i % 3)))
+        for i, name in enumerate(["Transylvania", "Gulf of Finland", "Mecklenburg", "Old Castile"])
+    ]
+    labels = place(areas, 240, 140)
+    assert any(label.text for label in labels.values())
+    assert any(label.leader for label in labels.values())
+    boxes = boxes_of(areas, labels)
+    assert not any(overlap(a, b) for a, b in itertools.combinations(boxes, 2))
+
+
+def test_labels_that_fit_nowhere_are_named():
+    areas = [Area(f"a{i}", "Transylvania", (50, 30)) for i in range(3)]
+    with pytest.raises(NoRoom) as raised:
+        place(areas, 120, 70)
+    assert raised.value.keys
+
+
+def test_the_same_areas_give_the_same_labels():
+    areas = [Area(f"a{i}", name, (300 + 9 * i, 200 + 5 * i)) for i, name in enumerate(NAMES)]
+    assert place(areas, 1000, 600) == place(list(reversed(areas)), 1000, 600)
+
+
+def test_the_badge_is_kept_just_below_the_label_centred():
+    box = text_box(100, 50, "Paris")
+    assert badge_box(box) == (80, box[3], 120, box[3] + BADGE[1])
+
+
+def test_a_box_is_estimated_from_the_number_of_characters():
+    left, top, right, bottom = text_box(100, 50, "Paris", 14)
+    assert right - left == pytest.approx(0.62 * 14 * 5 + 4)
+    assert bottom - top == pytest.approx(1.25 * 14)
+    assert (left + right) / 2 == 100 and (top + bottom) / 2 == 50
+
+
+@pytest.mark.parametrize(
+    "name, short",
+    [
+        ("Transylvania", "Trans."),
+        ("Mecklenburg", "Meckl."),
+        ("Estremadura", "Estrem."),
+        ("Gulf of Finland", "G. Finland"),
+        ("Old Castile", "O. Castile"),
+        ("Kattegat and the Sound", "Katteg."),
+        ("Military Border", "M. Border"),
+        ("Västergötland", "Väster."),
+        ("Paris", None),  # already short
+        ("St. Quentin", None),
+    ],
+)
+def test_abbreviations_stay_readable(name, short):
+    assert abbreviation(name) == short
