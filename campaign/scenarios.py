@@ -1,7 +1,8 @@
 """Scenarios: the JSON files a campaign starts from, and the service that creates one.
 
 A scenario is sample data the GM may edit. Shipped scenarios are
-``<ruleset package>/scenarios/<key>.json``; the key is the file's stem. Every ruleset's
+``<ruleset package>/scenarios/<key>.json``; the key is the file's stem (``<key>.map.json``
+beside it is its built map: campaign.maps). Every ruleset's
 scenarios share this top-level shape (``?`` marks optional keys, which take the model
 defaults)::
 
@@ -64,8 +65,14 @@ class ScenarioInfo:
 
 
 def _shipped_paths() -> dict[str, Path]:
-    """Each installed ruleset's scenarios (its package's scenarios/*.json) by key."""
-    paths = [p for r in registry().values() for p in (r.folder / "scenarios").glob("*.json")]
+    """Each installed ruleset's scenarios (its package's scenarios/*.json, less the built
+    maps *.map.json) by key."""
+    paths = [
+        p
+        for r in registry().values()
+        for p in (r.folder / "scenarios").glob("*.json")
+        if not p.name.endswith(".map.json")
+    ]
     return {path.stem: path for path in sorted(paths)}
 
 
