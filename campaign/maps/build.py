@@ -182,12 +182,7 @@ def _rounded(shape):
 def _labels(areas, shapes, points, frame: Frame) -> dict[str, labels.Placed]:
     """Each area's label; MapError naming the areas whose label fits nowhere."""
     to_place = [
-        labels.Area(
-            key,
-            area["name"],
-            _anchor(shapes[key], points[key]),
-            _own_part(shapes[key], points[key]).area,
-        )
+        labels.Area(key, area["name"], _anchor(shapes[key], points[key]))
         for key, area in areas.items()
     ]
     inside = {key: _contains_test(shape) for key, shape in shapes.items()}

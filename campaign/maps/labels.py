@@ -6,16 +6,16 @@ badge box of BADGE units is kept free under every label too. Every box stays in 
 frame, and no box or badge overlaps another.
 
 The labels are placed greedily, one at a time, the most constrained first: the areas
-with the most other anchors close by have the fewest free places near their own, so they
-choose while there is room, and the areas with space around them adapt (ties: the
-smaller area first, as it has fewer places inside). Each label takes the free place of
-least cost, trying rings of places at growing distances around its anchor, the full
-name and then the abbreviation at each. The cost of a place is its distance from the
-anchor, plus ABBREVIATED if it uses the abbreviation, plus AWAY if its centre is outside
-the area (it then gets a leader line from the anchor to the box's nearest edge), plus
-CROSSING for every other label its leader or box would cross, and COVERING for every
-other area's anchor its boxes would hide. Nothing is random: the same areas give the
-same labels.
+whose anchors have the most other anchors close by have the fewest free places near
+their own, so they choose while there is room, and the areas with space around them
+adapt. Each label takes the free place of least cost, trying rings of places at growing
+distances around its anchor, the full name and then the abbreviation at each (at equal
+cost the full name wins; the shorter abbreviation wins when it fits nearer). The cost of
+a place is its distance from the anchor, plus AWAY if its centre is outside the area (it
+then gets a leader line from the anchor to the box's nearest edge), plus CROSSING for
+every other label or leader line its own would cross, and COVERING for every other
+area's anchor its boxes would hide. Nothing is random: the same areas give the same
+labels.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ CHAR_WIDTH, PADDING, LINE_HEIGHT = 0.62, 4, 1.25  # of the box: per character ×
 BADGE = (40, 20)  # units: the counters' box under each label
 STEP = 7  # units between the rings of places tried around an anchor
 REACH = 450  # units: the farthest a label's centre may be from its anchor
-ABBREVIATED, AWAY, CROSSING, COVERING = 0, 30, 30, 5  # costs, in units of distance
-CROWD_RADIUS = 60  # units: the anchors this close to an area's make it crowded
+AWAY, CROSSING, COVERING = 30, 30, 5  # costs, in units of distance
+NEAR = 5  # units: anchors closer than this crowd an area no more than at this distance
 GRID = 64  # units: the cell size of the index of what is placed
 SMALL_WORDS = {"of", "the", "de", "du", "des", "la", "le", "von", "van", "der", "di"}
 VOWELS = set("aeiouyàáâãäåæèéêëìíîïòóôõöøùúûüýÿœ")
@@ -41,13 +41,12 @@ Line = tuple[float, float, float, float]  # x1, y1, x2, y2
 
 @dataclass(frozen=True)
 class Area:
-    """What a label is placed for: the area's key and name, where its label sits best
-    (``anchor``), and its size in units²."""
+    """What a label is placed for: the area's key and name, and where its label sits
+    best (``anchor``)."""
 
     key: str
     name: str
     anchor: tuple[float, float]
-    extent: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -146,10 +145,17 @@ def place(
 
 
 def _most_constrained_first(areas: list[Area]) -> list[Area]:
-    def crowding(area: Area) -> int:
-        return sum(math.dist(area.anchor, other.anchor) < CROWD_RADIUS for other in areas) - 1
+    """The areas by how crowded their anchors are, most first: the sum over the other
+    anchors of one over their distance (at least NEAR), so near neighbours count most."""
 
-    return sorted(areas, key=lambda a: (-crowding(a), a.extent, a.key))
+    def crowding(area: Area) -> float:
+        return sum(
+            1 / max(math.dist(area.anchor, other.anchor), NEAR)
+            for other in areas
+            if other is not area
+        )
+
+    return sorted(areas, key=lambda a: (-crowding(a), a.key))
 
 
 def _best(area: Area, inside: Callable[[float, float], bool], board: _Board) -> _Choice | None:
@@ -166,7 +172,7 @@ def _best(area: Area, inside: Callable[[float, float], bool], board: _Board) -> 
                     continue
                 leader = None if inside(x, y) else _leader(area.anchor, box)
                 cost = radius + board.penalty(box, leader, area.anchor)
-                cost += (text != area.name) * ABBREVIATED + (leader is not None) * AWAY
+                cost += (leader is not None) * AWAY
                 if best is None or cost < best.cost:
                     best = _Choice(cost, box, leader, text)
     return best
