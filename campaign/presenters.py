@@ -9,7 +9,7 @@ presenters module), which offers what RulesetPresenter describes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
@@ -39,6 +39,7 @@ BADGE_SCALE = 1.7
 FOCUS_MARGIN = 40.0  # map units around the reader's own areas in the first view
 COUNTER_STEP = 16.0  # between two counters' centres, in the badge templates' units
 COUNTERS_A_ROW = 4
+ORDER_RADIUS = 14.0  # an order marker's, in map units
 BEFORE_THE_FIRST_PHASE = gettext_lazy("Before the first phase")
 
 
@@ -66,6 +67,12 @@ class RulesetPresenter(Protocol):
 
     TIMELINE_TITLE: str  # what the timeline chart (campaign/timeline.py) shows
     TIMELINE_CAPTION: str  # how its values are read
+
+    def order_marks(
+        self, world: Any, orders: Mapping[str, dict], viewer: frozenset[str] | None
+    ) -> list[Any]:
+        """Optional: the orders ``viewer`` may read (payloads by power key) as
+        rules.marks.OrderMark arrows and markers."""
 
     def timeline(self, state: dict, powers: Any) -> list[tuple[str, str, str, int | None]]:
         """The timeline's readings of a state (as campaign/snapshots.py ``decode`` gives
@@ -112,6 +119,26 @@ class AreaRow:
 
 
 @dataclass(frozen=True)
+class OrderLine:
+    """An order drawn on the map: an arrow through ``points`` (x, y each), or a marker
+    on the one point; in its power's ``color``."""
+
+    kind: str
+    power: str
+    color: str
+    points: tuple[tuple[float, float], ...]
+    label: str
+
+    @property
+    def arrow(self) -> bool:
+        return len(self.points) > 1
+
+    @property
+    def svg_points(self) -> str:
+        return " ".join(f"{x:g},{y:g}" for x, y in self.points)
+
+
+@dataclass(frozen=True)
 class MapView:
     rows: list[AreaRow]
     lines: list[tuple[float, float, float, float]]
@@ -124,6 +151,20 @@ class MapView:
     # the first view: the reader's own areas ("x y width height"), "" for the whole map
     focus: str = ""
     px_per_unit: float = 0.0  # the scale a drawn map was built for: its names' smallest
+    orders: tuple[OrderLine, ...] = ()  # the orders the reader may read, on the map
+
+    @property
+    def width(self) -> float:
+        return float(self.view_box.split()[2])
+
+    @property
+    def height(self) -> float:
+        return float(self.view_box.split()[3])
+
+    @property
+    def order_radius(self) -> float:
+        """An order marker's radius: a counter's size, on the diagram's scale too."""
+        return ORDER_RADIUS if self.drawn else round(ORDER_RADIUS * self.scale / BADGE_SCALE, 2)
 
     @property
     def drawn(self) -> bool:
@@ -207,6 +248,7 @@ def map_view(
     highlight: set[str] = frozenset(),
     shapes: Any = None,
     own_power_id: int | None = None,
+    orders: Mapping[str, dict] | None = None,
 ) -> MapView:
     """Rows per area (sorted by name), the lines to draw and an SVG viewBox.
 
@@ -214,11 +256,14 @@ def map_view(
     ruleset's presenter adds each area's badges, cells and remarks. With ``shapes`` (the
     scenario's built map, campaign.maps.stored.BuiltMap) that has every area, the map is
     drawn from them, its first view framing the areas of ``own_power_id``; otherwise it
-    is a diagram of the areas' points, joined by the World's ``adjacency``.
+    is a diagram of the areas' points, joined by the World's ``adjacency``. ``orders``:
+    the payloads, by power key, of the orders the reader may read, drawn on it.
     """
     areas = sorted(areas, key=lambda area: area["name"])
     if shapes is not None and all(area["key"] in shapes.areas for area in areas):
-        return drawn_map(areas, powers, world, presenter, viewer, highlight, shapes, own_power_id)
+        view = drawn_map(areas, powers, world, presenter, viewer, highlight, shapes, own_power_id)
+        anchors = {key: shape.anchor for key, shape in shapes.areas.items()}
+        return replace(view, orders=order_lines(presenter, world, orders, viewer, anchors, powers))
     by_pk = {p.pk: p for p in powers}
     marks = presenter.area_marks(world, viewer) if presenter else {}
     positions = {area["key"]: (area["x"], area["y"]) for area in areas}
@@ -229,6 +274,7 @@ def map_view(
         for area in areas
     ]
     return MapView(
+        orders=order_lines(presenter, world, orders, viewer, points, powers),
         rows=rows,
         lines=adjacency_lines(world.adjacency, points),
         view_box=view_box(corners),
@@ -298,6 +344,29 @@ def drawn_marks(row: AreaRow, presenter: RulesetPresenter | None) -> dict:
     )
     drawn = tuple(dict.fromkeys(patterns[b.kind] for b in row.badges if patterns.get(b.kind)))
     return {"counters": placed, "patterns": drawn}
+
+
+def order_lines(
+    presenter: Any,
+    world: Any,
+    orders: Mapping[str, dict] | None,
+    viewer: frozenset[str] | None,
+    points: Mapping[str, tuple[float, float]],
+    powers: list[Any],
+) -> tuple[OrderLine, ...]:
+    """The orders as the presenter marks them (``order_marks``), placed at the areas'
+    ``points``; none for a ruleset that does not mark its orders."""
+    if not orders or not hasattr(presenter, "order_marks"):
+        return ()
+    colors = {power.key: power.color for power in powers}
+    lines = []
+    for mark in presenter.order_marks(world, orders, viewer):
+        keys = [*([mark.source] if mark.source else []), *mark.via, mark.target]
+        if all(key in points for key in keys):
+            color = colors.get(mark.power, NEUTRAL_COLOR)
+            at = tuple(points[key] for key in keys)
+            lines.append(OrderLine(mark.kind, mark.power, color, at, mark.label))
+    return tuple(lines)
 
 
 def focus_box(rows: list[AreaRow], width: float, height: float) -> str:

@@ -1,6 +1,17 @@
 from django.urls import path, register_converter
 
-from campaign.views import account, archive, ending, gm, orders, pages, seats, timeline, verify
+from campaign.views import (
+    account,
+    archive,
+    ending,
+    gm,
+    maps,
+    orders,
+    pages,
+    seats,
+    timeline,
+    verify,
+)
 from campaign.views import away as away_views
 from campaign.views import gm_orders as gm_orders_views
 from campaign.views import history as history_views
@@ -110,6 +121,12 @@ urlpatterns = [
         history_views.phase_history,
         name="history",
     ),
+    path(
+        "campaigns/<id:campaign_id>/history/<id:phase_id>/map.svg",
+        maps.phase_map,
+        name="phase_map_svg",
+    ),
+    path("campaigns/<id:campaign_id>/map.svg", maps.current_map, name="map_svg"),
     path("campaigns/<id:campaign_id>/gm/rollback/", history_views.rollback, name="rollback"),
     path("campaigns/<id:campaign_id>/gm/end/", ending.end, name="end"),
     path("campaigns/<id:campaign_id>/timeline/", timeline.campaign_timeline, name="timeline"),

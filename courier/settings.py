@@ -101,7 +101,7 @@ CONTENT_SECURITY_POLICY = {
         "default-src": [SELF],
         "script-src": [SELF],
         "style-src": [SELF, "'unsafe-inline'"],
-        "img-src": [SELF, "data:"],
+        "img-src": [SELF, "data:", "blob:"],  # blob: the map drawn into a PNG
         "object-src": [NONE],
         "base-uri": [SELF],
         "frame-ancestors": [NONE],

@@ -9,9 +9,10 @@ from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from campaign import gm_orders, presenters, progress, summary
+from campaign import gm_orders, presenters, progress, sealing, summary
 from campaign.forms import AwayForm
 from campaign.gm_order_forms import GmOrdersForm
+from campaign.maps.stored import built_map
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
 from campaign.state_rows import LiveRows
@@ -260,8 +261,23 @@ def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> present
         for a in state.areas
     ]
     return presenters.map_view(
-        areas, state.powers, state.world, state.presenter, state.viewer, highlight
+        areas,
+        state.powers,
+        state.world,
+        state.presenter,
+        state.viewer,
+        highlight,
+        shapes=built_map(state.campaign.scenario),
+        own_power_id=state.seat.power_id,
+        orders=readable_payloads(state),
     )
+
+
+def readable_payloads(state: CampaignState) -> dict[str, dict]:
+    """The open phase's orders the seat may read (campaign/sealing.py), by power key."""
+    keys = {power.pk: power.key for power in state.powers}
+    readable = sealing.readable_orders(state.seat, state.orders)
+    return {keys[pk]: order.payload for pk, order in readable.items() if pk in keys}
 
 
 def log_lines(state: CampaignState, limit: int) -> list[presenters.LogGroup]:

@@ -22,14 +22,16 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from campaign import history, presenters, press
-from campaign.models import Campaign, Event, Phase
+from campaign import gm_orders, history, presenters, press
+from campaign.maps.stored import built_map
+from campaign.models import Campaign, Event, Phase, Seat
 from campaign.rollback import roll_back
 from campaign.services import seat_for
 from campaign.state_rows import SnapshotRows
 from campaign.views.access import gm_seat
 from campaign.views.context import LOG_LIMIT, load_state
 from campaign.views.gm import perform
+from rules.gm_orders import KEY as GM_ORDERS_KEY
 from rules.translation import localized
 
 
@@ -46,6 +48,64 @@ class PhaseEntry:
     @property
     def browsable(self) -> bool:
         return self.status == Phase.Status.RESOLVED
+
+
+@dataclass(frozen=True)
+class PastView:
+    """The map and state panels after a past phase, as a seat saw them (no map for a
+    phase without a snapshot), and whose hidden state that seat sees."""
+
+    map: presenters.MapView | None
+    panels: dict
+    viewer: frozenset[str] | None
+
+
+def past_view(seat: Seat, then: Campaign, phase: Phase, past: history.PastState) -> PastView:
+    """The map after ``phase`` (``past``: its state, ``then``: the campaign as of it),
+    with the orders it resolved drawn on it, as ``seat`` may see them."""
+    rules = then.rules
+    power_key = seat.power.key if seat.power_id else None
+    if past.state is None:
+        world = rules.load_world(then) if rules.has_secrets else None
+        return PastView(None, {}, rules.viewer(world, power_key) if world else None)
+    rows = SnapshotRows(then, past.state)
+    world = rules.load_world(then, rows)
+    viewer = rules.viewer(world, power_key)
+    presenter = rules.hooks.presenter
+    powers = rows.powers()
+    orders = resolved_orders(seat, then, phase, {power.pk: power.key for power in powers})
+    areas = [
+        {"key": a.key, "name": a.name, "kind": a.kind, "controller_id": a.controller_id}
+        | {"x": a.x, "y": a.y}
+        for a in rows.areas()
+    ]
+    shapes = built_map(then.scenario)
+    drawn = presenters.map_view(
+        areas,
+        powers,
+        world,
+        presenter,
+        viewer,
+        shapes=shapes,
+        own_power_id=seat.power_id,
+        orders=orders,
+    )
+    return PastView(drawn, presenter.panels(world, viewer) if presenter else {}, viewer)
+
+
+def resolved_orders(seat: Seat, campaign: Campaign, phase: Phase, keys: dict) -> dict:
+    """The orders ``phase`` resolved, by power key, as the seat may read them once it is
+    over: every power's, their lines for the GM only where the campaign reveals them
+    (campaign/gm_orders.py) or for the seat's own power. What stays hidden in them (the
+    other side's blocks) the presenter leaves out."""
+    shown = {}
+    for order in phase.orders.all():
+        payload = order.payload
+        if not (gm_orders.reveals(campaign) or order.power_id == seat.power_id):
+            payload = {k: v for k, v in payload.items() if k != GM_ORDERS_KEY}
+        if order.power_id in keys:
+            shown[keys[order.power_id]] = payload
+    return shown
 
 
 @login_required
@@ -90,21 +150,9 @@ def phase_history(request, campaign_id: int, phase_id: int):
     following = phases[index + 1] if index + 1 < len(phases) else None
     past = history.past_state(phase, following)
     then = history.at_turn(campaign, past.turn)
-    power_key = seat.power.key if seat.power_id else None
-    presenter = rules.hooks.presenter
-    if past.state is not None:
-        rows = SnapshotRows(campaign, past.state)
-        world = rules.load_world(then, rows)
-        viewer = rules.viewer(world, power_key)
-        areas = [
-            {"key": a.key, "name": a.name, "kind": a.kind, "controller_id": a.controller_id}
-            | {"x": a.x, "y": a.y}
-            for a in rows.areas()
-        ]
-        context["map"] = presenters.map_view(areas, rows.powers(), world, presenter, viewer)
-        context["ruleset_panels"] = presenter.panels(world, viewer) if presenter else {}
-    else:
-        viewer = rules.viewer(rules.load_world(campaign), power_key) if rules.has_secrets else None
+    shown = past_view(seat, then, phase, past)
+    context |= {"map": shown.map, "ruleset_panels": shown.panels}
+    viewer = shown.viewer
     shown_phases = [p.pk for p in phases[: index + 1]]
     events = Event.objects.filter(campaign=campaign).filter(
         Q(phase_id__in=shown_phases) | Q(phase__isnull=True)

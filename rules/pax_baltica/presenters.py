@@ -37,7 +37,7 @@ def visible(block: Block, viewer: frozenset[str] | None) -> bool:
     return viewer is None or block.nation in viewer
 
 
-BLOCK_SPACING = 9  # map units between two blocks drawn side by side
+BLOCK_SPACING = 14  # between two blocks in the row under a territory on the diagram
 
 
 @dataclass(frozen=True)

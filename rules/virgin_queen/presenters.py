@@ -37,8 +37,9 @@ COLUMNS = (
     gettext_lazy("Leaders"),
 )
 MAP_KEY = gettext_lazy(
-    "On the map: a gold dot = Catholic, a purple dot = Protestant religious influence; "
-    "a red ! = unrest; a grey square = units (all powers)."
+    "On the map: Protestant religious influence is hatched and Catholic plain (on a map "
+    "drawn as circles: a purple and a gold dot); unrest is red cross-hatching (a red !); "
+    "a grey square = units (all powers)."
 )
 # On a drawn map: Protestant influence hatched, unrest cross-hatched in red, Catholic
 # (the usual state) plain.

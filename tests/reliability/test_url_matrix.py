@@ -758,6 +758,17 @@ BUILDERS: dict[str, Spec] = {
             get(u("history", s.pk, s.other.phase_id), 404, "another campaign's phase"),
         ],
     ),
+    "map_svg": Spec(SEAT, ANY_METHOD, lambda s: [get(u("map_svg", s.pk), 200, "the map now")]),
+    "phase_map_svg": Spec(
+        SEAT,
+        ANY_METHOD,
+        lambda s: [
+            get(u("phase_map_svg", s.pk, s.resolved_phase), 200, "after a resolved phase"),
+            get(u("phase_map_svg", s.pk, s.phase.pk), 404, "the open phase"),
+            get(u("phase_map_svg", s.pk, MISSING), 404, "no such phase"),
+            get(u("phase_map_svg", s.pk, s.other.phase_id), 404, "another campaign's phase"),
+        ],
+    ),
     "press": Spec(SEAT, ANY_METHOD, press_calls),
     "press_channel": Spec(SEAT, ANY_METHOD, press_channel_calls),
     "press_rules": Spec(

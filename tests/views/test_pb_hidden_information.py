@@ -177,6 +177,14 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         calls.append(Call("history", f"history {past.key} T{past.turn}", "get", url, status=status))
     url = reverse("campaign:history", args=[pk, 10**17])
     calls.append(Call("history", "history, no such phase", "get", url, status=404))
+    for past in Phase.objects.filter(campaign=campaign).order_by("turn", "position"):
+        url = reverse("campaign:phase_map_svg", args=[pk, past.pk])
+        status = 404 if past.is_open else 200  # an open phase has no map of its own yet
+        calls.append(
+            Call("phase_map_svg", f"map {past.key} T{past.turn}", "get", url, status=status)
+        )
+    url = reverse("campaign:map_svg", args=[pk])
+    calls.append(Call("map_svg", "map now", "get", url, status=200))
     for htmx in (False, True):
         how = ", htmx" if htmx else ""
         calls.append(

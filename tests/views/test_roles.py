@@ -225,6 +225,18 @@ CASES = {
         None,
         expect(200, outsider=404),  # an open phase: 409, see test_history
     ),
+    "map_svg": (
+        "get",
+        lambda c: reverse("campaign:map_svg", args=[c.pk]),
+        None,
+        expect(200, outsider=404),
+    ),
+    "phase_map_svg": (
+        "get",
+        lambda c: reverse("campaign:phase_map_svg", args=[c.pk, resolved_phase_id(c)]),
+        None,
+        expect(200, outsider=404),  # an open phase: 404, see test_map_download
+    ),
     "rollback": (
         "post",
         lambda c: (resolved_phase_id(c), reverse("campaign:rollback", args=[c.pk]))[1],

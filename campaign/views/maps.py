@@ -1,0 +1,80 @@
+"""The map as a file to download (any seated user): SVG, as the page draws it now or as
+it was once a past phase had resolved, within the seat's own hidden-information limits.
+The page turns it into PNG in the browser (static/courier/map-download.js)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from django.contrib.auth.decorators import login_required
+from django.contrib.staticfiles import finders
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.template.loader import render_to_string
+from django.utils.text import slugify
+
+from campaign import history, presenters
+from campaign.models import Campaign, Phase
+from campaign.services import seat_for
+from campaign.views.context import load_state, map_view
+from campaign.views.history import past_view
+from rules.translation import localized
+
+# The page's colours, which the file carries with the map's own style sheet.
+VARIABLES = (
+    "svg.map { --ink: #1f2328; --accent: #7a2e1f; --error: #a4161a; --radius: 0; "
+    "font-family: system-ui, -apple-system, 'Segoe UI', Roboto, sans-serif; }\n"
+)
+
+
+@cache
+def map_css() -> str:
+    """The map's style sheet (static/courier/map.css), to embed in a downloaded map."""
+    with open(finders.find("courier/map.css"), encoding="utf-8") as sheet:
+        return VARIABLES + sheet.read()
+
+
+@login_required
+def current_map(request, campaign_id: int):
+    """The map as the campaign page shows it to this seat now."""
+    state = load_state(seat_for(request.user, campaign_id))
+    return svg_file(state.campaign, map_view(state), state.campaign.turn)
+
+
+@login_required
+def phase_map(request, campaign_id: int, phase_id: int):
+    """The map as it was once the phase ``phase_id`` had resolved, with its orders."""
+    seat = seat_for(request.user, campaign_id)
+    campaign = seat.campaign
+    phases = list(Phase.objects.filter(campaign=campaign).order_by("turn", "position"))
+    phase = get_object_or_404(Phase, campaign=campaign, pk=phase_id)
+    if phase.status != Phase.Status.RESOLVED:
+        raise Http404("This phase has not been resolved.")
+    phase.campaign = campaign
+    following = next(
+        (p for p in phases if (p.turn, p.position) > (phase.turn, phase.position)), None
+    )
+    past = history.past_state(phase, following)
+    then = history.at_turn(campaign, past.turn)
+    shown = past_view(seat, then, phase, past)
+    if shown.map is None:
+        raise Http404("No map was kept for this phase.")
+    return svg_file(then, shown.map, past.turn)
+
+
+def svg_file(campaign: Campaign, view: presenters.MapView, turn: int) -> HttpResponse:
+    """The map as a standalone SVG file, named after the campaign and the turn."""
+    context = {
+        "map": view,
+        "campaign": campaign,
+        "standalone": True,
+        "map_css": map_css(),
+        "ruleset_templates": presenters.templates_of(campaign.rules),
+    }
+    response = HttpResponse(
+        render_to_string("campaign/map_download.svg", context), content_type="image/svg+xml"
+    )
+    label = localized(campaign.rules.turn_label(turn, campaign.setup))
+    name = slugify(f"{campaign.name} {label}") or "map"
+    response["Content-Disposition"] = f'attachment; filename="{name}.svg"'
+    return response
