@@ -1,9 +1,9 @@
 """Placing the areas' labels so that no two overlap, once, when the map is built.
 
-A label's box is estimated from its text: 0.62 × size per character + 4 units wide and
-1.25 × size high, centred on (x, y); below it the page draws the area's counters, so a
-badge box of BADGE units is kept free under every label too. Every box stays in the
-frame, and no box or badge overlaps another.
+A label's box is estimated from its text: its characters' widths in a wide bold face
+(CHAR_WIDTHS) × size, + 4 units wide, and 1.25 × size high, centred on (x, y); below it
+the page draws the area's counters, so a badge box of BADGE units is kept free under
+every label too. Every box stays in the frame, and no box or badge overlaps another.
 
 The labels are placed greedily, one at a time, the most constrained first: the areas
 whose anchors have the most other anchors close by have the fewest free places near
@@ -20,12 +20,19 @@ labels.
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 SIZE = 14  # units: 11.2 px at 0.8 px per unit, the smallest readable size
-CHAR_WIDTH, PADDING, LINE_HEIGHT = 0.62, 4, 1.25  # of the box: per character × size, …
+PADDING, LINE_HEIGHT = 4, 1.25  # of the box: units around the text; × size
+# Each character's advance, × size, in a wide bold face (data/char-widths.json); for a
+# character not listed, OTHER_WIDTH.
+WIDTHS_FILE = Path(__file__).parent / "data" / "char-widths.json"
+CHAR_WIDTHS = json.loads(WIDTHS_FILE.read_text(encoding="utf-8"))["widths"]
+OTHER_WIDTH = 0.9
 BADGE = (40, 20)  # units: the counters' box under each label
 STEP = 7  # units between the rings of places tried around an anchor
 REACH = 450  # units: the farthest a label's centre may be from its anchor
@@ -84,7 +91,7 @@ class _Choice:
 
 def text_box(x: float, y: float, text: str, size: float = SIZE) -> Box:
     """The estimated box of ``text`` centred on (x, y)."""
-    half_width = (CHAR_WIDTH * size * len(text) + PADDING) / 2
+    half_width = (size * sum(CHAR_WIDTHS.get(c, OTHER_WIDTH) for c in text) + PADDING) / 2
     half_height = LINE_HEIGHT * size / 2
     return (x - half_width, y - half_height, x + half_width, y + half_height)
 
