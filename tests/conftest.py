@@ -57,6 +57,15 @@ def gm_posts_carry_the_state_version(request, monkeypatch):
         patch_client(monkeypatch)
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Each test starts with an empty cache: a rolled-back test's campaign ids come back
+    in the next test, and the cached map is keyed by them (campaign/views/context.py)."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 @pytest.fixture
 def on_postgresql(settings):
     """Skip (or, under COURIER_NO_SKIPS, fail) a test that needs real PostgreSQL."""

@@ -8,6 +8,8 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
+from django.utils.translation import get_language
 
 from campaign import gm_orders, presenters, progress, sealing, summary
 from campaign.forms import AwayForm
@@ -213,7 +215,7 @@ def page_context(state: CampaignState, **forms) -> dict:
         )
     return {
         **context,
-        "map": map_view(state, highlight),
+        **map_context(state, highlight, answerable=decision is not None and decision.answerable),
         "log": presenters.log_groups(
             newest, state.rules, state.campaign.setup, seeded, state.viewer
         ),
@@ -271,6 +273,22 @@ def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> present
         own_power_id=state.seat.power_id,
         orders=readable_payloads(state),
     )
+
+
+def map_context(state: CampaignState, highlight: set[str], *, answerable: bool = False) -> dict:
+    """The map for the page's template, drawn only if the cache has not got it: keyed by
+    the campaign's version (any change, orders included) and what this seat sees (its
+    hidden-information view, the orders it may read, its own power, the highlighted areas),
+    so that readers who see the same thing share one drawing and no other reader gets it."""
+    seat = state.seat
+    sees = "all" if state.viewer is None else ",".join(sorted(state.viewer))
+    reads = "every" if sealing.reads_every_order(seat, state.orders) else "own"
+    key = [state.campaign.pk, state.campaign.version, get_language(), sees, reads]
+    key += [seat.power_id or "", ",".join(sorted(highlight)), answerable]
+    return {
+        "map": SimpleLazyObject(lambda: map_view(state, highlight)),
+        "map_cache_key": ":".join(map(str, key)),
+    }
 
 
 def readable_payloads(state: CampaignState) -> dict[str, dict]:

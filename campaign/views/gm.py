@@ -44,7 +44,7 @@ from campaign.services import (
     start_campaign,
 )
 from campaign.views.access import error_text, gm_seat
-from campaign.views.context import CampaignState, load_state, log_lines, map_view, panels
+from campaign.views.context import CampaignState, load_state, log_lines, map_context, panels
 from rules.forms import row_item
 from rules.translation import localized
 
@@ -437,6 +437,10 @@ def dashboard_context(
         "lobby_form": LobbyForm(instance=state.campaign),
         "seat_requests": lobby.waiting_requests(state.campaign),
         "edit_panels": edit_panels(state, opened, prefilled),
-        "map": map_view(state, set(decision.highlight) if decision else set()),
+        **map_context(
+            state,
+            set(decision.highlight) if decision else set(),
+            answerable=decision is not None and decision.answerable,
+        ),
         "log": log_lines(state, GM_LOG_LIMIT),
     }

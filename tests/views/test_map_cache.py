@@ -1,0 +1,71 @@
+"""The map is drawn once per campaign version and view (campaign/views/context.py
+map_context): the next reader who sees the same thing gets the drawing from the cache,
+and no reader ever gets one made for a reader who sees something else."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from campaign import presenters
+from tests.factories import make_pb_campaign, seat_users
+from tests.views.test_pb_hidden_information import Secrets, blocks_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def drawings(monkeypatch) -> list[int]:
+    """Every map drawn (presenters.map_view called) during the test, by campaign id."""
+    drawn: list[int] = []
+    real = presenters.map_view
+
+    def counting(*args, **kwargs):
+        drawn.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(presenters, "map_view", counting)
+    return drawn
+
+
+def page(user, campaign) -> str:
+    client = Client()
+    client.force_login(user)
+    response = client.get(reverse("campaign:detail", args=[campaign.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def map_of(html: str) -> str:
+    start = html.index('<section id="map"')
+    return html[start : html.index("</section>", start)]
+
+
+def test_each_side_of_pax_baltica_gets_its_own_map_never_the_others_from_the_cache(drawings):
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    swedish = Secrets.of_blocks(blocks_of(campaign, "sweden"))
+    coalition = Secrets.of_blocks(blocks_of(campaign, "coalition"))
+    sweden = map_of(page(users["player"], campaign))
+    assert drawings == [1] and not coalition.found_in(sweden)
+    russia = map_of(page(users["other_player"], campaign))  # the same version, the other side
+    assert drawings == [1, 1] and not swedish.found_in(russia)
+    gm = map_of(page(users["gm"], campaign))
+    assert drawings == [1, 1, 1]
+    blocks = blocks_of(campaign, "sweden") + blocks_of(campaign, "coalition")
+    on_the_map = {b.name for b in blocks if b.location_id}
+    assert on_the_map and all(name in gm for name in on_the_map)  # the GM sees both sides
+    assert map_of(page(users["player"], campaign)) == sweden  # the same again: from the cache
+    assert drawings == [1, 1, 1]
+
+
+def test_a_change_draws_the_map_again(drawings):
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    page(users["player"], campaign)
+    page(users["player"], campaign)
+    assert drawings == [1]
+    campaign.bump_version()  # any change: an edit, a resolution, an order given
+    page(users["player"], campaign)
+    assert drawings == [1, 1]
