@@ -156,10 +156,10 @@ def _reinforce_on_map(
 def _reinforce_with_rp(
     world: World, nation: Nation, item: dict, rp: int
 ) -> gnw.Reinforcement | Skipped:
-    block = _own_block(world, nation.key, item["block"])
-    if block is None:
-        return _not_own_block(nation.key, item, item["block"])
-    has_line = supply.line_of_communication(world, block.nation, block.location) is not None
+    reinforcing = _reinforcing(world, nation.key, item)
+    if isinstance(reinforcing, Skipped):
+        return reinforcing
+    block, has_line = reinforcing
     try:
         done = gnw.reinforce_with_rp(world, block, item["steps"], has_line, rp)
     except Refused as refusal:
@@ -340,13 +340,22 @@ def _pay(world: World, side: str, cost: int, what: Text) -> None:
     world.actions[side] -= cost
 
 
-def _reinforce_by_action(
-    world: World, side: str, nation: str, item: dict
-) -> gnw.Reinforcement | Skipped:
+def _reinforcing(world: World, nation: str, item: dict) -> tuple[Block, bool] | Skipped:
+    """The nation's block an order reinforces, and whether it has a line of communication
+    (GNW-9); Skipped for a block that is not the nation's."""
     block = _own_block(world, nation, item["block"])
     if block is None:
         return _not_own_block(nation, item, item["block"])
-    has_line = supply.line_of_communication(world, nation, block.location) is not None
+    return block, supply.line_of_communication(world, nation, block.location) is not None
+
+
+def _reinforce_by_action(
+    world: World, side: str, nation: str, item: dict
+) -> gnw.Reinforcement | Skipped:
+    reinforcing = _reinforcing(world, nation, item)
+    if isinstance(reinforcing, Skipped):
+        return reinforcing
+    block, has_line = reinforcing
     try:
         done = gnw.reinforce_by_action(world, block, item["actions"], has_line)
     except Refused as refusal:

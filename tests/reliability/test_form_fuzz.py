@@ -109,6 +109,8 @@ NOTHING_TO_POST = {
     "campaign:rules": "the rules page of a ruleset",
     "campaign:verify": "a resolved phase's rolls",
     "campaign:history": "a resolved phase as it was",
+    "campaign:map_svg": "the map as a file",
+    "campaign:phase_map_svg": "the map after a resolved phase, as a file",
     "campaign:timeline": "the chart over the turns",
     "campaign:area": "an area's panel",
     "campaign:question": "a ruleset's answer about one item",
