@@ -31,6 +31,9 @@ def counted(kind: str, count: int, label: str) -> Badge:
     return Badge(kind, count, label % {"count": count})
 
 
+BESIEGED = "besieged"  # the kind of the badge of an area under siege, in every ruleset
+
+
 @dataclass(frozen=True)
 class AreaMarks:
     """One area's badges, its cells under the presenter's COLUMNS, and remarks after

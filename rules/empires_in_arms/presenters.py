@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import gm_orders
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_NAMES, Area, World
-from rules.marks import AreaMarks, Badge, OrderMark, counted, gm_move_marks
+from rules.marks import BESIEGED, AreaMarks, Badge, OrderMark, counted, gm_move_marks
 from rules.translation import localized
 
 COLUMNS = (
@@ -29,6 +29,7 @@ COLUMNS = (
 MAP_KEY = gettext_lazy(
     "On the map: red circle = revolt number, brown square = guerrilla factors, grey square = corps."
 )
+MAP_PATTERNS = {BESIEGED: "dots"}  # a drawn map dots an area where a siege goes on
 HOLDINGS = {
     ALLIED: gettext_lazy("allied minor"),
     CLIENT: gettext_lazy("client state"),
@@ -88,6 +89,7 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
     revolts = {revolt.area: revolt for revolt in world.revolts if revolt.active}
     factors = guerrilla_factors(world)
     corps = Counter(unit.area for unit in world.corps)
+    sieges = {unit.area for unit in [*world.corps, *world.guerrillas] if unit.besieged}
     marks = {}
     for key, area in world.areas.items():
         revolt = revolts.get(key)
@@ -97,6 +99,8 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
             badges.append(
                 Badge("revolt", revolt.number, _("revolt %(number)s") % {"number": number})
             )
+        if key in sieges:
+            badges.append(Badge(BESIEGED, 0, _("Besieged")))
         if n := factors[key]:
             label = ngettext("%(count)s guerrilla factor", "%(count)s guerrilla factors", n)
             badges.append(counted("guerrilla", n, label))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.marks import AreaMarks, Badge, OrderMark, gm_move_marks
+from rules.marks import BESIEGED, AreaMarks, Badge, OrderMark, gm_move_marks
 from rules.pax_baltica import gm_orders, supply
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica.state import FLEET, KIND_NAMES, SEA, SIDES, Block, World
@@ -25,6 +25,7 @@ MAP_KEY = gettext_lazy(
     "On the map: a square per block in its nation's colour — your side's with its "
     "strength, the enemy's blank; the dark number is the garrison marker's strength."
 )
+MAP_PATTERNS = {BESIEGED: "dots"}  # a drawn map dots a territory under siege
 NO_VALUE = "—"
 
 
@@ -97,6 +98,8 @@ def area_marks(world: World, viewer: frozenset[str] | None) -> dict[str, AreaMar
             if area.garrison
             else []
         )
+        if any(block.besieging for block in blocks):  # a declared siege is public
+            badges.append(Badge(BESIEGED, 0, _("Besieged")))
         start = -(len(blocks) - 1) * BLOCK_SPACING / 2
         for index, block in enumerate(blocks):
             shown = visible(block, viewer)

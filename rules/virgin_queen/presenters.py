@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.marks import AreaMarks, Badge, OrderMark, counted, gm_move_marks
+from rules.marks import BESIEGED, AreaMarks, Badge, OrderMark, counted, gm_move_marks
 from rules.translation import localized
 from rules.virgin_queen import gm_orders
 from rules.virgin_queen import procedures as vq
@@ -43,7 +43,7 @@ MAP_KEY = gettext_lazy(
 )
 # On a drawn map: Protestant influence hatched, unrest cross-hatched in red, Catholic
 # (the usual state) plain.
-MAP_PATTERNS = {"catholic": "", "protestant": "hatch", "unrest": "cross"}
+MAP_PATTERNS = {"catholic": "", "protestant": "hatch", "unrest": "cross", BESIEGED: "dots"}
 NO_VALUE = "—"
 # a space's religion (the value stored) as the map and its table name it
 RELIGION_NAMES = {CATHOLIC: gettext_lazy("catholic"), PROTESTANT: gettext_lazy("protestant")}
@@ -84,6 +84,8 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
         badges = [Badge(space.religion, 0, RELIGION_NAMES.get(space.religion, space.religion))]
         if space.unrest:
             badges.append(Badge("unrest", 0, _("unrest")))
+        if space.besieged:
+            badges.append(Badge(BESIEGED, 0, _("Besieged")))
         if n := counts[key]:
             badges.append(counted("units", n, ngettext("%(count)s unit", "%(count)s units", n)))
         marks[key] = AreaMarks(

@@ -5,10 +5,16 @@ diagram kept for a campaign whose areas the built map does not all have."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 from campaign.presenters import COUNTER_STEP, map_view
-from rules.marks import AreaMarks, Badge
+from rules.empires_in_arms import presenters as eia
+from rules.empires_in_arms.state import Corps
+from rules.marks import BESIEGED, AreaMarks, Badge
+from rules.pax_baltica import presenters as pb
+from rules.virgin_queen import presenters as vq
+from tests.unit import pb_world, vq_world
 
 POWERS = [
     SimpleNamespace(pk=1, name="France", color="#77aadd"),
@@ -109,3 +115,30 @@ def test_a_campaign_with_an_area_the_built_map_lacks_keeps_the_diagram():
     ]
     view = map_view(areas, POWERS, SimpleNamespace(adjacency={}), Presenter(), shapes=SHAPES)
     assert not view.drawn and all(row.shape == "" for row in view.rows)
+
+
+def besieged(marks, key: str) -> bool:
+    return any(badge.kind == BESIEGED for badge in marks[key].badges)
+
+
+def test_a_siege_is_a_badge_in_every_ruleset_and_dotted_on_a_drawn_map(world):
+    """Empires in Arms: a besieged corps or guerrilla stack; Pax Baltica: a territory its
+    blocks besiege (a declared siege is public); Virgin Queen: a besieged space."""
+    area = next(iter(world.areas))
+    world.corps.append(Corps(1, "france", area, "I", besieged=True))
+    assert besieged(eia.area_marks(world), area)
+    assert not besieged(eia.area_marks(world), next(k for k in world.areas if k != area))
+
+    baltic = pb_world.build_world()
+    block = next(iter(baltic.blocks.values()))
+    assert not besieged(pb.area_marks(baltic, None), block.location)
+    block.besieging = True
+    assert besieged(pb.area_marks(baltic, frozenset()), block.location)  # seen by either side
+
+    queen = vq_world.build_world()
+    key, space = next(iter(queen.spaces.items()))
+    queen.spaces[key] = replace(space, besieged=True)
+    assert besieged(vq.area_marks(SimpleNamespace(world=queen)), key)
+
+    for presenter in (eia, pb, vq):
+        assert presenter.MAP_PATTERNS[BESIEGED] == "dots"
