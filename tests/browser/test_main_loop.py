@@ -228,11 +228,10 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts, 
             expect(strength).to_contain_text("= 4: revolt number 4")
             failed = p.locator("#log li", has_text="France incites a revolt in Malta")
             expect(failed).to_contain_text("1 +1 France Dominant = 2 < 6: no revolt")
-            # The map: a revolt badge on Palatinate, and the same in the table.
-            palatinate = p.locator(
-                "#map g.area", has=p.locator("text.label", has_text="Palatinate")
-            )
-            expect(palatinate.locator(".badge.revolt")).to_have_text("4")
+            # The map: a revolt badge on Palatinate (its area's or its counters' group),
+            # and the same in the table.
+            palatinate = p.locator('#map [data-key="palatinate"] .badge.revolt')
+            expect(palatinate).to_have_text("4")
             expect(p.locator("#area-palatinate")).to_contain_text("4 (Great Britain)")
             expect(p.locator("#area-malta")).not_to_contain_text("(France)")
             p.locator("#area-palatinate").scroll_into_view_if_needed()

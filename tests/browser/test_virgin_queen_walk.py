@@ -67,7 +67,7 @@ def test_a_conversion_chosen_on_the_map(live_server, browser, artifacts):
     names = []
     for index, key in enumerate(keys):
         area = page.locator(f"#map-{key}")
-        names.append(area.locator("text.label").text_content())
+        names.append(area.locator("title").first.text_content())
         if index == 0:  # a click on the area (dispatched: labels crowd the small map)
             area.dispatch_event("click")
         else:  # the keyboard: the highlighted areas are buttons
