@@ -163,6 +163,7 @@ from campaign.models import (
     Adjacency,
     Area,
     Campaign,
+    CampaignMap,
     Channel,
     DecisionRecord,
     Event,
@@ -221,6 +222,7 @@ NOT_ARCHIVED[PhaseSnapshot] = (
 NOT_ARCHIVED[DecisionRecord] = "the answers a replay feeds back: they go with the snapshots"
 NOT_ARCHIVED[InputRecord] = "the inputs a replay applies again: they go with the snapshots"
 NOT_ARCHIVED[SeatRequest] = "requests from the lobby for a seat, between users and this site"
+NOT_ARCHIVED[CampaignMap] = "drawn from the areas' points: build_map --campaign draws it again"
 
 
 def archived_models() -> set[type[models.Model]]:

@@ -214,24 +214,46 @@ def _check_int(item: dict, field: str, where: str, problems: list, minimum: int 
         problems.append(f"{where}: {field!r} must be a whole number{floor}")
 
 
-def project(coordinates: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
-    """Latitude/longitude to x, y on the SVG map: equirectangular at the middle latitude,
-    north up, scaled to fit the box with a margin and centred."""
-    lats = [lat for lat, _ in coordinates.values()]
-    lons = [lon for _, lon in coordinates.values()]
-    squeeze = math.cos(math.radians((min(lats) + max(lats)) / 2))
-    width = (max(lons) - min(lons)) * squeeze or 1
-    height = (max(lats) - min(lats)) or 1
-    scale = min((MAP_WIDTH - 2 * MAP_MARGIN) / width, (MAP_HEIGHT - 2 * MAP_MARGIN) / height)
-    left = (MAP_WIDTH - width * scale) / 2
-    top = (MAP_HEIGHT - height * scale) / 2
-    return {
-        key: (
-            round(left + (lon - min(lons)) * squeeze * scale, 1),
-            round(top + (max(lats) - lat) * scale, 1),
+@dataclass(frozen=True)
+class Projection:
+    """Latitude/longitude to an area's x, y (Area.x, Area.y) and back: equirectangular at
+    the middle latitude of a scenario's ``coordinates``, north up, scaled to fit the box
+    with a margin and centred."""
+
+    west: float
+    north: float
+    squeeze: float
+    scale: float
+    left: float
+    top: float
+
+    @classmethod
+    def of(cls, coordinates: dict[str, tuple[float, float]]) -> Projection:
+        lats = [lat for lat, _ in coordinates.values()]
+        lons = [lon for _, lon in coordinates.values()]
+        squeeze = math.cos(math.radians((min(lats) + max(lats)) / 2))
+        width = (max(lons) - min(lons)) * squeeze or 1
+        height = (max(lats) - min(lats)) or 1
+        scale = min((MAP_WIDTH - 2 * MAP_MARGIN) / width, (MAP_HEIGHT - 2 * MAP_MARGIN) / height)
+        left, top = (MAP_WIDTH - width * scale) / 2, (MAP_HEIGHT - height * scale) / 2
+        return cls(min(lons), max(lats), squeeze, scale, left, top)
+
+    def point(self, lat: float, lon: float) -> tuple[float, float]:
+        return (
+            round(self.left + (lon - self.west) * self.squeeze * self.scale, 1),
+            round(self.top + (self.north - lat) * self.scale, 1),
         )
-        for key, (lat, lon) in coordinates.items()
-    }
+
+    def coordinates(self, x: float, y: float) -> tuple[float, float]:
+        """The latitude and longitude of a point of the box (a GM-moved area's)."""
+        lon = self.west + (x - self.left) / (self.squeeze * self.scale)
+        return (round(self.north - (y - self.top) / self.scale, 4), round(lon, 4))
+
+
+def project(coordinates: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Latitude/longitude to x, y on the SVG map (Projection)."""
+    projection = Projection.of(coordinates)
+    return {key: projection.point(lat, lon) for key, (lat, lon) in coordinates.items()}
 
 
 @transaction.atomic

@@ -1,6 +1,6 @@
-"""Reading a scenario's built map: ``<stem>.map.json`` beside its JSON file, written by
-``manage.py build_map`` (campaign.maps.build). Plain data for the page: reading it needs
-no geometry library."""
+"""Reading a built map: a scenario's (``<stem>.map.json`` beside its JSON file) or a
+campaign's own (CampaignMap), written by ``manage.py build_map`` (campaign.maps.build).
+Plain data for the page: reading it needs no geometry library."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from campaign.models import CampaignMap
 from rules.engine import registry
 
 SUFFIX = ".map.json"
@@ -67,10 +68,22 @@ def built_map(scenario_key: str) -> BuiltMap | None:
     return None
 
 
+def campaign_map(campaign) -> BuiltMap | None:
+    """The map a campaign draws: its own, built from its areas' points once the GM moved
+    some (one query), else its scenario's, or None."""
+    own = CampaignMap.objects.filter(campaign=campaign).values_list("document", flat=True)
+    document = own.first()
+    return parsed(document) if document is not None else built_map(campaign.scenario)
+
+
 @lru_cache(maxsize=16)
 def _read(path: Path, _mtime: int) -> BuiltMap:
     """The map stored at ``path`` (cached while the file is unchanged)."""
-    data = json.loads(path.read_text(encoding="utf-8"))
+    return parsed(json.loads(path.read_text(encoding="utf-8")))
+
+
+def parsed(data: dict) -> BuiltMap:
+    """A built map's document (campaign/maps/build.py) as a BuiltMap."""
     return BuiltMap(
         width=data["width"],
         height=data["height"],

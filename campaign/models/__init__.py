@@ -15,6 +15,7 @@ from campaign.models.core import (
 )
 from campaign.models.history import DecisionRecord, InputRecord, PhaseSnapshot
 from campaign.models.lobby import SeatRequest
+from campaign.models.maps import CampaignMap
 from campaign.models.people import Profile
 from campaign.models.press import Channel, Message, ReadMarker
 
@@ -22,6 +23,7 @@ __all__ = [
     "Adjacency",
     "Area",
     "Campaign",
+    "CampaignMap",
     "Channel",
     "DecisionRecord",
     "Event",

@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from campaign import gm_orders, presenters, progress, sealing, summary
 from campaign.forms import AwayForm
 from campaign.gm_order_forms import GmOrdersForm
-from campaign.maps.stored import built_map
+from campaign.maps.stored import campaign_map
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
 from campaign.state_rows import LiveRows
@@ -269,7 +269,7 @@ def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> present
         state.presenter,
         state.viewer,
         highlight,
-        shapes=built_map(state.campaign.scenario),
+        shapes=campaign_map(state.campaign),
         own_power_id=state.seat.power_id,
         orders=readable_payloads(state),
     )

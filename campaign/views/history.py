@@ -23,7 +23,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaign import gm_orders, history, presenters, press
-from campaign.maps.stored import built_map
+from campaign.maps.stored import campaign_map
 from campaign.models import Campaign, Event, Phase, Seat
 from campaign.rollback import roll_back
 from campaign.services import seat_for
@@ -79,7 +79,7 @@ def past_view(seat: Seat, then: Campaign, phase: Phase, past: history.PastState)
         | {"x": a.x, "y": a.y}
         for a in rows.areas()
     ]
-    shapes = built_map(then.scenario)
+    shapes = campaign_map(then)
     drawn = presenters.map_view(
         areas,
         powers,

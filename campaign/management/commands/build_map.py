@@ -1,4 +1,4 @@
-"""manage.py build_map SCENARIO | --all [--check]"""
+"""manage.py build_map SCENARIO | --all [--check] | --campaign ID"""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from campaign.maps.build import MapError, build_map, dumps
 from campaign.maps.stored import map_file
-from campaign.scenarios import ScenarioError, available_scenarios, load_scenario_file
+from campaign.models import Campaign, CampaignMap
+from campaign.scenarios import Projection, ScenarioError, available_scenarios, load_scenario_file
 
 
 class Command(BaseCommand):
@@ -28,6 +29,14 @@ class Command(BaseCommand):
             "--all", dest="every", action="store_true", help="Build every shipped scenario."
         )
         parser.add_argument(
+            "--campaign",
+            type=int,
+            help=(
+                "Build the map of one campaign from its areas' points, as the GM has moved "
+                "them (Area x and y, in the admin), and keep it with the campaign."
+            ),
+        )
+        parser.add_argument(
             "--check",
             action="store_true",
             help=(
@@ -36,7 +45,12 @@ class Command(BaseCommand):
             ),
         )
 
-    def handle(self, *args, scenario, every, check, **options):
+    def handle(self, *args, scenario, every, check, campaign, **options):
+        if campaign is not None:
+            if scenario or every or check:
+                raise CommandError("--campaign goes alone.")
+            self._build_campaign(campaign)
+            return
         if bool(scenario) == every:
             raise CommandError("Give one scenario (a key or a .json file), or --all.")
         if every:
@@ -70,6 +84,38 @@ class Command(BaseCommand):
         _write_atomically(target, text)
         self.stdout.write(f"Wrote {target} ({len(text.encode()) // 1024} KB).")
         return None
+
+    def _build_campaign(self, campaign_id: int) -> None:
+        """Build a campaign's own map and keep it (CampaignMap); nothing is kept when the
+        build fails."""
+        campaign = Campaign.objects.filter(pk=campaign_id).first()
+        if campaign is None:
+            raise CommandError(f"No campaign #{campaign_id}.")
+        try:
+            document = build_map(f"campaign-{campaign.pk}", campaign_scenario(campaign))
+        except MapError as exc:
+            problems = "\n".join(f"  - {problem}" for problem in exc.problems)
+            raise CommandError(f"{campaign}: the map cannot be built:\n{problems}") from None
+        CampaignMap.objects.update_or_create(campaign=campaign, defaults={"document": document})
+        self.stdout.write(f"Built the map of {campaign} ({len(document['areas'])} areas).")
+
+
+def campaign_scenario(campaign: Campaign) -> dict:
+    """The campaign's areas and adjacency as a scenario's, each area's latitude and
+    longitude read back from its point (Area.x, y) through its scenario's projection."""
+    paths = {info.key: info.path for info in available_scenarios()}
+    if campaign.scenario not in paths:
+        raise CommandError(f"{campaign}: its scenario {campaign.scenario!r} is not shipped here.")
+    shipped = load_scenario_file(paths[campaign.scenario])["areas"]
+    projection = Projection.of({a["key"]: (a["lat"], a["lon"]) for a in shipped})
+    areas = []
+    for area in campaign.areas.order_by("pk"):
+        lat, lon = projection.coordinates(area.x, area.y)
+        areas.append(
+            {"key": area.key, "name": area.name, "kind": area.kind, "lat": lat, "lon": lon}
+        )
+    links = campaign.adjacencies.select_related("a", "b").order_by("pk")
+    return {"areas": areas, "adjacency": [[link.a.key, link.b.key] for link in links]}
 
 
 def _path_of(scenario: str) -> Path:
