@@ -46,7 +46,8 @@ def seat_for(user, campaign_id: int) -> Seat:
     if not getattr(user, "is_authenticated", False):
         raise Http404("No such campaign.")
     seat = (
-        Seat.objects.select_related("campaign", "power", "campaign__phase")
+        Seat.objects.select_related("campaign", "power", "campaign__phase", "campaign__drawn_map")
+        .defer("campaign__drawn_map__document")  # read only when the map is drawn
         .filter(campaign_id=campaign_id, user=user)
         .first()
     )

@@ -1,6 +1,6 @@
-"""Reading a built map: a scenario's (``<stem>.map.json`` beside its JSON file) or a
-campaign's own (CampaignMap), written by ``manage.py build_map`` (campaign.maps.build).
-Plain data for the page: reading it needs no geometry library."""
+"""Reading a built map: a scenario's (``<stem>.map.json`` beside its JSON file) or any
+other document ``manage.py build_map`` (campaign.maps.build) wrote. Plain data for the
+page: reading it needs no geometry library, nor Django."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from campaign.models import CampaignMap
 from rules.engine import registry
 
 SUFFIX = ".map.json"
@@ -66,14 +65,6 @@ def built_map(scenario_key: str) -> BuiltMap | None:
         if path.is_file():
             return _read(path, path.stat().st_mtime_ns)
     return None
-
-
-def campaign_map(campaign) -> BuiltMap | None:
-    """The map a campaign draws: its own, built from its areas' points once the GM moved
-    some (one query), else its scenario's, or None."""
-    own = CampaignMap.objects.filter(campaign=campaign).values_list("document", flat=True)
-    document = own.first()
-    return parsed(document) if document is not None else built_map(campaign.scenario)
 
 
 @lru_cache(maxsize=16)

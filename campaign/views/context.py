@@ -14,7 +14,7 @@ from django.utils.translation import get_language
 from campaign import gm_orders, presenters, progress, sealing, summary
 from campaign.forms import AwayForm
 from campaign.gm_order_forms import GmOrdersForm
-from campaign.maps.stored import campaign_map
+from campaign.maps.drawn import campaign_map
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
 from campaign.state_rows import LiveRows

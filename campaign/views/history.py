@@ -23,7 +23,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from campaign import gm_orders, history, presenters, press
-from campaign.maps.stored import campaign_map
+from campaign.maps.drawn import campaign_map
 from campaign.models import Campaign, Event, Phase, Seat
 from campaign.rollback import roll_back
 from campaign.services import seat_for

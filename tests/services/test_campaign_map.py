@@ -9,10 +9,13 @@ import io
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.urls import reverse
 
-from campaign.maps.stored import built_map, campaign_map
-from campaign.models import Area, CampaignMap
+from campaign.maps.drawn import campaign_map
+from campaign.maps.stored import built_map
+from campaign.models import Area, Campaign, CampaignMap
 from campaign.scenarios import create_campaign
+from tests.factories import seat_users
 
 pytestmark = pytest.mark.django_db
 
@@ -23,14 +26,19 @@ def campaign():
     return create_campaign(scenario_key="virgin-queen-1559", name="Moved", gm=gm)
 
 
+def drawn(campaign):
+    """The map the campaign draws, read afresh (a campaign object keeps what it read)."""
+    return campaign_map(Campaign.objects.get(pk=campaign.pk))
+
+
 def rebuild(campaign) -> None:
     call_command("build_map", campaign=campaign.pk, stdout=io.StringIO())
 
 
 def test_unmoved_a_campaign_draws_its_scenarios_map_and_rebuilt_the_same_shapes(campaign):
-    assert campaign_map(campaign) == built_map("virgin-queen-1559")
+    assert drawn(campaign) == built_map("virgin-queen-1559")
     rebuild(campaign)
-    own, shipped = campaign_map(campaign), built_map("virgin-queen-1559")
+    own, shipped = drawn(campaign), built_map("virgin-queen-1559")
     assert set(own.areas) == set(shipped.areas)
     lyon = own.areas["lyon"].anchor, shipped.areas["lyon"].anchor
     assert abs(lyon[0][0] - lyon[1][0]) < 3 and abs(lyon[0][1] - lyon[1][1]) < 3
@@ -39,9 +47,9 @@ def test_unmoved_a_campaign_draws_its_scenarios_map_and_rebuilt_the_same_shapes(
 def test_a_point_the_gm_moved_moves_its_area_once_rebuilt(campaign):
     before = built_map("virgin-queen-1559").areas["lyon"].anchor
     Area.objects.filter(campaign=campaign, key="lyon").update(y=models_y(campaign, "lyon") + 12)
-    assert campaign_map(campaign).areas["lyon"].anchor == before  # until the GM rebuilds
+    assert drawn(campaign).areas["lyon"].anchor == before  # until the GM rebuilds
     rebuild(campaign)
-    after = campaign_map(campaign).areas["lyon"].anchor
+    after = drawn(campaign).areas["lyon"].anchor
     assert after[1] > before[1] + 5  # further south on the drawn map too
 
 
@@ -63,3 +71,14 @@ def test_no_such_campaign_and_mixed_arguments_are_refused():
 
 def models_y(campaign, key: str) -> float:
     return Area.objects.get(campaign=campaign, key=key).y
+
+
+def test_the_campaign_page_and_its_map_file_draw_the_campaigns_own_map(client, campaign):
+    Area.objects.filter(campaign=campaign, key="lyon").update(y=models_y(campaign, "lyon") + 12)
+    rebuild(campaign)
+    own = drawn(campaign).areas["lyon"].d
+    assert own != built_map("virgin-queen-1559").areas["lyon"].d
+    client.force_login(seat_users(campaign, player="france")["player"])
+    page = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    svg = client.get(reverse("campaign:map_svg", args=[campaign.pk])).content.decode()
+    assert f'd="{own}"' in page and f'd="{own}"' in svg
