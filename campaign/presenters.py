@@ -260,71 +260,67 @@ def map_view(
     the payloads, by power key, of the orders the reader may read, drawn on it.
     """
     areas = sorted(areas, key=lambda area: area["name"])
-    if shapes is not None and all(area["key"] in shapes.areas for area in areas):
-        view = drawn_map(areas, powers, world, presenter, viewer, highlight, shapes, own_power_id)
-        anchors = {key: shape.anchor for key, shape in shapes.areas.items()}
-        return replace(view, orders=order_lines(presenter, world, orders, viewer, anchors, powers))
     by_pk = {p.pk: p for p in powers}
     marks = presenter.area_marks(world, viewer) if presenter else {}
-    positions = {area["key"]: (area["x"], area["y"]) for area in areas}
-    points = layout([area["key"] for area in areas], positions)
-    corners = list(points.values())
+    drawn = shapes is not None and all(area["key"] in shapes.areas for area in areas)
+    if drawn:
+        points = {key: shape.anchor for key, shape in shapes.areas.items()}
+    else:
+        positions = {area["key"]: (area["x"], area["y"]) for area in areas}
+        points = layout([area["key"] for area in areas], positions)
     rows = [
         area_row(area, by_pk, marks.get(area["key"]), points[area["key"]], area["key"] in highlight)
         for area in areas
     ]
+    common = {
+        "legend": [(p.name, p.color) for p in powers],
+        "columns": presenter.COLUMNS if presenter else (),
+        "key": presenter.MAP_KEY if presenter else "",
+        "orders": order_lines(presenter, world, orders, viewer, points, powers),
+    }
+    if drawn:
+        return drawn_map(rows, areas, presenter, shapes, own_power_id, common)
+    corners = list(points.values())
     return MapView(
-        orders=order_lines(presenter, world, orders, viewer, points, powers),
         rows=rows,
         lines=adjacency_lines(world.adjacency, points),
         view_box=view_box(corners),
         scale=marker_scale(corners),
-        legend=[(p.name, p.color) for p in powers],
-        columns=presenter.COLUMNS if presenter else (),
-        key=presenter.MAP_KEY if presenter else "",
+        **common,
     )
 
 
 def drawn_map(
+    rows: list[AreaRow],
     areas: list[dict],
-    powers: list[Any],
-    world: Any,
     presenter: RulesetPresenter | None,
-    viewer: frozenset[str] | None,
-    highlight: set[str],
     shapes: Any,
     own_power_id: int | None,
+    common: dict,
 ) -> MapView:
-    """The map drawn from its built shapes (see map_view)."""
-    by_pk = {p.pk: p for p in powers}
-    marks = presenter.area_marks(world, viewer) if presenter else {}
-    rows = []
-    for area in areas:
-        shape = shapes.areas[area["key"]]
-        row = area_row(area, by_pk, marks.get(area["key"]), shape.anchor, area["key"] in highlight)
-        label = MapLabel(
-            shape.label.x,
-            shape.label.y,
-            shape.label.size,
-            shape.label.text or area["name"],
-            shape.label.leader,
-        )
-        rows.append(replace(row, shape=shape.d, label=label, **drawn_marks(row, presenter)))
-    anchors = {key: shape.anchor for key, shape in shapes.areas.items()}
+    """The map drawn from its built shapes (see map_view): each row gets its outline, its
+    name's place and its marks as a drawn map shows them."""
+    drawn_rows = []
+    for row in rows:
+        shape = shapes.areas[row.key]
+        place = shape.label
+        label = MapLabel(place.x, place.y, place.size, place.text or row.name, place.leader)
+        drawn_rows.append(replace(row, shape=shape.d, label=label, **drawn_marks(row, presenter)))
     own = [
-        row for row, area in zip(rows, areas, strict=True) if area["controller_id"] == own_power_id
+        row
+        for row, area in zip(drawn_rows, areas, strict=True)
+        if area["controller_id"] == own_power_id
     ]
+    anchors = {key: shape.anchor for key, shape in shapes.areas.items()}
     return MapView(
-        rows=rows,
+        rows=drawn_rows,
         lines=[(*anchors[a], *anchors[b]) for a, b in shapes.links],
         view_box=f"0 0 {shapes.width:g} {shapes.height:g}",
         scale=BADGE_SCALE,
-        legend=[(p.name, p.color) for p in powers],
-        columns=presenter.COLUMNS if presenter else (),
-        key=presenter.MAP_KEY if presenter else "",
         land=shapes.land,
         px_per_unit=shapes.px_per_unit,
         focus=focus_box(own, shapes.width, shapes.height) if own_power_id else "",
+        **common,
     )
 
 

@@ -9,7 +9,6 @@ from functools import cache
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404
 from django.template.loader import render_to_string
 from django.utils.text import slugify
 
@@ -47,13 +46,11 @@ def phase_map(request, campaign_id: int, phase_id: int):
     seat = seat_for(request.user, campaign_id)
     campaign = seat.campaign
     phases = list(Phase.objects.filter(campaign=campaign).order_by("turn", "position"))
-    phase = get_object_or_404(Phase, campaign=campaign, pk=phase_id)
-    if phase.status != Phase.Status.RESOLVED:
-        raise Http404("This phase has not been resolved.")
+    index = next((i for i, p in enumerate(phases) if p.pk == phase_id), None)
+    if index is None or phases[index].status != Phase.Status.RESOLVED:
+        raise Http404("No resolved phase of this campaign by that number.")
+    phase, following = phases[index], next(iter(phases[index + 1 :]), None)
     phase.campaign = campaign
-    following = next(
-        (p for p in phases if (p.turn, p.position) > (phase.turn, phase.position)), None
-    )
     past = history.past_state(phase, following)
     then = history.at_turn(campaign, past.turn)
     shown = past_view(seat, then, phase, past)

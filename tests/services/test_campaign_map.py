@@ -48,7 +48,9 @@ def test_a_point_the_gm_moved_moves_its_area_once_rebuilt(campaign):
     before = built_map("virgin-queen-1559").areas["lyon"].anchor
     Area.objects.filter(campaign=campaign, key="lyon").update(y=models_y(campaign, "lyon") + 12)
     assert drawn(campaign).areas["lyon"].anchor == before  # until the GM rebuilds
+    version = Campaign.objects.get(pk=campaign.pk).version
     rebuild(campaign)
+    assert Campaign.objects.get(pk=campaign.pk).version > version  # cached maps drawn again
     after = drawn(campaign).areas["lyon"].anchor
     assert after[1] > before[1] + 5  # further south on the drawn map too
 

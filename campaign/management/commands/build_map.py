@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
 
 from campaign.maps.build import MapError, build_map, dumps
 from campaign.maps.stored import map_file
@@ -96,7 +97,9 @@ class Command(BaseCommand):
         except MapError as exc:
             problems = "\n".join(f"  - {problem}" for problem in exc.problems)
             raise CommandError(f"{campaign}: the map cannot be built:\n{problems}") from None
-        CampaignMap.objects.update_or_create(campaign=campaign, defaults={"document": document})
+        with transaction.atomic():
+            CampaignMap.objects.update_or_create(campaign=campaign, defaults={"document": document})
+            campaign.bump_version(state=False)  # the pages' cached maps are drawn again
         self.stdout.write(f"Built the map of {campaign} ({len(document['areas'])} areas).")
 
 
