@@ -2,11 +2,12 @@
 rules leave to the GM), applied to the World under the campaign's lock, logged with who
 made it and the order for the GM it carries out, and written back.
 
-A ruleset builds its ``gm_edit`` with ``edit_service``: its edits (rules/<ruleset>/
-edits.py: key → function of the World and the form's fields, returning the log's Text
-or a ``rules.log.Change`` for an edit only some powers may read in full), how it loads
-and writes its state, and optionally what must hold before an edit (``ready``) and
-what the rules do at once after one (``settle``).
+A ruleset builds its ``gm_edit`` (its ``Hooks.gm_edit``) with ``edit_service``: its
+edits (rules/<ruleset>/edits.py: key → function of the World and the form's fields,
+returning the log's Text or a ``rules.log.Change`` for an edit only some powers may
+read in full), how it loads and writes its state, and optionally what must hold before
+an edit (``ready``) and what the rules do at once after one (``settle``). ``apply``
+makes the edit a GM's form holds.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from django.utils.translation import gettext
 from campaign.changes import locked_campaign
 from campaign.errors import ServiceError
 from campaign.models import Campaign
+from campaign.scheduling import state_edited
 from rules.gm_orders import edit_line
 from rules.log import GM, Change, LogLine
 from rules.refusals import EditError
@@ -60,6 +62,22 @@ def edit_service(
             return change.text
 
     return gm_edit
+
+
+def apply(form, *, campaign: Campaign, actor, carrying_out: Text | None = None) -> Text:
+    """Make the edit a valid GM edit form (rules.forms.BaseEditForm) holds, through the
+    campaign's ruleset; the log's Text, which names the order for the GM it carries
+    out, if any. The open phase then waits for whoever has something to order in the
+    edited state."""
+    text = campaign.rules.hooks.gm_edit(
+        campaign_id=campaign.pk,
+        actor=actor,
+        edit=form.edit_key,
+        carrying_out=carrying_out,
+        **form.edit_fields(),
+    )
+    state_edited(campaign.pk)
+    return text
 
 
 def log_line(user: str, change: Change, carrying_out: Text | None) -> LogLine:

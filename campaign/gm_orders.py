@@ -13,7 +13,7 @@ from django.db import transaction
 from django.http import Http404
 from django.utils.translation import gettext as _
 
-from campaign import sealing
+from campaign import gm_edits, sealing
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, ServiceError
 from campaign.gm_order_forms import CarryOutForm, declared_module
@@ -168,13 +168,13 @@ def apply_edit(form, data, *, seat, actor) -> Text:
     GM it carries out (CarryOutForm), the log line says so and the line is marked done."""
     carry = CarryOutForm.posted(data)
     if carry is None:
-        return form.apply(campaign_id=seat.campaign_id, actor=actor)
+        return gm_edits.apply(form, campaign=seat.campaign, actor=actor)
     if not carry.is_valid():
         raise ServiceError(
             _("The order this edit carries out is not named right: reload the page.")
         )
     task = find(seat, *_named(carry))
-    text = form.apply(campaign_id=seat.campaign_id, actor=actor, carrying_out=task.carrying_out)
+    text = gm_edits.apply(form, campaign=seat.campaign, actor=actor, carrying_out=task.carrying_out)
     _mark_done(task)
     return text
 

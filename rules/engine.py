@@ -224,6 +224,9 @@ class Hooks:
     scenario: ScenarioHooks | None = None
     # {edit key: GM edit form class} (rules.forms.BaseEditForm); empty: no GM edits
     edit_forms: Mapping[str, type] = field(default_factory=dict)
+    # gm_edit(campaign_id=, actor=, edit=, carrying_out=None, **fields) -> the log's Text,
+    # which makes those forms' edits (campaign.gm_edits.edit_service); None: no GM edits
+    gm_edit: Callable[..., Any] | None = None
     # a player's standing orders form, form(data, world=, power_key=); None: none
     standing_form: type | None = None
     # map badges, table columns and state panels (campaign.presenters.RulesetPresenter);
@@ -259,7 +262,8 @@ def install(packages: Iterable[str]) -> None:
 
 def attach(key: str, hooks: Hooks) -> None:
     """Give the ruleset ``key`` its Django side; ValueError when the hooks do not play
-    its phases (one per phase, an order form exactly where the phase takes orders)."""
+    its phases (one per phase, an order form exactly where the phase takes orders), or
+    give GM edit forms without the service that makes their edits (or the reverse)."""
     ruleset = ruleset_for(key)
     problems = [
         f"phase {spec.key!r}: {problem}"
@@ -268,6 +272,8 @@ def attach(key: str, hooks: Hooks) -> None:
     ]
     extra = set(hooks.phases) - {spec.key for spec in ruleset.phases}
     problems += [f"no phase {phase!r}" for phase in sorted(extra)]
+    if bool(hooks.edit_forms) != (hooks.gm_edit is not None):
+        problems.append("edit forms and gm_edit go together")
     if problems:
         raise ValueError(f"{key} hooks: " + "; ".join(problems))
     _hooks[key] = hooks

@@ -4,13 +4,13 @@ and GM-edit-form bases."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
-
-from campaign.scheduling import state_edited
 
 
 class WholeNumberField(forms.IntegerField):
@@ -171,14 +171,14 @@ class BaseOrderForm(forms.Form):
 
 
 class BaseEditForm(forms.Form):
-    """One GM edit, its choices built from the World; ``gm_edit`` is the ruleset's
-    edit service (a staticmethod of each ruleset's subclass)."""
+    """One GM edit, its choices built from the World: ``edit_key`` names the ruleset's
+    edit (rules/<ruleset>/edits.py) that campaign.gm_edits.apply makes with
+    ``edit_fields()``."""
 
     edit_key = ""
     title = ""
     submit_label = gettext_lazy("Save")
     rule = ""
-    gm_edit = None
 
     def __init__(self, data=None, *, world: Any, caption: str = "", **kwargs):
         self.world = world
@@ -190,21 +190,8 @@ class BaseEditForm(forms.Form):
         """Set the choice fields from the World."""
 
     def edit_fields(self) -> dict:
+        """The edit's arguments (call after is_valid())."""
         return dict(self.cleaned_data)
-
-    def apply(self, *, campaign_id: int, actor, carrying_out=None) -> str:
-        """Make the edit (call after is_valid()); returns what the log says, which names
-        the order for the GM it carries out, if any (``carrying_out``). The open phase
-        then waits for whoever has something to order in the edited state."""
-        text = self.gm_edit(
-            campaign_id=campaign_id,
-            actor=actor,
-            edit=self.edit_key,
-            carrying_out=carrying_out,
-            **self.edit_fields(),
-        )
-        state_edited(campaign_id)
-        return text
 
     @classmethod
     def instances(cls, world: Any) -> list[BaseEditForm]:
@@ -221,3 +208,43 @@ class BaseEditForm(forms.Form):
     def current(cls, world: Any) -> list[str]:
         """Lines describing the current state this edit changes, if the rows do not."""
         return []
+
+
+@dataclass(frozen=True)
+class Row:
+    """A row a RowEditForm edits: its key, its caption and its fields' current values."""
+
+    key: Any
+    caption: str
+    values: Mapping[str, Any]
+
+    @classmethod
+    def of(cls, key: Any, caption: str, item: Any, *names: str, **values: Any) -> Row:
+        """The row of ``item`` whose fields ``names`` hold its attributes of those names
+        (``values``: the other fields')."""
+        return cls(key, caption, {**{name: getattr(item, name) for name in names}, **values})
+
+
+class RowEditForm(BaseEditForm):
+    """An edit of one row of a table (a power, a corps, a zone…), shown as one prefilled
+    form a row, so that an edit never clears what it leaves: ``row_field`` is the field
+    that says which row (set in ``add_choices``), ``rows(world)`` lists them."""
+
+    row_field = ""
+
+    @classmethod
+    def rows(cls, world: Any) -> Iterable[Row]:
+        """The rows to edit, in the order shown."""
+        raise NotImplementedError
+
+    @classmethod
+    def instances(cls, world: Any) -> list[BaseEditForm]:
+        return [
+            cls(
+                world=world,
+                caption=row.caption,
+                initial={cls.row_field: row.key, **row.values},
+                auto_id=row_auto_id(cls, row.key),
+            )
+            for row in cls.rows(world)
+        ]

@@ -342,15 +342,9 @@ def edit_corps(
 
 def _corps_flags(corps: Corps) -> Text:
     """ "fought, besieging", or "ready" for a corps with no flag set."""
-    flags = [
-        text
-        for text, on in (
-            (Text("fought"), corps.fought),
-            (Text("besieged"), corps.besieged),
-            (Text("besieging"), corps.besieging),
-        )
-        if on
-    ]
+    names = (Text("fought"), Text("besieged"), Text("besieging"))
+    values = (corps.fought, corps.besieged, corps.besieging)
+    flags = [text for text, on in zip(names, values, strict=True) if on]
     return Join(*flags, sep=", ") if flags else Text("ready")
 
 

@@ -19,6 +19,7 @@ HOOKS = Hooks(
     storage=STORAGE,
     scenario=ScenarioHooks(scenario_loader.validate, scenario_loader.load_extras),
     edit_forms=EDIT_FORMS,
+    gm_edit=services.gm_edit,
     presenter=presenters,
     sees=presenters.sees,
     questions=presenters.QUESTIONS,

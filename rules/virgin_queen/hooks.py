@@ -17,6 +17,7 @@ HOOKS = Hooks(
     storage=STORAGE,
     scenario=ScenarioHooks(scenario_loader.validate, scenario_loader.load_extras),
     edit_forms=EDIT_FORMS,
+    gm_edit=services.gm_edit,
     presenter=presenters,
     decisions=Decisions(
         decide=services.decide, form=DecisionForm, default=services.default_decision

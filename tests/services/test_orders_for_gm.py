@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.http import Http404
 
-from campaign import gm_orders
+from campaign import gm_edits, gm_orders
 from campaign.errors import Conflict
 from campaign.gm_order_forms import GmOrdersForm
 from campaign.models import Order, Seat
@@ -286,8 +286,8 @@ def test_a_virgin_queen_move_is_carried_out_by_the_units_move_edit():
     assert row_item(blank) == prefill.item
     form = form_class({k: str(v) for k, v in prefill.values.items()}, world=world)
     assert form.is_valid(), form.errors
-    said = form.apply(
-        campaign_id=campaign.pk, actor=users["gm"], carrying_out=gmo.carrying_out("Spain", 1)
+    said = gm_edits.apply(
+        form, campaign=campaign, actor=users["gm"], carrying_out=gmo.carrying_out("Spain", 1)
     )
     assert localized(said) == "2 Spain regular units move from Antwerp to Brussels"
     assert VqUnits.objects.get(pk=spanish.pk).area.key == "brussels"

@@ -53,6 +53,14 @@ def test_hooks_for_a_phase_the_ruleset_lacks_are_refused(toy_hooks):
         engine.attach("toy", dataclasses.replace(toy_hooks, phases=phases))
 
 
+@pytest.mark.parametrize(
+    "edits", [{"edit_forms": {"flag": OrderForm}}, {"gm_edit": resolve}], ids=["forms", "service"]
+)
+def test_edit_forms_and_the_edit_service_go_together(toy_hooks, edits):
+    with pytest.raises(ValueError, match="edit forms and gm_edit go together"):
+        engine.attach("toy", dataclasses.replace(toy_hooks, **edits))
+
+
 def test_refused_hooks_leave_the_attached_ones_in_place(toy_hooks):
     with pytest.raises(ValueError):
         engine.attach("toy", dataclasses.replace(toy_hooks, phases={}))
@@ -77,4 +85,5 @@ def test_optional_hooks_default_to_nothing():
     hooks = Hooks(load_world=lambda campaign, rows=None: None, phases={})
     assert (hooks.storage, hooks.scenario, hooks.presenter, hooks.sees) == (None,) * 4
     assert (hooks.standing_form, hooks.decisions, hooks.turn_started) == (None,) * 3
+    assert hooks.gm_edit is None
     assert dict(hooks.edit_forms) == {} and dict(hooks.questions) == {}

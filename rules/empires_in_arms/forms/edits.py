@@ -8,14 +8,15 @@ dashboard shows for that edit: one per row (prefilled) or a single blank form.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import edits
-from rules.empires_in_arms.services import gm_edit
 from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_MODIFIERS, World
-from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id, row_key
+from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
 
 NEUTRAL = ""
 KEEP, NO_STATUS = "", "none"  # the area-details form: leave as it is, or clear
@@ -54,11 +55,16 @@ def status_field(blank: str) -> forms.ChoiceField:
     )
 
 
-class EditForm(BaseEditForm):
-    gm_edit = staticmethod(gm_edit)
+class PowerRowForm(RowEditForm):
+    """An edit of a power's row."""
+
+    row_field = "power"
+
+    def add_choices(self) -> None:
+        self.fields["power"] = row_key(power_choices(self.world), _("There is no such power."))
 
 
-class PowerForm(EditForm):
+class PowerForm(PowerRowForm):
     edit_key = "power"
     title = gettext_lazy("Powers: political status, PP, treasury")
     rule = "EIA-1"
@@ -67,54 +73,28 @@ class PowerForm(EditForm):
     treasury = number_field(gettext_lazy("Treasury $"), TREASURY_RANGE)
     pays_bad_roll = flag(gettext_lazy("Pays $d6 on a bad roll"))
 
-    def add_choices(self) -> None:
-        self.fields["power"] = row_key(power_choices(self.world), _("There is no such power."))
-
     @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        return [
-            cls(
-                world=world,
-                caption=power.name,
-                initial={
-                    "power": key,
-                    "zone": power.zone,
-                    "political_points": power.political_points,
-                    "treasury": power.treasury,
-                    "pays_bad_roll": power.pays_bad_roll,
-                },
-                auto_id=row_auto_id(cls, key),
-            )
-            for key, power in world.powers.items()
-        ]
+    def rows(cls, world: World) -> Iterator[Row]:
+        fields = ("zone", "political_points", "treasury", "pays_bad_roll")
+        for key, power in world.powers.items():
+            yield Row.of(key, power.name, power, *fields)
 
 
-class MilitiaForm(EditForm):
+class MilitiaForm(PowerRowForm):
+    """Spain's row only (EIA-12 militia is Spain's only)."""
+
     edit_key = "militia"
     title = gettext_lazy("Militia owed to Spain (Spanish guerrillas gone home: one per 3)")
     rule = "EIA-12"
     militia = number_field(gettext_lazy("Militia factors due"), edits.MILITIA_RANGE)
 
-    def add_choices(self) -> None:
-        self.fields["power"] = row_key(power_choices(self.world), _("There is no such power."))
-        self.order_fields(["power", "militia"])
-
     @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        """Spain's row (EIA-12 militia is Spain's only)."""
-        if SPAIN not in world.powers:
-            return []
-        return [
-            cls(
-                world=world,
-                caption=world.powers[SPAIN].name,
-                initial={"power": SPAIN, "militia": world.militia_due.get(SPAIN, 0)},
-                auto_id=row_auto_id(cls, SPAIN),
-            )
-        ]
+    def rows(cls, world: World) -> Iterator[Row]:
+        if SPAIN in world.powers:
+            yield Row(SPAIN, world.powers[SPAIN].name, {"militia": world.militia_due.get(SPAIN, 0)})
 
 
-class AreaForm(EditForm):
+class AreaForm(BaseEditForm):
     edit_key = "area"
     title = gettext_lazy("Areas: controller and ceded status (only a minor may be neutral)")
     rule = "EIA-7"
@@ -140,7 +120,7 @@ class AreaForm(EditForm):
         }
 
 
-class AreaDetailsForm(EditForm):
+class AreaDetailsForm(BaseEditForm):
     """One area's manpower, printed Spanish guerrilla value and how a minor is held; a
     field left blank keeps its value (the map table shows the current ones)."""
 
@@ -179,7 +159,7 @@ class AreaDetailsForm(EditForm):
         }
 
 
-class NationalModifierForm(EditForm):
+class NationalModifierForm(BaseEditForm):
     edit_key = "national_modifier"
     title = gettext_lazy("Minor Country Chart: a power's national modifier in a minor")
     rule = "EIA-1"
@@ -211,7 +191,7 @@ class NationalModifierForm(EditForm):
         return lines
 
 
-class LetDownForm(EditForm):
+class LetDownForm(BaseEditForm):
     edit_key = "let_downs"
     title = gettext_lazy("Revolts a power has let down in a minor (−1 each on its attempts there)")
     rule = "EIA-1"
@@ -238,7 +218,7 @@ class LetDownForm(EditForm):
         )
 
 
-class CorpsAddForm(EditForm):
+class CorpsAddForm(BaseEditForm):
     edit_key = "corps_add"
     title = gettext_lazy("Place a corps")
     submit_label = gettext_lazy("Place")
@@ -262,8 +242,9 @@ class CorpsAddForm(EditForm):
         return {**self.cleaned_data, "minor": self.cleaned_data["minor"] or None}
 
 
-class CorpsForm(EditForm):
+class CorpsForm(RowEditForm):
     edit_key = "corps"
+    row_field = "corps"
     title = gettext_lazy("Corps: where, and whether fought this step / besieged / besieging")
     rule = "EIA-4"
     fought = flag(gettext_lazy("Fought this step"))
@@ -277,26 +258,14 @@ class CorpsForm(EditForm):
         self.order_fields(["corps", "area", "fought", "besieged", "besieging"])
 
     @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        return [
-            cls(
-                world=world,
-                caption=f"{world.powers[c.power].name} {c.name}".strip(),
-                initial={
-                    "corps": c.id,
-                    "area": c.area,
-                    "fought": c.fought,
-                    "besieged": c.besieged,
-                    "besieging": c.besieging,
-                },
-                auto_id=row_auto_id(cls, c.id),
-            )
-            for c in world.corps
-            if c.id is not None
-        ]
+    def rows(cls, world: World) -> Iterator[Row]:
+        for c in world.corps:
+            if c.id is not None:
+                caption = f"{world.powers[c.power].name} {c.name}".strip()
+                yield Row.of(c.id, caption, c, "area", "fought", "besieged", "besieging")
 
 
-class CorpsRemoveForm(EditForm):
+class CorpsRemoveForm(BaseEditForm):
     edit_key = "corps_remove"
     title = gettext_lazy("Remove a corps")
     submit_label = gettext_lazy("Remove")
@@ -318,7 +287,7 @@ class CorpsRemoveForm(EditForm):
         self.fields["corps"] = id_field(_("Corps"), corps, _("corps"))
 
 
-class RelationForm(EditForm):
+class RelationForm(BaseEditForm):
     edit_key = "relation"
     title = gettext_lazy("War and alliance between powers")
     rule = "EIA-7"
@@ -354,8 +323,9 @@ class RelationForm(EditForm):
         return sorted(wars) + sorted(allies)
 
 
-class RevoltForm(EditForm):
+class RevoltForm(RowEditForm):
     edit_key = "revolt"
+    row_field = "revolt"
     title = gettext_lazy("Revolts: months the guerrillas have held the capital")
     rule = "EIA-8"
     capital_held_months = number_field(gettext_lazy("Months capital held"), (0, 120))
@@ -366,25 +336,18 @@ class RevoltForm(EditForm):
         self.order_fields(["revolt", "capital_held_months"])
 
     @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        return [
-            cls(
-                world=world,
-                caption=_("%(area)s (revolt number %(number)s, %(sponsor)s)")
-                % {
+    def rows(cls, world: World) -> Iterator[Row]:
+        for r in world.revolts:
+            if r.active and r.id is not None:
+                caption = _("%(area)s (revolt number %(number)s, %(sponsor)s)") % {
                     "area": world.areas[r.area].name,
                     "number": r.number,
                     "sponsor": world.powers[r.sponsor].name,
-                },
-                initial={"revolt": r.id, "capital_held_months": r.capital_held_months},
-                auto_id=row_auto_id(cls, r.id),
-            )
-            for r in world.revolts
-            if r.active and r.id is not None
-        ]
+                }
+                yield Row.of(r.id, caption, r, "capital_held_months")
 
 
-class SpanishFieldLossForm(EditForm):
+class SpanishFieldLossForm(BaseEditForm):
     edit_key = "spanish_field_loss"
     title = gettext_lazy("Spain lost a field combat in an unceded Spanish province")
     submit_label = gettext_lazy("Create a Spanish guerrilla factor")
@@ -403,8 +366,9 @@ class SpanishFieldLossForm(EditForm):
         )
 
 
-class GuerrillaForm(EditForm):
+class GuerrillaForm(RowEditForm):
     edit_key = "guerrilla"
+    row_field = "stack"
     title = gettext_lazy("Guerrillas: factors, and besieged in a city or not")
     rule = "EIA-9"
     factors = number_field(gettext_lazy("Factors"), edits.FACTORS_RANGE)
@@ -416,17 +380,10 @@ class GuerrillaForm(EditForm):
         self.order_fields(["stack", "factors", "besieged"])
 
     @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        return [
-            cls(
-                world=world,
-                caption=stack_label(world, g),
-                initial={"stack": g.id, "factors": g.factors, "besieged": g.besieged},
-                auto_id=row_auto_id(cls, g.id),
-            )
-            for g in world.guerrillas
-            if g.id is not None
-        ]
+    def rows(cls, world: World) -> Iterator[Row]:
+        for g in world.guerrillas:
+            if g.id is not None:
+                yield Row.of(g.id, stack_label(world, g), g, "factors", "besieged")
 
 
 def stack_label(world: World, stack) -> str:
@@ -441,7 +398,7 @@ def stack_label(world: World, stack) -> str:
     }
 
 
-class GuerrillaAddForm(EditForm):
+class GuerrillaAddForm(BaseEditForm):
     edit_key = "guerrilla_add"
     title = gettext_lazy("Place guerrillas (in their area of origin)")
     submit_label = gettext_lazy("Place")
@@ -489,7 +446,7 @@ class GuerrillaAddForm(EditForm):
         }
 
 
-class GuerrillaRemoveForm(EditForm):
+class GuerrillaRemoveForm(BaseEditForm):
     edit_key = "guerrilla_remove"
     title = gettext_lazy("Remove guerrillas (destroyed in a field combat)")
     submit_label = gettext_lazy("Remove")
@@ -508,7 +465,7 @@ class GuerrillaRemoveForm(EditForm):
         self.fields["stack"] = id_field(_("Stack"), stacks, _("guerrilla stack"))
 
 
-class DepotAddForm(EditForm):
+class DepotAddForm(BaseEditForm):
     edit_key = "depot_add"
     title = gettext_lazy("Place a depot")
     submit_label = gettext_lazy("Place")
@@ -524,7 +481,7 @@ class DepotAddForm(EditForm):
         self.order_fields(["power", "area", "port_city", "garrison"])
 
 
-class DepotRemoveForm(EditForm):
+class DepotRemoveForm(BaseEditForm):
     edit_key = "depot_remove"
     title = gettext_lazy("Remove a depot")
     submit_label = gettext_lazy("Remove")
@@ -543,7 +500,7 @@ class DepotRemoveForm(EditForm):
         self.fields["depot"] = id_field(_("Depot"), depots, _("depot"))
 
 
-EDIT_FORMS: dict[str, type[EditForm]] = {
+EDIT_FORMS: dict[str, type[BaseEditForm]] = {
     form.edit_key: form
     for form in (
         PowerForm,

@@ -3,13 +3,14 @@ do not automate. EDIT_FORMS maps each gm_edit key to its form (see rules/forms.p
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id, row_key
+from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
 from rules.pax_baltica import edits
-from rules.pax_baltica.services import gm_edit
 from rules.pax_baltica.state import KINDS, SEA, SIDES, TERRITORY, World
 
 POOL, NOBODY = "", ""
@@ -41,12 +42,9 @@ def optional(choices: list[tuple[str, str]], blank: str) -> list[tuple[str, str]
     return [("", blank), *choices]
 
 
-class EditForm(BaseEditForm):
-    gm_edit = staticmethod(gm_edit)
-
-
-class BlockForm(EditForm):
+class BlockForm(RowEditForm):
     edit_key = "block"
+    row_field = "block"
     title = gettext_lazy("Blocks: land moves, strength, carried by a fleet, in a battle")
     rule = "GNW-3"
     strength = number_field(gettext_lazy("Strength"), edits.STRENGTH_RANGE)
@@ -82,29 +80,15 @@ class BlockForm(EditForm):
         return data
 
     @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        return [
-            cls(
-                world=world,
-                caption=f"{b.name} ({world.nations[b.nation].name} {b.kind})",
-                initial={
-                    "block": b.id,
-                    "location": b.location or POOL,
-                    "strength": b.strength,
-                    "max_strength": b.max_strength,
-                    "rating": b.rating,
-                    "supply_trains": b.supply_trains,
-                    "carried_by": b.carried_by,
-                    "in_battle": b.in_battle,
-                },
-                auto_id=row_auto_id(cls, b.id),
-            )
-            for b in sorted(world.blocks.values(), key=lambda b: (b.nation, b.name))
-            if b.id is not None
-        ]
+    def rows(cls, world: World) -> Iterator[Row]:
+        fields = ("strength", "max_strength", "rating", "supply_trains", "carried_by", "in_battle")
+        for b in sorted(world.blocks.values(), key=lambda b: (b.nation, b.name)):
+            if b.id is not None:
+                caption = f"{b.name} ({world.nations[b.nation].name} {b.kind})"
+                yield Row.of(b.id, caption, b, *fields, location=b.location or POOL)
 
 
-class BlockAddForm(EditForm):
+class BlockAddForm(BaseEditForm):
     edit_key = "block_add"
     title = gettext_lazy("Add a block")
     submit_label = gettext_lazy("Add")
@@ -137,7 +121,7 @@ class BlockAddForm(EditForm):
         return data
 
 
-class BattleForm(EditForm):
+class BattleForm(BaseEditForm):
     edit_key = "battle"
     title = gettext_lazy("Record a battle (before the sieges)")
     submit_label = gettext_lazy("Record")
@@ -157,8 +141,9 @@ class BattleForm(EditForm):
         )
 
 
-class NationForm(EditForm):
+class NationForm(RowEditForm):
     edit_key = "nation"
+    row_field = "nation"
     title = gettext_lazy("Nations: RP level, event RP, forced peace, deployment")
     rule = "GNW-5"
     rp_level = number_field(gettext_lazy("RP level"), edits.RP_RANGE, required=False)
@@ -183,26 +168,13 @@ class NationForm(EditForm):
         )
 
     @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        return [
-            cls(
-                world=world,
-                caption=n.name,
-                initial={
-                    "nation": n.key,
-                    "rp_level": n.rp_level,
-                    "event_rp": n.event_rp,
-                    "forced_peace": n.forced_peace,
-                    "deployment": list(n.deployment),
-                    "fleet_ports": list(n.fleet_ports),
-                },
-                auto_id=row_auto_id(cls, n.key),
-            )
-            for n in world.nations.values()
-        ]
+    def rows(cls, world: World) -> Iterator[Row]:
+        fields = ("rp_level", "event_rp", "forced_peace", "deployment", "fleet_ports")
+        for n in world.nations.values():
+            yield Row.of(n.key, n.name, n, *fields)
 
 
-class TerritoryForm(EditForm):
+class TerritoryForm(BaseEditForm):
     edit_key = "territory"
     title = gettext_lazy("A territory: control, garrison marker, forage points, port")
     rule = "GNW-2"
@@ -245,8 +217,9 @@ class TerritoryForm(EditForm):
         ]
 
 
-class SideForm(EditForm):
+class SideForm(RowEditForm):
     edit_key = "side"
+    row_field = "side"
     title = gettext_lazy("Actions per side (the season's action roll)")
     actions = number_field(gettext_lazy("Left this season"), edits.ACTIONS_RANGE)
     actions_per_season = number_field(gettext_lazy("Each season"), edits.ACTIONS_RANGE)
@@ -256,24 +229,20 @@ class SideForm(EditForm):
         self.fields["side"] = row_key(list(SIDES.items()))
 
     @classmethod
-    def instances(cls, world: World) -> list[EditForm]:
-        return [
-            cls(
-                world=world,
-                caption=SIDES[side],
-                initial={
-                    "side": side,
+    def rows(cls, world: World) -> Iterator[Row]:
+        for side, left in world.actions.items():
+            yield Row(
+                side,
+                SIDES[side],
+                {
                     "actions": left,
                     "actions_per_season": world.season_actions.get(side, 0),
                     "first": side == next(iter(world.actions)),
                 },
-                auto_id=row_auto_id(cls, side),
             )
-            for side, left in world.actions.items()
-        ]
 
 
-EDIT_FORMS: dict[str, type[EditForm]] = {
+EDIT_FORMS: dict[str, type[BaseEditForm]] = {
     form.edit_key: form
     for form in (SideForm, BattleForm, BlockForm, BlockAddForm, NationForm, TerritoryForm)
 }

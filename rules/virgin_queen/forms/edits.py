@@ -4,15 +4,16 @@ is refused.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.forms import BaseEditForm, flag, id_field, number_field, row_auto_id, row_key
+from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
 from rules.translation import localized
 from rules.virgin_queen import edits
 from rules.virgin_queen.forms.orders import power_choices, space_choices
-from rules.virgin_queen.services import gm_edit
 from rules.virgin_queen.state import (
     CATHOLIC,
     MERCENARY,
@@ -27,14 +28,19 @@ from rules.virgin_queen.state import (
 
 
 class EditForm(BaseEditForm):
-    gm_edit = staticmethod(gm_edit)
+    """A Virgin Queen edit: built from the loaded state (load_world), it reads its World."""
 
     def __init__(self, data=None, *, world, caption: str = "", **kwargs):
         super().__init__(data, world=world.world, caption=caption, **kwargs)
 
 
-class SpaceForm(EditForm):
+class RowForm(EditForm, RowEditForm):
+    """A Virgin Queen edit of one row: ``rows`` reads the loaded state."""
+
+
+class SpaceForm(RowForm):
     edit_key = "space"
+    row_field = "space"
     title = gettext_lazy(
         "Spaces: religion, control, unrest, fortified, besieged, zone, key, port, home"
     )
@@ -75,24 +81,18 @@ class SpaceForm(EditForm):
         }
 
     @classmethod
-    def instances(cls, world) -> list[BaseEditForm]:
-        """One prefilled row per space, so that an edit never clears what it leaves."""
+    def rows(cls, world) -> Iterator[Row]:
         fields = ("religion", "unrest", "fortified", "besieged", "zone", "key_space", "port")
-        return [
-            cls(
-                world=world,
-                caption=space.name,
-                initial={
-                    "space": space.key,
-                    "controller": space.controller or "",
-                    "capital_of": space.capital_of or "",
-                    "protestant_home": space.protestant_home,
-                    **{name: getattr(space, name) for name in fields},
-                },
-                auto_id=row_auto_id(cls, space.key),
+        for space in sorted(world.world.spaces.values(), key=lambda s: s.name):
+            yield Row.of(
+                space.key,
+                space.name,
+                space,
+                "protestant_home",
+                *fields,
+                controller=space.controller or "",
+                capital_of=space.capital_of or "",
             )
-            for space in sorted(world.world.spaces.values(), key=lambda s: s.name)
-        ]
 
 
 class UnitsForm(EditForm):
@@ -157,8 +157,9 @@ class UnitsMoveForm(EditForm):
         self.order_fields(["stack", "to", "count"])
 
 
-class LeaderForm(EditForm):
+class LeaderForm(RowForm):
     edit_key = "leader"
+    row_field = "leader"
     title = gettext_lazy("Leaders: where, and whether they may enter play")
     can_enter = flag(gettext_lazy("May enter play"))
 
@@ -177,21 +178,16 @@ class LeaderForm(EditForm):
         return {**self.cleaned_data, "space": self.cleaned_data["space"] or None}
 
     @classmethod
-    def instances(cls, world) -> list[BaseEditForm]:
-        return [
-            cls(
-                world=world,
-                caption=f"{leader.name} ({power_name(leader.power)})",
-                initial={"leader": key, "space": leader.space or "", "can_enter": leader.can_enter},
-                auto_id=row_auto_id(cls, key),
-            )
-            for key, leader in world.world.leaders.items()
-            if leader.id is not None
-        ]
+    def rows(cls, world) -> Iterator[Row]:
+        for key, leader in world.world.leaders.items():
+            if leader.id is not None:
+                values = {"space": leader.space or "", "can_enter": leader.can_enter}
+                yield Row(key, f"{leader.name} ({power_name(leader.power)})", values)
 
 
-class ZoneForm(EditForm):
+class ZoneForm(RowForm):
     edit_key = "zone"
+    row_field = "zone"
     title = gettext_lazy("Struggle zones: the Protestant capital and regulars left")
     rule = "VQ-2"
     regulars = number_field(gettext_lazy("Regulars available"), edits.COUNT_RANGE)
@@ -209,24 +205,15 @@ class ZoneForm(EditForm):
         return {**self.cleaned_data, "capital": self.cleaned_data["capital"] or None}
 
     @classmethod
-    def instances(cls, world) -> list[BaseEditForm]:
-        return [
-            cls(
-                world=world,
-                caption=zone_name(zone),
-                initial={
-                    "zone": zone,
-                    "capital": capital or "",
-                    "regulars": world.world.counter_mix.get(zone, 0),
-                },
-                auto_id=row_auto_id(cls, zone),
-            )
-            for zone, capital in world.world.capitals.items()
-        ]
+    def rows(cls, world) -> Iterator[Row]:
+        for zone, capital in world.world.capitals.items():
+            regulars = world.world.counter_mix.get(zone, 0)
+            yield Row(zone, zone_name(zone), {"capital": capital or "", "regulars": regulars})
 
 
-class PowerForm(EditForm):
+class PowerForm(RowForm):
     edit_key = "power"
+    row_field = "power"
     title = gettext_lazy("Catholic powers (their regulars and naval units are Catholic units)")
     rule = "VQ-1"
     catholic = flag(gettext_lazy("Catholic"))
@@ -235,16 +222,9 @@ class PowerForm(EditForm):
         self.fields["power"] = row_key(power_choices(self.world))
 
     @classmethod
-    def instances(cls, world) -> list[BaseEditForm]:
-        return [
-            cls(
-                world=world,
-                caption=power_title(key),
-                initial={"power": key, "catholic": key in world.world.catholic_powers},
-                auto_id=row_auto_id(cls, key),
-            )
-            for key in world.world.markers
-        ]
+    def rows(cls, world) -> Iterator[Row]:
+        for key in world.world.markers:
+            yield Row(key, power_title(key), {"catholic": key in world.world.catholic_powers})
 
 
 class WarForm(EditForm):
@@ -270,8 +250,9 @@ class WarForm(EditForm):
         )
 
 
-class MarkersForm(EditForm):
+class MarkersForm(RowForm):
     edit_key = "markers"
+    row_field = "power"
     title = gettext_lazy("Espionage markers")
     rule = "VQ-3"
     informant = number_field(gettext_lazy("Informant"), edits.MARKER_RANGE)
@@ -282,24 +263,13 @@ class MarkersForm(EditForm):
         self.fields["power"] = row_key(power_choices(self.world))
 
     @classmethod
-    def instances(cls, world) -> list[BaseEditForm]:
-        return [
-            cls(
-                world=world,
-                caption=power_title(key),
-                initial={
-                    "power": key,
-                    "informant": m.informant,
-                    "assassination_used": m.assassination_used,
-                    "cipher_key": m.cipher_key,
-                },
-                auto_id=row_auto_id(cls, key),
-            )
-            for key, m in world.world.markers.items()
-        ]
+    def rows(cls, world) -> Iterator[Row]:
+        for key, m in world.world.markers.items():
+            fields = ("informant", "assassination_used", "cipher_key")
+            yield Row.of(key, power_title(key), m, *fields)
 
 
-EDIT_FORMS: dict[str, type[EditForm]] = {
+EDIT_FORMS: dict[str, type[BaseEditForm]] = {
     form.edit_key: form
     for form in (
         SpaceForm,
