@@ -18,7 +18,7 @@ from rules.translation import localized
 PREFIX = "gm"  # posted names: gm-<row>-kind, gm-<row>-target, gm-<row>-text, gm-note
 ROW_FIELD = re.compile(rf"{PREFIX}-(\d{{1,3}})-(kind|target|text)")
 NOTE_FIELD = f"{PREFIX}-note"
-BLANK_ROWS = 2  # empty rows offered after the saved lines ("Add a line" adds more)
+BLANK_ROWS = 1  # an empty row offered after the saved lines ("Add a line" adds more)
 ROW_LIMIT = 2 * gmo.MAX_LINES  # a posted row beyond this: too many, whatever it holds
 
 

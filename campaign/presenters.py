@@ -154,6 +154,11 @@ class MapView:
     orders: tuple[OrderLine, ...] = ()  # the orders the reader may read, on the map
 
     @property
+    def links_path(self) -> str:
+        """The links between areas as one SVG path."""
+        return "".join(f"M{x1:g} {y1:g}L{x2:g} {y2:g}" for x1, y1, x2, y2 in self.lines)
+
+    @property
     def width(self) -> float:
         return float(self.view_box.split()[2])
 

@@ -199,6 +199,16 @@ class BaseEditForm(forms.Form):
         form = cls(world=world, auto_id=row_auto_id(cls, "new"))
         return [form] if form.offers_choices else []
 
+    @classmethod
+    def items(cls, world: Any) -> list[tuple[str, str]]:
+        """The item (``row_item``) and caption of each form ``instances`` gives."""
+        return [(row_item(form), form.caption) for form in cls.instances(world)]
+
+    @classmethod
+    def instance(cls, world: Any, item: str) -> BaseEditForm | None:
+        """The form of ``item`` among ``instances``, or None."""
+        return next((form for form in cls.instances(world) if row_item(form) == item), None)
+
     @property
     def offers_choices(self) -> bool:
         """Every required choice has something to choose from."""
@@ -239,12 +249,23 @@ class RowEditForm(BaseEditForm):
 
     @classmethod
     def instances(cls, world: Any) -> list[BaseEditForm]:
-        return [
-            cls(
-                world=world,
-                caption=row.caption,
-                initial={cls.row_field: row.key, **row.values},
-                auto_id=row_auto_id(cls, row.key),
-            )
-            for row in cls.rows(world)
-        ]
+        return [cls.of_row(world, row) for row in cls.rows(world)]
+
+    @classmethod
+    def items(cls, world: Any) -> list[tuple[str, str]]:
+        return [(str(row.key), row.caption) for row in cls.rows(world)]
+
+    @classmethod
+    def instance(cls, world: Any, item: str) -> BaseEditForm | None:
+        row = next((row for row in cls.rows(world) if str(row.key) == item), None)
+        return None if row is None else cls.of_row(world, row)
+
+    @classmethod
+    def of_row(cls, world: Any, row: Row) -> BaseEditForm:
+        """The form of one row, prefilled."""
+        return cls(
+            world=world,
+            caption=row.caption,
+            initial={cls.row_field: row.key, **row.values},
+            auto_id=row_auto_id(cls, row.key),
+        )

@@ -595,3 +595,14 @@ def swap_resolver(monkeypatch, ruleset: str, phase: str, resolve) -> Callable:
     real = phases[phase]
     monkeypatch.setitem(phases, phase, replace(real, resolve=resolve))
     return real.resolve
+
+
+def dashboard_with_edits(client, campaign) -> str:
+    """The GM dashboard with the forms of every edit panel, as loaded on opening each."""
+    from django.urls import reverse
+
+    html = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    for key in campaign.rules.hooks.edit_forms:
+        url = reverse("campaign:edit_panel", args=[campaign.pk, key])
+        html += client.get(url, HTTP_HX_REQUEST="true").content.decode()
+    return html

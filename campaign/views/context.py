@@ -7,6 +7,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import get_language
@@ -205,7 +206,7 @@ def page_context(state: CampaignState, **forms) -> dict:
     happened to it in the last resolved phase."""
     context = orders_context(state, **forms)
     decision = context["decision_form"]
-    highlight = set(decision.highlight) if decision is not None and decision.answerable else set()
+    highlight = answerable_highlight(decision)
     newest, last_phase = page_events(state)
     seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
     mine = None
@@ -288,7 +289,14 @@ def map_context(state: CampaignState, highlight: set[str], *, answerable: bool =
     return {
         "map": SimpleLazyObject(lambda: map_view(state, highlight)),
         "map_cache_key": ":".join(map(str, key)),
+        "map_table_url": reverse("campaign:area_table", args=[state.campaign.pk]),
     }
+
+
+def answerable_highlight(decision) -> set[str]:
+    """The spaces the decision under way may choose, highlighted on the campaign page
+    for whoever may make it."""
+    return set(decision.highlight) if decision is not None and decision.answerable else set()
 
 
 def readable_payloads(state: CampaignState) -> dict[str, dict]:

@@ -120,6 +120,26 @@ def edit(request, campaign_id: int, key: str):
 
 @login_required
 @require_GET
+def edit_panel(request, campaign_id: int, key: str):
+    """One kind of edit's forms, loaded when the GM opens its panel: with HTMX the
+    panel's body alone, otherwise the dashboard with that panel open."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form_class = edit_forms(state).get(key)
+    if form_class is None:
+        raise Http404("No such edit.")
+    if not request.htmx:
+        return render(request, "campaign/gm.html", dashboard_context(request, state, (key, "")))
+    panel = {
+        "key": key,
+        "submit_label": form_class.submit_label,
+        **panel_body(state, form_class),
+    }
+    context = {"campaign": state.campaign, "panel": panel}
+    return render(request, "campaign/gm.html#edit_panel_body", context)
+
+
+@login_required
+@require_GET
 def edit_item(request, campaign_id: int, key: str):
     """The form of the item picked in a long edit list (``?item=``), prefilled: with HTMX
     the form alone, otherwise the dashboard with that form open."""
@@ -128,7 +148,7 @@ def edit_item(request, campaign_id: int, key: str):
     if form_class is None:
         raise Http404("No such edit.")
     item = request.GET.get("item", "")
-    form = next((f for f in form_class.instances(state.world) if row_item(f) == item), None)
+    form = form_class.instance(state.world, item) if item else None
     if form is None:
         raise Http404("Nothing to edit by that name: reload the page.")
     if not request.htmx:
@@ -347,36 +367,46 @@ def advance_form(campaign: Campaign, data=None) -> AdvanceForm:
 def edit_panels(
     state: CampaignState, opened: tuple[str, str] = ("", ""), prefilled=None
 ) -> list[dict]:
-    """Each kind of edit with a form per item; a long list (more than EDIT_PICKER_FROM
-    items: corps, stacks, areas of a big map) as a picker instead, whose item's form is
-    loaded on demand (``edit_item``); ``opened``: the (edit, item) whose form is shown,
-    ``prefilled``: that form, prefilled from an order for the GM it carries out. Each
-    panel lists the orders for the GM its edit carries out."""
-    panels = []
+    """Each kind of edit, titled; its forms are built only for the panel ``opened`` (the
+    (edit, item) shown, ``prefilled`` from an order for the GM it carries out) and for
+    a panel that lists orders for the GM its edit carries out. The others load on demand
+    (``edit_panel``)."""
     gm_lines = gm_orders.by_edit(gm_orders.readable(state))
+    panels = []
     for key, form_class in edit_forms(state).items():
-        forms = form_class.instances(state.world)
-        items = [(row_item(form), form.caption) for form in forms]
-        if len(forms) > EDIT_PICKER_FROM:
-            forms = [form for form in forms if opened == (key, row_item(form))]
-        else:
-            items = []
-        if prefilled is not None and opened[0] == key:
-            forms = [prefilled] + [form for form in forms if row_item(form) != opened[1]]
-        panels.append(
-            {
-                "key": key,
-                "title": form_class.title,
-                "rule": form_class.rule,
-                "submit_label": form_class.submit_label,
-                "current": form_class.current(state.world),
-                "forms": forms,
-                "items": items,
-                "opened": opened[0] == key,
-                "gm_lines": gm_lines.get(key, []),
-            }
-        )
+        panel = {
+            "key": key,
+            "title": form_class.title,
+            "rule": form_class.rule,
+            "submit_label": form_class.submit_label,
+            "opened": opened[0] == key,
+            "gm_lines": gm_lines.get(key, []),
+        }
+        if panel["opened"]:
+            panel.update(panel_body(state, form_class, opened[1], prefilled))
+        elif panel["gm_lines"]:
+            panel.update(panel_body(state, form_class))
+        panels.append(panel)
     return panels
+
+
+def panel_body(state: CampaignState, form_class, item: str = "", prefilled=None) -> dict:
+    """A panel's forms: one per item; a long list (more than EDIT_PICKER_FROM items:
+    corps, stacks, areas of a big map) as a picker instead, with only ``item``'s form,
+    whose other items' forms load on demand (``edit_item``)."""
+    items = form_class.items(state.world)
+    if len(items) > EDIT_PICKER_FROM:
+        forms = [form_class.instance(state.world, item)] if item else []
+    else:
+        forms, items = form_class.instances(state.world), []
+    if prefilled is not None:
+        forms = [prefilled] + [form for form in forms if form and row_item(form) != item]
+    return {
+        "loaded": True,
+        "current": form_class.current(state.world),
+        "forms": [form for form in forms if form is not None],
+        "items": items,
+    }
 
 
 def gm_order_rows(state: CampaignState) -> list | None:

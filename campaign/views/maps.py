@@ -1,6 +1,7 @@
 """The map as a file to download (any seated user): SVG, as the page draws it now or as
 it was once a past phase had resolved, within the seat's own hidden-information limits.
-The page turns it into PNG in the browser (static/courier/map-download.js)."""
+The page turns it into PNG in the browser (static/courier/map-download.js). And the
+map's areas as a table, loaded when the reader opens it."""
 
 from __future__ import annotations
 
@@ -9,13 +10,15 @@ from functools import cache
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
 from django.http import Http404, HttpResponse
+from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils.text import slugify
+from django.views.decorators.http import require_GET
 
 from campaign import history, presenters
 from campaign.models import Campaign, Phase
 from campaign.services import seat_for
-from campaign.views.context import load_state, map_view
+from campaign.views.context import answerable_highlight, load_state, map_context, map_view
 from campaign.views.history import past_view
 from rules.translation import localized
 
@@ -38,6 +41,19 @@ def current_map(request, campaign_id: int):
     """The map as the campaign page shows it to this seat now."""
     state = load_state(seat_for(request.user, campaign_id))
     return svg_file(state.campaign, map_view(state), state.campaign.turn)
+
+
+@login_required
+@require_GET
+def area_table(request, campaign_id: int):
+    """The map's areas as a table, as this seat sees them now: with HTMX the table alone
+    (the campaign page and the dashboard load it when it is opened), otherwise a page."""
+    state = load_state(seat_for(request.user, campaign_id))
+    highlight = answerable_highlight(state.decision_form())
+    context = {"campaign": state.campaign, **map_context(state, highlight)}
+    if request.htmx:
+        return render(request, "campaign/map.html#map_table_cached", context)
+    return render(request, "campaign/area_table.html", context)
 
 
 @login_required

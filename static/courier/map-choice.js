@@ -45,9 +45,13 @@
     });
   }
 
+  function areaUrl(area) {
+    return area.closest("svg").dataset.areaUrl.replace("__key__", area.dataset.key);
+  }
+
   function activate(area) {
     if (area.classList.contains("highlight") && choose(area.dataset.key)) return;
-    showDetails(area.dataset.href);
+    showDetails(areaUrl(area));
   }
 
   function closePanel(panel) {
@@ -59,7 +63,7 @@
 
   document.addEventListener("click", (event) => {
     if (!event.target.closest) return;
-    const area = event.target.closest("#map g.area[data-href]");
+    const area = event.target.closest("#map g.area[data-key]");
     const link = event.target.closest("#map a.area-link");
     const closer = event.target.closest("#area-panel [data-close-area]");
     if (area) {
@@ -74,7 +78,7 @@
   });
   document.addEventListener("keydown", (event) => {
     if (!event.target.closest) return;
-    const area = event.target.closest("#map g.area[data-href]");
+    const area = event.target.closest("#map g.area[data-key]");
     if (area && (event.key === "Enter" || event.key === " ")) {
       event.preventDefault();
       activate(area);

@@ -229,9 +229,10 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts, 
             failed = p.locator("#log li", has_text="France incites a revolt in Malta")
             expect(failed).to_contain_text("1 +1 France Dominant = 2 < 6: no revolt")
             # The map: a revolt badge on Palatinate (its area's or its counters' group),
-            # and the same in the table.
+            # and the same in the table, which loads when it is opened.
             palatinate = p.locator('#map [data-key="palatinate"] .badge.revolt')
             expect(palatinate).to_have_text("4")
+            p.locator("#map details.map-table summary").click()
             expect(p.locator("#area-palatinate")).to_contain_text("4 (Great Britain)")
             expect(p.locator("#area-malta")).not_to_contain_text("(France)")
             p.locator("#area-palatinate").scroll_into_view_if_needed()

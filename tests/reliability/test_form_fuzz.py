@@ -105,6 +105,8 @@ NOTHING_TO_POST = {
     "campaign:list": "the user's campaigns",
     "campaign:detail": "the campaign page (its forms post elsewhere)",
     "campaign:gm": "the GM dashboard (its forms post elsewhere)",
+    "campaign:edit_panel": "an edit panel's forms (they post to campaign:edit)",
+    "campaign:area_table": "the map's areas as a table",
     "campaign:export": "the archive of the campaign",
     "campaign:rules": "the rules page of a ruleset",
     "campaign:verify": "a resolved phase's rolls",
@@ -358,11 +360,16 @@ EDIT = "campaign:edit"
 
 
 def add_edit_items(stage: Stage, found: Crawl) -> None:
-    """Every edit of the ruleset: the items of its list, as its picker offers them
+    """Every edit of the ruleset: its panel's forms, as the GM opening it loads them; the
+    items of its list, as its picker offers them
     (``edit_item?item=``), and, for an edit the dashboard shows no form of (nothing to
     choose from now), its blank form as the form class renders it, with the hidden
     fields the dashboard's edit forms carry."""
     state = load_state(Seat.objects.get(campaign=stage.campaign, role=Seat.Role.GM))
+    with acting(stage, "gm") as client:
+        for key in edit_forms(state):
+            panel = reverse("campaign:edit_panel", args=[stage.campaign.pk, key])
+            found.page(client, panel, "gm", **HTMX)
     edits = [form for (name, _), forms in found.forms.items() for _, form in forms if name == EDIT]
     hidden = [{c.name: c for c in form.fields if c.kind == "hidden"} for form in edits]
     envelope = [c for name, c in (hidden or [{}])[0].items() if all(name in h for h in hidden)]

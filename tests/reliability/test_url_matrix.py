@@ -403,6 +403,18 @@ def edit_item_calls(s: Scene) -> list[Call]:
     ]
 
 
+def edit_panel_calls(s: Scene) -> list[Call]:
+    """One kind of edit's forms, alone (HTMX) or in the dashboard with that panel open."""
+    if s.ruleset not in EDIT_ITEMS:
+        return [get(u("edit_panel", s.pk, "nope"), 404, "no such edit")]
+    url = u("edit_panel", s.pk, EDIT_ITEMS[s.ruleset][0])
+    return [
+        get(url, label="panel"),
+        Call("get", url, label="panel, htmx", htmx=True),
+        get(u("edit_panel", s.pk, "nope"), 404, "no such edit"),
+    ]
+
+
 def foreign_seat_request(s: Scene):
     """A request for a seat of the other campaign of the ruleset (its ids are foreign here)."""
     from campaign.models import SeatRequest
@@ -544,6 +556,7 @@ BUILDERS: dict[str, Spec] = {
     ),
     "edit": Spec(GM, POST_ONLY, edit_calls),
     "edit_item": Spec(GM, GET_ONLY, edit_item_calls),
+    "edit_panel": Spec(GM, GET_ONLY, edit_panel_calls),
     "carry_out": Spec(GM, GET_ONLY, carry_out_calls),
     "gm_order_done": Spec(GM, POST_ONLY, gm_order_done_calls),
     "gm_orders_reveal": Spec(
@@ -759,6 +772,14 @@ BUILDERS: dict[str, Spec] = {
         ],
     ),
     "map_svg": Spec(SEAT, ANY_METHOD, lambda s: [get(u("map_svg", s.pk), 200, "the map now")]),
+    "area_table": Spec(
+        SEAT,
+        GET_ONLY,
+        lambda s: [
+            get(u("area_table", s.pk), 200, "the areas"),
+            Call("get", u("area_table", s.pk), label="the areas, htmx", htmx=True),
+        ],
+    ),
     "phase_map_svg": Spec(
         SEAT,
         ANY_METHOD,

@@ -20,7 +20,7 @@ from rules.empires_in_arms.models import (
     NationalModifier,
     Revolt,
 )
-from tests.factories import make_eia_campaign, seat_users, snapshot
+from tests.factories import dashboard_with_edits, make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -469,7 +469,7 @@ def test_only_a_home_province_can_be_ceded(campaign, client_as):
 def test_dashboard_offers_an_edit_form_for_every_edit(campaign, client_as):
     palatinate = campaign.areas.get(key="palatinate")
     Depot.objects.create(campaign=campaign, power=palatinate.controller, area=palatinate)
-    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    html = dashboard_with_edits(client_as("gm"), campaign)
     assert set(EDIT_FORMS) == set(EDITS)
     for key in EDIT_FORMS:
         assert f'id="edit-{key}"' in html, key
@@ -498,7 +498,9 @@ def test_the_map_table_shows_manpower_guerrilla_value_and_how_a_minor_is_held(ca
     EiaArea.objects.filter(area__campaign=campaign, area__key="minor-0").update(
         minor_status="client"
     )
-    html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    client = client_as("gm")
+    html = dashboard_with_edits(client, campaign)
+    html += client.get(reverse("campaign:area_table", args=[campaign.pk])).content.decode()
     assert "<li>Palatinate: Great Britain +1</li>" in html  # the chart as it stands
     assert re.search(
         r"Old Castile</a></th>\s*<td>province</td>.*?<td>3</td>\s*<td>3</td>", html, re.S

@@ -67,12 +67,27 @@ def test_new_campaign_refuses_an_unknown_scenario(client_as):
 
 
 def test_campaign_page_shows_map_svg_and_table(campaign, client_as):
-    html = detail(client_as("observer"), campaign)
+    client = client_as("observer")
+    html = detail(client, campaign)
     assert "<svg" in html and 'viewBox="' in html
-    palatinate = re.search(r'<tr id="area-palatinate">(.*?)</tr>', html, re.S).group(1)
-    assert "France" in palatinate and "4 (Great Britain)" in palatinate and ">3<" in palatinate
     assert '<g class="badge revolt"' in html and '<g class="badge guerrilla"' in html
-    assert "Map status as a table" in html
+    table_url = reverse("campaign:area_table", args=[campaign.pk])
+    assert "Map status as a table" in html and "<tr id=" not in html  # loaded when opened
+    assert f'hx-get="{table_url}" hx-trigger="toggle once"' in html
+    assert f'<a href="{table_url}">Show the table</a>' in html  # without JavaScript
+    fragment = client.get(table_url, HTTP_HX_REQUEST="true").content.decode()
+    assert "<html" not in fragment
+    palatinate = re.search(r'<tr id="area-palatinate">(.*?)</tr>', fragment, re.S).group(1)
+    assert "France" in palatinate and "4 (Great Britain)" in palatinate and ">3<" in palatinate
+    page = client.get(table_url).content.decode()
+    assert "<html" in page and '<tr id="area-palatinate">' in page
+
+
+@pytest.mark.parametrize("role, status", [("outsider", 404), ("anonymous", 302)])
+def test_only_a_seat_reads_the_area_table(campaign, client_as, role, status):
+    client = client_as(role) if role != "anonymous" else Client()
+    response = client.get(reverse("campaign:area_table", args=[campaign.pk]))
+    assert response.status_code == status
 
 
 def test_campaign_page_says_the_scenario_is_editable_sample_data(campaign, client_as):

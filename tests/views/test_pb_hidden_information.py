@@ -185,6 +185,9 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         )
     url = reverse("campaign:map_svg", args=[pk])
     calls.append(Call("map_svg", "map now", "get", url, status=200))
+    url = reverse("campaign:area_table", args=[campaign.pk])
+    calls.append(Call("area_table", "areas", "get", url, status=200))
+    calls.append(Call("area_table", "areas, htmx", "get", url, htmx=True, status=200))
     for htmx in (False, True):
         how = ", htmx" if htmx else ""
         calls.append(
@@ -271,6 +274,8 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         calls.append(Call("edit", f"edit {key}", "post", url, data, status=403))
         url = reverse("campaign:edit_item", args=[pk, key]) + f"?item={theirs[0].pk}"
         calls.append(Call("edit_item", f"edit {key}, their block", "get", url, {}, status=403))
+        url = reverse("campaign:edit_panel", args=[pk, key])
+        calls.append(Call("edit_panel", f"edit {key}, the panel", "get", url, {}, status=403))
     calls.append(Call("timeline", "timeline", "get", reverse("campaign:timeline", args=[pk])))
     calls += press_and_lobby_calls(campaign, me, seat)
     return calls

@@ -286,7 +286,6 @@ def test_why_shows_karl_xiis_missing_line_and_swaps_the_map_out_of_band(pb, as_r
     assert "Karl XII cannot be reinforced now:" in html
     assert '<section id="map" class="panel map" hx-swap-oob="true">' in html
     assert highlighted(html) == {"lietuva"}
-    assert '<tr id="area-lietuva" class="highlight">' in html
 
 
 def test_why_highlights_the_whole_line_of_communication(pb, as_role, ids):

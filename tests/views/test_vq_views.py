@@ -22,7 +22,13 @@ from rules.translation import localized
 from rules.virgin_queen.models import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
 from rules.virgin_queen.procedures import stack_text
 from rules.virgin_queen.state import Units
-from tests.factories import PASSWORD, make_vq_campaign, seat_users, snapshot
+from tests.factories import (
+    PASSWORD,
+    dashboard_with_edits,
+    make_vq_campaign,
+    seat_users,
+    snapshot,
+)
 from tests.services.test_eia_phase_services import resolve
 
 pytestmark = pytest.mark.django_db
@@ -844,7 +850,7 @@ def leader_pk(campaign, name: str) -> int:
 
 
 def test_the_dashboard_offers_every_virgin_queen_edit(vq, as_role):
-    html = dashboard(as_role("gm"), vq)
+    html = dashboard_with_edits(as_role("gm"), vq)
     for key in ("space", "units", "leader", "zone", "war", "markers"):
         assert f'id="edit-{key}"' in html, key
     assert "Coligny (the Protestant)" in html
@@ -910,7 +916,7 @@ def test_gm_sets_war_and_peace(vq, as_role):
     data = {"first": "protestant", "second": "spain", "at_war": "on"}
     assert gm_post(client, vq, "war", data).status_code == 302
     assert at_war(vq, "protestant", "spain")
-    assert "the Protestant and Spain are at war" in dashboard(client, vq)
+    assert "the Protestant and Spain are at war" in dashboard_with_edits(client, vq)
     assert gm_post(client, vq, "war", {"first": "spain", "second": "protestant"}).status_code == 302
     assert not at_war(vq, "protestant", "spain")
 
@@ -1063,7 +1069,7 @@ def test_unit_stacks_on_the_map_are_named_in_the_readers_language(vq, as_role):
     """Lyon's French stacks, as the log names them: "1 French regular" in each language."""
     html = (
         as_role("spain")
-        .get(reverse("campaign:detail", args=[vq.pk]), HTTP_ACCEPT_LANGUAGE="ru")
+        .get(reverse("campaign:area_table", args=[vq.pk]), HTTP_ACCEPT_LANGUAGE="ru")
         .content.decode()
     )
     with translation.override("ru"):
