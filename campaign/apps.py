@@ -1,5 +1,7 @@
 from django.apps import AppConfig
 from django.conf import settings
+from django.core.management import call_command
+from django.db.models.signals import post_migrate
 
 from rules import engine
 
@@ -14,3 +16,11 @@ class CampaignConfig(AppConfig):
         needs the models: it is imported once they are loaded)."""
         engine.install(settings.COURIER_RULESETS)  # first: modules below read the registry
         from campaign import tasks  # noqa: F401
+
+        post_migrate.connect(create_cache_table, sender=self)
+
+
+def create_cache_table(using: str = "default", **kwargs) -> None:
+    """After every migrate, the database cache's table (courier/cache.py), if the site
+    uses one and it is missing."""
+    call_command("createcachetable", database=using, verbosity=0)

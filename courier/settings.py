@@ -13,6 +13,7 @@ import dj_database_url
 from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
+from courier.cache import caches
 from rules.engine import RULESET_PACKAGES
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -177,12 +178,16 @@ STORAGES = {
     },
 }
 
+# The shared cache (courier/cache.py): Redis where COURIER_CACHE_URL names one, otherwise
+# a table of the database; the pages' maps and area tables, and the rate limits' counters.
+CACHES = caches(os.environ.get("COURIER_CACHE_URL", ""))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign:list"
 LOGOUT_REDIRECT_URL = "login"
 # Password reset requests an hour, per client address and per e-mail address (counted in
-# the cache, so per process unless CACHES is shared).
+# the shared cache).
 PASSWORD_RESET_LIMIT = int(os.environ.get("COURIER_PASSWORD_RESET_LIMIT", "5"))
 
 # Background work: phase resolution at deadlines and when everyone is ready, mail and
@@ -193,7 +198,7 @@ CLOCK_INTERVAL_SECONDS = int(os.environ.get("COURIER_CLOCK_INTERVAL", "2"))
 # how often an open campaign page asks whether its phase has moved on
 POLL_SECONDS = int(os.environ.get("COURIER_POLL_SECONDS", "15"))
 # Press (campaign/press.py): how many messages one user may write a minute (counted in the
-# cache, so per process unless CACHES is shared), and how often at most each user is mailed
+# shared cache), and how often at most each user is mailed
 # a digest of the press they have not read.
 PRESS_RATE_LIMIT = int(os.environ.get("COURIER_PRESS_RATE_LIMIT", "10"))
 PRESS_DIGEST_HOURS = int(os.environ.get("COURIER_PRESS_DIGEST_HOURS", "6"))

@@ -10,3 +10,6 @@ TOY = "tests.toy"
 INSTALLED_APPS = [*INSTALLED_APPS, TOY]
 COURIER_RULESETS = [*COURIER_RULESETS, TOY]
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# The pages' caching is the same code on any backend; a per-process memory cache keeps the
+# query counts of the tests to the pages' own (tests/unit/test_cache.py tries the others).
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
