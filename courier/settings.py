@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.forms",  # the form renderer below finds Django's own widget templates here
     "django_htmx",
     "template_partials",
     "django_tasks",
@@ -116,6 +117,9 @@ LANGUAGE_COOKIE_HTTPONLY = True
 
 ROOT_URLCONF = "courier.urls"
 
+# Widgets are rendered with the site's templates, so that templates/django/forms/ may
+# replace one of Django's (the select, for long lists).
+FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
