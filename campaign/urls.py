@@ -3,6 +3,7 @@ from django.urls import path, register_converter
 from campaign.views import (
     account,
     archive,
+    edits,
     ending,
     gm,
     maps,
@@ -66,9 +67,11 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/gm/", gm.dashboard, name="gm"),
     path("campaigns/<id:campaign_id>/gm/start/", gm.start, name="start"),
     path("campaigns/<id:campaign_id>/gm/advance/", gm.advance, name="advance"),
-    path("campaigns/<id:campaign_id>/gm/edit/<slug:key>/", gm.edit, name="edit"),
-    path("campaigns/<id:campaign_id>/gm/edit/<slug:key>/item/", gm.edit_item, name="edit_item"),
-    path("campaigns/<id:campaign_id>/gm/edit/<slug:key>/panel/", gm.edit_panel, name="edit_panel"),
+    path("campaigns/<id:campaign_id>/gm/edit/<slug:key>/", edits.edit, name="edit"),
+    path("campaigns/<id:campaign_id>/gm/edit/<slug:key>/item/", edits.edit_item, name="edit_item"),
+    path(
+        "campaigns/<id:campaign_id>/gm/edit/<slug:key>/panel/", edits.edit_panel, name="edit_panel"
+    ),
     path("campaigns/<id:campaign_id>/gm/seats/<id:seat_id>/", gm.seat, name="seat"),
     path("campaigns/<id:campaign_id>/gm/options/", gm.options, name="options"),
     path("campaigns/<id:campaign_id>/gm/deadline/", gm.deadline, name="deadline"),

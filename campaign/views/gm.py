@@ -14,7 +14,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_POST
 
 from campaign import gm_orders, lobby, presenters, readiness, scheduling, sealing
 from campaign.changes import expecting_state
@@ -45,11 +45,9 @@ from campaign.services import (
 )
 from campaign.views.access import error_text, gm_seat
 from campaign.views.context import CampaignState, load_state, log_lines, map_context, panels
-from rules.forms import row_item
-from rules.translation import localized
+from campaign.views.edit_panels import edit_panels
 
 GM_LOG_LIMIT = 50
-EDIT_PICKER_FROM = 20  # more items than this: a picker, and the item's form on demand
 
 
 @login_required
@@ -94,69 +92,6 @@ def advance(request, campaign_id: int):
         }
 
     return perform(request, state, form, resolve)
-
-
-@login_required
-@require_POST
-def edit(request, campaign_id: int, key: str):
-    """One edit of the state the rules do not automate; logged with who and when."""
-    state = load_state(gm_seat(request.user, campaign_id))
-    form_class = edit_forms(state).get(key)
-    if form_class is None:
-        raise Http404("No such edit.")
-    form = form_class(request.POST, world=state.world)
-    return perform(
-        request,
-        state,
-        form,
-        lambda _: (
-            localized(gm_orders.apply_edit(form, request.POST, seat=state.seat, actor=request.user))
-            + "."
-        ),
-        refusal_prefix=gettext("%(edit)s: ") % {"edit": form_class.title},
-        anchor=f"#edit-{key}",
-    )
-
-
-@login_required
-@require_GET
-def edit_panel(request, campaign_id: int, key: str):
-    """One kind of edit's forms, loaded when the GM opens its panel: with HTMX the
-    panel's body alone, otherwise the dashboard with that panel open."""
-    state = load_state(gm_seat(request.user, campaign_id))
-    form_class = edit_forms(state).get(key)
-    if form_class is None:
-        raise Http404("No such edit.")
-    if not request.htmx:
-        return render(request, "campaign/gm.html", dashboard_context(request, state, (key, "")))
-    panel = {
-        "key": key,
-        "submit_label": form_class.submit_label,
-        **panel_body(state, form_class),
-    }
-    context = {"campaign": state.campaign, "panel": panel}
-    return render(request, "campaign/gm.html#edit_panel_body", context)
-
-
-@login_required
-@require_GET
-def edit_item(request, campaign_id: int, key: str):
-    """The form of the item picked in a long edit list (``?item=``), prefilled: with HTMX
-    the form alone, otherwise the dashboard with that form open."""
-    state = load_state(gm_seat(request.user, campaign_id))
-    form_class = edit_forms(state).get(key)
-    if form_class is None:
-        raise Http404("No such edit.")
-    item = request.GET.get("item", "")
-    form = form_class.instance(state.world, item) if item else None
-    if form is None:
-        raise Http404("Nothing to edit by that name: reload the page.")
-    if not request.htmx:
-        context = dashboard_context(request, state, opened=(key, item))
-        return render(request, "campaign/gm.html", context)
-    panel = {"key": key, "submit_label": form_class.submit_label}
-    context = {"campaign": state.campaign, "panel": panel, "form": form}
-    return render(request, "campaign/gm.html#edit_form", context)
 
 
 @login_required
@@ -315,6 +250,39 @@ def observer(request, campaign_id: int):
 # -- helpers ------------------------------------------------------------------------
 
 
+class Refusal(Exception):
+    """A GM action refused, having changed nothing: the reason, the status (422, or 409
+    for a page out of date) and the state to show with it."""
+
+    def __init__(self, reason: str, status: int, state: CampaignState):
+        super().__init__(reason)
+        self.reason, self.status, self.state = reason, status, state
+
+
+def act(
+    request, state: CampaignState, form, action: Callable[[dict], object], refusal_prefix=""
+) -> object:
+    """Validate the form and call the service; what it returns, or Refusal.
+
+    Every GM form carries the campaign's state version it was shown at: the action runs
+    only while the campaign is still in that state, so a form sent twice, replayed or
+    overtaken by another change is refused (409, with the state as it now is) and changes
+    nothing."""
+    expected = StateVersionForm(request.POST)
+    if not expected.is_valid():
+        raise Refusal(error_text(expected), 422, state)
+    if form is not None and not form.is_valid():
+        raise Refusal(f"{refusal_prefix}{error_text(form)}", 422, state)
+    try:
+        with expecting_state(state.campaign.pk, expected.cleaned_data["state_version"]):
+            return action(form.cleaned_data if form is not None else {})
+    except ServiceError as error:
+        if isinstance(error, Conflict):  # the page is out of date: show the current one
+            current = load_state(gm_seat(request.user, state.campaign.pk))
+            raise Refusal(str(error), 409, current) from None
+        raise Refusal(str(error), 422, state) from None
+
+
 def perform(
     request,
     state: CampaignState,
@@ -325,26 +293,12 @@ def perform(
     refusal_prefix: str = "",
     anchor: str = "",
 ):
-    """Validate the form, call the service, and go back to the dashboard with a message;
-    a refusal renders the dashboard with the reason (422, or 409 for a phase that moved
-    on) having changed nothing. ``success`` empty: the service's return is the message.
-
-    Every GM form carries the campaign's state version it was shown at: the action runs
-    only while the campaign is still in that state, so a form sent twice, replayed or
-    overtaken by another change is refused (409) and changes nothing."""
-    expected = StateVersionForm(request.POST)
-    if not expected.is_valid():
-        return refuse(request, state, error_text(expected), 422)
-    if form is not None and not form.is_valid():
-        return refuse(request, state, f"{refusal_prefix}{error_text(form)}", 422)
+    """``act``, then back to the dashboard with a message; a refusal renders the
+    dashboard with the reason. ``success`` empty: the service's return is the message."""
     try:
-        with expecting_state(state.campaign.pk, expected.cleaned_data["state_version"]):
-            result = action(form.cleaned_data if form is not None else {})
-    except ServiceError as error:
-        if isinstance(error, Conflict):  # the page is out of date: show the current one
-            current = load_state(gm_seat(request.user, state.campaign.pk))
-            return refuse(request, current, str(error), 409)
-        return refuse(request, state, str(error), 422)
+        result = act(request, state, form, action, refusal_prefix)
+    except Refusal as refusal:
+        return refuse(request, refusal.state, refusal.reason, refusal.status)
     messages.success(request, success or str(result))
     return redirect(reverse("campaign:gm", args=[state.campaign.pk]) + anchor)
 
@@ -354,59 +308,10 @@ def refuse(request, state: CampaignState, reason: str, status: int):
     return render(request, "campaign/gm.html", dashboard_context(request, state), status=status)
 
 
-def edit_forms(state: CampaignState) -> dict:
-    return state.rules.hooks.edit_forms
-
-
 def advance_form(campaign: Campaign, data=None) -> AdvanceForm:
     scripted = campaign.dice_mode == Campaign.DiceMode.SCRIPTED
     initial = {"phase": campaign.phase_id}
     return AdvanceForm(data, scripted=scripted, initial=initial)
-
-
-def edit_panels(
-    state: CampaignState, opened: tuple[str, str] = ("", ""), prefilled=None
-) -> list[dict]:
-    """Each kind of edit, titled; its forms are built only for the panel ``opened`` (the
-    (edit, item) shown, ``prefilled`` from an order for the GM it carries out) and for
-    a panel that lists orders for the GM its edit carries out. The others load on demand
-    (``edit_panel``)."""
-    gm_lines = gm_orders.by_edit(gm_orders.readable(state))
-    panels = []
-    for key, form_class in edit_forms(state).items():
-        panel = {
-            "key": key,
-            "title": form_class.title,
-            "rule": form_class.rule,
-            "submit_label": form_class.submit_label,
-            "opened": opened[0] == key,
-            "gm_lines": gm_lines.get(key, []),
-        }
-        if panel["opened"]:
-            panel.update(panel_body(state, form_class, opened[1], prefilled))
-        elif panel["gm_lines"]:
-            panel.update(panel_body(state, form_class))
-        panels.append(panel)
-    return panels
-
-
-def panel_body(state: CampaignState, form_class, item: str = "", prefilled=None) -> dict:
-    """A panel's forms: one per item; a long list (more than EDIT_PICKER_FROM items:
-    corps, stacks, areas of a big map) as a picker instead, with only ``item``'s form,
-    whose other items' forms load on demand (``edit_item``)."""
-    items = form_class.items(state.world)
-    if len(items) > EDIT_PICKER_FROM:
-        forms = [form_class.instance(state.world, item)] if item else []
-    else:
-        forms, items = form_class.instances(state.world), []
-    if prefilled is not None:
-        forms = [prefilled] + [form for form in forms if form and row_item(form) != item]
-    return {
-        "loaded": True,
-        "current": form_class.current(state.world),
-        "forms": [form for form in forms if form is not None],
-        "items": items,
-    }
 
 
 def gm_order_rows(state: CampaignState) -> list | None:

@@ -13,7 +13,8 @@ from campaign.errors import Conflict
 from campaign.gm_order_forms import CarryOutForm, RevealForm
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
-from campaign.views.gm import dashboard_context, edit_forms, perform
+from campaign.views.edit_panels import edit_forms
+from campaign.views.gm import dashboard_context, perform
 from rules.forms import row_item
 
 

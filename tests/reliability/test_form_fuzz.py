@@ -58,7 +58,7 @@ from hypothesis import strategies as st
 
 from campaign.models import Campaign, Profile, Seat
 from campaign.views.context import load_state
-from campaign.views.gm import edit_forms
+from campaign.views.edit_panels import edit_forms
 from rules.forms import row_item
 from tests.factories import PASSWORD, seat_users
 from tests.reliability.form_crawl import (

@@ -50,7 +50,7 @@ ROLES = ("anonymous", "outsider", "player", "other_player", "observer", "gm")
 SEATED = ("player", "other_player", "observer", "gm")
 PLAYERS = ("player", "other_player")
 HTMX = {"HTTP_HX_REQUEST": "true"}
-HTMX_ENDPOINTS = {"orders", "standing", "question", "decision", "press", "press_channel"}
+HTMX_ENDPOINTS = {"orders", "standing", "question", "decision", "press", "press_channel", "edit"}
 MISSING = 10**17  # an id no row has
 LOGIN = "login"  # expected: a redirect to the login page
 

@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def short_lists(monkeypatch):
     """Every list longer than one item gets a picker (the campaign has 2 corps, 7 powers)."""
-    monkeypatch.setattr("campaign.views.gm.EDIT_PICKER_FROM", 1)
+    monkeypatch.setattr("campaign.views.edit_panels.EDIT_PICKER_FROM", 1)
 
 
 def item_url(campaign, key: str, item: str = "") -> str:

@@ -1,0 +1,118 @@
+"""The GM's edits of the state the rules leave to him, on the dashboard: a panel's forms
+loaded when it is opened, a long list's item on demand, and the edit itself, which with
+HTMX answers in place (the panel, and out of band what the edit changed) and otherwise
+goes back to the dashboard with a message."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseClientRedirect
+
+from campaign import gm_orders
+from campaign.views.access import gm_seat
+from campaign.views.context import CampaignState, load_state
+from campaign.views.edit_panels import edit_forms, panel_body
+from campaign.views.gm import Refusal, act, dashboard_context, perform
+from rules.forms import row_auto_id, row_item
+from rules.translation import localized
+
+
+@login_required
+@require_POST
+def edit(request, campaign_id: int, key: str):
+    """One edit of the state the rules do not automate; logged with who and when."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form_class = edit_forms(state).get(key)
+    if form_class is None:
+        raise Http404("No such edit.")
+    item = request.POST.get(getattr(form_class, "row_field", ""), "") or "new"
+    form = form_class(request.POST, world=state.world, auto_id=row_auto_id(form_class, item))
+    prefix = gettext("%(edit)s: ") % {"edit": form_class.title}
+
+    def make(_) -> str:
+        said = gm_orders.apply_edit(form, request.POST, seat=state.seat, actor=request.user)
+        return localized(said) + "."
+
+    if request.htmx:
+        return edit_in_place(request, state, key, form, make, prefix)
+    return perform(request, state, form, make, refusal_prefix=prefix, anchor=f"#edit-{key}")
+
+
+def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: str):
+    """An edit sent by the dashboard's HTMX form: its panel again, saying what was done,
+    and out of band what the edit changes (the map, the state panels, who owes orders,
+    the log, the state version every form carries). A refusal answers the same with the
+    reason and the state as it now is (the input kept where it was refused), having
+    changed nothing; an edit after which the phase resolved reloads the dashboard."""
+    try:
+        notice, level, status = act(request, state, form, make, prefix), "success", 200
+        shown, bound = load_state(gm_seat(request.user, state.campaign.pk)), None
+    except Refusal as refusal:
+        notice, level, status, shown = refusal.reason, "error", refusal.status, refusal.state
+        bound = form if refusal.status == 422 else None
+    if (shown.campaign.phase_id, shown.phase and shown.phase.status) != (
+        state.campaign.phase_id,
+        state.phase and state.phase.status,
+    ):
+        messages.success(request, notice)
+        return HttpResponseClientRedirect(reverse("campaign:gm", args=[state.campaign.pk]))
+    form_class = type(form)
+    panel = {
+        "key": key,
+        "submit_label": form_class.submit_label,
+        **panel_body(shown, form_class, row_item(form), prefilled=bound),
+    }
+    context = {
+        **dashboard_context(request, shown),
+        "panel": panel,
+        "notice": notice,
+        "notice_level": level,
+    }
+    return render(request, "campaign/gm.html#edit_done", context, status=status)
+
+
+@login_required
+@require_GET
+def edit_panel(request, campaign_id: int, key: str):
+    """One kind of edit's forms, loaded when the GM opens its panel: with HTMX the
+    panel's body alone, otherwise the dashboard with that panel open."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form_class = edit_forms(state).get(key)
+    if form_class is None:
+        raise Http404("No such edit.")
+    if not request.htmx:
+        return render(request, "campaign/gm.html", dashboard_context(request, state, (key, "")))
+    panel = {
+        "key": key,
+        "submit_label": form_class.submit_label,
+        **panel_body(state, form_class),
+    }
+    context = {"campaign": state.campaign, "panel": panel}
+    return render(request, "campaign/gm.html#edit_panel_body", context)
+
+
+@login_required
+@require_GET
+def edit_item(request, campaign_id: int, key: str):
+    """The form of the item picked in a long edit list (``?item=``), prefilled: with HTMX
+    the form alone, otherwise the dashboard with that form open."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    form_class = edit_forms(state).get(key)
+    if form_class is None:
+        raise Http404("No such edit.")
+    item = request.GET.get("item", "")
+    form = form_class.instance(state.world, item) if item else None
+    if form is None:
+        raise Http404("Nothing to edit by that name: reload the page.")
+    if not request.htmx:
+        context = dashboard_context(request, state, opened=(key, item))
+        return render(request, "campaign/gm.html", context)
+    panel = {"key": key, "submit_label": form_class.submit_label}
+    context = {"campaign": state.campaign, "panel": panel, "form": form}
+    return render(request, "campaign/gm.html#edit_form", context)

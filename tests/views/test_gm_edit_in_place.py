@@ -1,0 +1,104 @@
+"""A GM edit sent by the dashboard's HTMX form answers in place: the edited panel, and out
+of band only what the edit changes, with every form's state version renewed; a refusal
+answers the same way, having changed nothing."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign
+from rules.empires_in_arms.models import EiaPowerStatus
+from tests.factories import snapshot
+
+pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
+
+
+def spain_power_edit(campaign, **changes) -> dict:
+    data = {
+        "power": "spain",
+        "zone": "Dominant",
+        "political_points": "9",
+        "treasury": "15",
+        "state_version": str(Campaign.objects.get(pk=campaign.pk).state_version),
+    }
+    return {**data, **changes}
+
+
+def post_edit(client, campaign, data, key="power", **headers):
+    return client.post(reverse("campaign:edit", args=[campaign.pk, key]), data, **headers)
+
+
+def spain(campaign) -> EiaPowerStatus:
+    return EiaPowerStatus.objects.select_related("power").get(
+        power__campaign=campaign, power__key="spain"
+    )
+
+
+def oob_ids(html: str) -> set[str]:
+    return set(re.findall(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="true"', html))
+
+
+@pytest.mark.raw_gm_posts
+def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as):
+    before = Campaign.objects.get(pk=campaign.pk).state_version
+    response = post_edit(client_as("gm"), campaign, spain_power_edit(campaign), **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert spain(campaign).zone == "Dominant" and spain(campaign).power.political_points == 9
+    assert re.search(r'<p class="notice success" role="status">[^<]*Spain[^<]*</p>', html)
+    assert 'id="id_PowerForm_spain_zone"' in html and 'value="Dominant" selected' in html
+    assert oob_ids(html) == {"map", "state-panels", "submissions", "gm-orders", "log"}
+    renewed = Campaign.objects.get(pk=campaign.pk).state_version
+    assert renewed != before
+    assert (
+        f'<input type="hidden" name="state_version" value="{renewed}" '
+        'hx-swap-oob="outerHTML:input[name=state_version]">'
+    ) in html
+    assert 'id="seats"' not in html and 'id="options"' not in html  # not the whole dashboard
+
+
+@pytest.mark.raw_gm_posts
+def test_a_stale_edit_answers_the_current_panel_and_changes_nothing(campaign, client_as):
+    client = client_as("gm")
+    stale = spain_power_edit(campaign, political_points="3")
+    post_edit(client, campaign, spain_power_edit(campaign), **HTMX)  # another edit first
+    before = snapshot(campaign)
+    response = post_edit(client, campaign, stale, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 409 and "<html" not in html
+    assert snapshot(campaign) == before
+    assert '<p class="notice error" role="status">The campaign changed after' in html
+    assert re.search(r'id="id_PowerForm_spain_political_points" [^>]*value="9"', html) or re.search(
+        r'value="9"[^>]*id="id_PowerForm_spain_political_points"', html
+    )
+    current = Campaign.objects.get(pk=campaign.pk).state_version
+    assert f'name="state_version" value="{current}" hx-swap-oob' in html
+
+
+@pytest.mark.raw_gm_posts
+def test_a_refused_edit_keeps_the_input_and_says_why(campaign, client_as):
+    before = snapshot(campaign)
+    data = spain_power_edit(campaign, political_points="99999")
+    response = post_edit(client_as("gm"), campaign, data, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 422 and snapshot(campaign) == before
+    assert "enter a whole number from" in html
+    assert 'value="99999"' in html
+
+
+@pytest.mark.raw_gm_posts
+def test_without_htmx_an_edit_goes_back_to_the_dashboard(campaign, client_as):
+    response = post_edit(client_as("gm"), campaign, spain_power_edit(campaign))
+    assert response.status_code == 302
+    assert response.url == reverse("campaign:gm", args=[campaign.pk]) + "#edit-power"
+
+
+@pytest.mark.raw_gm_posts
+@pytest.mark.parametrize("role, status", [("player", 403), ("observer", 403), ("outsider", 404)])
+def test_only_the_gm_edits_in_place(campaign, client_as, role, status):
+    before = snapshot(campaign)
+    response = post_edit(client_as(role), campaign, spain_power_edit(campaign), **HTMX)
+    assert response.status_code == status and snapshot(campaign) == before
