@@ -66,6 +66,16 @@ def empty_cache():
     cache.clear()
 
 
+@pytest.fixture(autouse=True)
+def english_after_each_test():
+    """Each test starts in the default language: a request in Greek or Russian leaves its
+    language active in the thread (LocaleMiddleware activates it and never deactivates)."""
+    from django.utils import translation
+
+    yield
+    translation.deactivate()
+
+
 @pytest.fixture
 def on_postgresql(settings):
     """Skip (or, under COURIER_NO_SKIPS, fail) a test that needs real PostgreSQL."""
