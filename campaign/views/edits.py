@@ -16,9 +16,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_orders
 from campaign.views.access import gm_seat
-from campaign.views.context import CampaignState, load_state
+from campaign.views.context import CampaignState, load_state, map_view
 from campaign.views.edit_panels import edit_forms, panel_body
-from campaign.views.gm import Refusal, act, dashboard_context, perform
+from campaign.views.gm import Refusal, act, dashboard_context, perform, state_context
 from rules.forms import row_auto_id, row_item
 from rules.translation import localized
 
@@ -46,10 +46,12 @@ def edit(request, campaign_id: int, key: str):
 
 def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: str):
     """An edit sent by the dashboard's HTMX form: its panel again, saying what was done,
-    and out of band what the edit changes (the map, the state panels, who owes orders,
-    the log, the state version every form carries). A refusal answers the same with the
-    reason and the state as it now is (the input kept where it was refused), having
-    changed nothing; an edit after which the phase resolved reloads the dashboard."""
+    and out of band what the edit changes (the map if any area looks different, the
+    state panels, who owes orders, the log, the state version every form carries). A
+    refusal answers the same with the reason and the state as it now is (the input kept
+    where it was refused), having changed nothing; an edit after which the phase
+    resolved reloads the dashboard."""
+    drawn = map_view(state).rows  # the map as the GM's page shows it now
     try:
         notice, level, status = act(request, state, form, make, prefix), "success", 200
         shown, bound = load_state(gm_seat(request.user, state.campaign.pk)), None
@@ -69,10 +71,11 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
         **panel_body(shown, form_class, row_item(form), prefilled=bound),
     }
     context = {
-        **dashboard_context(request, shown),
+        **state_context(shown),
         "panel": panel,
         "notice": notice,
         "notice_level": level,
+        "map_changed": map_view(shown).rows != drawn,  # else the map is left as it is
     }
     return render(request, "campaign/gm.html#edit_done", context, status=status)
 

@@ -346,10 +346,8 @@ def dashboard_context(
 ) -> dict:
     """The dashboard; ``opened``: the (edit, item) of a long list whose form is shown
     (``prefilled``: from an order for the GM)."""
-    decision = state.decision_form()
     return {
-        **panels(state),
-        "decision_form": decision,
+        **state_context(state),
         "advance_form": advance_form(state.campaign),
         "deadline_form": DeadlineForm(
             initial={
@@ -360,9 +358,6 @@ def dashboard_context(
         "options_form": OptionsForm.for_campaign(state.campaign),
         "press_form": PressRulesForm.for_campaign(state.campaign),
         "schedule_form": ScheduleForm.for_campaign(state.campaign),
-        "order_rows": gm_order_rows(state),
-        "gm_orders": gm_orders.readable(state),
-        "reveal_form": RevealForm(initial={"reveal": gm_orders.reveals(state.campaign)}),
         "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": readiness.resolves_itself(state.campaign),
         "can_roll_back": Phase.objects.filter(
@@ -372,6 +367,19 @@ def dashboard_context(
         "lobby_form": LobbyForm(instance=state.campaign),
         "seat_requests": lobby.waiting_requests(state.campaign),
         "edit_panels": edit_panels(state, opened, prefilled),
+    }
+
+
+def state_context(state: CampaignState) -> dict:
+    """What the dashboard shows of the state (the panels, the orders given and those for
+    the GM, the map, the log), without its controls: what an edit changes."""
+    decision = state.decision_form()
+    return {
+        **panels(state),
+        "decision_form": decision,
+        "order_rows": gm_order_rows(state),
+        "gm_orders": gm_orders.readable(state),
+        "reveal_form": RevealForm(initial={"reveal": gm_orders.reveals(state.campaign)}),
         **map_context(
             state,
             set(decision.highlight) if decision else set(),

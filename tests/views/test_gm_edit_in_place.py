@@ -50,7 +50,7 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
     assert spain(campaign).zone == "Dominant" and spain(campaign).power.political_points == 9
     assert re.search(r'<p class="notice success" role="status">[^<]*Spain[^<]*</p>', html)
     assert 'id="id_PowerForm_spain_zone"' in html and 'value="Dominant" selected' in html
-    assert oob_ids(html) == {"map", "state-panels", "submissions", "gm-orders", "log"}
+    assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "log"}  # the map alike
     renewed = Campaign.objects.get(pk=campaign.pk).state_version
     assert renewed != before
     assert (
@@ -58,6 +58,23 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
         'hx-swap-oob="outerHTML:input[name=state_version]">'
     ) in html
     assert 'id="seats"' not in html and 'id="options"' not in html  # not the whole dashboard
+
+
+@pytest.mark.raw_gm_posts
+def test_an_edit_that_changes_the_map_redraws_it(campaign, client_as):
+    data = {
+        "area": "palatinate",
+        "controller": "spain",
+        "state_version": str(Campaign.objects.get(pk=campaign.pk).state_version),
+    }
+    response = post_edit(client_as("gm"), campaign, data, key="area", **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert oob_ids(html) == {"map", "state-panels", "submissions", "gm-orders", "log"}
+    spain_colour = re.search(
+        r'<li><span class="swatch" style="background: (#\w+)"></span>Spain', html
+    )
+    assert re.search(rf'id="map-palatinate"[^>]*>(?:(?!</g>).)*{spain_colour.group(1)}', html, re.S)
 
 
 @pytest.mark.raw_gm_posts
