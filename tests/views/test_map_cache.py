@@ -69,3 +69,29 @@ def test_a_change_draws_the_map_again(drawings):
     campaign.bump_version()  # any change: an edit, a resolution, an order given
     page(users["player"], campaign)
     assert drawings == [1, 1]
+
+
+def area_table(user, campaign) -> str:
+    client = Client()
+    client.force_login(user)
+    url = reverse("campaign:area_table", args=[campaign.pk])
+    response = client.get(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_area_table_is_cached_per_view_too(drawings):
+    """The table a reader opens is kept like the map: the GM's, with both sides' blocks, is
+    never what a player gets, nor one side's what the other gets."""
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    swedish = Secrets.of_blocks(blocks_of(campaign, "sweden"))
+    coalition = Secrets.of_blocks(blocks_of(campaign, "coalition"))
+    gm = area_table(users["gm"], campaign)  # first, so that a wrong key would serve it on
+    assert swedish.found_in(gm) and coalition.found_in(gm)
+    sweden = area_table(users["player"], campaign)
+    russia = area_table(users["other_player"], campaign)
+    assert not coalition.found_in(sweden) and not swedish.found_in(russia)
+    assert drawings == [1, 1, 1]
+    assert area_table(users["player"], campaign) == sweden  # the same again: from the cache
+    assert drawings == [1, 1, 1]
