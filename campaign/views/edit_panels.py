@@ -11,6 +11,7 @@ EDIT_PICKER_FROM = 20  # more items than this: a picker, and the item's form on 
 
 
 def edit_forms(state: CampaignState) -> dict:
+    """The ruleset's GM edit forms by edit key."""
     return state.rules.hooks.edit_forms
 
 

@@ -31,7 +31,8 @@ def edit(request, campaign_id: int, key: str):
     form_class = edit_forms(state).get(key)
     if form_class is None:
         raise Http404("No such edit.")
-    item = request.POST.get(getattr(form_class, "row_field", ""), "") or "new"
+    posted = request.POST.get(getattr(form_class, "row_field", ""), "")
+    item = posted if posted in dict(form_class.items(state.world)) else "new"
     form = form_class(request.POST, world=state.world, auto_id=row_auto_id(form_class, item))
     prefix = gettext("%(edit)s: ") % {"edit": form_class.title}
 

@@ -107,6 +107,15 @@ def test_a_refused_edit_keeps_the_input_and_says_why(campaign, client_as):
 
 
 @pytest.mark.raw_gm_posts
+@pytest.mark.parametrize("power", ["%s", "%(x)s", "atlantis", ""])
+def test_a_row_no_one_has_is_refused_in_place(campaign, client_as, power):
+    before = snapshot(campaign)
+    data = spain_power_edit(campaign, power=power)
+    response = post_edit(client_as("gm"), campaign, data, **HTMX)
+    assert response.status_code == 422 and snapshot(campaign) == before
+
+
+@pytest.mark.raw_gm_posts
 def test_without_htmx_an_edit_goes_back_to_the_dashboard(campaign, client_as):
     response = post_edit(client_as("gm"), campaign, spain_power_edit(campaign))
     assert response.status_code == 302
