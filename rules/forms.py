@@ -179,6 +179,7 @@ class BaseEditForm(forms.Form):
     title = ""
     submit_label = gettext_lazy("Save")
     rule = ""
+    row_field = ""  # a RowEditForm's: the field that names the row it edits
 
     def __init__(self, data=None, *, world: Any, caption: str = "", **kwargs):
         self.world = world
@@ -239,8 +240,6 @@ class RowEditForm(BaseEditForm):
     """An edit of one row of a table (a power, a corps, a zone…), shown as one prefilled
     form a row, so that an edit never clears what it leaves: ``row_field`` is the field
     that says which row (set in ``add_choices``), ``rows(world)`` lists them."""
-
-    row_field = ""
 
     @classmethod
     def rows(cls, world: Any) -> Iterable[Row]:

@@ -58,3 +58,10 @@ def panel_body(state: CampaignState, form_class, item: str = "", prefilled=None)
         "forms": [form for form in forms if form is not None],
         "items": items,
     }
+
+
+def opened_panel(state: CampaignState, key: str, form_class, item: str = "", prefilled=None):
+    """The panel an edit's answer or its loading shows again: its key, its button and its
+    forms (``panel_body``)."""
+    body = panel_body(state, form_class, item, prefilled)
+    return {"key": key, "submit_label": form_class.submit_label, **body}

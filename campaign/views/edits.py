@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign import gm_orders
 from campaign.views.access import gm_seat
 from campaign.views.context import CampaignState, load_state, map_view
-from campaign.views.edit_panels import edit_forms, panel_body
+from campaign.views.edit_panels import edit_forms, opened_panel
 from campaign.views.gm import Refusal, act, dashboard_context, perform, state_context
 from rules.forms import row_auto_id, row_item
 from rules.translation import localized
@@ -31,8 +31,8 @@ def edit(request, campaign_id: int, key: str):
     form_class = edit_forms(state).get(key)
     if form_class is None:
         raise Http404("No such edit.")
-    posted = request.POST.get(getattr(form_class, "row_field", ""), "")
-    item = posted if posted in dict(form_class.items(state.world)) else "new"
+    posted = request.POST.get(form_class.row_field, "") if form_class.row_field else ""
+    item = posted if posted and posted in dict(form_class.items(state.world)) else "new"
     form = form_class(request.POST, world=state.world, auto_id=row_auto_id(form_class, item))
     prefix = gettext("%(edit)s: ") % {"edit": form_class.title}
 
@@ -65,18 +65,13 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
     ):
         messages.success(request, notice)
         return HttpResponseClientRedirect(reverse("campaign:gm", args=[state.campaign.pk]))
-    form_class = type(form)
-    panel = {
-        "key": key,
-        "submit_label": form_class.submit_label,
-        **panel_body(shown, form_class, row_item(form), prefilled=bound),
-    }
     context = {
         **state_context(shown),
-        "panel": panel,
+        "panel": opened_panel(shown, key, type(form), row_item(form), prefilled=bound),
         "notice": notice,
         "notice_level": level,
-        "map_changed": map_view(shown).rows != drawn,  # else the map is left as it is
+        # a refusal may meet a page out of date: its map is sent again with the state
+        "map_changed": status != 200 or map_view(shown).rows != drawn,
     }
     return render(request, "campaign/gm.html#edit_done", context, status=status)
 
@@ -92,12 +87,7 @@ def edit_panel(request, campaign_id: int, key: str):
         raise Http404("No such edit.")
     if not request.htmx:
         return render(request, "campaign/gm.html", dashboard_context(request, state, (key, "")))
-    panel = {
-        "key": key,
-        "submit_label": form_class.submit_label,
-        **panel_body(state, form_class),
-    }
-    context = {"campaign": state.campaign, "panel": panel}
+    context = {"campaign": state.campaign, "panel": opened_panel(state, key, form_class)}
     return render(request, "campaign/gm.html#edit_panel_body", context)
 
 

@@ -88,6 +88,7 @@ def test_a_stale_edit_answers_the_current_panel_and_changes_nothing(campaign, cl
     assert response.status_code == 409 and "<html" not in html
     assert snapshot(campaign) == before
     assert '<p class="notice error" role="status">The campaign changed after' in html
+    assert "map" in oob_ids(html)  # the page was out of date: its map comes again too
     assert re.search(r'id="id_PowerForm_spain_political_points" [^>]*value="9"', html) or re.search(
         r'value="9"[^>]*id="id_PowerForm_spain_political_points"', html
     )
