@@ -5,11 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.core import signing
 from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.http import urlencode
 from django.utils.translation import get_language
 
 from campaign import gm_orders, presenters, progress, sealing, summary
@@ -216,7 +218,7 @@ def page_context(state: CampaignState, **forms) -> dict:
         )
     return {
         **context,
-        **map_context(state, highlight, answerable=decision is not None and decision.answerable),
+        **map_context(state, highlight),
         "log": presenters.log_groups(
             newest, state.rules, state.campaign.setup, seeded, state.viewer
         ),
@@ -276,21 +278,47 @@ def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> present
     )
 
 
-def map_context(state: CampaignState, highlight: set[str], *, answerable: bool = False) -> dict:
+# What a map's highlighted areas are, for its legend and the areas' spoken labels:
+# spaces the reader may choose for the decision above, the spaces a decision under way
+# may choose (the GM's view), or the areas of a question's answer.
+CHOOSE, DECISION, ANSWER = "choose", "decision", "answer"
+MAP_SALT = "courier.map"
+
+
+def map_context(state: CampaignState, highlight: set[str], kind: str = CHOOSE) -> dict:
     """The map for the page's template, drawn only if the cache has not got it: keyed by
     the campaign's version (any change, orders included) and what this seat sees (its
     hidden-information view, the orders it may read, its own power, the highlighted areas),
-    so that readers who see the same thing share one drawing and no other reader gets it."""
+    so that readers who see the same thing share one drawing and no other reader gets it.
+    ``map_url`` loads it after the page (campaign.views.maps.map_panel), signed for this
+    reader so that it is served from the cache without reading the state again."""
     seat = state.seat
     sees = "all" if state.viewer is None else ",".join(sorted(state.viewer))
     reads = "every" if sealing.reads_every_order(seat, state.orders) else "own"
+    shown = sorted(highlight)
     key = [state.campaign.pk, state.campaign.version, get_language(), sees, reads]
-    key += [seat.power_id or "", ",".join(sorted(highlight)), answerable]
+    key = ":".join(map(str, [*key, seat.power_id or "", ",".join(shown), kind if shown else ""]))
+    token = signing.dumps([seat.user_id, key, shown, kind], salt=MAP_SALT, compress=True)
+    url = reverse("campaign:map", args=[state.campaign.pk])
     return {
         "map": SimpleLazyObject(lambda: map_view(state, highlight)),
-        "map_cache_key": ":".join(map(str, key)),
+        "map_cache_key": key,
+        "map_highlight": kind,
+        "map_url": f"{url}?{urlencode({'k': token})}",
         "map_table_url": reverse("campaign:area_table", args=[state.campaign.pk]),
     }
+
+
+def signed_map(token: str, seat: Seat) -> tuple[str, set[str], str] | None:
+    """The cache key, highlighted areas and their kind that ``map_context`` signed in a
+    ``map_url`` for this seat's user, or None (no token, altered, or another user's)."""
+    try:
+        user_id, key, shown, kind = signing.loads(token, salt=MAP_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if user_id != seat.user_id or kind not in (CHOOSE, DECISION, ANSWER):
+        return None
+    return key, set(shown), kind
 
 
 def answerable_highlight(decision) -> set[str]:
