@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from django.core import signing
@@ -21,6 +22,7 @@ from campaign.maps.drawn import campaign_map
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
 from campaign.state_rows import LiveRows
+from campaign.world_cache import page_world
 from rules.engine import PhaseSpec, Ruleset
 
 LOG_LIMIT = 200
@@ -37,8 +39,14 @@ class CampaignState:
     spec: PhaseSpec | None
     world: Any
     powers: list[Power]
-    areas: list[Area]
+    rows: PageRows
     orders: dict[int, Order]
+
+    @cached_property
+    def areas(self) -> list[Area]:
+        """The areas with their map positions: as the World's loader read them, or now
+        (the World came from the cache)."""
+        return self.rows.area_rows if self.rows.area_rows is not None else self.rows.areas()
 
     @property
     def takes_orders(self) -> bool:
@@ -139,7 +147,7 @@ def load_state(seat: Seat) -> CampaignState:
     rules = campaign.rules
     phase = campaign.phase
     rows = PageRows(campaign)
-    world = rules.load_world(campaign, rows)
+    world = page_world(campaign, rows)
     orders = {o.power_id: o for o in phase.orders.all()} if phase else {}
     return CampaignState(
         seat=seat,
@@ -149,7 +157,7 @@ def load_state(seat: Seat) -> CampaignState:
         spec=rules.phase(phase.key) if phase else None,
         world=world,
         powers=rows.power_rows if rows.power_rows is not None else rows.powers(),
-        areas=rows.area_rows if rows.area_rows is not None else rows.areas(),
+        rows=rows,
         orders=orders,
     )
 

@@ -181,6 +181,7 @@ def test_powers_panel_shows_the_militia_owed_to_spain(campaign, client_as):
     EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="spain").update(
         militia_due=2
     )
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     powers = panel(detail(client_as("player"), campaign), "powers")
     assert "Spain is owed 2 militia factors" in powers
     assert "#EIA-12" in powers
