@@ -129,7 +129,7 @@ def wrk(
         url,
     ]
     if htmx:
-        args[-2:-2] = ["-H", "HX-Request: true"]
+        args[1:1] = ["-H", "HX-Request: true"]
     if etag:
         args += ["--", "etag", etag]
     output = subprocess.run(args, capture_output=True, text=True, check=True).stdout
