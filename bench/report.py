@@ -377,6 +377,35 @@ def resolution_section(data: dict) -> str:
     )
 
 
+def lighthouse_section(data: dict) -> str:
+    rows = [
+        [
+            page["page"],
+            *(
+                f"{page['median'][c]:.0f}"
+                for c in ("performance", "accessibility", "best-practices")
+            ),
+            " · ".join(
+                f"{r['performance']:.0f}" if r["performance"] else "–" for r in page["runs"]
+            ),
+            "; ".join(page["short"]) or "–",
+        ]
+        for page in data["pages"]
+    ]
+    return (
+        f"`bench/lighthouse.py`: Lighthouse {data['version']} (mobile preset) in Debian's "
+        f"Chromium, {data['runs']} runs a page, on the demo (a fresh SQLite database) served "
+        "by gunicorn with DEBUG off. Medians of each category, the performance score of each "
+        "run, and the audits under 0.9 of the worst run. Targets (issue 15): performance "
+        "≥ 95, accessibility 100, best practices 100.\n\n"
+        + table(
+            ["page", "performance", "accessibility", "best practices", "runs", "short of 0.9"],
+            rows,
+        )
+        + "\n"
+    )
+
+
 def kept_sections(path: Path, written: set[str]) -> list[str]:
     """The sections of ``path`` that other scripts write (press, mutation testing): kept
     as they were, since this report has nothing to put in their place."""
@@ -397,6 +426,7 @@ def main() -> None:
     phases, pages = common.load("phases"), common.load("pages")
     paced, saturated = common.load("submit"), common.load("submit-saturation")
     resolution = common.load("resolution")
+    lighthouse = common.load("lighthouse")
     targets: list[list[str]] = []
     sections: list[tuple[str, str]] = []
     if phases:
@@ -411,6 +441,8 @@ def main() -> None:
     if resolution:
         targets += resolution_targets(resolution)
         sections.append(("Resolution latency", resolution_section(resolution)))
+    if lighthouse:
+        sections.append(("Lighthouse", lighthouse_section(lighthouse)))
     now = datetime.now(UTC)
     took = f"{(time.time() - began['time']) / 60:.1f} min" if began else "?"
     load = (
