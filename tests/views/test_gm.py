@@ -6,6 +6,7 @@ from collections import Counter
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from campaign.models import Area, Campaign, Event, Power, PowerRelation, Seat
 from rules.empires_in_arms.edits import EDITS
@@ -585,6 +586,28 @@ def test_rollback_is_offered_only_once_a_phase_is_resolved(campaign, client_as, 
     assert rollback not in client_as("gm").get(url).content.decode()
     advance_to(campaign, "revolt")
     assert rollback in client_as("gm").get(url).content.decode()
+
+
+def test_the_rollback_form_says_what_it_undoes_the_gms_edits_of_the_state_included(
+    campaign, client_as, advance_to
+):
+    advance_to(campaign, "revolt")
+    gm, url = client_as("gm"), reverse("campaign:gm", args=[campaign.pk])
+    html = gm.get(url).content.decode()
+    assert "Rolling back undoes the resolution of Political phase · peace step" in html
+    assert "The GM has not edited the state since Political phase · revolt step opened" in html
+    power = {"power": "france", "zone": "Fiasco", "political_points": "-2", "treasury": "44"}
+    first = edit(gm, campaign, "power", power)
+    second = edit(gm, campaign, "power", {**power, "treasury": "45"})
+    gm_post(gm, campaign, "clock", {"phase": campaign.phase_id, "action": "extend", "hours": "2"})
+    html = gm.get(url).content.decode()
+    assert "It also undoes the GM's 2 edits of the state made since" in html
+    undone = re.search(r'<ul class="undone">(.*?)</ul>', html, re.S).group(1)
+    assert re.findall(r"<li>(.*?)</li>", undone) == [escape(first.text), escape(second.text)]
+    greek = client_as("gm")
+    greek.cookies["django_language"] = "el"
+    html = greek.get(url).content.decode()
+    assert "Rolling back" not in html and "It also undoes" not in html
 
 
 def test_each_free_seats_invitation_has_a_copy_button(campaign, client_as):
