@@ -123,8 +123,8 @@ class UnitsForm(EditForm):
             _("%(count)s %(power)s %(kind)s in %(space)s")
             % {
                 "count": u.count,
-                "power": power_name(u.power),
-                "kind": u.kind,
+                "power": localized(power_name(u.power)),
+                "kind": localized(edits.KINDS[u.kind]),
                 "space": world.world.spaces[u.space].name,
             }
             for u in sorted(world.world.units.values(), key=lambda u: (u.space, u.power))

@@ -1,0 +1,52 @@
+"""The GM's edit panels in the reader's language: a block's or a unit stack's kind is a
+word of the catalogs, not the rules' English key ("army", "regular")."""
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_pb_campaign, make_vq_campaign, seat_users
+
+pytestmark = pytest.mark.django_db
+
+
+def gm_client(campaign, language: str) -> Client:
+    client = Client()
+    client.force_login(seat_users(campaign)["gm"])
+    client.cookies["django_language"] = language
+    return client
+
+
+def panel(client: Client, campaign, key: str) -> str:
+    url = reverse("campaign:edit_panel", args=[campaign.pk, key])
+    response = client.get(url, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "army", "regiment", "fleet"),
+    [("el", "στρατιά", "σύνταγμα", "στόλος"), ("ru", "армия", "полк", "флот")],
+)
+def test_pax_baltica_blocks_are_named_with_their_kind_in_the_readers_language(
+    language, army, regiment, fleet
+):
+    campaign = make_pb_campaign()
+    client = gm_client(campaign, language)
+    html = panel(client, campaign, "block")
+    captions = re.findall(r'<span class="caption">([^<]*)</span>', html)
+    assert f"Danish fleet ({fleet}, Denmark)" in captions
+    assert not [c for c in captions if re.search(r"army|regiment|fleet\)", c)]
+    added = panel(client, campaign, "block_add")
+    kinds = re.search(r'<select name="kind"[^>]*>(.*?)</select>', added, re.S).group(1)
+    assert re.findall(r">([^<]+)</option>", kinds) == [army, regiment, fleet]
+
+
+def test_virgin_queen_unit_stacks_are_listed_in_the_readers_language():
+    campaign = make_vq_campaign()
+    html = panel(gm_client(campaign, "el"), campaign, "units")
+    listed = re.findall(r"<li>([^<]*)</li>", html)
+    assert any(re.fullmatch(r"τακτικές μονάδες \(.+\) στον χώρο .+: \d+", line) for line in listed)
+    assert not [line for line in listed if re.search(r"regular|mercenary|naval", line)]
