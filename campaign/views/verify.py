@@ -98,11 +98,20 @@ def roll_row(check: RollCheck, rules: Any, viewer: frozenset[str] | None) -> Rol
         check=check,
         rule=roll.rule,
         linked=roll.rule in rules.procedures,
-        purpose=said(event, "purpose", roll.purpose) if full else OTHER_SIDE,
-        explanation=said(event, "roll", roll.explanation) if full else "",
+        purpose=in_language(roll, "purpose", event) if full else OTHER_SIDE,
+        explanation=in_language(roll, "explanation", event) if full else "",
         hidden=not full,
         log_text=shown,
     )
+
+
+def in_language(roll: Any, field: str, event: Any) -> str:
+    """The roll's purpose or explanation in the reader's language: from its message, or
+    for a roll stored before rolls kept them, from its log line (``said``)."""
+    message = getattr(roll, f"{field}_message", None)
+    if is_message(message):
+        return render_message(message)
+    return said(event, {"purpose": "purpose", "explanation": "roll"}[field], getattr(roll, field))
 
 
 def said(event: Any, part: str, stored: str) -> str:

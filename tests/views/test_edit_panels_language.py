@@ -50,3 +50,14 @@ def test_virgin_queen_unit_stacks_are_listed_in_the_readers_language():
     listed = re.findall(r"<li>([^<]*)</li>", html)
     assert any(re.fullmatch(r"τακτικές μονάδες \(.+\) στον χώρο .+: \d+", line) for line in listed)
     assert not [line for line in listed if re.search(r"regular|mercenary|naval", line)]
+
+
+def test_pax_baltica_order_forms_name_a_blocks_kind_in_the_readers_language():
+    from tests.views.test_verify import client_for, pb_siege
+
+    campaign, users, _ = pb_siege()  # the forage: Sweden orders which blocks lose steps
+    client = client_for(users["player"])
+    client.cookies["django_language"] = "el"
+    html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    labels = re.findall(r'<label for="id_loss_\d+">([^<]*)</label>', html)
+    assert labels and all("(στρατιά, " in label or "(σύνταγμα, " in label for label in labels)

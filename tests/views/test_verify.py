@@ -163,6 +163,19 @@ def test_the_verdict_and_the_rolls_purposes_read_in_the_readers_language(
     assert purpose in row and "incites" not in row and "breaks out" not in row
 
 
+@pytest.mark.parametrize("ruleset", RESOLVED)
+def test_every_rulesets_rolls_keep_their_purpose_and_explanation_as_messages(ruleset):
+    campaign, users, phase = RESOLVED[ruleset]()
+    rolls = stored_rolls(phase)
+    assert rolls and all(r.purpose_message and r.explanation_message for r in rolls)
+    client = client_for(users["gm"])
+    client.cookies["django_language"] = "el"
+    html = unescape(client.get(verify_url(campaign, phase)).content.decode())
+    row = re.search(r"<tbody>.*?</tbody>", html, re.S).group(0)
+    for roll in rolls:
+        assert roll.purpose not in row and roll.explanation not in row
+
+
 def test_a_rolls_purpose_not_in_its_log_lines_message_reads_as_stored():
     from campaign.views.verify import said
 
@@ -289,7 +302,7 @@ def test_a_swedish_player_sees_the_faces_of_a_siege_but_not_the_coalition_blocks
 
 def test_a_roll_without_its_log_line_is_not_explained_to_a_player():
     campaign, users, siege = pb_siege()
-    RollRecord.objects.filter(phase=siege).update(purpose="Secret purpose")
+    RollRecord.objects.filter(phase=siege).update(purpose="Secret purpose", purpose_message=None)
     from campaign.models import Event
 
     Event.objects.filter(roll__phase=siege).delete()
