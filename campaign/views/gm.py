@@ -361,6 +361,11 @@ def dashboard_context(
         "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": readiness.resolves_itself(state.campaign),
         "rollback": rollback.preview(state.campaign),
+        "not_ready": [
+            row.power
+            for row in presenters.readiness(state.powers, state.orders, state.spec, state.phase)
+            if row.awaited == "owes" and row.status != "ready"
+        ],
         "seats": seat_rows(request, state),
         "lobby_form": LobbyForm(instance=state.campaign),
         "seat_requests": lobby.waiting_requests(state.campaign),

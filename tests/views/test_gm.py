@@ -2,6 +2,7 @@
 
 import re
 from collections import Counter
+from html import unescape
 
 import pytest
 from django.test import Client
@@ -586,6 +587,21 @@ def test_rollback_is_offered_only_once_a_phase_is_resolved(campaign, client_as, 
     assert rollback not in client_as("gm").get(url).content.decode()
     advance_to(campaign, "revolt")
     assert rollback in client_as("gm").get(url).content.decode()
+
+
+def advance_confirmation(client, campaign) -> str:
+    html = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    return unescape(re.search(r'class="advance"\s+data-confirm="([^"]*)"', html).group(1))
+
+
+def test_close_and_resolve_asks_first_naming_the_powers_not_ready(campaign, client_as):
+    asked = advance_confirmation(client_as("gm"), campaign)
+    assert asked.startswith("Close Political phase · peace step now and resolve it?")
+    assert asked.endswith(" Not marked ready yet: Great Britain.")  # the one that owes
+    url = reverse("campaign:orders", args=[campaign.pk])
+    client_as("other_player").post(url, {"phase": campaign.phase_id, "ready": "1"})
+    asked = advance_confirmation(client_as("gm"), campaign)
+    assert asked.endswith("the dice are rolled.")
 
 
 def test_the_rollback_form_says_what_it_undoes_the_gms_edits_of_the_state_included(
