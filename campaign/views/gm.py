@@ -360,7 +360,6 @@ def dashboard_context(
         "schedule_form": ScheduleForm.for_campaign(state.campaign),
         "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": readiness.resolves_itself(state.campaign),
-        "rollback": rollback.preview(state.campaign),
         "not_ready": [
             row.power
             for row in presenters.readiness(state.powers, state.orders, state.spec, state.phase)
@@ -389,4 +388,5 @@ def state_context(state: CampaignState) -> dict:
             answerable=decision is not None and decision.answerable,
         ),
         "log": log_lines(state, GM_LOG_LIMIT),
+        "rollback": rollback.preview(state.campaign),
     }

@@ -50,7 +50,7 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
     assert spain(campaign).zone == "Dominant" and spain(campaign).power.political_points == 9
     assert re.search(r'<p class="notice success" role="status">[^<]*Spain[^<]*</p>', html)
     assert 'id="id_PowerForm_spain_zone"' in html and 'value="Dominant" selected' in html
-    assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "log"}  # the map alike
+    assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "log", "rollback"}
     renewed = Campaign.objects.get(pk=campaign.pk).state_version
     assert renewed != before
     assert (
@@ -58,6 +58,15 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
         'hx-swap-oob="outerHTML:input[name=state_version]">'
     ) in html
     assert 'id="seats"' not in html and 'id="options"' not in html  # not the whole dashboard
+
+
+@pytest.mark.raw_gm_posts
+def test_an_edit_in_place_renews_what_the_rollback_says_it_undoes(campaign, client_as, advance_to):
+    advance_to(campaign, "revolt")
+    html = post_edit(client_as("gm"), campaign, spain_power_edit(campaign), **HTMX).content.decode()
+    rollback = re.search(r'<div id="rollback" hx-swap-oob="true">(.*?)</div>', html, re.S)
+    assert "It also undoes the GM's edit of the state made since" in rollback.group(1)
+    assert re.search(r'<ul class="undone"><li>GM gm-\d+: Spain: [^<]*</li></ul>', rollback.group(1))
 
 
 @pytest.mark.raw_gm_posts
@@ -70,7 +79,7 @@ def test_an_edit_that_changes_the_map_redraws_it(campaign, client_as):
     response = post_edit(client_as("gm"), campaign, data, key="area", **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
-    assert oob_ids(html) == {"map", "state-panels", "submissions", "gm-orders", "log"}
+    assert oob_ids(html) == {"map", "state-panels", "submissions", "gm-orders", "log", "rollback"}
     spain_colour = re.search(
         r'<li><span class="swatch" style="background: (#\w+)"></span>Spain', html
     )
