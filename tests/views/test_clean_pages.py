@@ -4,9 +4,10 @@ stands twice on a page (a form's field ids, a panel loaded into the dashboard), 
 
 The pages are those of `manage.py demo` (one campaign of each ruleset, every seat taken)
 after two resolved phases, as the GM and as every power's player read them: the list,
-the campaign page, its map table and status, an area's panel, the rules, the timeline,
+the new campaign form, the campaign page, its map table and status, an area's panel, the rules, the timeline,
 the press, the account, the lobby, each resolved phase's history and verify pages, and
-for the GM the dashboard with each edit panel's forms loaded into it.
+for the GM the dashboard with each edit panel's forms loaded into it; a Virgin Queen
+decision awaited; and the pages read before logging in.
 """
 
 import io
@@ -66,6 +67,7 @@ def pages(campaign: Campaign) -> list[str]:
     pk = campaign.pk
     urls = [
         reverse("campaign:list"),
+        reverse("campaign:new"),
         reverse("campaign:lobby"),
         reverse("campaign:preferences"),
         reverse("campaign:rules", args=[campaign.ruleset]),
@@ -123,4 +125,22 @@ def test_the_pages_of_a_decision_awaited_repeat_no_id(vq, as_role, monkeypatch):
         assert role != "spain" or '<section id="decision"' in html
         found += [(role, p) for p in problems(html)]
     found += [("gm", p) for p in problems(dashboard_with_panels(as_role("gm"), vq))]
+    assert found == []
+
+
+def test_the_pages_before_logging_in_repeat_no_id():
+    call_command("demo", stdout=io.StringIO())
+    token = Seat.objects.filter(role=Seat.Role.PLAYER).first().invite_token
+    urls = [
+        reverse("login"),
+        reverse("password_reset"),
+        reverse("campaign:signup"),
+        reverse("campaign:join", args=[token]),
+        reverse("campaign:rules", args=["empires_in_arms"]),
+    ]
+    found = []
+    for url in urls:
+        response = Client().get(url, follow=True)
+        assert response.status_code == 200, url
+        found += [(url, p) for p in problems(response.content.decode())]
     assert found == []
