@@ -4,10 +4,10 @@ stands twice on a page (a form's field ids, a panel loaded into the dashboard), 
 
 The pages are those of `manage.py demo` (one campaign of each ruleset, every seat taken)
 after two resolved phases, as the GM and as every power's player read them: the list,
-the new campaign form, the campaign page, its map table and status, an area's panel, the rules, the timeline,
-the press, the account, the lobby, each resolved phase's history and verify pages, and
-for the GM the dashboard with each edit panel's forms loaded into it; a Virgin Queen
-decision awaited; and the pages read before logging in.
+the new campaign form, the campaign page, its map table and status, an area's panel,
+the rules, the timeline, the press, the account, the lobby, each resolved phase's
+history and verify pages, and for the GM the dashboard with each edit panel's forms
+loaded into it; a Virgin Queen decision awaited; and the pages read before logging in.
 """
 
 import io
