@@ -6,13 +6,13 @@ When a phase may resolve on its own, and whom it waits for: campaign/readiness.p
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaign.changes import locked_campaign, log
+from campaign.changes import locked_campaign, log, moment_text
 from campaign.errors import Conflict, ServiceError
 from campaign.lifecycle import resolve_when_everyone_is_ready, settle
 from campaign.models import Campaign, Event, Phase, Seat
@@ -80,7 +80,7 @@ def extend_deadline(*, campaign_id: int, phase_id: int, hours: int, actor) -> Ph
             Text(
                 "Deadline extended by %(hours)s h, to %(when)s.",
                 hours=hours,
-                when=_when(phase.deadline),
+                when=moment_text(phase.deadline),
             ),
             actor=actor,
         )
@@ -112,35 +112,10 @@ def resume_deadline(*, campaign_id: int, phase_id: int, actor) -> Phase:
         phase.deadline = timezone.now() + phase.paused_remaining
         phase.paused_remaining = None
         phase.save(update_fields=["paused_remaining", "deadline"])
-        said = Text("Deadline resumed: %(when)s.", when=_when(phase.deadline))
+        said = Text("Deadline resumed: %(when)s.", when=moment_text(phase.deadline))
         log(campaign, Event.Kind.GM, said, actor=actor)
         campaign.bump_version()
         return phase
-
-
-# A moment of the log, one sentence a month: each language says the month in the form a
-# date takes ("5 Ιανουαρίου", "5 января"), which a month's name alone does not give
-_DATES = {
-    1: lambda **at: Text("%(day)s January %(year)s, %(time)s UTC", **at),
-    2: lambda **at: Text("%(day)s February %(year)s, %(time)s UTC", **at),
-    3: lambda **at: Text("%(day)s March %(year)s, %(time)s UTC", **at),
-    4: lambda **at: Text("%(day)s April %(year)s, %(time)s UTC", **at),
-    5: lambda **at: Text("%(day)s May %(year)s, %(time)s UTC", **at),
-    6: lambda **at: Text("%(day)s June %(year)s, %(time)s UTC", **at),
-    7: lambda **at: Text("%(day)s July %(year)s, %(time)s UTC", **at),
-    8: lambda **at: Text("%(day)s August %(year)s, %(time)s UTC", **at),
-    9: lambda **at: Text("%(day)s September %(year)s, %(time)s UTC", **at),
-    10: lambda **at: Text("%(day)s October %(year)s, %(time)s UTC", **at),
-    11: lambda **at: Text("%(day)s November %(year)s, %(time)s UTC", **at),
-    12: lambda **at: Text("%(day)s December %(year)s, %(time)s UTC", **at),
-}
-
-
-def _when(moment: datetime) -> Text:
-    """A moment as the log says it: "13 January 2026, 19:00 UTC", in each reader's
-    language."""
-    at = moment.astimezone(UTC)
-    return _DATES[at.month](day=at.day, year=at.year, time=f"{at:%H:%M}")
 
 
 def _duration(left: timedelta) -> Text:
@@ -198,7 +173,7 @@ def _resume_all(campaign: Campaign, actor) -> None:
         phase.deadline = timezone.now() + phase.paused_remaining
         phase.paused_remaining = None
         phase.save(update_fields=["paused_remaining", "deadline"])
-        when = _when(phase.deadline)
+        when = moment_text(phase.deadline)
         said = Text("Every deadline runs again; this phase's: %(when)s.", when=when)
     else:
         said = Text("Every deadline runs again.")
@@ -291,8 +266,8 @@ def set_away(*, seat_id: int, start: datetime | None, end: datetime, actor) -> S
             "%(power)s's player is away from %(start)s until %(end)s: meanwhile %(power)s "
             "owes no orders and gets its default orders.",
             power=seat.power.name,
-            start=_when(seat.away_from),
-            end=_when(end),
+            start=moment_text(seat.away_from),
+            end=moment_text(end),
         )
         log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
         campaign.bump_version()
@@ -343,8 +318,8 @@ def refuse_away(*, campaign_id: int, seat_id: int, actor) -> Seat:
             "The GM refuses the away period of %(power)s's player (%(start)s to %(end)s): "
             "%(power)s owes orders as usual.",
             power=seat.power.name,
-            start=_when(seat.away_from),
-            end=_when(seat.away_until),
+            start=moment_text(seat.away_from),
+            end=moment_text(seat.away_until),
         )
         log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
         campaign.bump_version()

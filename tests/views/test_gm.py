@@ -543,7 +543,12 @@ def test_gm_sets_and_clears_the_deadline_everyone_sees(campaign, client_as):
     assert campaign.phase.deadline.year == 2999
     page = client_as("player").get(reverse("campaign:detail", args=[campaign.pk]))
     assert "until 1 Mar 2999 18:30" in page.content.decode()
-    assert "sets the deadline" in last_gm_event(campaign).text
+    line = last_gm_event(campaign)
+    assert line.text.endswith("sets the deadline: 1 March 2999, 18:30 UTC.")
+    greek = client_as("player")
+    greek.cookies["django_language"] = "el"
+    page = greek.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert "1 Μαρτίου 2999, 18:30 UTC" in page
     assert gm_post(gm, campaign, "deadline", {"phase": campaign.phase_id}).status_code == 302
     campaign.phase.refresh_from_db()
     assert campaign.phase.deadline is None
