@@ -12,7 +12,7 @@ when there is no snapshot to restore (campaign/history.py keeps the snapshots).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone, translation
@@ -117,6 +117,7 @@ class Preview:
     newer: str  # the phase its resolution opened, which is withdrawn
     edits: list[Event]  # the GM's edits of the state since ``newer`` opened, oldest first
     refusal: str = ""  # why it cannot be rolled back now ("": it can)
+    inputs: list[str] = field(default_factory=list)  # powers whose standing orders go
 
     def edit_texts(self) -> list[str]:
         """The edits' log lines in the active language (the GM reads every line in full)."""
@@ -141,7 +142,21 @@ def preview(campaign: Campaign) -> Preview | None:
     refusal = obstacle(campaign, last, newer)
     if refusal is not None:
         return Preview(**names, edits=[], refusal=str(refusal))
-    return Preview(**names, edits=state_edits_since_opening(newer))
+    return Preview(**names, edits=state_edits_since_opening(newer), inputs=inputs_since(newer))
+
+
+def inputs_since(phase: Phase) -> list[str]:
+    """The powers (names, in order) whose inputs given while ``phase`` was open (a
+    standing order) a rollback of the phase before it undoes: it withdraws ``phase``
+    with them and restores the state the phase before resolved from."""
+    keys = InputRecord.objects.filter(phase=phase, answers__isnull=True).values_list(
+        "power", flat=True
+    )
+    given = set(keys)
+    if not given:
+        return []
+    powers = phase.campaign.powers.filter(key__in=given).order_by("sort")
+    return list(powers.values_list("name", flat=True))
 
 
 def state_edits_since_opening(phase: Phase) -> list[Event]:

@@ -354,6 +354,24 @@ def test_a_rollback_preview_names_the_gms_edits_of_the_state_it_would_undo():
     assert Event.objects.filter(campaign=campaign, kind="gm").count() == 2
 
 
+def test_a_rollback_preview_names_the_powers_whose_standing_orders_it_would_undo():
+    from rules.empires_in_arms.services import set_standing_order
+
+    campaign, users = eia_to_revolt()
+    Order.objects.filter(campaign=campaign).delete()
+    campaign.refresh_from_db()
+    assert rollback.preview(campaign).inputs == []
+    seat = campaign.seats.select_related("power").get(power__key="france")
+    set_standing_order(seat=seat, pays_bad_roll=False, actor=users["player"])
+    assert rollback.preview(campaign).inputs == ["France"]
+    client = Client()
+    client.force_login(users["gm"])
+    html = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert "It also undoes the standing orders given since" in html and "(France)" in html
+    roll_back(campaign, users)
+    assert eia_world(campaign).powers["france"].pays_bad_roll  # as before the standing order
+
+
 def test_a_rollback_preview_says_why_it_is_not_offered_and_nothing_before_a_resolution():
     campaign, users = eia_to_revolt()
     assert (
