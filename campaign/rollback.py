@@ -70,6 +70,9 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         opened = PhaseSnapshot.objects.filter(phase=newer).first()
         ruleset = campaign.ruleset
         edited = opened is not None and read_state(campaign) != opening_state(opened, ruleset)
+        inputs = inputs_since(newer)  # standing orders, withdrawn with ``newer``
+        # a difference the standing orders alone explain is no edit of the GM's
+        edited = edited and bool(state_edits_since_opening(newer) or not inputs)
 
         restore_state(campaign, resolved_from(snapshot, ruleset))
         Event.objects.filter(
@@ -103,7 +106,7 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         campaign.save(update_fields=["turn", "phase"])
         newer.delete()  # with its snapshot (it has no orders, rolls or decisions)
         last.refresh_from_db()
-        text = _rollback_line(campaign, last, newer, actor, edited=edited)
+        text = _rollback_line(campaign, last, newer, actor, edited=edited, inputs=inputs)
         log(campaign, Event.Kind.GM, text, actor=actor, phase=last)
         campaign.bump_version()
         return last
@@ -213,7 +216,9 @@ def obstacle(campaign: Campaign, last: Phase, newer: Phase) -> ServiceError | No
     return None
 
 
-def _rollback_line(campaign: Campaign, last: Phase, newer: Phase, actor, *, edited: bool) -> Text:
+def _rollback_line(
+    campaign: Campaign, last: Phase, newer: Phase, actor, *, edited: bool, inputs: list[str]
+) -> Text:
     """What the log says of a rollback."""
     rules = campaign.rules
     with translation.override(None):  # the log keeps the rules' own words
@@ -233,6 +238,14 @@ def _rollback_line(campaign: Campaign, last: Phase, newer: Phase, actor, *, edit
             "%(rollback)s; the edits of the state made since %(newer)s opened are undone too",
             rollback=said,
             newer=Term(rules.phase(newer.key).name),
+        )
+    if inputs:
+        said = Text(
+            "%(rollback)s; the standing orders given since %(newer)s opened (%(powers)s) are "
+            "undone too",
+            rollback=said,
+            newer=Term(rules.phase(newer.key).name),
+            powers=", ".join(inputs),
         )
     if campaign.dice_mode == Campaign.DiceMode.SEEDED:
         return Text(

@@ -370,6 +370,9 @@ def test_a_rollback_preview_names_the_powers_whose_standing_orders_it_would_undo
     assert "It also undoes the standing orders given since" in html and "(France)" in html
     roll_back(campaign, users)
     assert eia_world(campaign).powers["france"].pays_bad_roll  # as before the standing order
+    said = Event.objects.filter(campaign=campaign).latest("pk").text
+    assert "the standing orders given since Political phase · revolt step opened (France)" in said
+    assert "edits of the state" not in said  # no GM edit was made
 
 
 def test_a_rollback_preview_says_why_it_is_not_offered_and_nothing_before_a_resolution():
