@@ -122,7 +122,7 @@ def remarks(space) -> tuple[str, ...]:
         if on
     ]
     if space.capital_of:
-        words.append(_("capital of %(power)s") % {"power": power_name(space.capital_of)})
+        words.append(_("capital of %(power)s") % {"power": localized(power_name(space.capital_of))})
     return tuple(words)
 
 
@@ -141,7 +141,7 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
     ]
     powers = [
         PowerRow(
-            name=power_title(key),
+            name=localized(power_title(key)),
             catholic=key in world.catholic_powers,
             markers=_(
                 "%(informant)s Informant, %(assassination_used)s Assassination Used, "
@@ -156,7 +156,7 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
             else NO_VALUE,
             at_war_with=", ".join(
                 sorted(
-                    power_name(other)
+                    localized(power_name(other))
                     for pair in world.wars
                     if key in pair
                     for other in pair - {key}

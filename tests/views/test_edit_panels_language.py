@@ -44,12 +44,16 @@ def test_pax_baltica_blocks_are_named_with_their_kind_in_the_readers_language(
     assert re.findall(r">([^<]+)</option>", kinds) == [army, regiment, fleet]
 
 
-def test_virgin_queen_unit_stacks_are_listed_in_the_readers_language():
+def test_virgin_queen_unit_stacks_and_powers_are_named_in_the_readers_language():
     campaign = make_vq_campaign()
-    html = panel(gm_client(campaign, "el"), campaign, "units")
+    client = gm_client(campaign, "ru")
+    html = panel(client, campaign, "units")
     listed = re.findall(r"<li>([^<]*)</li>", html)
-    assert any(re.fullmatch(r"τακτικές μονάδες \(.+\) στον χώρο .+: \d+", line) for line in listed)
-    assert not [line for line in listed if re.search(r"regular|mercenary|naval", line)]
+    assert listed and all(re.fullmatch(r"\d+ [^A-Za-z]+ в .+", line) for line in listed), listed
+    leaders = re.findall(r'<span class="caption">([^<]*)</span>', panel(client, campaign, "leader"))
+    assert leaders and not [c for c in leaders if "the " in c or "Protestant" in c], leaders
+    markers = panel(client, campaign, "markers")
+    assert "Protestant" not in markers and "Ottoman" not in markers
 
 
 def test_pax_baltica_order_forms_name_a_blocks_kind_in_the_readers_language():
