@@ -91,7 +91,7 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
         marks[key] = AreaMarks(
             badges=tuple(badges),
             cells=(
-                zone_name(space.zone) if space.zone else NO_VALUE,
+                localized(zone_name(space.zone)) if space.zone else NO_VALUE,
                 RELIGION_TITLES.get(space.religion, space.religion.capitalize()),
                 _("unrest") if space.unrest else NO_VALUE,
                 ", ".join(units.get(key, [])) or NO_VALUE,
@@ -131,7 +131,7 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
     world = loaded.world
     zones = [
         ZoneRow(
-            zone_name(zone),
+            localized(zone_name(zone)),
             {None: _("none"), TURN_TRACK: _("on the turn track")}.get(
                 capital, world.spaces[capital].name if capital in world.spaces else str(capital)
             ),
@@ -224,7 +224,7 @@ def conversion_marks(world: World, power: str, payload: Mapping) -> list[OrderMa
 
 def zones_named(zones) -> str:
     """ "France", "France and the Netherlands"."""
-    names = [zone_name(zone) for zone in zones]
+    names = [localized(zone_name(zone)) for zone in zones]
     if len(names) < 2:
         return "".join(names)
     return _("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}

@@ -54,6 +54,8 @@ def test_virgin_queen_unit_stacks_and_powers_are_named_in_the_readers_language()
     assert leaders and not [c for c in leaders if "the " in c or "Protestant" in c], leaders
     markers = panel(client, campaign, "markers")
     assert "Protestant" not in markers and "Ottoman" not in markers
+    page = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert '<th scope="row">Нидерланды</th>' in page and "the Netherlands" not in page
 
 
 def test_pax_baltica_order_forms_name_a_blocks_kind_in_the_readers_language():

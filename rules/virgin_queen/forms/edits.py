@@ -66,7 +66,10 @@ class SpaceForm(RowForm):
         )
         self.fields["zone"] = forms.ChoiceField(
             label=_("Struggle zone"),
-            choices=[("", _("none")), *((z, zone_name(z)) for z in sorted(self.world.capitals))],
+            choices=[
+                ("", _("none")),
+                *((z, localized(zone_name(z))) for z in sorted(self.world.capitals)),
+            ],
             required=False,
         )
         self.fields["capital_of"] = forms.ChoiceField(
