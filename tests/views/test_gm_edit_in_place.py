@@ -5,11 +5,12 @@ answers the same way, having changed nothing."""
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign
 from rules.empires_in_arms.models import EiaPowerStatus
-from tests.factories import snapshot
+from tests.factories import make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -67,6 +68,16 @@ def test_an_edit_in_place_renews_what_the_rollback_says_it_undoes(campaign, clie
     rollback = re.search(r'<div id="rollback" hx-swap-oob="true">(.*?)</div>', html, re.S)
     assert "It also undoes the GM's edit of the state made since" in rollback.group(1)
     assert re.search(r'<ul class="undone"><li>GM gm-\d+: Spain: [^<]*</li></ul>', rollback.group(1))
+
+
+@pytest.mark.raw_gm_posts
+def test_an_edit_before_the_campaign_starts_sends_no_rollback_it_has_no_place_for():
+    unstarted = make_eia_campaign(start=False)
+    gm = Client()
+    gm.force_login(seat_users(unstarted)["gm"])
+    response = post_edit(gm, unstarted, spain_power_edit(unstarted), **HTMX)
+    assert response.status_code == 200, response.content.decode()[:500]
+    assert 'id="rollback"' not in response.content.decode()
 
 
 @pytest.mark.raw_gm_posts
