@@ -14,6 +14,7 @@ then requests, each for --duration seconds after a 2-second warm-up:
 - the player's campaign page, as a first visit (no copy: a full render),
 - the same page unchanged, revalidated (If-None-Match with the last ETag: what a
   browser sends on a reload or an HTMX poll when nothing changed),
+- the map panel that page loads after it (with HTMX, by its signed URL), from the cache,
 - the GM dashboard, last, with one connection per core and no warm-up (it may
   take seconds a render), revalidated too if it sends an ETag.
 
@@ -27,8 +28,10 @@ for a render and a revalidation.
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -62,13 +65,13 @@ def session_client(user) -> Client:
     return client
 
 
-def count_queries(client: Client, url: str) -> dict:
+def count_queries(client: Client, url: str, **headers) -> dict:
     """Queries of a render, then of a revalidation with the ETag the render gave; after a
     first visit (which gives the client its CSRF cookie, part of the page's ETag)."""
-    client.get(url)
+    client.get(url, **headers)
     reset_queries()
     with CaptureQueriesContext(connection) as render:
-        first = client.get(url)
+        first = client.get(url, **headers)
     etag = first.headers.get("ETag")
     figures = {
         "status": first.status_code,
@@ -105,7 +108,9 @@ def browser_visit(base: str, path: str, session: str) -> tuple[str, int, str | N
     return cookie, status, etag
 
 
-def wrk(url: str, cookie: str, *, duration: int, connections: int, etag: str = "") -> dict:
+def wrk(
+    url: str, cookie: str, *, duration: int, connections: int, etag: str = "", htmx=False
+) -> dict:
     script = str(common.BENCH / "wrk.lua")
     args = [
         "wrk",
@@ -123,6 +128,8 @@ def wrk(url: str, cookie: str, *, duration: int, connections: int, etag: str = "
         script,
         url,
     ]
+    if htmx:
+        args[1:1] = ["-H", "HX-Request: true"]
     if etag:
         args += ["--", "etag", etag]
     output = subprocess.run(args, capture_output=True, text=True, check=True).stdout
@@ -133,10 +140,12 @@ def wrk(url: str, cookie: str, *, duration: int, connections: int, etag: str = "
     return data
 
 
-def measure(name: str, url: str, cookie: str, args, etag: str = "", warm=True) -> dict:
+def measure(name: str, url: str, cookie: str, args, etag: str = "", warm=True, htmx=False) -> dict:
     if warm:
-        wrk(url, cookie, duration=2, connections=args.connections, etag=etag)
-    data = wrk(url, cookie, duration=args.duration, connections=args.connections, etag=etag)
+        wrk(url, cookie, duration=2, connections=args.connections, etag=etag, htmx=htmx)
+    data = wrk(
+        url, cookie, duration=args.duration, connections=args.connections, etag=etag, htmx=htmx
+    )
     lat = data["latency_us"]
     print(
         f"  {name:<34} {data['rps']:8.1f} req/s   p50 {lat['p50'] / 1000:7.1f} ms   "
@@ -144,6 +153,12 @@ def measure(name: str, url: str, cookie: str, args, etag: str = "", warm=True) -
         + (f"   errors {data['errors']}" if data["errors_total"] else "")
     )
     return data
+
+
+def map_panel_url(client: Client, page: str) -> str:
+    """The URL a page loads its map panel from (campaign.views.maps.map_panel)."""
+    match = re.search(r'class="map-loading" hx-get="([^"]+)"', client.get(page).content.decode())
+    return html.unescape(match.group(1))
 
 
 def sequential(url: str, cookie: str, count: int) -> list[float]:
@@ -174,8 +189,10 @@ def main() -> None:
     detail = reverse("campaign:detail", args=[campaign.pk])
     dashboard = reverse("campaign:gm", args=[campaign.pk])
     player_client, gm_client = session_client(player), session_client(gm)
+    player_map = map_panel_url(player_client, detail)
     queries = {
         "player page": count_queries(player_client, detail),
+        "player's map panel": count_queries(player_client, player_map, HTTP_HX_REQUEST="true"),
         "GM dashboard": count_queries(gm_client, dashboard),
     }
     print(f"Pages of campaign {campaign.pk} ({args.areas} areas)")
@@ -209,6 +226,9 @@ def main() -> None:
             runs["player page, unchanged"] = measure(
                 "player page, unchanged (ETag)", base + detail, player_cookie, args, player_etag
             )
+        runs["map panel"] = measure(
+            "player's map panel, cached", base + player_map, player_cookie, args, htmx=True
+        )
         runs["constant (after)"] = measure("constant view (again)", constant, player_cookie, args)
         # The dashboard may take seconds a render: one connection per core (no queue
         # builds up behind wrk), twice as long, and it comes last.

@@ -1,11 +1,56 @@
-"""The admin: every piece of campaign state is editable here too (scenarios are sample data)."""
+"""The admin: every piece of campaign state is editable here too (scenarios are sample data).
+A change made here bumps its campaign's version, as a change made through the pages does,
+so that the pages kept for the old version (campaign/world_cache.py, the map) go."""
 
 from django.apps import apps
 from django.contrib import admin
 from django.db import models as django_models
+from django.db.models import F
 
 from campaign import models
 from rules.engine import registry
+
+
+def campaign_ids(objects) -> set[int]:
+    """The campaigns the objects belong to: their own, or their power's or area's."""
+    ids = set()
+    for obj in objects:
+        if isinstance(obj, models.Campaign):
+            ids.add(obj.pk)
+        elif getattr(obj, "campaign_id", None) is not None:
+            ids.add(obj.campaign_id)
+        else:
+            for field in obj._meta.concrete_fields:
+                if field.is_relation and field.related_model in (models.Power, models.Area):
+                    related = getattr(obj, field.name)
+                    if related is not None:
+                        ids.add(related.campaign_id)
+    return ids
+
+
+def bump(ids: set[int]) -> None:
+    if ids:
+        models.Campaign.objects.filter(pk__in=ids).update(
+            version=F("version") + 1, state_version=F("state_version") + 1
+        )
+
+
+class StateAdmin(admin.ModelAdmin):
+    """An admin whose saves and deletions bump their campaign's version."""
+
+    def save_related(self, request, form, formsets, change):
+        super().save_related(request, form, formsets, change)  # after the object's own save
+        bump(campaign_ids([form.instance]))
+
+    def delete_model(self, request, obj):
+        ids = campaign_ids([obj])
+        super().delete_model(request, obj)
+        bump(ids)
+
+    def delete_queryset(self, request, queryset):
+        ids = campaign_ids(queryset)
+        super().delete_queryset(request, queryset)
+        bump(ids)
 
 
 class PowerInline(admin.TabularInline):
@@ -22,7 +67,7 @@ class SeatInline(admin.TabularInline):
 
 
 @admin.register(models.Campaign)
-class CampaignAdmin(admin.ModelAdmin):
+class CampaignAdmin(StateAdmin):
     list_display = ["name", "ruleset", "scenario", "turn", "dice_mode", "created_at"]
     list_filter = ["ruleset"]
     search_fields = ["name"]
@@ -33,41 +78,41 @@ class CampaignAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.Area)
-class AreaAdmin(admin.ModelAdmin):
+class AreaAdmin(StateAdmin):
     list_display = ["name", "campaign", "kind", "controller", "home_power", "ceded", "manpower"]
     list_filter = ["campaign", "kind", "ceded"]
     search_fields = ["name", "key"]
 
 
 @admin.register(models.Phase)
-class PhaseAdmin(admin.ModelAdmin):
+class PhaseAdmin(StateAdmin):
     list_display = ["campaign", "turn", "position", "key", "status", "deadline", "resolved_at"]
     list_filter = ["campaign", "status"]
     readonly_fields = ["seed", "seed_hash"]
 
 
 @admin.register(models.Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(StateAdmin):
     list_display = ["campaign", "turn", "kind", "rule", "text", "actor", "created_at"]
     list_filter = ["campaign", "kind"]
     search_fields = ["text"]
 
 
 @admin.register(models.RollRecord)
-class RollRecordAdmin(admin.ModelAdmin):
+class RollRecordAdmin(StateAdmin):
     list_display = ["campaign", "phase", "index", "rule", "purpose", "faces", "total", "outcome"]
     list_filter = ["campaign", "rule"]
 
 
 @admin.register(models.Channel)
-class ChannelAdmin(admin.ModelAdmin):
+class ChannelAdmin(StateAdmin):
     list_display = ["key", "campaign", "kind", "created_at"]
     list_filter = ["campaign", "kind"]
     filter_horizontal = ["members"]
 
 
 @admin.register(models.Message)
-class MessageAdmin(admin.ModelAdmin):
+class MessageAdmin(StateAdmin):
     list_display = ["campaign", "channel", "power", "author", "turn", "phase", "created_at"]
     list_filter = ["campaign"]
     search_fields = ["text"]
@@ -75,13 +120,13 @@ class MessageAdmin(admin.ModelAdmin):
 
 
 @admin.register(models.ReadMarker)
-class ReadMarkerAdmin(admin.ModelAdmin):
+class ReadMarkerAdmin(StateAdmin):
     list_display = ["user", "channel", "last_read"]
     raw_id_fields = ["user", "channel"]
 
 
 @admin.register(models.SeatRequest)
-class SeatRequestAdmin(admin.ModelAdmin):
+class SeatRequestAdmin(StateAdmin):
     list_display = ["campaign", "power", "user", "status", "created_at", "answered_at"]
     list_filter = ["status", "campaign"]
     raw_id_fields = ["campaign", "power", "user"]
@@ -93,4 +138,4 @@ class SeatRequestAdmin(admin.ModelAdmin):
 for label in ("campaign", *registry()):
     for model in apps.get_app_config(label).get_models():
         if not admin.site.is_registered(model):
-            admin.site.register(model)
+            admin.site.register(model, StateAdmin)

@@ -1,6 +1,8 @@
 """The GM edit service every ruleset shares: one edit of the hand-kept state (what the
 rules leave to the GM), applied to the World under the campaign's lock, logged with who
-made it and the order for the GM it carries out, and written back.
+made it and the order for the GM it carries out, and written back; in the same
+transaction the open phase then waits for whoever has something to order in the edited
+state.
 
 A ruleset builds its ``gm_edit`` (its ``Hooks.gm_edit``) with ``edit_service``: its
 edits (rules/<ruleset>/edits.py: key → function of the World and the form's fields,
@@ -59,6 +61,7 @@ def edit_service(
                 settle(loaded.world)
             write(loaded, campaign, actor)
             campaign.bump_version()
+            state_edited(campaign, loaded.world)
             return change.text
 
     return gm_edit
@@ -69,15 +72,13 @@ def apply(form, *, campaign: Campaign, actor, carrying_out: Text | None = None) 
     campaign's ruleset; the log's Text, which names the order for the GM it carries
     out, if any. The open phase then waits for whoever has something to order in the
     edited state."""
-    text = campaign.rules.hooks.gm_edit(
+    return campaign.rules.hooks.gm_edit(
         campaign_id=campaign.pk,
         actor=actor,
         edit=form.edit_key,
         carrying_out=carrying_out,
         **form.edit_fields(),
     )
-    state_edited(campaign.pk)
-    return text
 
 
 def log_line(user: str, change: Change, carrying_out: Text | None) -> LogLine:

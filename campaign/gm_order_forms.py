@@ -75,7 +75,7 @@ class LineForm(forms.Form):
     def __init__(self, data=None, *, row, first: int, kinds, targets, initial=None):
         super().__init__(data, prefix=f"{PREFIX}-{row}", initial=initial)
         self.row = row
-        self.number = first + row if isinstance(row, int) else "__number__"
+        self.number = first + row
         self.fields["kind"].widget.choices = [("", "—"), *kinds]
         self.fields["target"].widget.choices = targets
         if any(kind == gmo.CARD for kind, _ in kinds):
@@ -140,11 +140,6 @@ class GmOrdersForm:
         """The lines the GM has carried out, as the player reads them."""
         offer = self.offer
         return [localized(gmo.describe(line, offer.pieces, offer.places)) for line in self.kept]
-
-    @property
-    def empty_row(self) -> LineForm:
-        """The row "Add a line" copies (its name holds "__row__" for the script)."""
-        return LineForm(row="__row__", **self.row_options)
 
     @property
     def next_row(self) -> int:

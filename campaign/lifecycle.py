@@ -7,6 +7,8 @@ come in through campaign/services.py.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.dispatch import Signal
 from django.utils import timezone, translation
@@ -31,11 +33,12 @@ def next_position(campaign: Campaign, phase: Phase) -> tuple[int, int]:
     return phase.turn + 1, 0
 
 
-def open_phase(campaign: Campaign, turn: int, position: int) -> Phase:
+def open_phase(campaign: Campaign, turn: int, position: int, world: Any = None) -> Phase:
     """Open the phase at ``position`` of ``turn``: logged, the ruleset's turn-start hook
     run for a turn's first phase, snapshotted, announced, and resolved once the
     transaction commits if it waits for nobody. Nobody's act: its log lines are credited
-    to nobody, whoever's resolution or answer led to it."""
+    to nobody, whoever's resolution or answer led to it. ``world``: the state now, if the
+    caller has it (who owes orders is read from it)."""
     spec = campaign.rules.turn_phases(turn, campaign.setup)[position]
     turn_started = campaign.rules.hooks.turn_started  # which changes the state
     starts_turn = position == 0 and turn_started is not None
@@ -49,7 +52,7 @@ def open_phase(campaign: Campaign, turn: int, position: int) -> Phase:
         seed_hash=seed_hash(seed),
         dice_context=Phase.context_for(campaign.pk, turn, position, spec.key),
         **readiness.opening_clock(campaign, spec.key, timezone.now()),
-        owing=None if starts_turn else readiness.to_order(campaign, spec),
+        owing=None if starts_turn else readiness.to_order(campaign, spec, world),
     )
     campaign.turn = turn
     campaign.phase = phase
@@ -98,15 +101,17 @@ def settle(campaign: Campaign) -> None:
         resolve_when_everyone_is_ready(campaign, phase)
 
 
-def go_on(campaign: Campaign, phase: Phase, result, actor) -> Phase:
+def go_on(campaign: Campaign, phase: Phase, result, actor, world: Any = None) -> Phase:
     """After the resolver or an answer: the decisions asked of powers whose player is not
     there get their default answers; then the phase waits for the next, or is finished
-    and the next opens. Returns the phase open now."""
+    and the next opens. Returns the phase open now. ``world``: the state as the resolver
+    left it and its service wrote it, if it left it (PhaseContext.world)."""
     if result == WAITING:
         result = _answer_by_default(campaign, phase)
+        world = None  # the answers changed the state
     if result == WAITING:
         return _wait(campaign, phase)
-    return finish_phase(campaign, phase, actor)
+    return finish_phase(campaign, phase, actor, world)
 
 
 def _answer_by_default(campaign: Campaign, phase: Phase) -> str | None:
@@ -150,9 +155,9 @@ def _wait(campaign: Campaign, phase: Phase) -> Phase:
     return phase
 
 
-def finish_phase(campaign: Campaign, phase: Phase, actor) -> Phase:
-    """Mark the phase resolved, announce and log it, open the next; returns the opened
-    phase."""
+def finish_phase(campaign: Campaign, phase: Phase, actor, world: Any = None) -> Phase:
+    """Mark the phase resolved, announce and log it, open the next (``world``: the state
+    now, if the caller has it); returns the opened phase."""
     spec = campaign.rules.phase(phase.key)
     phase.status = Phase.Status.RESOLVED
     phase.resolved_at = timezone.now()
@@ -169,6 +174,6 @@ def finish_phase(campaign: Campaign, phase: Phase, actor) -> Phase:
         phase=phase,
         rule=spec.rules[0],
     )
-    opened = open_phase(campaign, *next_position(campaign, phase))
+    opened = open_phase(campaign, *next_position(campaign, phase), world)
     campaign.bump_version()
     return opened

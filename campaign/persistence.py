@@ -78,12 +78,13 @@ def phase_service(
     """A ruleset's phase service: ``load`` the campaign's World, let the pure ``resolver``
     change it with the orders and dice of the PhaseContext, ``write`` what changed. What
     the resolver answers (its outcomes) is in the log it wrote; the service answers None:
-    the phase is resolved."""
+    the phase is resolved. It leaves the World it wrote in ``context.world``."""
 
     def service(context) -> None:
         loaded = load(context.campaign)
         resolver(loaded.world, context.orders, context.dice)
         write(loaded, context)
+        context.world = loaded.world
 
     service.__doc__ = f"Load, resolve with {resolver.__name__}, persist."
     return service

@@ -15,6 +15,7 @@ per phase kind (the GM's controls: campaign/scheduling.py).
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
@@ -39,12 +40,14 @@ def present_powers(campaign: Campaign):
     return campaign.powers.filter(absent=False, pk__in=there)
 
 
-def to_order(campaign: Campaign, spec) -> list[str] | None:
+def to_order(campaign: Campaign, spec, world: Any = None) -> list[str] | None:
     """The keys of the powers with something to order in a phase of ``spec`` as the state
-    stands now; None when the ruleset does not say (every power it takes orders from)."""
+    (``world``, read if not given) stands now; None when the ruleset does not say (every
+    power it takes orders from)."""
     if spec.owes is None:
         return None
-    world = campaign.rules.load_world(campaign)
+    if world is None:
+        world = campaign.rules.load_world(campaign)
     keys = campaign.powers.values_list("key", flat=True)
     return [key for key in keys if spec.owes_orders(world, key)]
 

@@ -7,6 +7,7 @@ When a phase may resolve on its own, and whom it waits for: campaign/readiness.p
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
@@ -24,19 +25,18 @@ from rules.translation import Term
 EXTEND_RANGE = (1, 24 * 14)  # hours
 
 
-def state_edited(campaign_id: int) -> None:
-    """After a GM edit of the state: whom the open phase waits for, as the state now
-    stands; it resolves at once if nobody is left."""
-    with transaction.atomic():
-        campaign = locked_campaign(campaign_id)
-        phase = campaign.phase
-        if phase is None or phase.status != Phase.Status.OPEN:
-            return
-        owing = to_order(campaign, campaign.rules.phase(phase.key))
-        if owing != phase.owing:
-            phase.owing = owing
-            Phase.objects.filter(pk=phase.pk).update(owing=owing)
-        resolve_when_everyone_is_ready(campaign, phase)
+def state_edited(campaign: Campaign, world: Any = None) -> None:
+    """After a GM edit of the state, in its transaction (the campaign locked): whom the
+    open phase waits for, as the state now stands (``world``: the edited World, else read
+    again); it resolves at once if nobody is left."""
+    phase = campaign.phase
+    if phase is None or phase.status != Phase.Status.OPEN:
+        return
+    owing = to_order(campaign, campaign.rules.phase(phase.key), world)
+    if owing != phase.owing:
+        phase.owing = owing
+        Phase.objects.filter(pk=phase.pk).update(owing=owing)
+    resolve_when_everyone_is_ready(campaign, phase)
 
 
 # -- the GM's deadline controls ------------------------------------------------------

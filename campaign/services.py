@@ -10,6 +10,7 @@ phase services (rules/<ruleset>/services.py).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
@@ -30,15 +31,18 @@ from rules.translation import Term, localized
 AWAY_FIELDS = ("away_from", "away_until", "away_refused", "away_noticed")
 
 
-@dataclass(frozen=True)
+@dataclass
 class PhaseContext:
-    """What a ruleset's phase service gets: the locked campaign, the phase and the orders."""
+    """What a ruleset's phase service gets: the locked campaign, the phase and the orders.
+    The service may leave ``world``, the World as it wrote it, for the next phase to read
+    who owes orders in it without loading the state again."""
 
     campaign: Campaign
     phase: Phase
     orders: dict[str, dict]
     dice: SeededDice | ScriptedDice
     actor: object
+    world: Any = None
 
 
 def seat_for(user, campaign_id: int) -> Seat:
@@ -120,7 +124,8 @@ def resolve_open_phase(
         orders = _orders_for(campaign, phase)
         try:
             resolve = campaign.rules.hooks.phase(spec.key).resolve
-            result = resolve(PhaseContext(campaign, phase, orders, dice, actor))
+            context = PhaseContext(campaign, phase, orders, dice, actor)
+            result = resolve(context)
         except DiceExhausted as error:
             reason = localized(error.args[0])
             raise DiceError(_("Not enough dice entered: %(error)s.") % {"error": reason}) from None
@@ -132,7 +137,7 @@ def resolve_open_phase(
                 )
                 % {"entered": len(dice.faces), "rolled": len(dice.rolls)}
             )
-        return lifecycle.go_on(campaign, phase, result, actor)
+        return lifecycle.go_on(campaign, phase, result, actor, context.world)
 
 
 def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | None = None) -> Phase:

@@ -131,6 +131,7 @@ urlpatterns = [
         name="phase_map_svg",
     ),
     path("campaigns/<id:campaign_id>/map.svg", maps.current_map, name="map_svg"),
+    path("campaigns/<id:campaign_id>/map/", maps.map_panel, name="map"),
     path("campaigns/<id:campaign_id>/areas/", maps.area_table, name="area_table"),
     path("campaigns/<id:campaign_id>/gm/rollback/", history_views.rollback, name="rollback"),
     path("campaigns/<id:campaign_id>/gm/end/", ending.end, name="end"),

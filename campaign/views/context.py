@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
+from django.core import signing
 from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
+from django.utils.http import urlencode
 from django.utils.translation import get_language
 
 from campaign import gm_orders, presenters, progress, sealing, summary
@@ -19,6 +22,7 @@ from campaign.maps.drawn import campaign_map
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
 from campaign.state_rows import LiveRows
+from campaign.world_cache import page_world
 from rules.engine import PhaseSpec, Ruleset
 
 LOG_LIMIT = 200
@@ -35,8 +39,14 @@ class CampaignState:
     spec: PhaseSpec | None
     world: Any
     powers: list[Power]
-    areas: list[Area]
+    rows: PageRows
     orders: dict[int, Order]
+
+    @cached_property
+    def areas(self) -> list[Area]:
+        """The areas with their map positions: as the World's loader read them, or now
+        (the World came from the cache)."""
+        return self.rows.area_rows if self.rows.area_rows is not None else self.rows.areas()
 
     @property
     def takes_orders(self) -> bool:
@@ -137,7 +147,7 @@ def load_state(seat: Seat) -> CampaignState:
     rules = campaign.rules
     phase = campaign.phase
     rows = PageRows(campaign)
-    world = rules.load_world(campaign, rows)
+    world = page_world(campaign, rows)
     orders = {o.power_id: o for o in phase.orders.all()} if phase else {}
     return CampaignState(
         seat=seat,
@@ -147,7 +157,7 @@ def load_state(seat: Seat) -> CampaignState:
         spec=rules.phase(phase.key) if phase else None,
         world=world,
         powers=rows.power_rows if rows.power_rows is not None else rows.powers(),
-        areas=rows.area_rows if rows.area_rows is not None else rows.areas(),
+        rows=rows,
         orders=orders,
     )
 
@@ -216,7 +226,7 @@ def page_context(state: CampaignState, **forms) -> dict:
         )
     return {
         **context,
-        **map_context(state, highlight, answerable=decision is not None and decision.answerable),
+        **map_context(state, highlight),
         "log": presenters.log_groups(
             newest, state.rules, state.campaign.setup, seeded, state.viewer
         ),
@@ -276,21 +286,47 @@ def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> present
     )
 
 
-def map_context(state: CampaignState, highlight: set[str], *, answerable: bool = False) -> dict:
+# What a map's highlighted areas are, for its legend and the areas' spoken labels:
+# spaces the reader may choose for the decision above, the spaces a decision under way
+# may choose (the GM's view), or the areas of a question's answer.
+CHOOSE, DECISION, ANSWER = "choose", "decision", "answer"
+MAP_SALT = "courier.map"
+
+
+def map_context(state: CampaignState, highlight: set[str], kind: str = CHOOSE) -> dict:
     """The map for the page's template, drawn only if the cache has not got it: keyed by
     the campaign's version (any change, orders included) and what this seat sees (its
     hidden-information view, the orders it may read, its own power, the highlighted areas),
-    so that readers who see the same thing share one drawing and no other reader gets it."""
+    so that readers who see the same thing share one drawing and no other reader gets it.
+    ``map_url`` loads it after the page (campaign.views.maps.map_panel), signed for this
+    reader so that it is served from the cache without reading the state again."""
     seat = state.seat
     sees = "all" if state.viewer is None else ",".join(sorted(state.viewer))
     reads = "every" if sealing.reads_every_order(seat, state.orders) else "own"
+    shown = sorted(highlight)
     key = [state.campaign.pk, state.campaign.version, get_language(), sees, reads]
-    key += [seat.power_id or "", ",".join(sorted(highlight)), answerable]
+    key = ":".join(map(str, [*key, seat.power_id or "", ",".join(shown), kind if shown else ""]))
+    token = signing.dumps([seat.user_id, key, shown, kind], salt=MAP_SALT, compress=True)
+    url = reverse("campaign:map", args=[state.campaign.pk])
     return {
         "map": SimpleLazyObject(lambda: map_view(state, highlight)),
-        "map_cache_key": ":".join(map(str, key)),
+        "map_cache_key": key,
+        "map_highlight": kind,
+        "map_url": f"{url}?{urlencode({'k': token})}",
         "map_table_url": reverse("campaign:area_table", args=[state.campaign.pk]),
     }
+
+
+def signed_map(token: str, seat: Seat) -> tuple[str, set[str], str] | None:
+    """The cache key, highlighted areas and their kind that ``map_context`` signed in a
+    ``map_url`` for this seat's user, or None (no token, altered, or another user's)."""
+    try:
+        user_id, key, shown, kind = signing.loads(token, salt=MAP_SALT)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if user_id != seat.user_id or kind not in (CHOOSE, DECISION, ANSWER):
+        return None
+    return key, set(shown), kind
 
 
 def answerable_highlight(decision) -> set[str]:

@@ -44,7 +44,15 @@ from campaign.services import (
     start_campaign,
 )
 from campaign.views.access import error_text, gm_seat
-from campaign.views.context import CampaignState, load_state, log_lines, map_context, panels
+from campaign.views.context import (
+    CHOOSE,
+    DECISION,
+    CampaignState,
+    load_state,
+    log_lines,
+    map_context,
+    panels,
+)
 from campaign.views.edit_panels import edit_panels
 
 GM_LOG_LIMIT = 50
@@ -385,7 +393,7 @@ def state_context(state: CampaignState) -> dict:
         **map_context(
             state,
             set(decision.highlight) if decision else set(),
-            answerable=decision is not None and decision.answerable,
+            CHOOSE if decision is not None and decision.answerable else DECISION,
         ),
         "log": log_lines(state, GM_LOG_LIMIT),
         "rollback": rollback.preview(state.campaign),

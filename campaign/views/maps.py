@@ -1,7 +1,8 @@
 """The map as a file to download (any seated user): SVG, as the page draws it now or as
 it was once a past phase had resolved, within the seat's own hidden-information limits.
-The page turns it into PNG in the browser (static/courier/map-download.js). And the
-map's areas as a table, loaded when the reader opens it."""
+The page turns it into PNG in the browser (static/courier/map-download.js). The map
+panel, which the campaign page and the dashboard load after the page, and the map's
+areas as a table, loaded when the reader opens it."""
 
 from __future__ import annotations
 
@@ -9,16 +10,26 @@ from functools import cache
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
+from django.core.cache import caches
+from django.core.cache.utils import make_template_fragment_key
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
 from campaign import history, presenters
 from campaign.models import Campaign, Phase
 from campaign.services import seat_for
-from campaign.views.context import answerable_highlight, load_state, map_context, map_view
+from campaign.views.context import (
+    CHOOSE,
+    answerable_highlight,
+    load_state,
+    map_context,
+    map_view,
+    signed_map,
+)
 from campaign.views.history import past_view
 from rules.translation import localized
 
@@ -43,17 +54,60 @@ def current_map(request, campaign_id: int):
     return svg_file(state.campaign, map_view(state), state.campaign.turn)
 
 
+# A map panel's URL names one version of the campaign: the browser may keep it that long.
+MAP_MAX_AGE = 24 * 3600
+
+
+@login_required
+@require_GET
+def map_panel(request, campaign_id: int):
+    """The map panel as this seat sees it, which the campaign page and the dashboard load
+    with HTMX after the page: from the cache as the page's signed ``?k=`` names it, else
+    drawn from the state as it now is. Without HTMX: the map's own page."""
+    seat = seat_for(request.user, campaign_id)
+    if not request.htmx:
+        return redirect("campaign:area_table", campaign_id)
+    asked = signed_map(request.GET.get("k", ""), seat)
+    html = (
+        caches["default"].get(make_template_fragment_key("courier_map", [asked[0]]))
+        if asked
+        else None
+    )
+    if html is not None:
+        response = HttpResponse(html)
+    else:
+        state = load_state(seat)
+        if asked:
+            highlight, kind = asked[1], asked[2]
+        else:
+            highlight, kind = answerable_highlight(state.decision_form()), CHOOSE
+        context = {
+            "campaign": state.campaign,
+            "ruleset_templates": presenters.templates_of(state.rules),
+            **map_context(state, highlight, kind),
+        }
+        response = render(request, "campaign/map.html#map_cached", context)
+    patch_cache_control(response, private=True, max_age=MAP_MAX_AGE)
+    patch_vary_headers(response, ["HX-Request"])
+    return response
+
+
 @login_required
 @require_GET
 def area_table(request, campaign_id: int):
     """The map's areas as a table, as this seat sees them now: with HTMX the table alone
-    (the campaign page and the dashboard load it when it is opened), otherwise a page."""
+    (the campaign page and the dashboard load it when it is opened), otherwise the map's
+    own page (the map, and the table beneath it), for a browser without JavaScript."""
     state = load_state(seat_for(request.user, campaign_id))
     highlight = answerable_highlight(state.decision_form())
-    context = {"campaign": state.campaign, **map_context(state, highlight)}
+    context = {
+        "campaign": state.campaign,
+        "ruleset_templates": presenters.templates_of(state.rules),
+        **map_context(state, highlight),
+    }
     if request.htmx:
         return render(request, "campaign/map.html#map_table_cached", context)
-    return render(request, "campaign/area_table.html", context)
+    return render(request, "campaign/area_table.html", {**context, "map_table_url": None})
 
 
 @login_required

@@ -20,7 +20,7 @@ from campaign.forms import NewCampaignForm
 from campaign.models import Seat
 from campaign.scenarios import create_campaign
 from campaign.services import seat_for
-from campaign.views.context import load_state, map_context, page_context
+from campaign.views.context import ANSWER, load_state, map_context, page_context
 from rules import corpus
 from rules.engine import registry, ruleset_for
 
@@ -113,7 +113,7 @@ def question(request, campaign_id: int, topic: str, item_id: int):
     except LookupError:
         raise Http404("Nothing of yours by that number.") from None
     template = f"campaign/{state.campaign.ruleset}/{topic}.html"
-    highlighted = map_context(state, set(answer.get("highlight", ())))
+    highlighted = map_context(state, set(answer.get("highlight", ())), ANSWER)
     if request.htmx:
         context = {
             **answer,

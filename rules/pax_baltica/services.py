@@ -213,7 +213,7 @@ def _persist_sides(loaded: Loaded) -> None:
 
 def _phase_service(resolver: Callable[..., phases.Outcomes]) -> Callable[[PhaseContext], None]:
     """Load the World (with the campaign's secret and the phase's dice context, which
-    order the pool draws), resolve, persist."""
+    order the pool draws), resolve, persist, and leave the World for the next phase."""
 
     def service(context: PhaseContext) -> None:
         loaded = load_state(context.campaign)
@@ -221,6 +221,7 @@ def _phase_service(resolver: Callable[..., phases.Outcomes]) -> Callable[[PhaseC
         loaded.world.dice_context = context.phase.dice_context
         resolver(loaded.world, context.orders, context.dice)
         persist(loaded, context.phase, context.actor)
+        context.world = loaded.world
 
     service.__doc__ = f"Load, resolve with {resolver.__name__}, persist."
     return service

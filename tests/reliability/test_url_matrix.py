@@ -772,6 +772,15 @@ BUILDERS: dict[str, Spec] = {
         ],
     ),
     "map_svg": Spec(SEAT, ANY_METHOD, lambda s: [get(u("map_svg", s.pk), 200, "the map now")]),
+    "map": Spec(
+        SEAT,
+        GET_ONLY,
+        lambda s: [
+            Call("get", u("map", s.pk), label="the map panel, htmx", htmx=True),
+            Call("get", u("map", s.pk) + "?k=forged", label="a forged key, htmx", htmx=True),
+            get(u("map", s.pk), 302, "without htmx: the map's page"),
+        ],
+    ),
     "area_table": Spec(
         SEAT,
         GET_ONLY,

@@ -16,6 +16,7 @@ from campaign.maps.stored import built_map
 from campaign.models import Area, Campaign, CampaignMap
 from campaign.scenarios import create_campaign
 from tests.factories import seat_users
+from tests.maps import with_map
 
 pytestmark = pytest.mark.django_db
 
@@ -82,5 +83,6 @@ def test_the_campaign_page_and_its_map_file_draw_the_campaigns_own_map(client, c
     assert own != built_map("virgin-queen-1559").areas["lyon"].d
     client.force_login(seat_users(campaign, player="france")["player"])
     page = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    page = with_map(client, page)
     svg = client.get(reverse("campaign:map_svg", args=[campaign.pk])).content.decode()
     assert f'd="{own}"' in page and f'd="{own}"' in svg

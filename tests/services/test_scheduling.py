@@ -126,7 +126,7 @@ def france_sponsors_a_revolt(campaign) -> Phase:
         number=3,
         started_turn=1,
     )
-    scheduling.state_edited(campaign.pk)
+    scheduling.state_edited(Campaign.objects.get(pk=campaign.pk))
     return open_phase(campaign)
 
 

@@ -8,8 +8,11 @@ import pytest
 from django.apps import apps
 from django.contrib import admin
 from django.contrib.auth import get_user_model
+from django.forms.models import model_to_dict
 from django.urls import reverse
 
+from campaign.models import Campaign
+from rules.empires_in_arms.models import Corps, EiaPowerStatus, GuerrillaStack
 from rules.engine import registry
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign
 
@@ -47,3 +50,28 @@ def test_a_models_list_and_an_objects_form_open(superuser_client, model):
     if first is not None:
         url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[first.pk])
         assert superuser_client.get(url).status_code == 200
+
+
+def test_a_change_or_deletion_in_the_admin_bumps_its_campaigns_version(client):
+    """So that the pages kept for the old version (the World, the map) go."""
+    user = get_user_model().objects.create_superuser("root", password="admin-password-1")
+    client.force_login(user)
+    campaign = make_eia_campaign(areas=4)
+    status = EiaPowerStatus.objects.get(power__campaign=campaign, power__key="spain")
+    url = reverse("admin:empires_in_arms_eiapowerstatus_change", args=[status.pk])
+    form = {field: value for field, value in model_to_dict(status).items() if value is not None}
+    before = Campaign.objects.get(pk=campaign.pk).version
+    response = client.post(url, {**form, "militia_due": 2})
+    assert response.status_code == 302
+    assert Campaign.objects.get(pk=campaign.pk).version == before + 1
+    stack = (
+        GuerrillaStack.objects.filter(campaign=campaign).first()
+        or Corps.objects.filter(campaign=campaign).first()
+    )
+    meta = stack._meta
+    changelist = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+    response = client.post(
+        changelist, {"action": "delete_selected", "_selected_action": [stack.pk], "post": "yes"}
+    )
+    assert response.status_code == 302
+    assert Campaign.objects.get(pk=campaign.pk).version == before + 2

@@ -11,6 +11,7 @@ from django.urls import reverse
 from campaign.models import Campaign
 from rules.empires_in_arms.models import EiaPowerStatus
 from tests.factories import make_eia_campaign, seat_users, snapshot
+from tests.maps import with_map
 
 pytestmark = pytest.mark.django_db
 
@@ -87,10 +88,18 @@ def test_an_edit_that_changes_the_map_redraws_it(campaign, client_as):
         "controller": "spain",
         "state_version": str(Campaign.objects.get(pk=campaign.pk).state_version),
     }
-    response = post_edit(client_as("gm"), campaign, data, key="area", **HTMX)
-    html = response.content.decode()
+    gm = client_as("gm")
+    response = post_edit(gm, campaign, data, key="area", **HTMX)
     assert response.status_code == 200
-    assert oob_ids(html) == {"map", "state-panels", "submissions", "gm-orders", "log", "rollback"}
+    assert oob_ids(response.content.decode()) == {
+        "map",
+        "state-panels",
+        "submissions",
+        "gm-orders",
+        "log",
+        "rollback",
+    }
+    html = with_map(gm, response.content.decode())  # the map panel, loaded as it comes
     spain_colour = re.search(
         r'<li><span class="swatch" style="background: (#\w+)"></span>Spain', html
     )

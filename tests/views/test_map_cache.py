@@ -10,9 +10,12 @@ from django.urls import reverse
 
 from campaign import presenters
 from tests.factories import make_pb_campaign, seat_users
+from tests.maps import map_url, with_map
 from tests.views.test_pb_hidden_information import Secrets, blocks_of
 
 pytestmark = pytest.mark.django_db
+
+HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
 @pytest.fixture
@@ -34,7 +37,7 @@ def page(user, campaign) -> str:
     client.force_login(user)
     response = client.get(reverse("campaign:detail", args=[campaign.pk]))
     assert response.status_code == 200
-    return response.content.decode()
+    return with_map(client, response.content.decode())
 
 
 def map_of(html: str) -> str:
@@ -95,3 +98,57 @@ def test_the_area_table_is_cached_per_view_too(drawings):
     assert drawings == [1, 1, 1]
     assert area_table(users["player"], campaign) == sweden  # the same again: from the cache
     assert drawings == [1, 1, 1]
+
+
+def signed_in(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_a_map_url_signed_for_another_reader_never_serves_their_drawing(drawings):
+    """The map panel's URL carries the cache key of the page that made it, signed for its
+    reader: another reader who sends it gets their own drawing, never the one it names."""
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    swedish = Secrets.of_blocks(blocks_of(campaign, "sweden"))
+    gm_client, russian = signed_in(users["gm"]), signed_in(users["other_player"])
+    detail = reverse("campaign:detail", args=[campaign.pk])
+    gm_map = map_url(gm_client.get(detail).content.decode())
+    assert swedish.found_in(gm_client.get(gm_map, **HTMX).content.decode())  # now cached
+    answer = russian.get(gm_map, **HTMX)
+    assert answer.status_code == 200 and "data-area-url" in answer.content.decode()
+    assert not swedish.found_in(answer.content.decode())
+    assert drawings == [1, 1]  # drawn again, for Russia's side
+    for forged in ("forged", gm_map.split("k=")[1][:-3] + "abc"):
+        answer = russian.get(reverse("campaign:map", args=[campaign.pk]), {"k": forged}, **HTMX)
+        assert answer.status_code == 200 and not swedish.found_in(answer.content.decode())
+
+
+def test_a_map_panel_comes_from_the_cache_without_reading_the_state(
+    drawings, django_assert_max_num_queries
+):
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    client = signed_in(users["player"])
+    url = map_url(client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode())
+    first = client.get(url, **HTMX)
+    assert "private" in first["Cache-Control"] and "max-age" in first["Cache-Control"]
+    with django_assert_max_num_queries(3):  # the session, its user and the seat
+        again = client.get(url, **HTMX)
+    assert again.content == first.content and drawings == [1]
+
+
+def test_without_javascript_the_map_panel_is_the_maps_own_page(drawings):
+    """A browser without JavaScript follows the panel's link to a page with the map and
+    the table of its areas."""
+    campaign = make_pb_campaign()
+    users = seat_users(campaign, "sweden", "russia")
+    client = signed_in(users["player"])
+    page = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    table = reverse("campaign:area_table", args=[campaign.pk])
+    assert f'href="{table}"' in page
+    response = client.get(map_url(page))
+    assert response.status_code == 302 and response["Location"] == table
+    html = client.get(table).content.decode()
+    assert "data-area-url" in html and '<table class="data">' in html

@@ -14,6 +14,7 @@ from campaign.scenarios import create_campaign
 from rules.empires_in_arms.legal import revolt_targets
 from rules.empires_in_arms.services import load_world as eia_world
 from tests.factories import seat_users
+from tests.maps import with_map
 from tests.services.test_eia_phase_services import order, resolve
 
 pytestmark = pytest.mark.django_db
@@ -75,5 +76,6 @@ def test_the_campaign_page_offers_the_map_as_svg_and_png(client, eia):
     campaign, users = eia
     client.force_login(users["player"])
     html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    html = with_map(client, html)
     url = reverse("campaign:map_svg", args=[campaign.pk])
     assert f'href="{url}" download' in html and f'data-png="{url}"' in html

@@ -96,6 +96,7 @@ def test_each_revolt_target_says_what_the_die_needs(campaign, client_as, advance
         area=Area.objects.get(campaign=campaign, key="minor-1"),
         count=2,
     )
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
     assert (
         "modifier +1, 2 revolts you let down: cannot break out (it would need 7 on the die))"
@@ -157,6 +158,7 @@ def test_aid_to_a_revolt_ending_next_month_is_warned_of_but_saved(campaign, clie
     warning = "Aid to the revolt in Palatinate can no longer matter"
     assert warning not in client.get(url).content.decode()
     GuerrillaStack.objects.filter(campaign=campaign, area__key="palatinate").delete()
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     campaign.revolts.filter(area__key="palatinate").update(months_without_guerrillas=3)
     html = client.get(url).content.decode()
     assert (

@@ -90,7 +90,7 @@ def test_every_order_form_has_a_part_for_the_gm_with_its_rules(campaign, client_
     assert 'href="/rules/empires_in_arms/#EIA-4"' in part
     assert f'value="{corps(campaign, "I").pk}:andalusia"' in part  # adjacent: offered
     assert f'value="{corps(campaign, "I").pk}:minor-5"' not in part  # not adjacent
-    assert 'name="gm-note"' in part and "<template" in part and "data-add-gm-line" in part
+    assert 'name="gm-note"' in part and "data-add-gm-line" in part
 
 
 def test_a_corps_move_is_saved_with_the_orders_and_shown_to_its_player(given, client_as):

@@ -11,6 +11,7 @@ from django.urls import reverse
 from campaign.models import Campaign, Event, Power, PowerRelation, Seat
 from rules.empires_in_arms.models import EiaArea, EiaPowerStatus, Revolt
 from tests.factories import make_eia_campaign, seat_users
+from tests.maps import with_map
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +69,7 @@ def test_new_campaign_refuses_an_unknown_scenario(client_as):
 
 def test_campaign_page_shows_map_svg_and_table(campaign, client_as):
     client = client_as("observer")
-    html = detail(client, campaign)
+    html = with_map(client, detail(client, campaign))
     assert "<svg" in html and 'viewBox="' in html
     assert '<g class="badge revolt"' in html and '<g class="badge guerrilla"' in html
     table_url = reverse("campaign:area_table", args=[campaign.pk])
@@ -79,8 +80,8 @@ def test_campaign_page_shows_map_svg_and_table(campaign, client_as):
     assert "<html" not in fragment
     palatinate = re.search(r'<tr id="area-palatinate">(.*?)</tr>', fragment, re.S).group(1)
     assert "France" in palatinate and "4 (Great Britain)" in palatinate and ">3<" in palatinate
-    page = client.get(table_url).content.decode()
-    assert "<html" in page and '<tr id="area-palatinate">' in page
+    page = client.get(table_url).content.decode()  # without JavaScript: the map's own page
+    assert "<html" in page and '<tr id="area-palatinate">' in page and "<svg" in page
 
 
 @pytest.mark.parametrize("role, status", [("outsider", 404), ("anonymous", 302)])
@@ -180,6 +181,7 @@ def test_powers_panel_shows_the_militia_owed_to_spain(campaign, client_as):
     EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="spain").update(
         militia_due=2
     )
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     powers = panel(detail(client_as("player"), campaign), "powers")
     assert "Spain is owed 2 militia factors" in powers
     assert "#EIA-12" in powers

@@ -16,6 +16,7 @@ from campaign.models import Adjacency, Area, Event, Order, Seat
 from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
 from rules.pax_baltica.services import gm_edit
 from tests.factories import make_pb_campaign, seat_users, snapshot
+from tests.maps import with_map
 from tests.services.test_eia_phase_services import resolve
 
 pytestmark = pytest.mark.django_db
@@ -285,7 +286,7 @@ def test_why_shows_karl_xiis_missing_line_and_swaps_the_map_out_of_band(pb, as_r
     assert "Lausitz holds enemy blocks (Saxony-Poland)" in html
     assert "Karl XII cannot be reinforced now:" in html
     assert '<section id="map" class="panel map" hx-swap-oob="true">' in html
-    assert highlighted(html) == {"lietuva"}
+    assert highlighted(with_map(client, html)) == {"lietuva"}
 
 
 def test_why_highlights_the_whole_line_of_communication(pb, as_role, ids):
@@ -297,12 +298,13 @@ def test_why_highlights_the_whole_line_of_communication(pb, as_role, ids):
     # the seed's GNW-9 example: in Velikaya the Swedish army traces back to Livland
     assert "Line of communication: Velikaya → Livland (controlled by Sweden)." in html
     assert "Karl XII can be reinforced now." in html
-    assert highlighted(html) == {"velikaya", "livland"}
+    assert highlighted(with_map(client, html)) == {"velikaya", "livland"}
     assert "Highlighted on the map: Velikaya → Livland." in html
 
 
 def test_why_without_htmx_renders_the_page_with_the_answer(pb, as_role, ids):
-    html = as_role("player").get(question_url(pb, ids["Upplands"])).content.decode()
+    client = as_role("player")
+    html = with_map(client, client.get(question_url(pb, ids["Upplands"])).content.decode())
     assert "<html" in html and '<section id="question"' in html
     assert "Line of communication: Narva (Sweden" in html
     assert '<section id="map" class="panel map">' in html  # in place, not out of band
@@ -313,12 +315,13 @@ def test_why_without_htmx_renders_the_page_with_the_answer(pb, as_role, ids):
 def test_why_for_a_fleet_at_sea_says_it_is_reinforced_only_in_a_port(pb, as_role, ids):
     central = Area.objects.get(campaign=pb, key="central_baltic")
     Block.objects.filter(pk=ids["Wachtmeister"]).update(location=central)
-    response = as_role("player").get(question_url(pb, ids["Wachtmeister"]), **HTMX)
+    client = as_role("player")
+    response = client.get(question_url(pb, ids["Wachtmeister"]), **HTMX)
     html = response.content.decode()
     assert response.status_code == 200
     assert "No line of communication from Central Baltic: it is a sea zone" in html
     assert "Wachtmeister is at sea: a fleet is reinforced only in a port" in html
-    assert highlighted(html) == {"central_baltic"}
+    assert highlighted(with_map(client, html)) == {"central_baltic"}
 
 
 @pytest.mark.parametrize("role", ["gm", "observer"])

@@ -29,6 +29,7 @@ from tests.factories import (
     seat_users,
     snapshot,
 )
+from tests.maps import with_map
 from tests.services.test_eia_phase_services import resolve
 
 pytestmark = pytest.mark.django_db
@@ -89,15 +90,17 @@ def to_phase(campaign, key: str, turn: int | None = None) -> None:
 
 
 def detail(client, campaign) -> str:
+    """The campaign page, its map loaded."""
     response = client.get(reverse("campaign:detail", args=[campaign.pk]))
     assert response.status_code == 200
-    return response.content.decode()
+    return with_map(client, response.content.decode())
 
 
 def dashboard(client, campaign) -> str:
+    """The GM dashboard, its map loaded."""
     response = client.get(reverse("campaign:gm", args=[campaign.pk]))
     assert response.status_code == 200
-    return response.content.decode()
+    return with_map(client, response.content.decode())
 
 
 def post_orders(client, campaign, data, htmx=True, ready="1"):

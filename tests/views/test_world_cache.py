@@ -1,0 +1,60 @@
+"""The pages read the World from the shared cache for the campaign's version
+(campaign/world_cache.py): built once a version, afresh after any change, and never
+read by a write (a GM edit loads it under the lock)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from campaign.models import Campaign
+from tests.factories import make_eia_campaign, seat_users
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def loads(monkeypatch) -> list[int]:
+    """Every World loaded from the database during the test, by campaign id."""
+    from rules.engine import Ruleset
+
+    loaded: list[int] = []
+    real = Ruleset.load_world
+
+    def counting(self, campaign, rows=None):
+        loaded.append(campaign.pk)
+        return real(self, campaign, rows)
+
+    monkeypatch.setattr(Ruleset, "load_world", counting)
+    return loaded
+
+
+def test_the_readers_of_one_version_build_the_world_once(client, loads):
+    campaign = make_eia_campaign(areas=4)
+    users = seat_users(campaign, player="france", other="spain")
+    loads.clear()  # the campaign's start read it
+    detail = reverse("campaign:detail", args=[campaign.pk])
+    for role in ("player", "other_player", "gm"):
+        client.force_login(users[role])
+        assert client.get(detail).status_code == 200
+    assert client.get(reverse("campaign:gm", args=[campaign.pk])).status_code == 200
+    assert loads == [campaign.pk]
+    Campaign.objects.get(pk=campaign.pk).bump_version()  # any change
+    assert client.get(detail).status_code == 200
+    assert loads == [campaign.pk, campaign.pk]
+
+
+def test_a_gm_edit_reads_the_state_afresh_and_the_page_shows_it(client, loads):
+    campaign = make_eia_campaign(areas=4)
+    users = seat_users(campaign, player="france")
+    client.force_login(users["gm"])
+    dashboard = reverse("campaign:gm", args=[campaign.pk])
+    assert client.get(dashboard).status_code == 200
+    version = Campaign.objects.get(pk=campaign.pk).state_version
+    url = reverse("campaign:edit", args=[campaign.pk, "power"])
+    data = {"power": "spain", "treasury": "77", "state_version": version}
+    form = {"political_points": "5", "zone": "Neutral", "pays_bad_roll": "on"}
+    response = client.post(url, {**form, **data})
+    assert response.status_code in (200, 302)
+    assert len(loads) >= 2  # the edit's own read, under the campaign's lock
+    assert "77" in client.get(dashboard).content.decode()
