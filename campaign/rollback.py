@@ -8,6 +8,11 @@ given and a fresh dice seed whose hash is published (the old seed was revealed: 
 not be used again). Nothing is sent. Refused, with nothing changed, when no phase has
 been resolved, when the phase it would withdraw has orders or waits for a decision, and
 when there is no snapshot to restore (campaign/history.py keeps the snapshots).
+
+``preview`` says beforehand, for the GM's dashboard, what a rollback would undo: the
+GM's edits of the state since the withdrawn phase opened (their log lines stay, the
+edits do not), the powers whose standing orders given meanwhile go with it, or why it
+cannot be rolled back now (``obstacle``, the refusal roll_back gives).
 """
 
 from __future__ import annotations
