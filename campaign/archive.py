@@ -22,7 +22,7 @@ final newline), so that export → import → export gives the same bytes::
                      failure}],
       "orders":    [{phase, power, payload, ready, submitted_by, updated_at}],
       "rolls":     [{phase, index, rule, purpose, power, area, faces, modifiers, total,
-                     outcome, explanation}],
+                     outcome, explanation, purpose_message, explanation_message}],
       "events":    [{phase, turn, kind, rule, text, audience, redacted, message,
                      redacted_message, actor, power, roll, created_at}],
       "channels":  [{kind, key, members, created_at}],              # the press

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 from campaign.errors import CampaignEnded, ServiceError, StaleState
 from campaign.models import Campaign, Event, Phase
-from rules.text import message_of
+from rules.text import Text, message_of
 
 
 def log(
@@ -76,3 +77,28 @@ def refuse_if_ended(campaign: Campaign) -> None:
         raise CampaignEnded(
             _("This campaign has ended: it takes no more orders and resolves no more phases.")
         )
+
+
+# A moment of the log, one sentence a month: each language says the month in the form a
+# date takes ("5 Ιανουαρίου", "5 января"), which a month's name alone does not give
+_DATES = {
+    1: lambda **at: Text("%(day)s January %(year)s, %(time)s UTC", **at),
+    2: lambda **at: Text("%(day)s February %(year)s, %(time)s UTC", **at),
+    3: lambda **at: Text("%(day)s March %(year)s, %(time)s UTC", **at),
+    4: lambda **at: Text("%(day)s April %(year)s, %(time)s UTC", **at),
+    5: lambda **at: Text("%(day)s May %(year)s, %(time)s UTC", **at),
+    6: lambda **at: Text("%(day)s June %(year)s, %(time)s UTC", **at),
+    7: lambda **at: Text("%(day)s July %(year)s, %(time)s UTC", **at),
+    8: lambda **at: Text("%(day)s August %(year)s, %(time)s UTC", **at),
+    9: lambda **at: Text("%(day)s September %(year)s, %(time)s UTC", **at),
+    10: lambda **at: Text("%(day)s October %(year)s, %(time)s UTC", **at),
+    11: lambda **at: Text("%(day)s November %(year)s, %(time)s UTC", **at),
+    12: lambda **at: Text("%(day)s December %(year)s, %(time)s UTC", **at),
+}
+
+
+def moment_text(moment: datetime) -> Text:
+    """A moment as the log says it: "13 January 2026, 19:00 UTC", in each reader's
+    language."""
+    at = moment.astimezone(UTC)
+    return _DATES[at.month](day=at.day, year=at.year, time=f"{at:%H:%M}")

@@ -7,12 +7,12 @@ the transaction commits, and a failed send is retried there.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
-from django.utils import translation
+from django.utils import dateformat, translation
 from django.utils.translation import gettext
 
 from campaign import delivery, readiness
@@ -81,7 +81,7 @@ def _phase_opened(campaign: Campaign, phase: Phase) -> None:
         with translation.override(language):
             when = (
                 gettext(" The deadline is %(deadline)s UTC.")
-                % {"deadline": f"{phase.deadline:%d %b %Y %H:%M}"}
+                % {"deadline": utc_date(phase.deadline)}
                 if phase.deadline
                 else ""
             )
@@ -180,5 +180,10 @@ def _remind(phase: Phase, hours: int) -> None:
                 }
                 body = gettext(
                     "%(phase)s closes at %(deadline)s UTC and your orders are not marked ready."
-                ) % {"phase": spec.name, "deadline": f"{phase.deadline:%d %b %Y %H:%M}"}
+                ) % {"phase": spec.name, "deadline": utc_date(phase.deadline)}
             _mail(seat, subject, f"{body}\n\n{_link(campaign)}")
+
+
+def utc_date(moment) -> str:
+    """A moment in UTC as "05 Dec 2026 14:00", its month in the active language."""
+    return dateformat.format(moment.astimezone(UTC), "d M Y H:i")

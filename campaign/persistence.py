@@ -190,6 +190,8 @@ def write_log(
                 total=report.roll.total,
                 outcome=report.outcome,
                 explanation=report.text,
+                purpose_message=message_of(report.purpose),
+                explanation_message=message_of(report.text),
             )
         )
         index += len(faces)

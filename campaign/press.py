@@ -44,7 +44,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import dateformat, timezone, translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
@@ -619,7 +619,7 @@ def _digest_part(seat: Seat, since: datetime | None, upto: datetime) -> str:
         len(shown),
     ) % {"campaign": campaign.name, "count": len(shown)}
     body = [
-        f"{timezone.localtime(line.created_at):%d %b %H:%M} · {line.turn} · "
+        f"{dateformat.format(timezone.localtime(line.created_at), 'd M H:i')} · {line.turn} · "
         f"{line.author} → {line.channel_label}:\n{line.text}"
         for line in shown
     ]

@@ -8,9 +8,16 @@ given and a fresh dice seed whose hash is published (the old seed was revealed: 
 not be used again). Nothing is sent. Refused, with nothing changed, when no phase has
 been resolved, when the phase it would withdraw has orders or waits for a decision, and
 when there is no snapshot to restore (campaign/history.py keeps the snapshots).
+
+``preview`` says beforehand, for the GM's dashboard, what a rollback would undo: the
+GM's edits of the state since the withdrawn phase opened (their log lines stay, the
+edits do not), the powers whose standing orders given meanwhile go with it, or why it
+cannot be rolled back now (``obstacle``, the refusal roll_back gives).
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.utils import timezone, translation
@@ -34,8 +41,9 @@ from campaign.models import (
 from campaign.readiness import default_deadline
 from campaign.snapshots import read_state
 from rules.dice import new_seed, seed_hash
+from rules.gm_orders import EDIT_LINE_MSGIDS
 from rules.text import Text
-from rules.translation import Term
+from rules.translation import Term, render
 
 # The kinds of log line a resolution writes (its GM- and seat-kind lines are the GM's
 # and the seats', written while a phase waited for a decision: a rollback keeps them).
@@ -50,7 +58,6 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         refuse_if_ended(campaign)
         if campaign.phase_id is None:
             raise ServiceError(gettext("Nothing to roll back: the campaign has not started."))
-        rules = campaign.rules
         newer = Phase.objects.select_for_update().get(pk=campaign.phase_id)
         last = (
             Phase.objects.select_for_update()
@@ -60,45 +67,17 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         )
         if last is None:
             raise ServiceError(gettext("Nothing to roll back: no phase has been resolved yet."))
-        name, newer_name = rules.phase(last.key).name, rules.phase(newer.key).name
-        if newer.status == Phase.Status.WAITING:
-            raise Conflict(
-                gettext(
-                    "%(phase)s is under way and waits for a decision: answer it (or cancel it) "
-                    "first. Nothing was rolled back."
-                )
-                % {"phase": newer_name}
-            )
-        given = list(
-            Order.objects.filter(phase=newer)
-            .order_by("power__sort")
-            .values_list("power__name", flat=True)
-        )
-        if given:
-            raise Conflict(
-                gettext(
-                    "Orders have already been given for %(phase)s (%(powers)s): rolling back "
-                    "%(last)s would discard them. Nothing was rolled back."
-                )
-                % {"phase": newer_name, "powers": ", ".join(given), "last": name}
-            )
-        if next_position(campaign, last) != (newer.turn, newer.position):
-            raise ServiceError(  # pragma: no cover - phases open one after another
-                f"{newer_name} is not the phase {name} opened: nothing was rolled back."
-            )
-        snapshot = PhaseSnapshot.objects.filter(phase=last).first()
-        if snapshot is None or snapshot.resolution_event_id is None:
-            raise ServiceError(
-                gettext(
-                    "%(phase)s cannot be rolled back: there is no snapshot of the state it "
-                    "resolved from (it resolved before Courier kept them, or before the "
-                    "campaign was imported). Nothing was rolled back."
-                )
-                % {"phase": name}
-            )
+        refusal = obstacle(campaign, last, newer)
+        if refusal is not None:
+            said = gettext("%(reason)s Nothing was rolled back.") % {"reason": refusal}
+            raise type(refusal)(said)
+        snapshot = PhaseSnapshot.objects.get(phase=last)
         opened = PhaseSnapshot.objects.filter(phase=newer).first()
         ruleset = campaign.ruleset
         edited = opened is not None and read_state(campaign) != opening_state(opened, ruleset)
+        inputs = inputs_since(newer)  # standing orders, withdrawn with ``newer``
+        # a difference the standing orders alone explain is no edit of the GM's
+        edited = edited and bool(state_edits_since_opening(newer) or not inputs)
 
         restore_state(campaign, resolved_from(snapshot, ruleset))
         Event.objects.filter(
@@ -132,13 +111,119 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         campaign.save(update_fields=["turn", "phase"])
         newer.delete()  # with its snapshot (it has no orders, rolls or decisions)
         last.refresh_from_db()
-        text = _rollback_line(campaign, last, newer, actor, edited=edited)
+        text = _rollback_line(campaign, last, newer, actor, edited=edited, inputs=inputs)
         log(campaign, Event.Kind.GM, text, actor=actor, phase=last)
         campaign.bump_version()
         return last
 
 
-def _rollback_line(campaign: Campaign, last: Phase, newer: Phase, actor, *, edited: bool) -> Text:
+@dataclass(frozen=True)
+class Preview:
+    """What rolling back the last resolved phase would do, for the GM to read first."""
+
+    phase: str  # the last resolved phase, which opens again
+    newer: str  # the phase its resolution opened, which is withdrawn
+    edits: list[Event]  # the GM's edits of the state since ``newer`` opened, oldest first
+    refusal: str = ""  # why it cannot be rolled back now ("": it can)
+    inputs: list[str] = field(default_factory=list)  # powers whose standing orders go
+
+    def edit_texts(self) -> list[str]:
+        """The edits' log lines in the active language (the GM reads every line in full)."""
+        return [render(line.message) for line in self.edits]
+
+
+def preview(campaign: Campaign) -> Preview | None:
+    """What a rollback would undo now (None: no phase has been resolved, nothing to offer).
+    Read without locks: roll_back checks again when the GM confirms."""
+    if campaign.phase_id is None or campaign.ended_at is not None:
+        return None
+    last = (
+        Phase.objects.filter(campaign=campaign, status=Phase.Status.RESOLVED)
+        .order_by("-turn", "-position")
+        .first()
+    )
+    if last is None:
+        return None
+    rules = campaign.rules
+    newer = Phase.objects.get(pk=campaign.phase_id)
+    names = {"phase": rules.phase(last.key).name, "newer": rules.phase(newer.key).name}
+    refusal = obstacle(campaign, last, newer)
+    if refusal is not None:
+        return Preview(**names, edits=[], refusal=str(refusal))
+    return Preview(**names, edits=state_edits_since_opening(newer), inputs=inputs_since(newer))
+
+
+def inputs_since(phase: Phase) -> list[str]:
+    """The powers (names, in order) whose inputs given while ``phase`` was open (a
+    standing order) a rollback of the phase before it undoes: it withdraws ``phase``
+    with them and restores the state the phase before resolved from."""
+    keys = InputRecord.objects.filter(phase=phase, answers__isnull=True).values_list(
+        "power", flat=True
+    )
+    given = set(keys)
+    if not given:
+        return []
+    powers = phase.campaign.powers.filter(key__in=given).order_by("sort")
+    return list(powers.values_list("name", flat=True))
+
+
+def state_edits_since_opening(phase: Phase) -> list[Event]:
+    """The GM's edits of the state logged since ``phase`` opened (its snapshot's newest
+    line), oldest first: a rollback of the phase before it undoes them (their log lines
+    stay). Settings, seats and deadlines are GM lines too, but no edit of the state."""
+    opened = PhaseSnapshot.objects.filter(phase=phase).values_list("event_id", flat=True).first()
+    lines = Event.objects.filter(phase=phase, kind=Event.Kind.GM).order_by("pk")
+    if opened is not None:
+        lines = lines.filter(pk__gt=opened)
+    return [line for line in lines if (line.message or {}).get("id") in EDIT_LINE_MSGIDS]
+
+
+def obstacle(campaign: Campaign, last: Phase, newer: Phase) -> ServiceError | None:
+    """Why ``last`` (the newest resolved phase) cannot be rolled back while ``newer`` is
+    open, as the error roll_back raises (its message says why, in a sentence the
+    dashboard shows too); None when it can be."""
+    rules = campaign.rules
+    name, newer_name = rules.phase(last.key).name, rules.phase(newer.key).name
+    if newer.status == Phase.Status.WAITING:
+        return Conflict(
+            gettext(
+                "%(phase)s is under way and waits for a decision: answer it (or cancel it) first."
+            )
+            % {"phase": newer_name}
+        )
+    given = list(
+        Order.objects.filter(phase=newer)
+        .order_by("power__sort")
+        .values_list("power__name", flat=True)
+    )
+    if given:
+        return Conflict(
+            gettext(
+                "Orders have already been given for %(phase)s (%(powers)s): rolling back "
+                "%(last)s would discard them."
+            )
+            % {"phase": newer_name, "powers": ", ".join(given), "last": name}
+        )
+    if next_position(campaign, last) != (newer.turn, newer.position):
+        return ServiceError(  # pragma: no cover - phases open one after another
+            f"{newer_name} is not the phase {name} opened."
+        )
+    snapshot = PhaseSnapshot.objects.filter(phase=last).first()
+    if snapshot is None or snapshot.resolution_event_id is None:
+        return ServiceError(
+            gettext(
+                "%(phase)s cannot be rolled back: there is no snapshot of the state it "
+                "resolved from (it resolved before Courier kept them, or before the "
+                "campaign was imported)."
+            )
+            % {"phase": name}
+        )
+    return None
+
+
+def _rollback_line(
+    campaign: Campaign, last: Phase, newer: Phase, actor, *, edited: bool, inputs: list[str]
+) -> Text:
     """What the log says of a rollback."""
     rules = campaign.rules
     with translation.override(None):  # the log keeps the rules' own words
@@ -158,6 +243,14 @@ def _rollback_line(campaign: Campaign, last: Phase, newer: Phase, actor, *, edit
             "%(rollback)s; the edits of the state made since %(newer)s opened are undone too",
             rollback=said,
             newer=Term(rules.phase(newer.key).name),
+        )
+    if inputs:
+        said = Text(
+            "%(rollback)s; the standing orders given since %(newer)s opened (%(powers)s) are "
+            "undone too",
+            rollback=said,
+            newer=Term(rules.phase(newer.key).name),
+            powers=", ".join(inputs),
         )
     if campaign.dice_mode == Campaign.DiceMode.SEEDED:
         return Text(

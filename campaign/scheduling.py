@@ -6,14 +6,14 @@ When a phase may resolve on its own, and whom it waits for: campaign/readiness.p
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaign.changes import locked_campaign, log
+from campaign.changes import locked_campaign, log, moment_text
 from campaign.errors import Conflict, ServiceError
 from campaign.lifecycle import resolve_when_everyone_is_ready, settle
 from campaign.models import Campaign, Event, Phase, Seat
@@ -80,7 +80,7 @@ def extend_deadline(*, campaign_id: int, phase_id: int, hours: int, actor) -> Ph
             Text(
                 "Deadline extended by %(hours)s h, to %(when)s.",
                 hours=hours,
-                when=_when(phase.deadline),
+                when=moment_text(phase.deadline),
             ),
             actor=actor,
         )
@@ -112,14 +112,10 @@ def resume_deadline(*, campaign_id: int, phase_id: int, actor) -> Phase:
         phase.deadline = timezone.now() + phase.paused_remaining
         phase.paused_remaining = None
         phase.save(update_fields=["paused_remaining", "deadline"])
-        said = Text("Deadline resumed: %(when)s.", when=_when(phase.deadline))
+        said = Text("Deadline resumed: %(when)s.", when=moment_text(phase.deadline))
         log(campaign, Event.Kind.GM, said, actor=actor)
         campaign.bump_version()
         return phase
-
-
-def _when(moment: datetime) -> str:
-    return moment.astimezone(UTC).strftime("%d %b %Y %H:%M UTC")
 
 
 def _duration(left: timedelta) -> Text:
@@ -177,7 +173,7 @@ def _resume_all(campaign: Campaign, actor) -> None:
         phase.deadline = timezone.now() + phase.paused_remaining
         phase.paused_remaining = None
         phase.save(update_fields=["paused_remaining", "deadline"])
-        when = _when(phase.deadline)
+        when = moment_text(phase.deadline)
         said = Text("Every deadline runs again; this phase's: %(when)s.", when=when)
     else:
         said = Text("Every deadline runs again.")
@@ -270,8 +266,8 @@ def set_away(*, seat_id: int, start: datetime | None, end: datetime, actor) -> S
             "%(power)s's player is away from %(start)s until %(end)s: meanwhile %(power)s "
             "owes no orders and gets its default orders.",
             power=seat.power.name,
-            start=_when(seat.away_from),
-            end=_when(end),
+            start=moment_text(seat.away_from),
+            end=moment_text(end),
         )
         log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
         campaign.bump_version()
@@ -322,8 +318,8 @@ def refuse_away(*, campaign_id: int, seat_id: int, actor) -> Seat:
             "The GM refuses the away period of %(power)s's player (%(start)s to %(end)s): "
             "%(power)s owes orders as usual.",
             power=seat.power.name,
-            start=_when(seat.away_from),
-            end=_when(seat.away_until),
+            start=moment_text(seat.away_from),
+            end=moment_text(seat.away_until),
         )
         log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
         campaign.bump_version()

@@ -19,7 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaign import gm_orders, history, lifecycle, sealing
-from campaign.changes import locked_campaign, log, refuse_if_ended
+from campaign.changes import locked_campaign, log, moment_text, refuse_if_ended
 from campaign.errors import Conflict, DiceError, PhaseAlreadyResolved, PhaseClosed, ServiceError
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import PAUSED_CAMPAIGN, away_at
@@ -511,11 +511,11 @@ def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
         Phase.objects.filter(pk=phase_id).update(
             deadline=deadline, paused_remaining=None, reminders_sent=[]
         )
-        when = deadline.strftime("%Y-%m-%d %H:%M %Z") if deadline else Text("no deadline")
+        said = moment_text(deadline) if deadline else Text("no deadline")
         log(
             campaign,
             Event.Kind.GM,
-            Text("GM %(gm)s sets the deadline: %(when)s.", gm=actor.get_username(), when=when),
+            Text("GM %(gm)s sets the deadline: %(when)s.", gm=actor.get_username(), when=said),
             actor=actor,
         )
         campaign.bump_version()

@@ -31,6 +31,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from django.utils.translation import gettext, ngettext
+
 from campaign import history
 from campaign.models import Event, PhaseSnapshot
 from campaign.state_rows import SnapshotRows
@@ -161,40 +163,72 @@ class Verification:
 
     @property
     def summary(self) -> str:
+        """The verdict, in the active language."""
         if not self.verifiable and not self.scripted:
-            return "This phase has no revealed seed: its rolls cannot be verified."
+            return gettext("This phase has no revealed seed: its rolls cannot be verified.")
         if not self.verifiable:
-            return (
+            return gettext(
                 "The dice of this campaign are entered by the GM (rolled at the table or on "
                 "a dice server of the group's choice): they cannot be verified from a seed."
             )
         sentences = []
         if not self.seed_matches_hash:
             sentences.append(
-                "The seed does not match the hash published when the phase opened: the "
-                "rolls cannot be trusted."
-            )
-        if not self.checks:
-            sentences.append("No roll of this phase is stored.")
-        elif self.mismatches:
-            sentences.append(
-                f"The log does not match the seed: {_count(len(self.mismatches), 'roll')} "
-                f"of {self.rolls} differ from the faces the seed gives (✗ below)."
-            )
-        else:
-            sentences.append(
-                f"Every die matches the seed: {_count(self.dice, 'die', 'dice')} in "
-                f"{_count(self.rolls, 'roll')}"
-                + (
-                    ", and the seed is the one whose hash was published when the phase opened."
-                    if self.seed_matches_hash
-                    else "."
+                gettext(
+                    "The seed does not match the hash published when the phase opened: the "
+                    "rolls cannot be trusted."
                 )
             )
+        if not self.checks:
+            sentences.append(gettext("No roll of this phase is stored."))
+        elif self.mismatches:
+            sentences.append(
+                ngettext(
+                    "The log does not match the seed: %(count)s roll of %(rolls)s differs "
+                    "from the faces the seed gives (✗ below).",
+                    "The log does not match the seed: %(count)s rolls of %(rolls)s differ "
+                    "from the faces the seed gives (✗ below).",
+                    len(self.mismatches),
+                )
+                % {"count": len(self.mismatches), "rolls": self.rolls}
+            )
+        else:
+            rolls = ngettext("%(count)s roll", "%(count)s rolls", self.rolls) % {
+                "count": self.rolls
+            }
+            if self.seed_matches_hash:
+                said = ngettext(
+                    "Every die matches the seed: %(count)s die in %(rolls)s, and the seed is "
+                    "the one whose hash was published when the phase opened.",
+                    "Every die matches the seed: %(count)s dice in %(rolls)s, and the seed "
+                    "is the one whose hash was published when the phase opened.",
+                    self.dice,
+                )
+            else:
+                said = ngettext(
+                    "Every die matches the seed: %(count)s die in %(rolls)s.",
+                    "Every die matches the seed: %(count)s dice in %(rolls)s.",
+                    self.dice,
+                )
+            sentences.append(said % {"count": self.dice, "rolls": rolls})
         for gap in self.gaps:
-            sentences.append(f"{_dice_label(gap)} of the phase {_be(gap)} in no stored roll.")
+            sentences.append(
+                ngettext(
+                    "Die %(dice)s of the phase is in no stored roll.",
+                    "Dice %(dice)s of the phase are in no stored roll.",
+                    gap.end - gap.start,
+                )
+                % {"dice": gap.dice}
+            )
         for overlap in self.overlaps:
-            sentences.append(f"{_dice_label(overlap)} {_be(overlap)} stored in more than one roll.")
+            sentences.append(
+                ngettext(
+                    "Die %(dice)s is stored in more than one roll.",
+                    "Dice %(dice)s are stored in more than one roll.",
+                    overlap.end - overlap.start,
+                )
+                % {"dice": overlap.dice}
+            )
         return " ".join(sentences)
 
 
@@ -251,18 +285,6 @@ def _faces(value: Any) -> tuple[int, ...]:
 
 def _span(start: int, end: int) -> str:
     return str(start) if end - start <= 1 else f"{start}–{end - 1}"
-
-
-def _dice_label(gap: Gap) -> str:
-    return f"Die {gap.dice}" if gap.end - gap.start == 1 else f"Dice {gap.dice}"
-
-
-def _be(gap: Gap) -> str:
-    return "is" if gap.end - gap.start == 1 else "are"
-
-
-def _count(n: int, one: str, many: str | None = None) -> str:
-    return f"{n} {one if n == 1 else many or one + 's'}"
 
 
 @dataclass(frozen=True)

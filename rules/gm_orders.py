@@ -237,6 +237,11 @@ def carrying_out(power: str, number: int) -> Text:
     return Text("carrying out %(power)s's order %(number)s", power=power, number=number)
 
 
+# The msgids of edit_line's two sentences: a log line with one of them is a GM edit of the
+# state (what a rollback undoes), not a setting, a seat or a deadline.
+EDIT_LINE_MSGIDS = ("GM %(user)s: %(change)s.", "GM %(user)s, %(order)s: %(change)s.")
+
+
 def edit_line(user: str, change: Any, carrying: Text | None = None) -> Text:
     """The log line of a GM edit, with the order it carries out if any."""
     if carrying is None:

@@ -440,6 +440,12 @@ class RollRecord(models.Model):
     total = models.IntegerField()
     outcome = models.CharField(max_length=300)
     explanation = models.TextField()
+    purpose_message = models.JSONField(
+        null=True, blank=True, help_text=_("The purpose as a message (rules/text.py); null: as is.")
+    )
+    explanation_message = models.JSONField(
+        null=True, blank=True, help_text=_("The explanation as a message; null: as is.")
+    )
 
     class Meta:
         ordering = ["phase", "index"]

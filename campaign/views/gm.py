@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from campaign import gm_orders, lobby, presenters, readiness, scheduling, sealing
+from campaign import gm_orders, lobby, presenters, readiness, rollback, scheduling, sealing
 from campaign.changes import expecting_state
 from campaign.errors import Conflict, ServiceError
 from campaign.forms import (
@@ -32,7 +32,7 @@ from campaign.forms import (
     StateVersionForm,
 )
 from campaign.gm_order_forms import RevealForm
-from campaign.models import Campaign, Phase, Seat
+from campaign.models import Campaign, Seat
 from campaign.press_forms import PressRulesForm
 from campaign.services import (
     add_observer_seat,
@@ -368,9 +368,11 @@ def dashboard_context(
         "schedule_form": ScheduleForm.for_campaign(state.campaign),
         "plays_form": PlaysForm.for_campaign(state.campaign),
         "resolves_itself": readiness.resolves_itself(state.campaign),
-        "can_roll_back": Phase.objects.filter(
-            campaign=state.campaign, status=Phase.Status.RESOLVED
-        ).exists(),
+        "not_ready": [
+            row.power
+            for row in presenters.readiness(state.powers, state.orders, state.spec, state.phase)
+            if row.awaited == "owes" and row.status != "ready"
+        ],
         "seats": seat_rows(request, state),
         "lobby_form": LobbyForm(instance=state.campaign),
         "seat_requests": lobby.waiting_requests(state.campaign),
@@ -394,4 +396,5 @@ def state_context(state: CampaignState) -> dict:
             CHOOSE if decision is not None and decision.answerable else DECISION,
         ),
         "log": log_lines(state, GM_LOG_LIMIT),
+        "rollback": rollback.preview(state.campaign),
     }

@@ -16,15 +16,19 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from campaign.models import Phase, RollRecord
 from campaign.presenters import reads_in_full, visible_text
 from campaign.services import seat_for
 from campaign.verify import DRAW_SCRIPT, SCRIPT, RollCheck, verify_draws, verify_phase
 from campaign.views.context import load_state
+from rules.text import is_message
 from rules.translation import localized
+from rules.translation import render as render_message
 
-OTHER_SIDE = "a roll of the other side"
+OTHER_SIDE = gettext_lazy("a roll of the other side")
 
 
 @dataclass(frozen=True)
@@ -94,8 +98,29 @@ def roll_row(check: RollCheck, rules: Any, viewer: frozenset[str] | None) -> Rol
         check=check,
         rule=roll.rule,
         linked=roll.rule in rules.procedures,
-        purpose=roll.purpose if full else OTHER_SIDE,
-        explanation=roll.explanation if full else "",
+        purpose=in_language(roll, "purpose", event) if full else OTHER_SIDE,
+        explanation=in_language(roll, "explanation", event) if full else "",
         hidden=not full,
         log_text=shown,
     )
+
+
+def in_language(roll: Any, field: str, event: Any) -> str:
+    """The roll's purpose or explanation in the reader's language: from its message, or
+    for a roll stored before rolls kept them, from its log line (``said``)."""
+    message = getattr(roll, f"{field}_message", None)
+    if is_message(message):
+        return render_message(message)
+    return said(event, {"purpose": "purpose", "explanation": "roll"}[field], getattr(roll, field))
+
+
+def said(event: Any, part: str, stored: str) -> str:
+    """A part of the roll's log line (its "purpose" or its "roll") in the reader's
+    language, where the line's message holds it as the roll stored it; else the roll's
+    stored English."""
+    message = (getattr(event, "message", None) or {}).get("params", {}).get(part)
+    if not is_message(message):
+        return stored
+    with translation.override(None):
+        english = render_message(message)
+    return render_message(message) if english == stored else stored

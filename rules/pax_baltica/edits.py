@@ -12,6 +12,7 @@ import re
 from rules.log import Change
 from rules.pax_baltica.state import (
     FLEET,
+    KIND_NAMES,
     KINDS,
     SEA,
     SIDES,
@@ -193,7 +194,7 @@ def add_block(
         "adds %(block)s (%(nation)s %(kind)s, %(strength)s/%(max)s, %(rating)s) in %(area)s",
         block=name,
         nation=nation_name,
-        kind=kind,
+        kind=KIND_NAMES[kind],
         strength=strength,
         max=max_strength,
         rating=rating,

@@ -91,7 +91,7 @@ def area_marks(loaded, viewer: frozenset[str] | None = None) -> dict[str, AreaMa
         marks[key] = AreaMarks(
             badges=tuple(badges),
             cells=(
-                zone_name(space.zone) if space.zone else NO_VALUE,
+                localized(zone_name(space.zone)) if space.zone else NO_VALUE,
                 RELIGION_TITLES.get(space.religion, space.religion.capitalize()),
                 _("unrest") if space.unrest else NO_VALUE,
                 ", ".join(units.get(key, [])) or NO_VALUE,
@@ -122,7 +122,7 @@ def remarks(space) -> tuple[str, ...]:
         if on
     ]
     if space.capital_of:
-        words.append(_("capital of %(power)s") % {"power": power_name(space.capital_of)})
+        words.append(_("capital of %(power)s") % {"power": localized(power_name(space.capital_of))})
     return tuple(words)
 
 
@@ -131,7 +131,7 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
     world = loaded.world
     zones = [
         ZoneRow(
-            zone_name(zone),
+            localized(zone_name(zone)),
             {None: _("none"), TURN_TRACK: _("on the turn track")}.get(
                 capital, world.spaces[capital].name if capital in world.spaces else str(capital)
             ),
@@ -141,7 +141,7 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
     ]
     powers = [
         PowerRow(
-            name=power_title(key),
+            name=localized(power_title(key)),
             catholic=key in world.catholic_powers,
             markers=_(
                 "%(informant)s Informant, %(assassination_used)s Assassination Used, "
@@ -156,7 +156,7 @@ def panels(loaded, viewer: frozenset[str] | None = None) -> dict:
             else NO_VALUE,
             at_war_with=", ".join(
                 sorted(
-                    power_name(other)
+                    localized(power_name(other))
                     for pair in world.wars
                     if key in pair
                     for other in pair - {key}
@@ -224,7 +224,7 @@ def conversion_marks(world: World, power: str, payload: Mapping) -> list[OrderMa
 
 def zones_named(zones) -> str:
     """ "France", "France and the Netherlands"."""
-    names = [zone_name(zone) for zone in zones]
+    names = [localized(zone_name(zone)) for zone in zones]
     if len(names) < 2:
         return "".join(names)
     return _("%(first)s and %(last)s") % {"first": ", ".join(names[:-1]), "last": names[-1]}

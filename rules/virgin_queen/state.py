@@ -58,7 +58,7 @@ ADJECTIVES = {
     "hre": Text("Imperial"),
     "protestant": Text("Protestant"),
 }
-ZONE_NAMES = {FRANCE_ZONE: "France", NETHERLANDS_ZONE: "the Netherlands"}
+ZONE_NAMES = {FRANCE_ZONE: "France", NETHERLANDS_ZONE: Text("the Netherlands")}
 # The default choice of each option of ruleset.OPTIONS, whose labels need Django.
 DEFAULTS = {"unrest_cancel": "each_six", "displacement": "owner"}
 

@@ -23,7 +23,7 @@ from campaign.errors import Conflict, ServiceError
 from campaign.models import Area, DecisionRecord, Event, Order, Phase, PhaseSnapshot, RollRecord
 from campaign.replay import replay
 from campaign.scenarios import create_campaign
-from campaign.services import decide
+from campaign.services import decide, set_deadline
 from campaign.snapshots import decode, read_state
 from campaign.verify import verify_phase
 from rules.dice import seed_hash
@@ -324,6 +324,67 @@ def test_a_rollback_keeps_what_was_logged_meanwhile_and_undoes_the_gms_edits_sin
     assert eia_world(campaign).powers["spain"].zone != "Fiasco"
 
 
+def test_a_rollback_preview_names_the_gms_edits_of_the_state_it_would_undo():
+    campaign, users = eia_to_revolt()
+    Order.objects.filter(campaign=campaign).delete()  # so that the peace step can roll back
+    campaign.refresh_from_db()
+    shown = rollback.preview(campaign)
+    assert (shown.phase, shown.newer, shown.edits, shown.refusal) == (
+        "Political phase · peace step",
+        "Political phase · revolt step",
+        [],
+        "",
+    )
+    text = eia_gm_edit(
+        campaign_id=campaign.pk,
+        actor=users["gm"],
+        edit="power",
+        power="spain",
+        zone="Fiasco",
+        political_points=3,
+        treasury=9,
+        pays_bad_roll=True,
+    )
+    set_deadline(
+        campaign_id=campaign.pk, actor=users["gm"], phase_id=campaign.phase_id, deadline=None
+    )
+    shown = rollback.preview(campaign)
+    assert [line.text for line in shown.edits] == [f"GM {users['gm'].get_username()}: {text}."]
+    assert shown.edit_texts() == [shown.edits[0].text]  # the deadline is no edit of the state
+    assert Event.objects.filter(campaign=campaign, kind="gm").count() == 2
+
+
+def test_a_rollback_preview_names_the_powers_whose_standing_orders_it_would_undo():
+    from rules.empires_in_arms.services import set_standing_order
+
+    campaign, users = eia_to_revolt()
+    Order.objects.filter(campaign=campaign).delete()
+    campaign.refresh_from_db()
+    assert rollback.preview(campaign).inputs == []
+    seat = campaign.seats.select_related("power").get(power__key="france")
+    set_standing_order(seat=seat, pays_bad_roll=False, actor=users["player"])
+    assert rollback.preview(campaign).inputs == ["France"]
+    client = Client()
+    client.force_login(users["gm"])
+    html = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert "It also undoes the standing orders given since" in html and "(France)" in html
+    roll_back(campaign, users)
+    assert eia_world(campaign).powers["france"].pays_bad_roll  # as before the standing order
+    said = Event.objects.filter(campaign=campaign).latest("pk").text
+    assert "the standing orders given since Political phase · revolt step opened (France)" in said
+    assert "edits of the state" not in said  # no GM edit was made
+
+
+def test_a_rollback_preview_says_why_it_is_not_offered_and_nothing_before_a_resolution():
+    campaign, users = eia_to_revolt()
+    assert (
+        "given for Political phase · revolt step (Great Britain)"
+        in rollback.preview(campaign).refusal
+    )
+    assert rollback.preview(make_eia_campaign()) is None  # nothing resolved yet
+    assert rollback.preview(make_eia_campaign(start=False)) is None
+
+
 def refused_rollback(campaign, users, error, match: str) -> None:
     before = snapshot(campaign)
     with pytest.raises(error, match=match):
@@ -373,14 +434,18 @@ def test_the_gm_rolls_back_from_the_dashboard(client):
     campaign, users = eia_to_revolt()
     url = reverse("campaign:rollback", args=[campaign.pk])
     client.force_login(users["gm"])
-    assert url in client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    dashboard = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert url not in dashboard  # the revolt step already has orders: it is not offered
+    assert "Rolling back Political phase · peace step is not offered now: Orders have" in dashboard
     before = snapshot(campaign)
     response = client.post(url, {})  # not confirmed
     assert response.status_code == 422 and "Tick the box" in response.content.decode()
-    response = client.post(url, {"confirm": "on"})  # the revolt step already has orders
+    response = client.post(url, {"confirm": "on"})  # sent all the same
     assert response.status_code == 409 and "already been given" in response.content.decode()
+    assert "Nothing was rolled back." in response.content.decode()
     assert snapshot(campaign) == before
     resolve(campaign, users["gm"])
+    assert url in client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
     response = client.post(url, {"confirm": "on"}, follow=True)
     assert response.redirect_chain[-1][0].endswith("#phase")
     assert "is rolled back" in response.content.decode()

@@ -447,4 +447,4 @@ def test_every_deadline_pauses_at_once_and_resuming_gives_the_time_left_back(clo
         "text", flat=True
     )
     assert "Every deadline is paused until the GM resumes them." in gm_lines
-    assert "Every deadline runs again; this phase's: 04 Feb 2026 15:00 UTC." in gm_lines
+    assert "Every deadline runs again; this phase's: 4 February 2026, 15:00 UTC." in gm_lines

@@ -156,6 +156,25 @@ def test_a_phase_opening_is_mailed_to_seated_users_and_asks_orders_of_those_who_
         assert ("Your orders are awaited." in message.body) == (role != "gm")
 
 
+def test_a_mails_deadline_names_its_month_in_the_readers_language(
+    eia, django_capture_on_commit_callbacks
+):
+    campaign, users = eia
+    Profile.objects.create(user=users["player"], language="el")
+    scheduling.set_schedule(
+        campaign_id=campaign.pk,
+        auto_resolve=True,
+        deadline_hours={"revolt": 48},
+        webhook_url="",
+        actor=users["gm"],
+    )
+    resolve(campaign, users, django_capture_on_commit_callbacks)
+    run_worker(django_capture_on_commit_callbacks)
+    greek = [m.body for m in mail.outbox if m.to == [users["player"].email]]
+    assert greek and all("Jan" not in body for body in greek)
+    assert any("14 Ιαν 2026 09:00" in body for body in greek)
+
+
 def test_a_power_that_owes_no_orders_is_not_told_its_orders_are_awaited(
     eia, django_capture_on_commit_callbacks
 ):

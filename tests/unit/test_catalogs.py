@@ -10,6 +10,7 @@ COURIER_NO_SKIPS=1).
 from __future__ import annotations
 
 import ast
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,23 @@ def test_every_message_is_translated(language):
         f"{len(untranslated)} untranslated in {path}:\n{describe(untranslated)}"
     )
     assert not fuzzy, f"{len(fuzzy)} fuzzy in {path}:\n{describe(fuzzy)}"
+
+
+# Abbreviations each language writes in its own letters, wherever they stand
+ABBREVIATIONS = {"el": {"PP": "ΠΠ"}, "ru": {"PP": "ПО"}}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_an_abbreviation_is_written_one_way_in_a_language(language):
+    """Political points read "ΠΠ" in every Greek message, never the English "PP"."""
+    path = catalog_path(settings.LOCALE_PATHS[0], language)
+    mixed = [
+        (e.key, english)
+        for e in read_catalog(path)
+        for english in ABBREVIATIONS[language]
+        if any(re.search(rf"\b{english}\b", text) for text in e.translations)
+    ]
+    assert not mixed, f"English abbreviations in {path}: {mixed}"
 
 
 def test_catalogs_hold_exactly_the_messages_of_the_source(tmp_path, settings, monkeypatch):

@@ -146,8 +146,10 @@ def test_a_new_block_needs_a_new_name_and_a_step():
     refused(add_block, world, "name", **{**new, "name": " "})
     refused(add_block, world, "name", **{**new, "name": "Karl XII"})
     refused(add_block, world, "strength", **{**new, "strength": 0})
-    add_block(world, **new)
+    change = add_block(world, **new)
     assert world.blocks["new:Rehnskiold"].strength == 1
+    said = change.text.message()
+    assert said["params"]["kind"] == {"id": "army", "params": {}}  # a word the catalogs hold
 
 
 def test_a_battle_marks_the_blocks_that_fought():

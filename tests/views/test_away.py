@@ -81,8 +81,8 @@ def test_a_player_marks_himself_away_owes_nothing_and_the_gm_sees_it(
     )
     line = Event.objects.filter(campaign=campaign, kind=Event.Kind.SEAT).first()
     assert line.text == (
-        "France's player is away from 12 Jan 2026 09:00 UTC until 15 Jan 2026 09:00 UTC: "
-        "meanwhile France owes no orders and gets its default orders."
+        "France's player is away from 12 January 2026, 09:00 UTC until 15 January 2026, "
+        "09:00 UTC: meanwhile France owes no orders and gets its default orders."
     )
 
 

@@ -2,10 +2,12 @@
 
 import re
 from collections import Counter
+from html import unescape
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
 
 from campaign.models import Area, Campaign, Event, Power, PowerRelation, Seat
 from rules.empires_in_arms.edits import EDITS
@@ -541,7 +543,12 @@ def test_gm_sets_and_clears_the_deadline_everyone_sees(campaign, client_as):
     assert campaign.phase.deadline.year == 2999
     page = client_as("player").get(reverse("campaign:detail", args=[campaign.pk]))
     assert "until 1 Mar 2999 18:30" in page.content.decode()
-    assert "sets the deadline" in last_gm_event(campaign).text
+    line = last_gm_event(campaign)
+    assert line.text.endswith("sets the deadline: 1 March 2999, 18:30 UTC.")
+    greek = client_as("player")
+    greek.cookies["django_language"] = "el"
+    page = greek.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
+    assert "1 Μαρτίου 2999, 18:30 UTC" in page
     assert gm_post(gm, campaign, "deadline", {"phase": campaign.phase_id}).status_code == 302
     campaign.phase.refresh_from_db()
     assert campaign.phase.deadline is None
@@ -585,6 +592,43 @@ def test_rollback_is_offered_only_once_a_phase_is_resolved(campaign, client_as, 
     assert rollback not in client_as("gm").get(url).content.decode()
     advance_to(campaign, "revolt")
     assert rollback in client_as("gm").get(url).content.decode()
+
+
+def advance_confirmation(client, campaign) -> str:
+    html = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    return unescape(re.search(r'class="advance"\s+data-confirm="([^"]*)"', html).group(1))
+
+
+def test_close_and_resolve_asks_first_naming_the_powers_not_ready(campaign, client_as):
+    asked = advance_confirmation(client_as("gm"), campaign)
+    assert asked.startswith("Close Political phase · peace step now and resolve it?")
+    assert asked.endswith(" Not marked ready yet: Great Britain.")  # the one that owes
+    url = reverse("campaign:orders", args=[campaign.pk])
+    client_as("other_player").post(url, {"phase": campaign.phase_id, "ready": "1"})
+    asked = advance_confirmation(client_as("gm"), campaign)
+    assert asked.endswith("the dice are rolled.")
+
+
+def test_the_rollback_form_says_what_it_undoes_the_gms_edits_of_the_state_included(
+    campaign, client_as, advance_to
+):
+    advance_to(campaign, "revolt")
+    gm, url = client_as("gm"), reverse("campaign:gm", args=[campaign.pk])
+    html = gm.get(url).content.decode()
+    assert "Rolling back undoes the resolution of Political phase · peace step" in html
+    assert "The GM has not edited the state since Political phase · revolt step opened" in html
+    power = {"power": "france", "zone": "Fiasco", "political_points": "-2", "treasury": "44"}
+    first = edit(gm, campaign, "power", power)
+    second = edit(gm, campaign, "power", {**power, "treasury": "45"})
+    gm_post(gm, campaign, "clock", {"phase": campaign.phase_id, "action": "extend", "hours": "2"})
+    html = gm.get(url).content.decode()
+    assert "It also undoes the GM's 2 edits of the state made since" in html
+    undone = re.search(r'<ul class="undone">(.*?)</ul>', html, re.S).group(1)
+    assert re.findall(r"<li>(.*?)</li>", undone) == [escape(first.text), escape(second.text)]
+    greek = client_as("gm")
+    greek.cookies["django_language"] = "el"
+    html = greek.get(url).content.decode()
+    assert "Rolling back" not in html and "It also undoes" not in html
 
 
 def test_each_free_seats_invitation_has_a_copy_button(campaign, client_as):

@@ -5,11 +5,12 @@ answers the same way, having changed nothing."""
 import re
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign
 from rules.empires_in_arms.models import EiaPowerStatus
-from tests.factories import snapshot
+from tests.factories import make_eia_campaign, seat_users, snapshot
 from tests.maps import with_map
 
 pytestmark = pytest.mark.django_db
@@ -51,7 +52,7 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
     assert spain(campaign).zone == "Dominant" and spain(campaign).power.political_points == 9
     assert re.search(r'<p class="notice success" role="status">[^<]*Spain[^<]*</p>', html)
     assert 'id="id_PowerForm_spain_zone"' in html and 'value="Dominant" selected' in html
-    assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "log"}  # the map alike
+    assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "log", "rollback"}
     renewed = Campaign.objects.get(pk=campaign.pk).state_version
     assert renewed != before
     assert (
@@ -59,6 +60,25 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
         'hx-swap-oob="outerHTML:input[name=state_version]">'
     ) in html
     assert 'id="seats"' not in html and 'id="options"' not in html  # not the whole dashboard
+
+
+@pytest.mark.raw_gm_posts
+def test_an_edit_in_place_renews_what_the_rollback_says_it_undoes(campaign, client_as, advance_to):
+    advance_to(campaign, "revolt")
+    html = post_edit(client_as("gm"), campaign, spain_power_edit(campaign), **HTMX).content.decode()
+    rollback = re.search(r'<div id="rollback" hx-swap-oob="true">(.*?)</div>', html, re.S)
+    assert "It also undoes the GM's edit of the state made since" in rollback.group(1)
+    assert re.search(r'<ul class="undone"><li>GM gm-\d+: Spain: [^<]*</li></ul>', rollback.group(1))
+
+
+@pytest.mark.raw_gm_posts
+def test_an_edit_before_the_campaign_starts_sends_no_rollback_it_has_no_place_for():
+    unstarted = make_eia_campaign(start=False)
+    gm = Client()
+    gm.force_login(seat_users(unstarted)["gm"])
+    response = post_edit(gm, unstarted, spain_power_edit(unstarted), **HTMX)
+    assert response.status_code == 200, response.content.decode()[:500]
+    assert 'id="rollback"' not in response.content.decode()
 
 
 @pytest.mark.raw_gm_posts
@@ -77,6 +97,7 @@ def test_an_edit_that_changes_the_map_redraws_it(campaign, client_as):
         "submissions",
         "gm-orders",
         "log",
+        "rollback",
     }
     html = with_map(gm, response.content.decode())  # the map panel, loaded as it comes
     spain_colour = re.search(

@@ -11,10 +11,12 @@ from html import unescape
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from campaign import errors, scheduling, services
 from campaign.models import Campaign, Event, Phase, Power, Profile
 from rules.dice import ScriptedDice
+from rules.translation import render
 from tests.factories import make_vq_campaign, seat_users, snapshot
 from tests.services.test_scheduling import give_orders, run_worker
 
@@ -63,7 +65,12 @@ def test_the_gm_extends_pauses_and_resumes_the_deadline(campaign, client_as, tim
     assert response.status_code == 302 and response["Location"].endswith("#phase")
     phase.refresh_from_db()
     assert phase.deadline == START + timedelta(hours=34)
-    assert gm_lines(campaign)[-1] == "Deadline extended by 24 h, to 13 Jan 2026 19:00 UTC."
+    assert gm_lines(campaign)[-1] == "Deadline extended by 24 h, to 13 January 2026, 19:00 UTC."
+    line = Event.objects.filter(campaign=campaign, kind=Event.Kind.GM).latest("pk")
+    with translation.override("el"):
+        assert "13 Ιανουαρίου 2026, 19:00 UTC" in render(line.message)
+    with translation.override("ru"):
+        assert "13 января 2026, 19:00 UTC" in render(line.message)
 
     time_machine.move_to(START + timedelta(hours=4), tick=False)
     response = post(gm, campaign, "clock", {"phase": phase.pk, "action": "pause"})

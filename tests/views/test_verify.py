@@ -142,6 +142,50 @@ def test_every_roll_of_a_resolved_phase_matches_its_seed(ruleset, django_assert_
             assert f'href="/rules/{campaign.ruleset}/#{roll.rule}"' in html
 
 
+@pytest.mark.parametrize(
+    ("language", "verdict", "purpose"),
+    [
+        ("el", "Κάθε ζάρι συμφωνεί με τον σπόρο: ", "υποκινεί"),
+        ("ru", "Каждый кубик совпадает с зерном: ", "подстрекает"),
+    ],
+)
+def test_the_verdict_and_the_rolls_purposes_read_in_the_readers_language(
+    language, verdict, purpose
+):
+    campaign, users, phase = eia_revolt()
+    rolls = stored_rolls(phase)
+    assert rolls[0].purpose.startswith("Great Britain incites a revolt in ")
+    client = client_for(users["player"])
+    client.cookies["django_language"] = language
+    html = unescape(client.get(verify_url(campaign, phase)).content.decode())
+    assert verdict in html and "Every die" not in html
+    row = re.search(r"<tbody>.*?</tbody>", html, re.S).group(0)
+    assert purpose in row and "incites" not in row and "breaks out" not in row
+
+
+@pytest.mark.parametrize("ruleset", RESOLVED)
+def test_every_rulesets_rolls_keep_their_purpose_and_explanation_as_messages(ruleset):
+    campaign, users, phase = RESOLVED[ruleset]()
+    rolls = stored_rolls(phase)
+    assert rolls and all(r.purpose_message and r.explanation_message for r in rolls)
+    client = client_for(users["gm"])
+    client.cookies["django_language"] = "el"
+    html = unescape(client.get(verify_url(campaign, phase)).content.decode())
+    row = re.search(r"<tbody>.*?</tbody>", html, re.S).group(0)
+    for roll in rolls:
+        assert roll.purpose not in row and roll.explanation not in row
+
+
+def test_a_rolls_purpose_not_in_its_log_lines_message_reads_as_stored():
+    from campaign.views.verify import said
+
+    line = SimpleNamespace(message={"id": "%(purpose)s: %(roll)s", "params": {"purpose": "x"}})
+    assert said(line, "purpose", "France sponsors") == "France sponsors"
+    assert said(SimpleNamespace(message=None), "roll", "4 ≥ 4") == "4 ≥ 4"
+    other = {"id": "%(purpose)s", "params": {"purpose": {"id": "Another", "params": {}}}}
+    assert said(SimpleNamespace(message=other), "purpose", "Stored") == "Stored"
+
+
 @pytest.mark.parametrize("ruleset", RESOLVED)
 def test_a_tampered_roll_is_caught(ruleset):
     campaign, users, phase = RESOLVED[ruleset]()
@@ -258,7 +302,7 @@ def test_a_swedish_player_sees_the_faces_of_a_siege_but_not_the_coalition_blocks
 
 def test_a_roll_without_its_log_line_is_not_explained_to_a_player():
     campaign, users, siege = pb_siege()
-    RollRecord.objects.filter(phase=siege).update(purpose="Secret purpose")
+    RollRecord.objects.filter(phase=siege).update(purpose="Secret purpose", purpose_message=None)
     from campaign.models import Event
 
     Event.objects.filter(roll__phase=siege).delete()

@@ -50,6 +50,11 @@ def test_a_gm_edit_waits_until_the_procedure_is_over(waiting):
 
 def test_the_gm_may_cancel_a_procedure_and_the_impulse_ends(waiting):
     campaign, gm, _ = waiting
+    dashboard = reverse("campaign:gm", args=[campaign.pk])
+    assert "Cancel the conversion instead" in gm.get(dashboard).content.decode()
+    gm.cookies["django_language"] = "el"
+    assert "Ακύρωση του προσηλυτισμού" in gm.get(dashboard).content.decode()
+    gm.cookies["django_language"] = "en"
     data = {"phase": campaign.phase_id, "version": campaign.version, "cancel": "on"}
     response = gm.post(decision_url(campaign), data)
     assert response.status_code == 302

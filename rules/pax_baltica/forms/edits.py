@@ -11,9 +11,15 @@ from django.utils.translation import gettext_lazy
 
 from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
 from rules.pax_baltica import edits
-from rules.pax_baltica.state import KINDS, SEA, SIDES, TERRITORY, World
+from rules.pax_baltica.state import ARMY, FLEET, KIND_NAMES, REGIMENT, SEA, SIDES, TERRITORY, World
+from rules.translation import localized
 
 POOL, NOBODY = "", ""
+KIND_CHOICES = [
+    (ARMY, gettext_lazy("army")),
+    (REGIMENT, gettext_lazy("regiment")),
+    (FLEET, gettext_lazy("fleet")),
+]
 
 
 def area_choices(world: World, kind: str | None = None) -> list[tuple[str, str]]:
@@ -84,7 +90,11 @@ class BlockForm(RowEditForm):
         fields = ("strength", "max_strength", "rating", "supply_trains", "carried_by", "in_battle")
         for b in sorted(world.blocks.values(), key=lambda b: (b.nation, b.name)):
             if b.id is not None:
-                caption = f"{b.name} ({world.nations[b.nation].name} {b.kind})"
+                caption = _("%(block)s (%(nation)s %(kind)s)") % {
+                    "block": b.name,
+                    "nation": world.nations[b.nation].name,
+                    "kind": localized(KIND_NAMES[b.kind]),
+                }
                 yield Row.of(b.id, caption, b, *fields, location=b.location or POOL)
 
 
@@ -93,7 +103,7 @@ class BlockAddForm(BaseEditForm):
     title = gettext_lazy("Add a block")
     submit_label = gettext_lazy("Add")
     name = forms.CharField(label=gettext_lazy("Name"), max_length=60)
-    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=[(k, k) for k in KINDS])
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=KIND_CHOICES)
     strength = number_field(gettext_lazy("Strength"), (1, edits.MAX_STRENGTH_RANGE[1]))
     max_strength = number_field(gettext_lazy("Max"), edits.MAX_STRENGTH_RANGE)
     rating = forms.RegexField(

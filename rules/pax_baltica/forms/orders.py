@@ -16,7 +16,17 @@ from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
 from rules.pax_baltica.phases import FULL_STRENGTH, forage_checks, siege_refusal
 from rules.pax_baltica.presenters import reinforce_obstacle
-from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, TERRITORY, Block, World, option
+from rules.pax_baltica.state import (
+    ARMY,
+    FLEET,
+    KIND_NAMES,
+    REGIMENT,
+    TERRITORY,
+    Block,
+    World,
+    option,
+)
+from rules.translation import localized
 
 NOT_YOURS = gettext_lazy("Block #%(value)s is not one of your blocks.")
 PLACE_PREFERENCES = 3
@@ -69,7 +79,7 @@ class PaxBalticaOrderForm(BaseOrderForm):
         where = self.world.territories[block.location].name
         return _("%(block)s (%(kind)s, %(strength)s/%(max_strength)s) in %(territory)s") % {
             "block": block.name,
-            "kind": block.kind,
+            "kind": localized(KIND_NAMES[block.kind]),
             "strength": block.strength,
             "max_strength": block.max_strength,
             "territory": where,

@@ -32,14 +32,17 @@ class DecisionForm(forms.Form):
             # the GM may cancel instead of answering; the procedure checks what is missing
             self.fields[question.name].required &= not as_gm
         if as_gm:
-            self.fields[CANCEL] = forms.BooleanField(
-                label=_(
-                    "Cancel the %(kind)s instead: the impulse ends as it stands (after a "
+            if world.pending.kind == "revolt":
+                cancel = _(
+                    "Cancel the revolt instead: the impulse ends as it stands (after a "
                     "change at the table made it impossible to finish)"
                 )
-                % {"kind": world.pending.kind},
-                required=False,
-            )
+            else:
+                cancel = _(
+                    "Cancel the conversion instead: the impulse ends as it stands (after a "
+                    "change at the table made it impossible to finish)"
+                )
+            self.fields[CANCEL] = forms.BooleanField(label=cancel, required=False)
 
     @property
     def waiting_for(self) -> str:

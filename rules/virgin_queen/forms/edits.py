@@ -11,9 +11,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
+from rules.text import Text
 from rules.translation import localized
 from rules.virgin_queen import edits
 from rules.virgin_queen.forms.orders import power_choices, space_choices
+from rules.virgin_queen.procedures import stack_text
 from rules.virgin_queen.state import (
     CATHOLIC,
     MERCENARY,
@@ -64,7 +66,10 @@ class SpaceForm(RowForm):
         )
         self.fields["zone"] = forms.ChoiceField(
             label=_("Struggle zone"),
-            choices=[("", _("none")), *((z, zone_name(z)) for z in sorted(self.world.capitals))],
+            choices=[
+                ("", _("none")),
+                *((z, localized(zone_name(z))) for z in sorted(self.world.capitals)),
+            ],
             required=False,
         )
         self.fields["capital_of"] = forms.ChoiceField(
@@ -120,13 +125,7 @@ class UnitsForm(EditForm):
     @classmethod
     def current(cls, world) -> list[str]:
         return [
-            _("%(count)s %(power)s %(kind)s in %(space)s")
-            % {
-                "count": u.count,
-                "power": power_name(u.power),
-                "kind": u.kind,
-                "space": world.world.spaces[u.space].name,
-            }
+            stack_in(u, world.world.spaces[u.space].name)
             for u in sorted(world.world.units.values(), key=lambda u: (u.space, u.power))
         ]
 
@@ -141,13 +140,7 @@ class UnitsMoveForm(EditForm):
         stacks = [
             (
                 u.id,
-                _("%(count)s %(power)s %(kind)s in %(space)s")
-                % {
-                    "count": u.count,
-                    "power": localized(power_name(u.power)),
-                    "kind": localized(edits.KINDS[u.kind]),
-                    "space": self.world.spaces[u.space].name,
-                },
+                stack_in(u, self.world.spaces[u.space].name),
             )
             for u in sorted(self.world.units.values(), key=lambda u: (u.power, u.space, u.kind))
             if u.id is not None
@@ -182,7 +175,8 @@ class LeaderForm(RowForm):
         for key, leader in world.world.leaders.items():
             if leader.id is not None:
                 values = {"space": leader.space or "", "can_enter": leader.can_enter}
-                yield Row(key, f"{leader.name} ({power_name(leader.power)})", values)
+                owner = localized(power_name(leader.power))
+                yield Row(key, f"{leader.name} ({owner})", values)
 
 
 class ZoneForm(RowForm):
@@ -224,7 +218,9 @@ class PowerForm(RowForm):
     @classmethod
     def rows(cls, world) -> Iterator[Row]:
         for key in world.world.markers:
-            yield Row(key, power_title(key), {"catholic": key in world.world.catholic_powers})
+            yield Row(
+                key, localized(power_title(key)), {"catholic": key in world.world.catholic_powers}
+            )
 
 
 class WarForm(EditForm):
@@ -243,8 +239,8 @@ class WarForm(EditForm):
         return sorted(
             _("%(first)s and %(second)s are at war")
             % {
-                "first": min(power_name(k) for k in pair),
-                "second": max(power_name(k) for k in pair),
+                "first": min(localized(power_name(k)) for k in pair),
+                "second": max(localized(power_name(k)) for k in pair),
             }
             for pair in world.world.wars
         )
@@ -266,7 +262,7 @@ class MarkersForm(RowForm):
     def rows(cls, world) -> Iterator[Row]:
         for key, m in world.world.markers.items():
             fields = ("informant", "assassination_used", "cipher_key")
-            yield Row.of(key, power_title(key), m, *fields)
+            yield Row.of(key, localized(power_title(key)), m, *fields)
 
 
 EDIT_FORMS: dict[str, type[BaseEditForm]] = {
@@ -282,3 +278,9 @@ EDIT_FORMS: dict[str, type[BaseEditForm]] = {
         MarkersForm,
     )
 }
+
+
+def stack_in(units, space: str) -> str:
+    """A unit stack and its space as the log names them ("2 French mercenaries in Lyon"),
+    in the reader's language."""
+    return localized(Text("%(piece)s in %(space)s", piece=stack_text(units), space=space))

@@ -37,7 +37,7 @@ def space_choices(world, keep=lambda space: True) -> list[tuple[str, str]]:
 
 
 def power_choices(world) -> list[tuple[str, str]]:
-    return [(key, power_title(key)) for key in world.markers]
+    return [(key, localized(power_title(key))) for key in world.markers]
 
 
 class SpaceChoiceMixin:
