@@ -211,24 +211,24 @@ class Verification:
                     self.dice,
                 )
             sentences.append(said % {"count": self.dice, "rolls": rolls})
-        for gap in self.gaps:
-            sentences.append(
-                ngettext(
-                    "Die %(dice)s of the phase is in no stored roll.",
-                    "Dice %(dice)s of the phase are in no stored roll.",
-                    gap.end - gap.start,
-                )
-                % {"dice": gap.dice}
+        sentences += [
+            ngettext(
+                "Die %(dice)s of the phase is in no stored roll.",
+                "Dice %(dice)s of the phase are in no stored roll.",
+                gap.end - gap.start,
             )
-        for overlap in self.overlaps:
-            sentences.append(
-                ngettext(
-                    "Die %(dice)s is stored in more than one roll.",
-                    "Dice %(dice)s are stored in more than one roll.",
-                    overlap.end - overlap.start,
-                )
-                % {"dice": overlap.dice}
+            % {"dice": gap.dice}
+            for gap in self.gaps
+        ]
+        sentences += [
+            ngettext(
+                "Die %(dice)s is stored in more than one roll.",
+                "Dice %(dice)s are stored in more than one roll.",
+                overlap.end - overlap.start,
             )
+            % {"dice": overlap.dice}
+            for overlap in self.overlaps
+        ]
         return " ".join(sentences)
 
 

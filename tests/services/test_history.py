@@ -300,12 +300,9 @@ def test_rolling_back_a_virgin_queen_impulse_restores_its_unit_stacks_and_decisi
     assert replay(campaign.pk).match
 
 
-def test_a_rollback_keeps_what_was_logged_meanwhile_and_undoes_the_gms_edits_since():
-    campaign, users = eia_to_revolt()
-    revolt = campaign.phase_id
-    resolve(campaign, users["gm"])
-    campaign.refresh_from_db()
-    text = eia_gm_edit(
+def spain_into_fiasco(campaign, users):
+    """The GM's edit of Spain's zone (a GM edit of the state): its log's text."""
+    return eia_gm_edit(
         campaign_id=campaign.pk,
         actor=users["gm"],
         edit="power",
@@ -315,6 +312,14 @@ def test_a_rollback_keeps_what_was_logged_meanwhile_and_undoes_the_gms_edits_sin
         treasury=9,
         pays_bad_roll=True,
     )
+
+
+def test_a_rollback_keeps_what_was_logged_meanwhile_and_undoes_the_gms_edits_since():
+    campaign, users = eia_to_revolt()
+    revolt = campaign.phase_id
+    resolve(campaign, users["gm"])
+    campaign.refresh_from_db()
+    text = spain_into_fiasco(campaign, users)
     edit_line = Event.objects.get(campaign=campaign, kind="gm", text__contains=text)
     roll_back(campaign, users)
     edit_line.refresh_from_db()
@@ -335,16 +340,7 @@ def test_a_rollback_preview_names_the_gms_edits_of_the_state_it_would_undo():
         [],
         "",
     )
-    text = eia_gm_edit(
-        campaign_id=campaign.pk,
-        actor=users["gm"],
-        edit="power",
-        power="spain",
-        zone="Fiasco",
-        political_points=3,
-        treasury=9,
-        pays_bad_roll=True,
-    )
+    text = spain_into_fiasco(campaign, users)
     set_deadline(
         campaign_id=campaign.pk, actor=users["gm"], phase_id=campaign.phase_id, deadline=None
     )

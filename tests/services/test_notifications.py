@@ -129,12 +129,8 @@ def closed_port_url() -> str:
 # -- a phase opens ------------------------------------------------------------------
 
 
-def test_a_phase_opening_is_mailed_to_seated_users_and_asks_orders_of_those_who_owe_them(
-    eia, django_capture_on_commit_callbacks
-):
-    campaign, users = eia
-    users["observer"].email = ""  # no address: no mail
-    users["observer"].save(update_fields=["email"])
+def revolt_step_open_48_hours(campaign, users) -> None:
+    """The schedule: the revolt step is open 48 hours, and resolves itself."""
     scheduling.set_schedule(
         campaign_id=campaign.pk,
         auto_resolve=True,
@@ -142,6 +138,15 @@ def test_a_phase_opening_is_mailed_to_seated_users_and_asks_orders_of_those_who_
         webhook_url="",
         actor=users["gm"],
     )
+
+
+def test_a_phase_opening_is_mailed_to_seated_users_and_asks_orders_of_those_who_owe_them(
+    eia, django_capture_on_commit_callbacks
+):
+    campaign, users = eia
+    users["observer"].email = ""  # no address: no mail
+    users["observer"].save(update_fields=["email"])
+    revolt_step_open_48_hours(campaign, users)
     resolve(campaign, users, django_capture_on_commit_callbacks)
     assert mail.outbox == []  # nothing is sent inside the request: the worker sends
     assert DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail").exists()
@@ -161,13 +166,7 @@ def test_a_mails_deadline_names_its_month_in_the_readers_language(
 ):
     campaign, users = eia
     Profile.objects.create(user=users["player"], language="el")
-    scheduling.set_schedule(
-        campaign_id=campaign.pk,
-        auto_resolve=True,
-        deadline_hours={"revolt": 48},
-        webhook_url="",
-        actor=users["gm"],
-    )
+    revolt_step_open_48_hours(campaign, users)
     resolve(campaign, users, django_capture_on_commit_callbacks)
     run_worker(django_capture_on_commit_callbacks)
     greek = [m.body for m in mail.outbox if m.to == [users["player"].email]]
