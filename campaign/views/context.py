@@ -26,6 +26,7 @@ from campaign.world_cache import page_world
 from rules.engine import PhaseSpec, Ruleset
 
 LOG_LIMIT = 200
+MAP_AREA_FIELDS = ("key", "name", "kind", "controller_id", "x", "y")
 
 
 @dataclass
@@ -43,10 +44,14 @@ class CampaignState:
     orders: dict[int, Order]
 
     @cached_property
-    def areas(self) -> list[Area]:
-        """The areas with their map positions: as the World's loader read them, or now
-        (the World came from the cache)."""
-        return self.rows.area_rows if self.rows.area_rows is not None else self.rows.areas()
+    def areas(self) -> list[Any]:
+        """The areas as the map draws them (key, name, kind, controller_id, x, y): the
+        rows the World's loader read, or, when the World came from the cache, just those
+        columns read now."""
+        if self.rows.area_rows is not None:
+            return self.rows.area_rows
+        rows = Area.objects.filter(campaign=self.campaign)
+        return list(rows.values_list(*MAP_AREA_FIELDS, named=True))
 
     @property
     def takes_orders(self) -> bool:
@@ -262,17 +267,7 @@ def page_events(state: CampaignState) -> tuple[list[Event], list[Event]]:
 
 def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> presenters.MapView:
     """The map for this seat, with ``highlight`` areas marked (an answer's path)."""
-    areas = [
-        {
-            "key": a.key,
-            "name": a.name,
-            "kind": a.kind,
-            "controller_id": a.controller_id,
-            "x": a.x,
-            "y": a.y,
-        }
-        for a in state.areas
-    ]
+    areas = [{name: getattr(a, name) for name in MAP_AREA_FIELDS} for a in state.areas]
     return presenters.map_view(
         areas,
         state.powers,
