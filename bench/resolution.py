@@ -146,7 +146,10 @@ def main() -> None:
             time.sleep(rng.uniform(0, 1))
             campaign.refresh_from_db()
             phase = campaign.phase
-            statuses = [post_ready(base, player, phase.pk) for player in players]
+            # the players the phase waits for (those who owe orders in it), the last of
+            # them the one whose ready order lets it resolve
+            owing = [p for p in players if phase.owing is None or p.power in phase.owing]
+            statuses = [post_ready(base, player, phase.pk) for player in owing]
             if set(statuses) != {200}:
                 sys.exit(f"ready posts answered {statuses}: see {common.OUT}/gunicorn.log")
             saved = Order.objects.filter(phase=phase).aggregate(last=Max("updated_at"))["last"]
