@@ -37,6 +37,11 @@ PAGE_MIN_RATIO = 0.2
 SUBMIT_MAX_P95_MS = 150
 READY_MAX_S = 1
 DEADLINE_MAX_S = 5
+# Targets of issue 15.
+PAGE_MIN_RPS = 50
+PAGE_MAX_KIB = 150
+DASHBOARD_MIN_RPS = 20
+EDIT_MAX_MS = 100
 
 
 def environment() -> dict[str, str]:
