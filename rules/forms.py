@@ -239,7 +239,13 @@ class Row:
 class RowEditForm(BaseEditForm):
     """An edit of one row of a table (a power, a corps, a zone…), shown as one prefilled
     form a row, so that an edit never clears what it leaves: ``row_field`` is the field
-    that says which row (set in ``add_choices``), ``rows(world)`` lists them."""
+    that says which row (set in ``add_choices``; by default the edit's own name,
+    ``edit_key``), ``rows(world)`` lists them."""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if not cls.row_field:
+            cls.row_field = cls.edit_key
 
     @classmethod
     def rows(cls, world: Any) -> Iterable[Row]:

@@ -244,7 +244,6 @@ class CorpsAddForm(BaseEditForm):
 
 class CorpsForm(RowEditForm):
     edit_key = "corps"
-    row_field = "corps"
     title = gettext_lazy("Corps: where, and whether fought this step / besieged / besieging")
     rule = "EIA-4"
     fought = flag(gettext_lazy("Fought this step"))
@@ -325,7 +324,6 @@ class RelationForm(BaseEditForm):
 
 class RevoltForm(RowEditForm):
     edit_key = "revolt"
-    row_field = "revolt"
     title = gettext_lazy("Revolts: months the guerrillas have held the capital")
     rule = "EIA-8"
     capital_held_months = number_field(gettext_lazy("Months capital held"), (0, 120))

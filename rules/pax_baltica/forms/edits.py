@@ -50,7 +50,6 @@ def optional(choices: list[tuple[str, str]], blank: str) -> list[tuple[str, str]
 
 class BlockForm(RowEditForm):
     edit_key = "block"
-    row_field = "block"
     title = gettext_lazy("Blocks: land moves, strength, carried by a fleet, in a battle")
     rule = "GNW-3"
     strength = number_field(gettext_lazy("Strength"), edits.STRENGTH_RANGE)
@@ -153,7 +152,6 @@ class BattleForm(BaseEditForm):
 
 class NationForm(RowEditForm):
     edit_key = "nation"
-    row_field = "nation"
     title = gettext_lazy("Nations: RP level, event RP, forced peace, deployment")
     rule = "GNW-5"
     rp_level = number_field(gettext_lazy("RP level"), edits.RP_RANGE, required=False)
@@ -229,7 +227,6 @@ class TerritoryForm(BaseEditForm):
 
 class SideForm(RowEditForm):
     edit_key = "side"
-    row_field = "side"
     title = gettext_lazy("Actions per side (the season's action roll)")
     actions = number_field(gettext_lazy("Left this season"), edits.ACTIONS_RANGE)
     actions_per_season = number_field(gettext_lazy("Each season"), edits.ACTIONS_RANGE)

@@ -42,7 +42,6 @@ class RowForm(EditForm, RowEditForm):
 
 class SpaceForm(RowForm):
     edit_key = "space"
-    row_field = "space"
     title = gettext_lazy(
         "Spaces: religion, control, unrest, fortified, besieged, zone, key, port, home"
     )
@@ -152,7 +151,6 @@ class UnitsMoveForm(EditForm):
 
 class LeaderForm(RowForm):
     edit_key = "leader"
-    row_field = "leader"
     title = gettext_lazy("Leaders: where, and whether they may enter play")
     can_enter = flag(gettext_lazy("May enter play"))
 
@@ -181,7 +179,6 @@ class LeaderForm(RowForm):
 
 class ZoneForm(RowForm):
     edit_key = "zone"
-    row_field = "zone"
     title = gettext_lazy("Struggle zones: the Protestant capital and regulars left")
     rule = "VQ-2"
     regulars = number_field(gettext_lazy("Regulars available"), edits.COUNT_RANGE)
@@ -207,7 +204,6 @@ class ZoneForm(RowForm):
 
 class PowerForm(RowForm):
     edit_key = "power"
-    row_field = "power"
     title = gettext_lazy("Catholic powers (their regulars and naval units are Catholic units)")
     rule = "VQ-1"
     catholic = flag(gettext_lazy("Catholic"))
