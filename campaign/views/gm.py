@@ -354,8 +354,9 @@ def dashboard_context(
 ) -> dict:
     """The dashboard; ``opened``: the (edit, item) of a long list whose form is shown
     (``prefilled``: from an order for the GM)."""
+    shown = state_context(state)
     return {
-        **state_context(state),
+        **shown,
         "advance_form": advance_form(state.campaign),
         "deadline_form": DeadlineForm(
             initial={
@@ -370,7 +371,7 @@ def dashboard_context(
         "resolves_itself": readiness.resolves_itself(state.campaign),
         "not_ready": [
             row.power
-            for row in presenters.readiness(state.powers, state.orders, state.spec, state.phase)
+            for row in shown["readiness"]
             if row.awaited == "owes" and row.status != "ready"
         ],
         "seats": seat_rows(request, state),

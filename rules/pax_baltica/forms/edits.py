@@ -11,15 +11,15 @@ from django.utils.translation import gettext_lazy
 
 from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
 from rules.pax_baltica import edits
-from rules.pax_baltica.state import ARMY, FLEET, KIND_NAMES, REGIMENT, SEA, SIDES, TERRITORY, World
+from rules.pax_baltica.state import KIND_NAMES, SEA, SIDES, TERRITORY, World
 from rules.translation import localized
 
 POOL, NOBODY = "", ""
-KIND_CHOICES = [
-    (ARMY, gettext_lazy("army")),
-    (REGIMENT, gettext_lazy("regiment")),
-    (FLEET, gettext_lazy("fleet")),
-]
+
+
+def kind_choices() -> list[tuple[str, str]]:
+    """The block kinds, named in the reader's language (the names the log uses)."""
+    return [(kind, localized(name)) for kind, name in KIND_NAMES.items()]
 
 
 def area_choices(world: World, kind: str | None = None) -> list[tuple[str, str]]:
@@ -102,7 +102,7 @@ class BlockAddForm(BaseEditForm):
     title = gettext_lazy("Add a block")
     submit_label = gettext_lazy("Add")
     name = forms.CharField(label=gettext_lazy("Name"), max_length=60)
-    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=KIND_CHOICES)
+    kind = forms.ChoiceField(label=gettext_lazy("Kind"), choices=kind_choices)
     strength = number_field(gettext_lazy("Strength"), (1, edits.MAX_STRENGTH_RANGE[1]))
     max_strength = number_field(gettext_lazy("Max"), edits.MAX_STRENGTH_RANGE)
     rating = forms.RegexField(
