@@ -65,6 +65,7 @@ def machine() -> dict:
         "Python": platform.python_version(),
         "Django": get_version(),
         "PostgreSQL": postgres + " (loopback)",
+        "shared cache": shared_cache(),
         "gunicorn": run(common.PYTHON, "-m", "gunicorn", "--version"),
         "wrk": (run("wrk", "--version") or "?").splitlines()[0].split(" [")[0],
         "code": run("git", "log", "-1", "--format=%h %s")
@@ -74,6 +75,18 @@ def machine() -> dict:
             else ""
         ),
     }
+
+
+def shared_cache() -> str:
+    """The cache the pages shared in this run (courier/cache.py)."""
+    from django.core.cache import caches
+    from django.core.cache.backends.redis import RedisCache
+
+    cache = caches["default"]
+    if isinstance(cache, RedisCache):
+        version = cache._cache.get_client().info("server")["redis_version"]
+        return f"Redis {version} (loopback)"
+    return "the database's cache table (no Redis answered)"
 
 
 def start() -> None:

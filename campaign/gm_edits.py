@@ -8,8 +8,10 @@ A ruleset builds its ``gm_edit`` (its ``Hooks.gm_edit``) with ``edit_service``: 
 edits (rules/<ruleset>/edits.py: key → function of the World and the form's fields,
 returning the log's Text or a ``rules.log.Change`` for an edit only some powers may
 read in full), how it loads and writes its state, and optionally what must hold before
-an edit (``ready``) and what the rules do at once after one (``settle``). ``apply``
-makes the edit a GM's form holds.
+an edit (``ready``) and what the rules do at once after one (``settle``), and what its
+``load_world`` would read once the edit is written (``stored``, from what the service
+loaded and wrote), which the pages then read from the cache instead of the database.
+``apply`` makes the edit a GM's form holds.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext
 
+from campaign import world_cache
 from campaign.changes import locked_campaign
 from campaign.errors import ServiceError
 from campaign.models import Campaign
@@ -38,6 +41,7 @@ def edit_service(
     *,
     ready: Callable[[Any], None] | None = None,
     settle: Callable[[Any], object] | None = None,
+    stored: Callable[[Any], Any] | None = None,
 ) -> Callable[..., Text]:
     """A ruleset's ``gm_edit(campaign_id=, actor=, edit=, carrying_out=None, **fields)``:
     the edit's Text, or ServiceError (nothing changed) for an unknown edit, a state not
@@ -61,6 +65,8 @@ def edit_service(
                 settle(loaded.world)
             write(loaded, campaign, actor)
             campaign.bump_version()
+            if stored is not None:
+                world_cache.keep(campaign, stored(loaded))
             state_edited(campaign, loaded.world)
             return change.text
 

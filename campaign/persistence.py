@@ -97,7 +97,8 @@ def sync_rows(
     fields: list[str],
     to_row: Callable[[object, int | None], object],
 ) -> None:
-    """Write the difference between two lists of state dataclasses that carry ids."""
+    """Write the difference between two lists of state dataclasses that carry ids; the
+    items created get the ids of their new rows, so that the World is as stored."""
     old = {item.id: item for item in before}
     after = list(after)
     kept = {item.id for item in after if item.id is not None}
@@ -107,9 +108,22 @@ def sync_rows(
     update_rows(
         model, [to_row(i, i.id) for i in after if i.id is not None and i != old.get(i.id)], fields
     )
-    created = [to_row(i, None) for i in after if i.id is None]
-    if created:
-        model.objects.bulk_create(created)
+    create_rows(model, [i for i in after if i.id is None], lambda i: to_row(i, None))
+
+
+def create_rows(model, items: list, to_row: Callable[[object], object]) -> None:
+    """Insert a row for each of these state dataclasses (in one query) and give each
+    the id of its row."""
+    if items:
+        rows = model.objects.bulk_create([to_row(item) for item in items])
+        for item, row in zip(items, rows, strict=True):
+            item.id = row.pk
+
+
+def by_id(items: Iterable) -> list:
+    """State dataclasses that carry ids, in the order of their ids (as loaders read
+    them)."""
+    return sorted(items, key=lambda item: item.id)
 
 
 def shared_fields(source: object, names: Iterable[str]) -> dict[str, Any]:
@@ -176,6 +190,7 @@ def write_log(
             continue
         report = line.roll
         faces = [report.roll.face, *report.extra_faces]
+        explanation = report.text  # made afresh at each reading
         rolls.append(
             RollRecord(
                 campaign=campaign,
@@ -189,9 +204,9 @@ def write_log(
                 modifiers=[[m.label, m.value] for m in report.roll.modifiers],
                 total=report.roll.total,
                 outcome=report.outcome,
-                explanation=report.text,
+                explanation=explanation,
                 purpose_message=message_of(report.purpose),
-                explanation_message=message_of(report.text),
+                explanation_message=message_of(explanation),
             )
         )
         index += len(faces)

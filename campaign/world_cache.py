@@ -1,10 +1,12 @@
 """The World the pages read, kept in the shared cache for the campaign's version: the
 readers of one version (a player's page, its polls, the GM's dashboard and forms) build
 it once. A write never reads it: services load the World afresh under the campaign's
-lock. Keyed by the version, which every change bumps, so a cached World is never older
-than the campaign it is read for; a cache that is down or cold builds it as before.
-Kept compressed (a 400-area World: about 100 KB pickled, 23 KB compressed), since a
-campaign leaves one a version in the cache until it is culled."""
+lock. A GM edit keeps the World it wrote, once its transaction has committed, so that
+its answer and the pages after it do not read the state again. Keyed by the version,
+which every change bumps, so a cached World is never older than the campaign it is read
+for; a cache that is down or cold builds it as before. Kept compressed (a 400-area World:
+about 100 KB pickled, 23 KB compressed), since a campaign leaves one a version in the
+cache until it is culled."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import zlib
 from typing import Any
 
 from django.core.cache import cache
+from django.db import transaction
 
 from campaign.models import Campaign
 
@@ -20,10 +23,25 @@ from campaign.models import Campaign
 def page_world(campaign: Campaign, rows: Any) -> Any:
     """The campaign's World at its current version: from the cache, else loaded (through
     ``rows``, which then keep what they read) and kept."""
-    key = f"world-z:{campaign.pk}:{campaign.version}:{campaign.ruleset}"  # z: compressed
-    packed = cache.get(key)
+    packed = cache.get(_key(campaign))
     if packed is not None:
         return pickle.loads(zlib.decompress(packed))
     world = campaign.rules.load_world(campaign, rows)
-    cache.set(key, zlib.compress(pickle.dumps(world, pickle.HIGHEST_PROTOCOL), 1), None)
+    cache.set(_key(campaign), _packed(world), None)
     return world
+
+
+def keep(campaign: Campaign, world: Any) -> None:
+    """Keep ``world`` (what the ruleset's ``load_world`` would now read) as the campaign's
+    World at its current version, when the caller's transaction commits: never if it
+    rolls back, so no version holds a World that was not stored."""
+    key, packed = _key(campaign), _packed(world)  # packed now: later changes are not kept
+    transaction.on_commit(lambda: cache.set(key, packed, None))
+
+
+def _key(campaign: Campaign) -> str:
+    return f"world-z:{campaign.pk}:{campaign.version}:{campaign.ruleset}"  # z: compressed
+
+
+def _packed(world: Any) -> bytes:
+    return zlib.compress(pickle.dumps(world, pickle.HIGHEST_PROTOCOL), 1)

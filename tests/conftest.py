@@ -83,3 +83,20 @@ def on_postgresql(settings):
 
     if connection.vendor != "postgresql":
         pytest.skip("needs PostgreSQL (set DATABASE_URL)")
+
+
+@pytest.fixture(autouse=True)
+def kept_worlds_are_as_stored(monkeypatch):
+    """Every World a GM edit keeps for the pages (campaign/world_cache.py ``keep``) must
+    be the one its ruleset's ``load_world`` reads from the rows just written: checked on
+    every edit of the suite, since a difference would be shown to every reader."""
+    from campaign import world_cache
+
+    keep = world_cache.keep
+
+    def checked_keep(campaign, world):
+        read = campaign.rules.load_world(campaign)
+        assert world == read, f"the World kept for {campaign} is not the one stored"
+        keep(campaign, world)
+
+    monkeypatch.setattr(world_cache, "keep", checked_keep)

@@ -465,7 +465,10 @@ class Event(models.Model):
         PHASE = "phase", _("Phase")
         SEAT = "seat", _("Seat")
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    # indexed with the id (Meta.indexes): a second index of its own would only slow writes
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="events", db_index=False
+    )
     phase = models.ForeignKey(Phase, null=True, on_delete=models.SET_NULL, related_name="events")
     turn = models.PositiveIntegerField()
     kind = models.CharField(max_length=10, choices=Kind)

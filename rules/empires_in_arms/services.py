@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
+from dataclasses import replace
 from functools import reduce
 
 from django.db import transaction
@@ -305,9 +306,8 @@ def _persist_revolts(loaded: Loaded, campaign: Campaign) -> None:
     old = {r.id: r for r in loaded.before.revolts}
     changed = [row(r, r.id) for r in loaded.world.revolts if r.id is not None and r != old[r.id]]
     persistence.update_rows(Revolt, changed, fields)
-    created = [row(r, None) for r in loaded.world.revolts if r.id is None]
-    if created:
-        Revolt.objects.bulk_create(created)
+    created = [r for r in loaded.world.revolts if r.id is None]
+    persistence.create_rows(Revolt, created, lambda r: row(r, None))
 
 
 def _persist_relations(loaded: Loaded, campaign: Campaign) -> None:
@@ -356,6 +356,21 @@ def _persist_cells(loaded: Loaded, campaign: Campaign) -> None:
     )
 
 
+def stored_world(loaded: Loaded) -> state.World:
+    """The World as ``load_world`` reads it once ``persist`` has written it: the stacks
+    left with no factors and the revolts that ended are no longer rows, each list in the
+    order of its ids, and the log is in the database."""
+    world = loaded.world
+    return replace(
+        world,
+        corps=persistence.by_id(world.corps),
+        guerrillas=persistence.by_id(g for g in world.guerrillas if g.factors > 0),
+        revolts=persistence.by_id(r for r in world.revolts if r.active),
+        depots=persistence.by_id(world.depots),
+        log=[],
+    )
+
+
 # -- phase services -----------------------------------------------------------------
 
 
@@ -381,6 +396,7 @@ gm_edit = gm_edits.edit_service(
     load_state,
     lambda loaded, campaign, actor: persist(loaded, campaign, campaign.phase, actor),
     settle=phases.immediate_checks,
+    stored=stored_world,
 )
 gm_edit.__doc__ = """Apply one GM edit, run the immediate EIA-7 endings, log it with who made
 it (and the order for the GM it carries out, ``carrying_out``: rules/gm_orders.py)."""

@@ -8,6 +8,7 @@ line. They run inside the caller's transaction, after it has locked the campaign
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from campaign import gm_edits, persistence
 from campaign.models import Area, Campaign, Phase, Power
@@ -211,6 +212,13 @@ def _persist_sides(loaded: Loaded) -> None:
 # -- phase services -----------------------------------------------------------------
 
 
+def stored_world(loaded: Loaded) -> state.World:
+    """The World as ``load_world`` reads it once ``persist`` has written it: the blocks
+    keyed by the ids of their rows (a new block's too), and the log in the database."""
+    blocks = persistence.by_id(loaded.world.blocks.values())
+    return replace(loaded.world, blocks={b.id: b for b in blocks}, log=[])
+
+
 def _phase_service(resolver: Callable[..., phases.Outcomes]) -> Callable[[PhaseContext], None]:
     """Load the World (with the campaign's secret and the phase's dice context, which
     order the pool draws), resolve, persist, and leave the World for the next phase."""
@@ -237,7 +245,10 @@ resolve_forage = _phase_service(phases.resolve_forage)
 
 
 gm_edit = gm_edits.edit_service(
-    EDITS, load_state, lambda loaded, campaign, actor: persist(loaded, campaign.phase, actor)
+    EDITS,
+    load_state,
+    lambda loaded, campaign, actor: persist(loaded, campaign.phase, actor),
+    stored=stored_world,
 )
 gm_edit.__doc__ = """Apply one GM edit and log it with who made it (block details for the GM
 only) and the order for the GM it carries out (``carrying_out``: rules/gm_orders.py)."""

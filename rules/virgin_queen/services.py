@@ -9,7 +9,8 @@ changed, with every roll and log line.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext
 
@@ -350,11 +351,23 @@ def _no_decision_waits(loaded: Loaded) -> None:
         raise ServiceError(_edit_waits(loaded.pending))
 
 
+def stored_state(loaded: Loaded) -> Loaded:
+    """What ``load_world`` reads once ``persist`` has written ``loaded``: the stacks left
+    with no units are no longer rows, new stacks and leaders are keyed by the ids of
+    their rows, and the log is in the database."""
+    world = loaded.world
+    units = {u.id: u for u in world.units.values() if u.count > 0}
+    leaders = {leader.id: leader for leader in world.leaders.values()}
+    world = replace(world, units=units, leaders=leaders, log=[])
+    return replace(loaded, world=world, before=copy.deepcopy(world))
+
+
 gm_edit = gm_edits.edit_service(
     EDITS,
     load_state,
     lambda loaded, campaign, actor: persist(loaded, campaign.phase, actor),
     ready=_no_decision_waits,
+    stored=stored_state,
 )
 gm_edit.__doc__ = """Apply one GM edit and log it with who made it (and the order for the GM
 it carries out, ``carrying_out``: rules/gm_orders.py); returns the edit's Text."""

@@ -1,6 +1,8 @@
 """The pages read the World from the shared cache for the campaign's version
 (campaign/world_cache.py): built once a version, afresh after any change, and never
-read by a write (a GM edit loads it under the lock)."""
+read by a write (a GM edit loads it under the lock). A GM edit keeps the World it wrote
+once it has committed, so its answer reads no state again (tests/conftest.py checks on
+every edit of the suite that this World is the one stored)."""
 
 from __future__ import annotations
 
@@ -17,14 +19,16 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def loads(monkeypatch) -> list[int]:
-    """Every World loaded from the database during the test, by campaign id."""
+    """Every World loaded from the database for a page during the test (through the
+    page's rows), by campaign id."""
     from rules.engine import Ruleset
 
     loaded: list[int] = []
     real = Ruleset.load_world
 
     def counting(self, campaign, rows=None):
-        loaded.append(campaign.pk)
+        if rows is not None:
+            loaded.append(campaign.pk)
         return real(self, campaign, rows)
 
     monkeypatch.setattr(Ruleset, "load_world", counting)
@@ -62,3 +66,37 @@ def test_a_gm_edit_reads_the_state_afresh_and_the_page_shows_it(client):
     powers = html[html.index('<section id="powers"') :]
     spain = re.search(r'<th scope="row">Spain</th>(.*?)</tr>', powers, re.S).group(1)
     assert "<td>$77</td>" in spain  # the World of the new version, not the old
+
+
+def in_place_power_edit(client, campaign, treasury: str):
+    version = Campaign.objects.get(pk=campaign.pk).state_version
+    url = reverse("campaign:edit", args=[campaign.pk, "power"])
+    data = {"power": "spain", "treasury": treasury, "state_version": version}
+    form = {"political_points": "5", "zone": "Neutral", "pays_bad_roll": "on"}
+    return client.post(url, {**form, **data}, HTTP_HX_REQUEST="true")
+
+
+@pytest.mark.django_db(transaction=True)  # the edit commits, as it does when served
+def test_an_edit_in_place_answers_from_the_world_it_wrote(client, loads):
+    campaign = make_eia_campaign(areas=4)
+    users = seat_users(campaign, player="france")
+    client.force_login(users["gm"])
+    assert client.get(reverse("campaign:gm", args=[campaign.pk])).status_code == 200
+    loads.clear()
+    response = in_place_power_edit(client, campaign, "77")
+    assert response.status_code == 200
+    assert loads == []  # the answer read the World the edit kept, not the state
+    html = response.content.decode()
+    powers = html[html.index('<section id="powers"') :]
+    spain = re.search(r'<th scope="row">Spain</th>(.*?)</tr>', powers, re.S).group(1)
+    assert "<td>$77</td>" in spain
+
+
+def test_an_edit_keeps_its_world_only_once_committed(client, loads):
+    campaign = make_eia_campaign(areas=4)
+    users = seat_users(campaign, player="france")
+    client.force_login(users["gm"])
+    assert client.get(reverse("campaign:gm", args=[campaign.pk])).status_code == 200
+    loads.clear()
+    assert in_place_power_edit(client, campaign, "77").status_code == 200
+    assert loads == [campaign.pk]  # this test's edit never commits: the answer read it
