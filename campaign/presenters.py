@@ -74,6 +74,11 @@ class RulesetPresenter(Protocol):
         """Optional: the orders ``viewer`` may read (payloads by power key) as
         rules.marks.OrderMark arrows and markers."""
 
+    def order_text(self, world: Any, power_key: str, payload: dict) -> list[str]:
+        """Optional: a power's order (its payload, whatever the phase) as sentences in the
+        active language, its lines for the GM aside; the GM's list of the orders given
+        reads them."""
+
     def timeline(self, state: dict, powers: Any) -> list[tuple[str, str, str, int | None]]:
         """The timeline's readings of a state (as campaign/snapshots.py ``decode`` gives
         it): per series, its key, name, colour and value; ``powers``: the campaign's
@@ -512,26 +517,45 @@ class OrderRow:
 
 
 def order_rows(
-    powers: list[Any], orders: dict[int, Any], for_gm: Callable[[Any], tuple] = lambda o: ()
+    powers: list[Any],
+    orders: dict[int, Any],
+    for_gm: Callable[[Any], tuple] = lambda o: (),
+    said: Callable[[str, dict], list[str]] | None = None,
 ) -> list[OrderRow]:
     """What each power ordered for the open phase, for the GM to read; ``for_gm``: the
     texts of an order's lines for the GM (campaign/gm_orders.py), kept apart in its
-    payload."""
+    payload; ``said(power_key, payload)``: the order as sentences (``orders_said``)."""
+    said = said or plain_order_lines
     rows = []
     for power in powers:
         order = orders.get(power.pk)
         if order is None:
             rows.append(OrderRow(power.name, "none", ()))
             continue
-        lines = tuple(
-            f"{name.replace('_', ' ')}: {_order_value(value)}"
-            for name, value in order.payload.items()
-            if value not in (None, "", [], {}) and name != GM_ORDERS_KEY
-        ) + for_gm(order)
+        lines = tuple(said(power.key, order.payload)) + for_gm(order)
         rows.append(
             OrderRow(power.name, "ready" if order.ready else "draft", lines or (_("nothing"),))
         )
     return rows
+
+
+def orders_said(presenter: Any, world: Any) -> Callable[[str, dict], list[str]] | None:
+    """How the ruleset's presenter says a power's order as sentences in the reader's
+    language (its optional ``order_text(world, power_key, payload)``); None for a
+    ruleset whose presenter does not."""
+    order_text = getattr(presenter, "order_text", None)
+    if order_text is None:
+        return None
+    return lambda power_key, payload: order_text(world, power_key, payload)
+
+
+def plain_order_lines(power_key: str, payload: dict) -> list[str]:
+    """An order's fields and values, for a ruleset whose presenter does not say them."""
+    return [
+        f"{name.replace('_', ' ')}: {_order_value(value)}"
+        for name, value in payload.items()
+        if value not in (None, "", [], {}) and name != GM_ORDERS_KEY
+    ]
 
 
 def _order_value(value: Any) -> str:

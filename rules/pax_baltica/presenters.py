@@ -292,6 +292,77 @@ def nation_order_marks(world: World, nation: str, payload: Mapping) -> list[Orde
     ]
 
 
+def order_text(world: World, nation: str, payload: Mapping) -> list[str]:
+    """The order ``payload`` of ``nation``, whatever its phase, as sentences in the active
+    language (its lines for the GM aside: rules/gm_orders.py says them). For the GM's
+    reading: it names the nation's blocks."""
+    marks = [
+        *placement_marks(world, nation, payload),
+        *fleet_marks(world, nation, payload.get("fleet_moves") or ()),
+        *siege_marks(world, nation, payload.get("sieges") or ()),
+    ]
+    return [
+        *reinforcement_lines(world, nation, payload.get("reinforce") or ()),
+        *draw_lines(payload),
+        *(mark.label for mark in marks),
+        *loss_order_lines(world, nation, payload.get("loss_order") or ()),
+    ]
+
+
+def reinforcement_lines(world: World, nation: str, items) -> list[str]:
+    """GNW-7 (steps bought with RP) and GNW-8 (steps added by actions)."""
+    lines = []
+    for item in items:
+        block = own_block(world, nation, item.get("block"))
+        if block is None:
+            continue
+        if "actions" in item:
+            text = ngettext(
+                "%(block)s: %(count)s action to add steps (GNW-8)",
+                "%(block)s: %(count)s actions to add steps (GNW-8)",
+                item["actions"],
+            ) % {"block": block.name, "count": item["actions"]}
+        else:
+            text = ngettext(
+                "%(block)s: %(count)s step bought with RP (GNW-7)",
+                "%(block)s: %(count)s steps bought with RP (GNW-7)",
+                item.get("steps", 0),
+            ) % {"block": block.name, "count": item.get("steps", 0)}
+        lines.append(text)
+    return lines
+
+
+def draw_lines(payload: Mapping) -> list[str]:
+    """GNW-10: the blocks drawn from the pool and the steps bought for each."""
+    draws = payload.get("draws") or 0
+    if not draws:
+        return []
+    steps = payload.get("steps_each")
+    if steps in range(1, 5):
+        each = ngettext("%(steps)s step each", "%(steps)s steps each", steps) % {"steps": steps}
+    else:
+        each = _("as many steps each as the RP allow, up to full strength")
+    return [
+        ngettext(
+            "Draw %(count)s block from the pool, %(each)s (GNW-10)",
+            "Draw %(count)s blocks from the pool, %(each)s (GNW-10)",
+            draws,
+        )
+        % {"count": draws, "each": each}
+    ]
+
+
+def loss_order_lines(world: World, nation: str, block_ids) -> list[str]:
+    """GNW-4: the order in which the nation's blocks take forage losses after the first."""
+    blocks = [own_block(world, nation, block_id) for block_id in block_ids]
+    names = ", ".join(block.name for block in blocks if block is not None)
+    if not names:
+        return []
+    return [
+        _("Forage losses after the first, in this order: %(blocks)s (GNW-4)") % {"blocks": names}
+    ]
+
+
 def own_block(world: World, nation: str, block_id) -> Block | None:
     """The nation's block ``block_id`` on the map, else None."""
     block = world.blocks.get(block_id)
