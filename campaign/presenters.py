@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from rules.gm_orders import KEY as GM_ORDERS_KEY
-from rules.translation import localized, render
+from rules.translation import Name, localized, render
 
 NEUTRAL = gettext_lazy("Neutral")
 AREA_KINDS = {  # an area's kind as pages name it (the scenario's key otherwise)
@@ -283,7 +283,7 @@ def map_view(
         for area in areas
     ]
     common = {
-        "legend": [(p.name, p.color) for p in powers],
+        "legend": [(Name(p.name), p.color) for p in powers],
         "columns": presenter.COLUMNS if presenter else (),
         "key": presenter.MAP_KEY if presenter else "",
         "orders": order_lines(presenter, world, orders, viewer, points, powers),
@@ -394,10 +394,10 @@ def area_row(
     controller = by_pk.get(area["controller_id"])
     return AreaRow(
         key=area["key"],
-        name=area["name"],
+        name=Name(area["name"]),
         kind=area["kind"],
         kind_label=AREA_KINDS.get(area["kind"], area["kind"]),
-        controller=controller.name if controller else NEUTRAL,
+        controller=Name(controller.name) if controller else NEUTRAL,
         color=controller.color if controller else uncontrolled_color(area["kind"]),
         x=point[0],
         y=point[1],
@@ -485,7 +485,7 @@ def readiness(
         status = "none" if order is None else "ready" if order.ready else "draft"
         rows.append(
             Readiness(
-                power=power.name,
+                power=Name(power.name),
                 color=power.color,
                 player=power.player or "",
                 status=status,
@@ -530,11 +530,13 @@ def order_rows(
     for power in powers:
         order = orders.get(power.pk)
         if order is None:
-            rows.append(OrderRow(power.name, "none", ()))
+            rows.append(OrderRow(Name(power.name), "none", ()))
             continue
         lines = tuple(said(power.key, order.payload)) + for_gm(order)
         rows.append(
-            OrderRow(power.name, "ready" if order.ready else "draft", lines or (_("nothing"),))
+            OrderRow(
+                Name(power.name), "ready" if order.ready else "draft", lines or (_("nothing"),)
+            )
         )
     return rows
 
