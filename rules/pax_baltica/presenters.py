@@ -142,7 +142,7 @@ def remarks(area) -> tuple[str, ...]:
     if area.surrendered:
         words.append(_("surrendered"))
     if area.battle_winner:
-        words.append(_("battle won by %(side)s") % {"side": SIDES[area.battle_winner]})
+        words.append(_("battle won by %(side)s") % {"side": localized(SIDES[area.battle_winner])})
     return tuple(words)
 
 
@@ -151,7 +151,7 @@ def panels(world: World, viewer: frozenset[str] | None) -> dict:
     return {
         "nations": nation_rows(world, viewer),
         "sides": [
-            (SIDES[side], left, world.season_actions.get(side, 0))
+            (localized(SIDES[side]), left, world.season_actions.get(side, 0))
             for side, left in world.actions.items()
         ],
         "blocks": block_rows(world, viewer),
@@ -174,7 +174,7 @@ def nation_rows(world: World, viewer: frozenset[str] | None) -> list[NationRow]:
             NationRow(
                 key=nation.key,
                 name=nation.name,
-                side=SIDES[nation.side],
+                side=localized(SIDES[nation.side]),
                 rp_level=NO_VALUE if nation.rp_level is None else str(nation.rp_level),
                 event_rp=nation.event_rp,
                 rp_available=gnw.rp_available(nation),
