@@ -20,6 +20,7 @@ from rules.empires_in_arms.forms.orders import (
 from rules.empires_in_arms.state import Revolt
 from rules.pax_baltica import presenters as pb
 from rules.pax_baltica.forms.orders import ActionOrderForm, ForageOrderForm, RecruitmentOrderForm
+from rules.translation import Name
 from rules.virgin_queen import presenters as vq
 from rules.virgin_queen.forms.orders import ImpulseOrderForm
 from tests.unit import pb_world, vq_world
@@ -120,3 +121,13 @@ def test_the_gm_rows_read_the_presenters_sentences_not_the_payload(eia_world):  
     assert row.lines == ("Spain makes 1 revolt attempt in Andalusia (1 PP)",)
     (plain,) = order_rows([power], {1: order})  # a ruleset whose presenter says nothing
     assert plain.lines == ("targets: andalusia",)
+
+
+def test_the_sentences_are_in_the_readers_language(eia_world):  # noqa: F811
+    """The World's names are the scenario's words (rules.translation.Name): the sentence
+    and the names in it read Greek."""
+    eia_world.powers["spain"].name = Name("Spain")
+    eia_world.areas["andalusia"].name = Name("Andalusia")
+    with translation.override("el"):
+        (line,) = eia.order_text(eia_world, "spain", {"targets": ["andalusia"]})
+    assert line == "Η δύναμη Ισπανία κάνει 1 απόπειρα εξέγερσης στην περιοχή Ανδαλουσία (1 ΠΠ)"

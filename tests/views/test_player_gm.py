@@ -153,3 +153,23 @@ def test_a_gm_cannot_take_a_power_once_others_have_given_orders(revolt_step):
     assert snapshot(campaign) == before
     resolve(campaign)  # the next phase: nobody has given orders yet
     assert gm.post(plays, {"power": "spain"}).status_code == 302
+
+
+def test_the_gm_reads_the_orders_given_in_their_language(revolt_step):
+    """The sentence and the scenario's names in it (the power, the area where a catalog
+    has it) are in the reader's language; a name no catalog has stays as given."""
+    campaign, gm = revolt_step
+    assert (
+        gm.post(
+            reverse("campaign:orders", args=[campaign.pk]),
+            {"phase": campaign.phase_id, "ready": "1"},
+        ).status_code
+        == 302
+    )
+    html = orders_panel(
+        gm.get(
+            reverse("campaign:gm", args=[campaign.pk]), HTTP_ACCEPT_LANGUAGE="ru"
+        ).content.decode()
+    )
+    assert "Великобритания делает 1 попытку восстания в Minor 000 (1 ПО)" in html
+    assert "Great Britain" not in html
