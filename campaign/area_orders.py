@@ -39,4 +39,5 @@ def concerning(state: Any, key: str) -> list[presenters.OrderRow]:
         for power in state.powers
         if power.pk in readable and names(readable[power.pk].payload, keys, ids, id_fields)
     ]
-    return presenters.order_rows(powers, readable, gm_orders.line_texts(state))
+    said = presenters.orders_said(presenter, state.world)
+    return presenters.order_rows(powers, readable, gm_orders.line_texts(state), said)

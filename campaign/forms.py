@@ -277,7 +277,7 @@ class PlaysForm(forms.Form):
         playing = next((s.power for s in seats if s.role == Seat.Role.GM), None)
         free = [s.power for s in seats if s.role == Seat.Role.PLAYER and s.user_id is None]
         form.fields["power"].choices = [("", gettext("no power"))] + [
-            (p.key, p.name)
+            (p.key, p.display_name)
             for p in sorted([*free, *([playing] if playing else [])], key=lambda p: p.sort)
         ]
         form.initial = {"power": playing.key if playing else ""}

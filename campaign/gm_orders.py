@@ -56,7 +56,7 @@ class Task:
 
     @property
     def carrying_out(self) -> Text:
-        return gmo.carrying_out(self.order.power.name, self.number)
+        return gmo.carrying_out(self.order.power.display_name, self.number)
 
 
 def reveals(campaign: Campaign) -> bool:
@@ -80,10 +80,10 @@ def readable(state) -> list[PowerOrders]:
             continue
         pieces = {p.id: p for p in module.pieces(state.world, power.key)} if module else {}
         described = tuple(
-            _line(state.world, module, (power.name, order.pk), number, line, pieces, places)
+            _line(state.world, module, (power.display_name, order.pk), number, line, pieces, places)
             for number, line in enumerate(lines, start=1)
         )
-        found.append(PowerOrders(power.name, power.pk, order.ready, described, note))
+        found.append(PowerOrders(power.display_name, power.pk, order.ready, described, note))
     return found
 
 
@@ -156,7 +156,7 @@ def find(seat, order_id: int, number: int, digest: str) -> Task:
     if gmo.digest(line) != digest:
         raise Conflict(
             _("%(power)s has changed its orders since this page was loaded: reload it.")
-            % {"power": order.power.name}
+            % {"power": order.power.display_name}
         )
     if line.get("done"):
         raise Conflict(_("That order has already been carried out."))
@@ -189,7 +189,7 @@ def mark_done(*, seat, order_id: int, number: int, digest: str, actor) -> str:
         text = Text(
             "GM %(user)s has carried out %(power)s's order %(number)s for the GM.",
             user=actor.get_username(),
-            power=task.order.power.name,
+            power=task.order.power.display_name,
             number=number,
         )
         log(campaign, Event.Kind.GM, text, actor=actor, power=task.order.power)
@@ -236,7 +236,7 @@ def prefilled(state, task: Task, edit_forms: dict):
         auto_id=False,
     )
     form.carrying = _("Carrying out %(power)s's order %(number)s.") % {
-        "power": task.order.power.name,
+        "power": task.order.power.display_name,
         "number": task.number,
     }
     return form
@@ -265,10 +265,12 @@ def reveal(campaign: Campaign, phase: Phase, orders: list[Order]) -> None:
             gmo.numbered(n, gmo.describe(line, pieces, places), bool(line.get("done")))
             for n, line in enumerate(gmo.lines_of(order.payload), start=1)
         ]
-        text = gmo.revealed(order.power.name, lines, gmo.note_of(order.payload))
+        text = gmo.revealed(order.power.display_name, lines, gmo.note_of(order.payload))
         audience = [p.key for p in powers if key in rules.viewer(world, p.key)]
         redacted = (
-            Text("%(power)s gave orders for the GM.", power=order.power.name) if audience else ""
+            Text("%(power)s gave orders for the GM.", power=order.power.display_name)
+            if audience
+            else ""
         )
         events.append(
             Event(

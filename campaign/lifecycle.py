@@ -131,7 +131,7 @@ def _answer_by_default(campaign: Campaign, phase: Phase) -> str | None:
         power = campaign.powers.get(key=asked[0])
         said = Text(
             "%(power)s has no player here to decide: it gives the default answer.",
-            power=power.name,
+            power=power.display_name,
         )
         log(campaign, Event.Kind.ORDER, said, power=power, phase=phase)
         result = decisions.decide(

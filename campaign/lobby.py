@@ -152,7 +152,9 @@ def _free_seat(campaign: Campaign, power_id: int) -> Seat:
     if seat is None:
         raise ServiceError(_("This campaign has no such seat to offer."))
     if seat.user_id is not None:
-        raise Conflict(_("%(power)s's seat has already been taken.") % {"power": seat.power.name})
+        raise Conflict(
+            _("%(power)s's seat has already been taken.") % {"power": seat.power.display_name}
+        )
     return seat
 
 
@@ -270,7 +272,7 @@ def _mail_gm(campaign: Campaign, asked: SeatRequest) -> None:
     gm = campaign.seats.filter(role=Seat.Role.GM).select_related("user").first()
 
     def write() -> tuple[str, str]:
-        names = {"user": asked.user.get_username(), "power": asked.power.name}
+        names = {"user": asked.user.get_username(), "power": asked.power.display_name}
         subject = _("[%(campaign)s] %(user)s asks to play %(power)s") % {
             **names,
             "campaign": campaign.name,
@@ -283,7 +285,7 @@ def _mail_gm(campaign: Campaign, asked: SeatRequest) -> None:
 
 def _mail_answer(campaign: Campaign, asked: SeatRequest) -> None:
     def write() -> tuple[str, str]:
-        names = {"campaign": campaign.name, "power": asked.power.name}
+        names = {"campaign": campaign.name, "power": asked.power.display_name}
         if asked.status == SeatRequest.Status.ACCEPTED:
             subject = _("[%(campaign)s] You play %(power)s") % names
             body = _("The GM accepted your request: you play %(power)s.") % names

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from rules.gm_orders import KEY as GM_ORDERS_KEY
-from rules.translation import localized, render
+from rules.translation import Name, localized, render
 
 NEUTRAL = gettext_lazy("Neutral")
 AREA_KINDS = {  # an area's kind as pages name it (the scenario's key otherwise)
@@ -73,6 +73,11 @@ class RulesetPresenter(Protocol):
     ) -> list[Any]:
         """Optional: the orders ``viewer`` may read (payloads by power key) as
         rules.marks.OrderMark arrows and markers."""
+
+    def order_text(self, world: Any, power_key: str, payload: dict) -> list[str]:
+        """Optional: a power's order (its payload, whatever the phase) as sentences in the
+        active language, its lines for the GM aside; the GM's list of the orders given
+        reads them."""
 
     def timeline(self, state: dict, powers: Any) -> list[tuple[str, str, str, int | None]]:
         """The timeline's readings of a state (as campaign/snapshots.py ``decode`` gives
@@ -278,7 +283,7 @@ def map_view(
         for area in areas
     ]
     common = {
-        "legend": [(p.name, p.color) for p in powers],
+        "legend": [(Name(p.name), p.color) for p in powers],
         "columns": presenter.COLUMNS if presenter else (),
         "key": presenter.MAP_KEY if presenter else "",
         "orders": order_lines(presenter, world, orders, viewer, points, powers),
@@ -389,10 +394,10 @@ def area_row(
     controller = by_pk.get(area["controller_id"])
     return AreaRow(
         key=area["key"],
-        name=area["name"],
+        name=Name(area["name"]),
         kind=area["kind"],
         kind_label=AREA_KINDS.get(area["kind"], area["kind"]),
-        controller=controller.name if controller else NEUTRAL,
+        controller=Name(controller.name) if controller else NEUTRAL,
         color=controller.color if controller else uncontrolled_color(area["kind"]),
         x=point[0],
         y=point[1],
@@ -480,7 +485,7 @@ def readiness(
         status = "none" if order is None else "ready" if order.ready else "draft"
         rows.append(
             Readiness(
-                power=power.name,
+                power=Name(power.name),
                 color=power.color,
                 player=power.player or "",
                 status=status,
@@ -512,26 +517,47 @@ class OrderRow:
 
 
 def order_rows(
-    powers: list[Any], orders: dict[int, Any], for_gm: Callable[[Any], tuple] = lambda o: ()
+    powers: list[Any],
+    orders: dict[int, Any],
+    for_gm: Callable[[Any], tuple] = lambda o: (),
+    said: Callable[[str, dict], list[str]] | None = None,
 ) -> list[OrderRow]:
     """What each power ordered for the open phase, for the GM to read; ``for_gm``: the
     texts of an order's lines for the GM (campaign/gm_orders.py), kept apart in its
-    payload."""
+    payload; ``said(power_key, payload)``: the order as sentences (``orders_said``)."""
+    said = said or plain_order_lines
     rows = []
     for power in powers:
         order = orders.get(power.pk)
         if order is None:
-            rows.append(OrderRow(power.name, "none", ()))
+            rows.append(OrderRow(Name(power.name), "none", ()))
             continue
-        lines = tuple(
-            f"{name.replace('_', ' ')}: {_order_value(value)}"
-            for name, value in order.payload.items()
-            if value not in (None, "", [], {}) and name != GM_ORDERS_KEY
-        ) + for_gm(order)
+        lines = tuple(said(power.key, order.payload)) + for_gm(order)
         rows.append(
-            OrderRow(power.name, "ready" if order.ready else "draft", lines or (_("nothing"),))
+            OrderRow(
+                Name(power.name), "ready" if order.ready else "draft", lines or (_("nothing"),)
+            )
         )
     return rows
+
+
+def orders_said(presenter: Any, world: Any) -> Callable[[str, dict], list[str]] | None:
+    """How the ruleset's presenter says a power's order as sentences in the reader's
+    language (its optional ``order_text(world, power_key, payload)``); None for a
+    ruleset whose presenter does not."""
+    order_text = getattr(presenter, "order_text", None)
+    if order_text is None:
+        return None
+    return lambda power_key, payload: order_text(world, power_key, payload)
+
+
+def plain_order_lines(power_key: str, payload: dict) -> list[str]:
+    """An order's fields and values, for a ruleset whose presenter does not say them."""
+    return [
+        f"{name.replace('_', ' ')}: {_order_value(value)}"
+        for name, value in payload.items()
+        if value not in (None, "", [], {}) and name != GM_ORDERS_KEY
+    ]
 
 
 def _order_value(value: Any) -> str:

@@ -336,7 +336,7 @@ def announce(campaign: Campaign, message: Message, address: Address) -> None:
 
 
 def author_name(power: Power | None) -> str:
-    return power.name if power is not None else gettext("GM")
+    return power.display_name if power is not None else gettext("GM")
 
 
 def phase_name(campaign: Campaign, message: Message) -> str:

@@ -42,8 +42,10 @@ class ComposeForm(forms.Form):
         super().__init__(*args, auto_id="press_%s", **kwargs)
         self.seat = seat
         mine = seat.power.key if seat.power_id else None
-        self.fields["powers"].choices = [(k, p.name) for k, p in powers.items()]
-        self.fields["powers"].widget.choices = [(k, p.name) for k, p in powers.items() if k != mine]
+        self.fields["powers"].choices = [(k, p.display_name) for k, p in powers.items()]
+        self.fields["powers"].widget.choices = [
+            (k, p.display_name) for k, p in powers.items() if k != mine
+        ]
         if address is not None:
             self.fields["to"].widget = forms.HiddenInput()
             self.fields["to"].initial = address.key
@@ -67,7 +69,7 @@ class ComposeForm(forms.Form):
             choices.append((press.PUBLIC, gettext("Everyone (public)")))
         if seat.is_gm:
             choices += [
-                (press.GM_PREFIX + k, gettext("%(power)s and the GM") % {"power": p.name})
+                (press.GM_PREFIX + k, gettext("%(power)s and the GM") % {"power": p.display_name})
                 for k, p in powers.items()
                 if p.pk != seat.power_id
             ]

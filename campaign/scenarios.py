@@ -44,6 +44,7 @@ from campaign.errors import ServiceError
 from campaign.models import Adjacency, Area, Campaign, Power, PowerRelation, Seat
 from campaign.services import start_campaign
 from rules.engine import registry
+from rules.translation import Name
 
 MAP_WIDTH, MAP_HEIGHT, MAP_MARGIN = 1000, 700, 30
 POWER_FIELDS = ("key", "name", "color", "sort", "treasury", "political_points")
@@ -82,7 +83,13 @@ def available_scenarios() -> list[ScenarioInfo]:
     for key, path in _shipped_paths().items():
         data = load_scenario_file(path)
         infos.append(
-            ScenarioInfo(key, data["name"], data["ruleset"], data.get("description", ""), path)
+            ScenarioInfo(
+                key,
+                Name(data["name"]),
+                data["ruleset"],
+                Name(data.get("description", "")),
+                path,
+            )
         )
     return infos
 

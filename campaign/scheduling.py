@@ -209,10 +209,10 @@ def set_absent(*, campaign_id: int, power_id: int, absent: bool, actor) -> None:
         if absent:
             said = Text(
                 "%(power)s is absent: it owes no orders and its default orders apply.",
-                power=power.name,
+                power=power.display_name,
             )
         else:
-            said = Text("%(power)s is back.", power=power.name)
+            said = Text("%(power)s is back.", power=power.display_name)
         log(campaign, Event.Kind.SEAT, said, actor=actor, power=power)
         campaign.bump_version()
         settle(campaign)
@@ -265,7 +265,7 @@ def set_away(*, seat_id: int, start: datetime | None, end: datetime, actor) -> S
         said = Text(
             "%(power)s's player is away from %(start)s until %(end)s: meanwhile %(power)s "
             "owes no orders and gets its default orders.",
-            power=seat.power.name,
+            power=seat.power.display_name,
             start=moment_text(seat.away_from),
             end=moment_text(end),
         )
@@ -285,7 +285,7 @@ def end_away(*, seat_id: int, actor) -> Seat:
         if seat.away_from is None:
             raise ServiceError(_("You have no away period to end."))
         _clear_away(seat)
-        said = Text("%(power)s's player is back.", power=seat.power.name)
+        said = Text("%(power)s's player is back.", power=seat.power.display_name)
         log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
         campaign.bump_version()
         return seat
@@ -317,7 +317,7 @@ def refuse_away(*, campaign_id: int, seat_id: int, actor) -> Seat:
         said = Text(
             "The GM refuses the away period of %(power)s's player (%(start)s to %(end)s): "
             "%(power)s owes orders as usual.",
-            power=seat.power.name,
+            power=seat.power.display_name,
             start=moment_text(seat.away_from),
             end=moment_text(seat.away_until),
         )

@@ -175,15 +175,19 @@ def _default_orders_line(power: Power, rules) -> Text:
     """The log line for a power that gave no orders: what the ruleset makes it do."""
     does = Term(rules.default_orders)
     if power.absent:
-        return Text("%(power)s (absent) gave no orders: %(does)s.", power=power.name, does=does)
+        return Text(
+            "%(power)s (absent) gave no orders: %(does)s.", power=power.display_name, does=does
+        )
     if power.away:
-        return Text("%(power)s (away) gave no orders: %(does)s.", power=power.name, does=does)
-    return Text("%(power)s gave no orders: %(does)s.", power=power.name, does=does)
+        return Text(
+            "%(power)s (away) gave no orders: %(does)s.", power=power.display_name, does=does
+        )
+    return Text("%(power)s gave no orders: %(does)s.", power=power.display_name, does=does)
 
 
 def _seat_name(seat: Seat) -> str:
     """A seat as the log names it: its power, else its role."""
-    return seat.power.name if seat.power_id else Term(Seat.Role(seat.role).label)
+    return seat.power.display_name if seat.power_id else Term(Seat.Role(seat.role).label)
 
 
 def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
@@ -198,7 +202,7 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
             order.power,
             Text(
                 "%(power)s's orders were saved but not marked ready; they are used as saved.",
-                power=order.power.name,
+                power=order.power.display_name,
             ),
         )
         for order in saved
@@ -245,7 +249,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
         if not spec.takes_orders_from(seat.power.key):
             raise ServiceError(
                 _("%(phase)s is not %(power)s's to order.")
-                % {"phase": spec.name, "power": seat.power.name}
+                % {"phase": spec.name, "power": seat.power.display_name}
             )
         own = campaign.phase.orders.filter(power_id=seat.power_id).first()
         if seat.is_gm and sealing.is_sealed(own):
@@ -267,7 +271,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
         )
         if ready:
             lifecycle.resolve_when_everyone_is_ready(campaign, campaign.phase)
-        names = {"power": seat.power.name, "phase": Term(spec.name)}
+        names = {"power": seat.power.display_name, "phase": Term(spec.name)}
         if ready:
             text = Text("%(power)s marked its orders ready for %(phase)s.", **names)
         else:
@@ -414,7 +418,7 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
             gm.power = None
             gm.save(update_fields=["power"])
             Seat.objects.create(campaign=campaign, role=Seat.Role.PLAYER, power=power)
-            said = Text("The GM no longer plays %(power)s.", power=power.name)
+            said = Text("The GM no longer plays %(power)s.", power=power.display_name)
             log(campaign, Event.Kind.SEAT, said, actor=actor)
         if power_key:
             seat = (
@@ -427,7 +431,8 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
                 raise ServiceError(_("There is no such power's seat to take."))
             if seat.user_id is not None:
                 raise ServiceError(
-                    _("%(power)s has a player: empty the seat first.") % {"power": seat.power.name}
+                    _("%(power)s has a player: empty the seat first.")
+                    % {"power": seat.power.display_name}
                 )
             power = seat.power
             _refuse_taking_a_power_mid_phase(campaign, power)
@@ -440,7 +445,7 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
                 Text(
                     "The GM also plays %(power)s: the GM sees the other powers' orders for a "
                     "phase only once the GM's own are marked ready, and sealed.",
-                    power=power.name,
+                    power=power.display_name,
                 ),
                 actor=actor,
                 power=power,
@@ -456,7 +461,7 @@ def _seal_leaving_gm_orders(campaign: Campaign, power: Power, actor) -> None:
     if campaign.phase_id and drafts.update(ready=True):
         said = Text(
             "%(power)s's orders for this phase are sealed as the GM left them.",
-            power=power.name,
+            power=power.display_name,
         )
         log(campaign, Event.Kind.ORDER, said, actor=actor, power=power)
 
@@ -472,7 +477,7 @@ def _refuse_taking_a_power_mid_phase(campaign: Campaign, power: Power) -> None:
                 "you may take %(power)s once it is resolved, before orders are given for "
                 "the next."
             )
-            % {"power": power.name}
+            % {"power": power.display_name}
         )
 
 

@@ -138,6 +138,10 @@ class BaseOrderForm(forms.Form):
         """The order as the phase service reads it (call after is_valid())."""
         raise NotImplementedError
 
+    def budget(self) -> list[str]:
+        """What the orders cost and what the power has to pay with, in numbers."""
+        return []
+
     def warnings(self) -> list[str]:
         """What the player should know before ordering: orders that can no longer matter
         (said, not refused)."""

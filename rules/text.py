@@ -35,7 +35,9 @@ class Text(str):
     @classmethod
     def _make(cls, msgid: str, plural: str, params: dict, english: str) -> Text:
         if params:  # without them the msgid is the text, and its % signs are literal
-            english = english % {k: str(v) if isinstance(v, Text) else v for k, v in params.items()}
+            english = english % {
+                k: str.__str__(v) if isinstance(v, Text) else v for k, v in params.items()
+            }
         text = super().__new__(cls, english)
         text.msgid, text.plural, text.params = msgid, plural, params
         return text

@@ -18,6 +18,23 @@ def Term(value: Any) -> Text:  # noqa: N802
         return Text(str(value))
 
 
+class Name(Text):
+    """A word of a scenario that people read (a power's or an area's name): kept as the
+    scenario gives it (its value, what is stored and compared), a Text whose msgid is
+    itself in a log sentence, and shown in the active language wherever it is made a
+    str (``%`` formatting, templates, form choices) when the catalogs hold it (each
+    ruleset's names.py lists its scenarios' words)."""
+
+    def __new__(cls, word: str) -> Name:
+        return cls._make(word, "", {}, word)
+
+    def __str__(self) -> str:
+        return gettext(self.msgid) if self.msgid else ""
+
+    def __reduce__(self):
+        return Name, (self.msgid,)
+
+
 def localized(text: Any) -> str:
     """A Text in the active language; any other value as its str."""
     message = message_of(text)
@@ -29,6 +46,8 @@ def render(message: dict) -> str:
     params = {k: render(v) if is_message(v) else v for k, v in message.get("params", {}).items()}
     if message.get("plural"):
         template = ngettext(message["id"], message["plural"], params["count"])
+    elif not message["id"]:  # gettext("") is the catalog's header
+        return ""
     else:
         template = gettext(message["id"])
     return template % params if params else template

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from rules.dice import new_seed, seed_hash
 from rules.engine import Ruleset, ruleset_for
-from rules.translation import localized
+from rules.translation import Name, localized
 
 
 class Campaign(models.Model):
@@ -180,6 +180,12 @@ class Power(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def display_name(self) -> Name:
+        """Its name as people read it: in the active language where the catalogs hold
+        the scenario's word, and as a word of the log's sentences (rules.translation.Name)."""
+        return Name(self.name)
+
 
 class Seat(models.Model):
     """Who takes part: the GM (who may also play a power), a power's player, or an
@@ -286,6 +292,11 @@ class Area(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def display_name(self) -> Name:
+        """Its name as people read it (see Power.display_name)."""
+        return Name(self.name)
 
 
 class Adjacency(models.Model):

@@ -329,7 +329,8 @@ def gm_order_rows(state: CampaignState) -> list | None:
         return []
     if not sealing.reads_every_order(state.seat, state.orders):
         return None
-    return presenters.order_rows(state.powers, state.orders, gm_orders.line_texts(state))
+    said = presenters.orders_said(state.presenter, state.world)
+    return presenters.order_rows(state.powers, state.orders, gm_orders.line_texts(state), said)
 
 
 def seat_rows(request, state: CampaignState) -> list[dict]:

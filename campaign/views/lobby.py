@@ -42,13 +42,13 @@ def ask(request, campaign_id: int, power_id: int):
         messages.success(
             request,
             gettext("You play %(power)s in %(campaign)s.")
-            % {"power": given.power.name, "campaign": given.campaign.name},
+            % {"power": given.power.display_name, "campaign": given.campaign.name},
         )
         return redirect("campaign:detail", campaign_id)
     messages.success(
         request,
         gettext("You asked to play %(power)s: the GM will answer, and you will be mailed.")
-        % {"power": given.power.name},
+        % {"power": given.power.display_name},
     )
     return redirect("campaign:lobby")
 
@@ -101,7 +101,7 @@ def answer_request(request, campaign_id: int, request_id: int):
         asked = lobby.answer_request(
             campaign_id=campaign_id, request_id=request_id, accept=form.accepts, actor=request.user
         )
-        names = {"user": asked.user.get_username(), "power": asked.power.name}
+        names = {"user": asked.user.get_username(), "power": asked.power.display_name}
         if form.accepts:
             return gettext("%(user)s plays %(power)s.") % names
         return gettext("You refused %(user)s's request for %(power)s.") % names

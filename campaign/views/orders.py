@@ -142,7 +142,7 @@ def closed_reason(state: CampaignState, phase_id: str) -> str:
         and not spec.takes_orders_from(state.seat.power.key)
     )
     if others:
-        power = state.seat.power.name
+        power = state.seat.power.display_name
         return gettext("%(phase)s is not %(power)s's to order: your orders were not saved.") % {
             "phase": spec.name,
             "power": power,

@@ -245,20 +245,49 @@ def power_order_marks(world: World, power: str, payload: Mapping) -> list[OrderM
     """Whatever phase the payload is for: revolt attempts (EIA-1), lapses (EIA-7),
     guerrilla moves (EIA-9), operations (EIA-4), depot attacks (EIA-11), conquest
     choices (EIA-8), aid (EIA-5), and the corps moves among its lines for the GM."""
+    return [
+        *incitement_marks(world, power, payload.get("targets")),
+        *phase_order_marks(world, power, payload),
+        *gm_move_marks(
+            power, payload, gm_orders.pieces(world, power), gm_orders.places(world), localized
+        ),
+    ]
+
+
+def phase_order_marks(world: World, power: str, payload: Mapping) -> list[OrderMark]:
+    """The marks of the phase's own orders other than revolt attempts: lapses, operations,
+    depot attacks, guerrilla moves, conquest choices and aid."""
     markers = [
         OrderMark(kind, power, key, label=str(label) % named(world, power, key))
         for field, (kind, label) in AREA_ORDERS.items()
         for key in on_map(world, payload.get(field))
     ]
     return [
-        *incitement_marks(world, power, payload.get("targets")),
         *markers,
         *guerrilla_move_marks(world, power, payload.get("moves") or ()),
         *conquest_marks(world, power, payload.get("choices") or {}),
         *aid_marks(world, power, payload.get("aid") or {}),
-        *gm_move_marks(
-            power, payload, gm_orders.pieces(world, power), gm_orders.places(world), localized
-        ),
+    ]
+
+
+def order_text(world: World, power: str, payload: Mapping) -> list[str]:
+    """The order ``payload`` of ``power``, whatever its phase, as sentences in the active
+    language (its lines for the GM aside: rules/gm_orders.py says them)."""
+    marks = phase_order_marks(world, power, payload)
+    return [*attempt_lines(world, power, payload.get("targets")), *(m.label for m in marks)]
+
+
+def attempt_lines(world: World, power: str, targets) -> list[str]:
+    """EIA-1: the revolt attempts in each area, with what they cost."""
+    counts = Counter(key for key in targets or () if key in world.areas)
+    return [
+        ngettext(
+            "%(power)s makes %(count)s revolt attempt in %(area)s (%(count)s PP)",
+            "%(power)s makes %(count)s revolt attempts in %(area)s (%(count)s PP)",
+            count,
+        )
+        % {**named(world, power, key), "count": count}
+        for key, count in counts.items()
     ]
 
 

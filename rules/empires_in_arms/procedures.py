@@ -357,6 +357,19 @@ def anti_guerrilla_operation(
     return Operation(report, payment, success, eliminated, number, treasury)
 
 
+def operation_needs(
+    power: Power,
+    area: Area,
+    revolt: Revolt | None,
+    eligible_corps: int,
+    options: Mapping[str, Any] | None = None,
+) -> int:
+    """The least die face with which an EIA-4 operation succeeds (its modified roll above
+    the guerrilla value): below 1, any face does; above 6, none does."""
+    modifiers = _operation_modifiers(power, area, eligible_corps, options)
+    return guerrilla_value(area, revolt, options) + 1 - sum(m.value for m in modifiers)
+
+
 def guerrilla_value(area: Area, revolt: Revolt | None, options: Mapping[str, Any] | None) -> int:
     """EIA-4: the revolt number, or the printed value of a Spanish province (Decision 12)."""
     printed = area.guerrilla_value

@@ -118,7 +118,7 @@ def _power(p: Power) -> state.Power:
     eia = getattr(p, "eia", None)
     return state.Power(
         p.key,
-        p.name,
+        p.display_name,
         zone=eia.zone if eia else "Neutral",
         political_points=p.political_points,
         treasury=p.treasury,
@@ -130,7 +130,7 @@ def _area(a: Area, pkey: dict[int, str]) -> state.Area:
     eia = getattr(a, "eia", None)
     return state.Area(
         a.key,
-        a.name,
+        a.display_name,
         a.kind,
         controller=pkey.get(a.controller_id),
         home_power=pkey.get(a.home_power_id),

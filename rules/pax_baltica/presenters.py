@@ -142,7 +142,7 @@ def remarks(area) -> tuple[str, ...]:
     if area.surrendered:
         words.append(_("surrendered"))
     if area.battle_winner:
-        words.append(_("battle won by %(side)s") % {"side": SIDES[area.battle_winner]})
+        words.append(_("battle won by %(side)s") % {"side": localized(SIDES[area.battle_winner])})
     return tuple(words)
 
 
@@ -151,7 +151,7 @@ def panels(world: World, viewer: frozenset[str] | None) -> dict:
     return {
         "nations": nation_rows(world, viewer),
         "sides": [
-            (SIDES[side], left, world.season_actions.get(side, 0))
+            (localized(SIDES[side]), left, world.season_actions.get(side, 0))
             for side, left in world.actions.items()
         ],
         "blocks": block_rows(world, viewer),
@@ -174,7 +174,7 @@ def nation_rows(world: World, viewer: frozenset[str] | None) -> list[NationRow]:
             NationRow(
                 key=nation.key,
                 name=nation.name,
-                side=SIDES[nation.side],
+                side=localized(SIDES[nation.side]),
                 rp_level=NO_VALUE if nation.rp_level is None else str(nation.rp_level),
                 event_rp=nation.event_rp,
                 rp_available=gnw.rp_available(nation),
@@ -289,6 +289,77 @@ def nation_order_marks(world: World, nation: str, payload: Mapping) -> list[Orde
         *gm_move_marks(
             nation, payload, gm_orders.pieces(world, nation), gm_orders.places(world), localized
         ),
+    ]
+
+
+def order_text(world: World, nation: str, payload: Mapping) -> list[str]:
+    """The order ``payload`` of ``nation``, whatever its phase, as sentences in the active
+    language (its lines for the GM aside: rules/gm_orders.py says them). For the GM's
+    reading: it names the nation's blocks."""
+    marks = [
+        *placement_marks(world, nation, payload),
+        *fleet_marks(world, nation, payload.get("fleet_moves") or ()),
+        *siege_marks(world, nation, payload.get("sieges") or ()),
+    ]
+    return [
+        *reinforcement_lines(world, nation, payload.get("reinforce") or ()),
+        *draw_lines(payload),
+        *(mark.label for mark in marks),
+        *loss_order_lines(world, nation, payload.get("loss_order") or ()),
+    ]
+
+
+def reinforcement_lines(world: World, nation: str, items) -> list[str]:
+    """GNW-7 (steps bought with RP) and GNW-8 (steps added by actions)."""
+    lines = []
+    for item in items:
+        block = own_block(world, nation, item.get("block"))
+        if block is None:
+            continue
+        if "actions" in item:
+            text = ngettext(
+                "%(block)s: %(count)s action to add steps (GNW-8)",
+                "%(block)s: %(count)s actions to add steps (GNW-8)",
+                item["actions"],
+            ) % {"block": block.name, "count": item["actions"]}
+        else:
+            text = ngettext(
+                "%(block)s: %(count)s step bought with RP (GNW-7)",
+                "%(block)s: %(count)s steps bought with RP (GNW-7)",
+                item.get("steps", 0),
+            ) % {"block": block.name, "count": item.get("steps", 0)}
+        lines.append(text)
+    return lines
+
+
+def draw_lines(payload: Mapping) -> list[str]:
+    """GNW-10: the blocks drawn from the pool and the steps bought for each."""
+    draws = payload.get("draws") or 0
+    if not draws:
+        return []
+    steps = payload.get("steps_each")
+    if steps in range(1, 5):
+        each = ngettext("%(steps)s step each", "%(steps)s steps each", steps) % {"steps": steps}
+    else:
+        each = _("as many steps each as the RP allow, up to full strength")
+    return [
+        ngettext(
+            "Draw %(count)s block from the pool, %(each)s (GNW-10)",
+            "Draw %(count)s blocks from the pool, %(each)s (GNW-10)",
+            draws,
+        )
+        % {"count": draws, "each": each}
+    ]
+
+
+def loss_order_lines(world: World, nation: str, block_ids) -> list[str]:
+    """GNW-4: the order in which the nation's blocks take forage losses after the first."""
+    blocks = [own_block(world, nation, block_id) for block_id in block_ids]
+    names = ", ".join(block.name for block in blocks if block is not None)
+    if not names:
+        return []
+    return [
+        _("Forage losses after the first, in this order: %(blocks)s (GNW-4)") % {"blocks": names}
     ]
 
 

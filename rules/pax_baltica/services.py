@@ -48,7 +48,7 @@ def _nation(p: Power) -> state.Nation:
     pb = p.pax_baltica
     return state.Nation(
         p.key,
-        p.name,
+        p.display_name,
         pb.side,
         pb.rp_level,
         pb.event_rp,
@@ -79,7 +79,7 @@ def _territory(a: Area, pkey: dict[int, str]) -> state.Territory:
     fields = persistence.shared_fields(pb, TERRITORY_FIELDS) if pb is not None else {}
     return state.Territory(
         a.key,
-        a.name,
+        a.display_name,
         kind,
         nation=pkey.get(a.home_power_id),
         controller=pkey.get(a.controller_id),

@@ -202,6 +202,43 @@ def order_marks(
     return marks
 
 
+PLAYED_AT_THE_TABLE = {
+    "espionage": gettext_lazy("%(power)s takes an espionage action, played at the table (VQ-3)"),
+    "other": gettext_lazy("%(power)s takes another action, played at the table"),
+    "pass": gettext_lazy("%(power)s passes"),
+}
+
+
+def order_text(loaded, power: str, payload: Mapping) -> list[str]:
+    """The impulse's order ``payload`` of ``power`` as sentences in the active language
+    (its lines for the GM aside: rules/gm_orders.py says them)."""
+    action = payload.get("action")
+    if action == "conversion":
+        line = conversion_line(payload.get("zones") or (), payload.get("attempts") or 0, power)
+        if event := payload.get("event"):
+            line = _("%(line)s, as the event %(event)s (its first die is a 6)") % {
+                "line": line,
+                "event": event,
+            }
+        return [line]
+    if action == "revolt":
+        return [mark.label for mark in revolt_marks(loaded.world, power, payload)]
+    if action not in PLAYED_AT_THE_TABLE:
+        return []
+    said = PLAYED_AT_THE_TABLE[action] % {"power": localized(power_subject(power))}
+    note = payload.get("note")
+    return [_("%(action)s: “%(note)s”") % {"action": said, "note": note} if note else said]
+
+
+def conversion_line(zones, attempts: int, power: str) -> str:
+    """VQ-1: "France: 3 conversion attempts in France"."""
+    return ngettext(
+        "%(power)s: %(count)s conversion attempt in %(zones)s",
+        "%(power)s: %(count)s conversion attempts in %(zones)s",
+        attempts,
+    ) % {"power": localized(power_subject(power)), "count": attempts, "zones": zones_named(zones)}
+
+
 def conversion_marks(world: World, power: str, payload: Mapping) -> list[OrderMark]:
     """VQ-1: a marker on each space of the targeted zones that the attempts may turn
     Catholic now (Protestant, with a Catholic link: conditions a and b; Protestant units
@@ -211,11 +248,7 @@ def conversion_marks(world: World, power: str, payload: Mapping) -> list[OrderMa
         return []
     zones, attempts = payload.get("zones") or (), payload.get("attempts") or 0
     catholic = {key for key, space in world.spaces.items() if space.religion == CATHOLIC}
-    label = ngettext(
-        "%(power)s: %(count)s conversion attempt in %(zones)s",
-        "%(power)s: %(count)s conversion attempts in %(zones)s",
-        attempts,
-    ) % {"power": localized(power_subject(power)), "count": attempts, "zones": zones_named(zones)}
+    label = conversion_line(zones, attempts, power)
     return [
         OrderMark("conversion", power, key, label=label)
         for key in vq.eligible_spaces(world, zones, catholic, ignore_units=True)

@@ -912,6 +912,38 @@ def _defenders(world: World, key: str, controller: str) -> list[tuple[int | str,
     ]
 
 
+def revolt_needs(world: World, target: str) -> Text:
+    """VQ-2 step 2 for a revolt in ``target``, as its numbers stand: automatic without
+    Catholic units of the controlling power there, else the dice, the faces that hit and
+    the hits it takes."""
+    space = world.spaces[target]
+    controller = REVOLT_CONTROLLER[space.zone]
+    total = sum(units.count for _, units in _defenders(world, target, controller))
+    if not total:
+        return Text(
+            "no Catholic unit of %(power)s: succeeds automatically", power=power_name(controller)
+        )
+    params = {
+        "units": _catholic_units(total),
+        "power": power_name(controller),
+        "faces": _face_range(REVOLT_HIT_FACES),
+        "count": total,
+    }
+    if space.protestant_home:
+        return Plural(
+            "%(units)s of %(power)s: a die per CP +1 (Protestant home space), each "
+            "%(faces)s a hit; it needs %(count)s hit",
+            "%(units)s of %(power)s: a die per CP +1 (Protestant home space), each "
+            "%(faces)s a hit; it needs %(count)s hits",
+            **params,
+        )
+    return Plural(
+        "%(units)s of %(power)s: a die per CP, each %(faces)s a hit; it needs %(count)s hit",
+        "%(units)s of %(power)s: a die per CP, each %(faces)s a hit; it needs %(count)s hits",
+        **params,
+    )
+
+
 def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Progress:
     """VQ-2 steps 1 and 2: check the target, then automatic success without Catholic units
     of the controlling power there, else roll a die per CP (+1 in a Protestant home space),

@@ -124,7 +124,7 @@ def _space(a: Area, pkey: dict[int, str]) -> state.Space:
         fields["capital_of"] = pkey.get(vq_space.capital_of_id)
     return state.Space(
         a.key,
-        a.name,
+        a.display_name,
         controller=pkey.get(a.controller_id),
         home_power=pkey.get(a.home_power_id),
         **fields,

@@ -33,9 +33,9 @@ AUTOMATIC_SIX_EVENTS = (
 TURN_TRACK = "turn_track"  # World.capitals: a capital captured earlier this turn
 POWER_NAMES = {
     "ottoman": Text("the Ottoman"),
-    "spain": "Spain",
-    "england": "England",
-    "france": "France",
+    "spain": Text("Spain"),
+    "england": Text("England"),
+    "france": Text("France"),
     "hre": Text("the Holy Roman Empire"),
     "protestant": Text("the Protestant"),
 }
@@ -58,7 +58,7 @@ ADJECTIVES = {
     "hre": Text("Imperial"),
     "protestant": Text("Protestant"),
 }
-ZONE_NAMES = {FRANCE_ZONE: "France", NETHERLANDS_ZONE: Text("the Netherlands")}
+ZONE_NAMES = {FRANCE_ZONE: Text("France"), NETHERLANDS_ZONE: Text("the Netherlands")}
 # The default choice of each option of ruleset.OPTIONS, whose labels need Django.
 DEFAULTS = {"unrest_cancel": "each_six", "displacement": "owner"}
 
@@ -78,11 +78,15 @@ def power_subject(key: str | None) -> str:
 
 def power_title(key: str | None) -> str:
     """ "France", "Holy Roman Empire", "Protestant": a power as a heading or a subject."""
-    return POWER_TITLES.get(key or "") or _capital(power_name(key).removeprefix("the "))
+    name = power_name(key)
+    return POWER_TITLES.get(key or "") or _capital(
+        name.removeprefix("the ") if name.startswith("the ") else name
+    )
 
 
 def _capital(name: str) -> str:
-    return name[:1].upper() + name[1:]
+    """The name with a capital letter; as it is (a Text stays one) when it has one."""
+    return name if name[:1].isupper() else name[:1].upper() + name[1:]
 
 
 def zone_name(key: str) -> str:

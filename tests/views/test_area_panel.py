@@ -109,13 +109,13 @@ def test_the_orders_that_concern_the_area_for_whoever_may_read_them(
     revolt_orders, client_as, role, sees
 ):
     html = client_as(role).get(area_url(revolt_orders, "minor-1"), **HTMX).content.decode()
-    assert ("targets: minor-1" in html) is sees
+    assert ("France makes 1 revolt attempt in Minor 001 (1 PP)" in html) is sees
     assert "Orders for" in html
 
 
 def test_an_order_about_another_area_is_not_listed(revolt_orders, client_as):
     html = client_as("gm").get(area_url(revolt_orders, "palatinate"), **HTMX).content.decode()
-    assert "targets: minor-1" not in html
+    assert "revolt attempt in Minor 001" not in html
     assert "No order of this phase concerns this area." in html
 
 

@@ -454,9 +454,11 @@ def test_fleet_destinations_count_their_zones_with_the_languages_plurals(
     html = detail(client, pb)
     select = re.search(rf'<select name="move_{ids["Wachtmeister"]}".*?</select>', html, re.S)
     offered = dict(re.findall(r'<option value="([^"]+)">([^<]*)</option>', select.group(0)))
+    # the scenario's sea zone is a word of the catalogs; the test's added zones are not
+    central = {"en": "Central Baltic", "el": "Κεντρική Βαλτική", "ru": "Центральная Балтика"}
     assert [offered[key] for key in ("central_baltic", "sea-1", "sea-2", "sea-5")] == [
         f"{name} {label}"
-        for name, label in zip(("Central Baltic", "Sea 1", "Sea 2", "Sea 5"), labels, strict=True)
+        for name, label in zip((central[language], "Sea 1", "Sea 2", "Sea 5"), labels, strict=True)
     ]
 
 

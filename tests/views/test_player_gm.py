@@ -56,14 +56,14 @@ def test_a_seated_power_cannot_be_taken(client_as, campaign):
 def test_the_other_orders_stay_hidden_until_the_gm_seals_their_own(revolt_step):
     campaign, gm = revolt_step
     html = orders_panel(dashboard(gm, campaign))
-    assert "shown once" in html and "minor-0" not in html
+    assert "shown once" in html and "Minor 000" not in html
     url = reverse("campaign:orders", args=[campaign.pk])
     draft = {"phase": campaign.phase_id, "ready": "0"}
     assert gm.post(url, draft).status_code == 302  # a draft seals nothing
-    assert "minor-0" not in orders_panel(dashboard(gm, campaign))
+    assert "Minor 000" not in orders_panel(dashboard(gm, campaign))
     assert gm.post(url, {**draft, "ready": "1"}).status_code == 302
     html = orders_panel(dashboard(gm, campaign))
-    assert "Great Britain" in html and "minor-0" in html
+    assert "Great Britain makes 1 revolt attempt in Minor 000 (1 PP)" in html
 
 
 def test_sealed_orders_cannot_change(revolt_step):
@@ -87,7 +87,7 @@ def test_a_gm_who_does_not_play_reads_every_order():
 
     gm = Client()
     gm.force_login(users["gm"])
-    assert "minor-0" in orders_panel(dashboard(gm, campaign))
+    assert "attempt in Minor 000" in orders_panel(dashboard(gm, campaign))
 
 
 def test_the_gm_stops_playing_and_the_power_is_open_again(revolt_step):
@@ -153,3 +153,23 @@ def test_a_gm_cannot_take_a_power_once_others_have_given_orders(revolt_step):
     assert snapshot(campaign) == before
     resolve(campaign)  # the next phase: nobody has given orders yet
     assert gm.post(plays, {"power": "spain"}).status_code == 302
+
+
+def test_the_gm_reads_the_orders_given_in_their_language(revolt_step):
+    """The sentence and the scenario's names in it (the power, the area where a catalog
+    has it) are in the reader's language; a name no catalog has stays as given."""
+    campaign, gm = revolt_step
+    assert (
+        gm.post(
+            reverse("campaign:orders", args=[campaign.pk]),
+            {"phase": campaign.phase_id, "ready": "1"},
+        ).status_code
+        == 302
+    )
+    html = orders_panel(
+        gm.get(
+            reverse("campaign:gm", args=[campaign.pk]), HTTP_ACCEPT_LANGUAGE="ru"
+        ).content.decode()
+    )
+    assert "Великобритания делает 1 попытку восстания в Minor 000 (1 ПО)" in html
+    assert "Great Britain" not in html

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.empires_in_arms import legal
 from rules.empires_in_arms.procedures import (
     DEPOT_SUCCESS,
+    operation_needs,
     revolt_attempt_needs,
     three_months_ending,
 )
@@ -30,6 +31,11 @@ DEPOT_REFUSAL = gettext_lazy(
     "Your guerrillas cannot attack depots in %(value)s: you need more than 6 guerrilla "
     "factors there and an enemy depot outside a port city (EIA-11)."
 )
+
+
+def die_needs(face: int) -> str:
+    """ "needs 4 or more on the die" for a face from 2 to 6."""
+    return _("needs %(face)s or more on the die") % {"face": face}
 
 
 class OrderForm(BaseOrderForm):
@@ -192,7 +198,7 @@ class RevoltOrderForm(OrderForm):
             return _("breaks out whatever the roll")
         if face > 6:
             return _("cannot break out (it would need %(face)s on the die)") % {"face": face}
-        return _("needs %(face)s or more on the die") % {"face": face}
+        return die_needs(face)
 
     def clean_targets(self) -> list[str]:
         targets = list(dict.fromkeys(self.cleaned_data["targets"]))
@@ -322,13 +328,25 @@ class LandOrderForm(OrderForm):
         revolt = self.world.active_revolt(key)
         in_revolt = _(", revolt number %(number)s") % {"number": revolt.number} if revolt else ""
         return _(
-            "%(area)s (%(corps)s eligible corps, %(factors)s guerrilla factors%(in_revolt)s)"
+            "%(area)s (%(corps)s eligible corps, %(factors)s guerrilla factors%(in_revolt)s: "
+            "%(needs)s)"
         ) % {
             "area": self.area_name(key),
             "corps": corps,
             "factors": factors,
             "in_revolt": in_revolt,
+            "needs": self.operation_needs(key, revolt, corps),
         }
+
+    def operation_needs(self, key: str, revolt: Revolt | None, corps: int) -> str:
+        """What the die needs for the operation to succeed, from the procedure's own sum."""
+        area = self.world.areas[key]
+        face = operation_needs(self.power, area, revolt, corps, self.world.options)
+        if face <= 1:
+            return _("succeeds whatever the roll")
+        if face > 6:
+            return _("cannot succeed (it would need %(face)s on the die)") % {"face": face}
+        return die_needs(face)
 
     def initial_from(self, payload: dict) -> dict:
         initial = {f"{self.move_prefix}{m['stack']}": m["to"] for m in payload.get("moves", [])}
@@ -421,9 +439,9 @@ class EconomicOrderForm(OrderForm):
                 help_text=_(
                     "EIA-5: spend $%(low)s to $%(high)s; roll d6, at most the amount and the "
                     "revolt number rises by 1. The money is spent either way. Leave empty to "
-                    "give no aid."
+                    "give no aid. Your treasury holds $%(treasury)s for all your aid."
                 )
-                % {"low": low, "high": high},
+                % {"low": low, "high": high, "treasury": self.power.treasury},
                 error_messages={
                     "invalid": _(
                         "Enter the aid as a whole number of dollars, from $%(low)s to $%(high)s."

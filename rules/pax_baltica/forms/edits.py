@@ -140,7 +140,9 @@ class BattleForm(BaseEditForm):
         self.fields["territory"] = forms.ChoiceField(
             label=_("Territory"), choices=area_choices(self.world, TERRITORY)
         )
-        self.fields["winner"] = forms.ChoiceField(label=_("Won by"), choices=list(SIDES.items()))
+        self.fields["winner"] = forms.ChoiceField(
+            label=_("Won by"), choices=[(key, localized(name)) for key, name in SIDES.items()]
+        )
         self.fields["fought"] = forms.TypedMultipleChoiceField(
             label=_("Blocks that fought"),
             choices=[(str(i), n) for i, n in block_choices(self.world)],
@@ -240,7 +242,7 @@ class SideForm(RowEditForm):
         for side, left in world.actions.items():
             yield Row(
                 side,
-                SIDES[side],
+                localized(SIDES[side]),
                 {
                     "actions": left,
                     "actions_per_season": world.season_actions.get(side, 0),

@@ -21,6 +21,7 @@ from rules.pax_baltica.state import (
     FLEET,
     KIND_NAMES,
     REGIMENT,
+    STEP_COST,
     TERRITORY,
     Block,
     World,
@@ -161,6 +162,24 @@ class RecruitmentOrderForm(PaxBalticaOrderForm):
                     },
                 )
 
+    def budget(self) -> list[str]:
+        """GNW-6 and GNW-10: the RP to spend and what a step costs."""
+        return [
+            _(
+                "%(nation)s has %(available)s RP to spend this recruitment phase, lost if "
+                "unspent (GNW-6). A step costs %(army)s RP for an army, %(fleet)s for a fleet, "
+                "%(regiment)s for a regiment, double outside a friendly garrison (GNW-7); a "
+                "drawn block's first step costs double (GNW-10)."
+            )
+            % {
+                "nation": self.nation.name,
+                "available": gnw.rp_available(self.nation),
+                "army": STEP_COST[ARMY],
+                "fleet": STEP_COST[FLEET],
+                "regiment": STEP_COST[REGIMENT],
+            }
+        ]
+
     def _places(self, kind: str | None) -> list[tuple[str, str]]:
         probe = Block(0, self.power_key, kind or ARMY, "", 1, 1)
         return [
@@ -260,6 +279,24 @@ class ActionOrderForm(PaxBalticaOrderForm):
                 required=False,
                 help_text=_("1 action (GNW-1)"),
             )
+
+    def budget(self) -> list[str]:
+        """GNW-8, GNW-13, GNW-1: the side's actions left and what each order costs."""
+        left = self.world.actions.get(self.nation.side, 0)
+        if option(self.world.options, "action_doubling") == "two_actions":
+            step = _("a step added costs 1 action, 2 outside a friendly garrison (Decision 8)")
+        else:
+            step = _("a step added costs 1 action")
+        return [
+            ngettext(
+                "Your side has %(count)s action left this season: %(step)s (GNW-8); a fleet "
+                "move costs 1 (GNW-13), a siege 1 (GNW-1).",
+                "Your side has %(count)s actions left this season: %(step)s (GNW-8); a fleet "
+                "move costs 1 (GNW-13), a siege 1 (GNW-1).",
+                left,
+            )
+            % {"count": left, "step": step}
+        ]
 
     def destination_label(self, key: str, zones: int) -> str:
         """A fleet's destination and the zones of movement it counts (GNW-13)."""

@@ -11,9 +11,7 @@ from rules.translation import localized
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.forms.orders import SpaceChoiceField, SpaceMultipleChoiceField
 from rules.virgin_queen.services import CANCEL
-from rules.virgin_queen.state import (
-    power_title,
-)
+from rules.virgin_queen.state import PROTESTANT_POWER, power_title
 
 
 class DecisionForm(forms.Form):
@@ -23,6 +21,7 @@ class DecisionForm(forms.Form):
     def __init__(self, data=None, *, world, power_key: str | None, as_gm: bool):
         super().__init__(data)
         self.prompt = vq.prompt(world.world, world.pending)
+        self.pending = world.pending
         self.yours = power_key == self.prompt.waiting_for  # the reader's own decision
         self.answerable = as_gm or self.yours
         spaces = frozenset(world.world.spaces)
@@ -47,6 +46,25 @@ class DecisionForm(forms.Form):
     @property
     def waiting_for(self) -> str:
         return localized(power_title(self.prompt.waiting_for))
+
+    @property
+    def waits(self) -> str:
+        """Who is waiting for whom: the procedure's power, and the power that decides."""
+        pending = self.pending
+        actor = localized(power_title(pending.data.get("power", PROTESTANT_POWER)))
+        rule = vq.RULES[pending.kind]
+        if pending.kind == "conversion":
+            if self.yours:
+                text = _("The conversion of %(actor)s (%(rule)s) waits for your decision.")
+            else:
+                text = _(
+                    "The conversion of %(actor)s (%(rule)s) waits for the decision of %(power)s."
+                )
+        elif self.yours:
+            text = _("The revolt of %(actor)s (%(rule)s) waits for your decision.")
+        else:
+            text = _("The revolt of %(actor)s (%(rule)s) waits for the decision of %(power)s.")
+        return text % {"actor": actor, "rule": rule, "power": self.waiting_for}
 
     @property
     def text(self) -> str:

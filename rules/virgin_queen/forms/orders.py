@@ -82,6 +82,8 @@ class ImpulseOrderForm(BaseOrderForm):
                 choices=[(n, str(n)) for n in range(1, MAX_ATTEMPTS + 1)],
                 coerce=int,
                 required=False,
+                help_text=_("VQ-1: a die per attempt: %(needs)s.")
+                % {"needs": localized(vq.conversion_needs())},
             )
             self.fields["event"] = forms.ChoiceField(
                 label=_("Played as the event"),
@@ -92,7 +94,7 @@ class ImpulseOrderForm(BaseOrderForm):
         if "revolt" in self.actions():
             self.fields["target"] = SpaceChoiceField(
                 label=_("Target"),
-                choices=[("", "—")] + space_choices(world, lambda s: s.key in self.targets()),
+                choices=[("", "—")] + self.target_choices(),
                 required=False,
                 error_messages={
                     "invalid_choice": _(
@@ -109,6 +111,11 @@ class ImpulseOrderForm(BaseOrderForm):
                 coerce=int,
                 required=False,
                 error_messages={"invalid_choice": _("A revolt costs 2 to 5 CP (VQ-2).")},
+                help_text=_(
+                    "VQ-2: %(low)s to %(high)s CP; a die per CP spent, and the spaces it flips, "
+                    "the target included, are at most the CP spent."
+                )
+                % {"low": CP_CHOICES[0], "high": CP_CHOICES[-1]},
             )
         self.fields["note"] = forms.CharField(
             label=_("What is played at the table"), max_length=200, required=False
@@ -135,6 +142,19 @@ class ImpulseOrderForm(BaseOrderForm):
             )
             % {"reasons": reasons}
         ).strip()
+
+    def target_choices(self) -> list[tuple[str, str]]:
+        """The spaces a revolt may target, each with what its dice need (VQ-2 step 2)."""
+        world = self.world.world
+        targets = set(self.targets())
+        return [
+            (key, self.target_label(key, name))
+            for key, name in space_choices(world, lambda s: s.key in targets)
+        ]
+
+    def target_label(self, key: str, name: str) -> str:
+        needs = localized(vq.revolt_needs(self.world.world, key))
+        return _("%(space)s (%(needs)s)") % {"space": name, "needs": needs}
 
     def targets(self) -> list[str]:
         """Spaces a revolt may target now (VQ-2 step 1)."""
