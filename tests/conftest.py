@@ -1,10 +1,11 @@
 """Test-suite settings: the profiles, and no silent skips where CI forbids them.
 
 The CI profile (HYPOTHESIS_PROFILE=ci, set by .ci/run) runs the long runs: more
-hypothesis examples, the full fuzz, and the browser walks, which the default profile
-leaves out unless asked for by marker (``-m browser``).
+hypothesis examples, the full fuzz, the browser walks and the HTML validator, which the
+default profile leaves out unless asked for by marker (``-m browser``, ``-m validator``).
 COURIER_NO_SKIPS=1 (set by .ci/run) turns every skipped test into a failure of the run,
-so an optional test (the browser walk, the PostgreSQL races) cannot quietly not run.
+so an optional test (the browser walk, the validator, the PostgreSQL races) cannot
+quietly not run.
 """
 
 import os
@@ -25,14 +26,18 @@ NO_SKIPS = os.environ.get("COURIER_NO_SKIPS") == "1"
 _skipped: list[str] = []
 
 
+CI_ONLY_MARKERS = ("browser", "validator")
+
+
 def pytest_collection_modifyitems(config, items):
-    """The default profile leaves the browser walks out (deselected, not skipped)."""
+    """The default profile leaves the browser walks and the validator out (deselected, not
+    skipped)."""
     if CI_PROFILE or config.getoption("markexpr"):
         return
-    walks = [item for item in items if item.get_closest_marker("browser")]
-    if walks:
-        config.hook.pytest_deselected(items=walks)
-        items[:] = [item for item in items if not item.get_closest_marker("browser")]
+    ci_only = [item for item in items if any(map(item.get_closest_marker, CI_ONLY_MARKERS))]
+    if ci_only:
+        config.hook.pytest_deselected(items=ci_only)
+        items[:] = [item for item in items if item not in ci_only]
 
 
 def pytest_runtest_logreport(report):

@@ -58,7 +58,12 @@ ADJECTIVES = {
     "hre": Text("Imperial"),
     "protestant": Text("Protestant"),
 }
-ZONE_NAMES = {FRANCE_ZONE: Text("France"), NETHERLANDS_ZONE: Text("the Netherlands")}
+ZONE_NAMES = {  # the religious struggle's zones (a scenario's "struggle_zones")
+    FRANCE_ZONE: Text("France"),
+    NETHERLANDS_ZONE: Text("the Netherlands"),
+    "england": Text("England"),
+    "germany": Text("Germany"),
+}
 # The default choice of each option of ruleset.OPTIONS, whose labels need Django.
 DEFAULTS = {"unrest_cancel": "each_six", "displacement": "owner"}
 

@@ -13,6 +13,7 @@ loaded into it; a Virgin Queen decision awaited; and the pages read before loggi
 import io
 import re
 from collections import Counter
+from collections.abc import Iterator
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -54,8 +55,8 @@ def test_the_checks_find_what_they_look_for():
 def demo_campaign(ruleset: str) -> Campaign:
     """The demo campaign of ``ruleset``, two phases resolved (seeded dice, no orders)."""
     call_command("demo", stdout=io.StringIO())
-    campaign = Campaign.objects.get(ruleset=ruleset)
     gm = get_user_model().objects.get(username="gm")
+    campaign = Campaign.objects.get(ruleset=ruleset, seats__user=gm)
     for _ in range(2):
         campaign.refresh_from_db()
         resolve_open_phase(campaign_id=campaign.pk, expected_phase_id=campaign.phase_id, actor=gm)
@@ -88,19 +89,19 @@ def pages(campaign: Campaign) -> list[str]:
 def dashboard_with_panels(client: Client, campaign: Campaign) -> str:
     """The dashboard as a GM who opened every edit panel has it (panels load into it)."""
     html = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
-    for key in campaign.rules.hooks.edit_forms:
-        url = reverse("campaign:edit_panel", args=[campaign.pk, key])
-        html += client.get(url, HTTP_HX_REQUEST="true").content.decode()
-    return html
+    panels = "".join(
+        client.get(
+            reverse("campaign:edit_panel", args=[campaign.pk, key]), HTTP_HX_REQUEST="true"
+        ).content.decode()
+        for key in campaign.rules.hooks.edit_forms
+    )
+    return html.replace("</main>", f"{panels}</main>")
 
 
-@pytest.mark.parametrize("ruleset", ["empires_in_arms", "pax_baltica", "virgin_queen"])
-def test_no_page_of_a_demo_campaign_repeats_an_id_or_writes_a_time_the_validator_refuses(
-    ruleset,
-):
-    campaign = demo_campaign(ruleset)
+def rendered_pages(campaign: Campaign) -> Iterator[tuple[str, str, str]]:
+    """(reader, url, html) of every page of ``campaign`` as the GM and each seated player
+    read it, the GM's dashboard with every edit panel loaded into it."""
     seats = campaign.seats.exclude(user=None).select_related("user", "power")
-    found = []
     for seat in seats:
         client = Client()
         client.force_login(seat.user)
@@ -108,28 +109,25 @@ def test_no_page_of_a_demo_campaign_repeats_an_id_or_writes_a_time_the_validator
         for url in pages(campaign):
             response = client.get(url)
             assert response.status_code == 200, (reader, url, response.status_code)
-            found += [(reader, url, p) for p in problems(response.content.decode())]
+            yield reader, url, response.content.decode()
         if seat.role == Seat.Role.GM:
             url = reverse("campaign:gm", args=[campaign.pk])
-            found += [(reader, url, p) for p in problems(dashboard_with_panels(client, campaign))]
-    assert found == []
+            yield reader, url, dashboard_with_panels(client, campaign)
 
 
-def test_the_pages_of_a_decision_awaited_repeat_no_id(vq, as_role, monkeypatch):  # noqa: F811
-    """A decision's form beside the map and the dashboard's forms (Virgin Queen: Spain's
-    6s of a conversion in France, which Spain or the GM answers)."""
-    start_spain_conversion(vq, as_role, monkeypatch)
-    found = []
+def decision_pages(campaign: Campaign, client_of) -> Iterator[tuple[str, str, str]]:
+    """(reader, url, html) of the pages of a Virgin Queen decision awaited: Spain's 6s of a
+    conversion in France, which Spain or the GM answers (start_spain_conversion);
+    ``client_of(role)`` is a client logged in as that role (test_vq_views.as_role)."""
+    url = reverse("campaign:detail", args=[campaign.pk])
     for role in ("spain", "protestant", "gm"):
-        html = as_role(role).get(reverse("campaign:detail", args=[vq.pk])).content.decode()
-        assert role != "spain" or '<section id="decision"' in html
-        found += [(role, p) for p in problems(html)]
-    found += [("gm", p) for p in problems(dashboard_with_panels(as_role("gm"), vq))]
-    assert found == []
+        yield role, url, client_of(role).get(url).content.decode()
+    gm = client_of("gm")
+    yield "gm", reverse("campaign:gm", args=[campaign.pk]), dashboard_with_panels(gm, campaign)
 
 
-def test_the_pages_before_logging_in_repeat_no_id():
-    call_command("demo", stdout=io.StringIO())
+def pages_before_login() -> Iterator[tuple[str, str, str]]:
+    """(reader, url, html) of the pages read before logging in (after ``manage.py demo``)."""
     token = Seat.objects.filter(role=Seat.Role.PLAYER).first().invite_token
     urls = [
         reverse("login"),
@@ -138,9 +136,34 @@ def test_the_pages_before_logging_in_repeat_no_id():
         reverse("campaign:join", args=[token]),
         reverse("campaign:rules", args=["empires_in_arms"]),
     ]
-    found = []
     for url in urls:
         response = Client().get(url, follow=True)
         assert response.status_code == 200, url
-        found += [(url, p) for p in problems(response.content.decode())]
+        yield "anonymous", url, response.content.decode()
+
+
+@pytest.mark.parametrize("ruleset", ["empires_in_arms", "pax_baltica", "virgin_queen"])
+def test_no_page_of_a_demo_campaign_repeats_an_id_or_writes_a_time_the_validator_refuses(
+    ruleset,
+):
+    found = [
+        (reader, url, problem)
+        for reader, url, html in rendered_pages(demo_campaign(ruleset))
+        for problem in problems(html)
+    ]
+    assert found == []
+
+
+def test_the_pages_of_a_decision_awaited_repeat_no_id(vq, as_role, monkeypatch):  # noqa: F811
+    start_spain_conversion(vq, as_role, monkeypatch)
+    found = []
+    for reader, url, html in decision_pages(vq, as_role):
+        assert reader != "spain" or '<section id="decision"' in html
+        found += [(reader, url, problem) for problem in problems(html)]
+    assert found == []
+
+
+def test_the_pages_before_logging_in_repeat_no_id():
+    call_command("demo", stdout=io.StringIO())
+    found = [(url, p) for _, url, html in pages_before_login() for p in problems(html)]
     assert found == []

@@ -73,7 +73,7 @@ class ImpulseOrderForm(BaseOrderForm):
         if "conversion" in self.actions():
             self.fields["zones"] = forms.MultipleChoiceField(
                 label=_("Struggle zones targeted"),
-                choices=[(key, zone_name(key)) for key in sorted(world.capitals)],
+                choices=[(key, localized(zone_name(key))) for key in sorted(world.capitals)],
                 required=False,
                 widget=forms.CheckboxSelectMultiple,
             )
