@@ -1,0 +1,34 @@
+"""The pseudo-locale (tests/pseudo.py) marks what the catalogs write and finds what
+they did not."""
+
+from django.utils import translation
+from django.utils.translation import gettext, ngettext, pgettext
+
+from tests import pseudo
+
+
+def test_every_message_is_marked_and_accented_and_still_formats():
+    with pseudo.installed(), translation.override(pseudo.CODE):
+        assert gettext("Log out") == "⟦Ĺóğ óúţ⟧"
+        assert pgettext("language switcher", "Change") == "⟦Çĥáñğé⟧"
+        many = ngettext("%(count)s block", "%(count)s blocks", 3) % {"count": 3}
+        assert many == "⟦3 ƀĺóçķš⟧"
+        assert gettext("<b>%(power)s</b> &amp; {name}") == "⟦<b>%(power)s</b> &amp; {name}⟧"
+        assert translation.get_language() == pseudo.CODE
+    assert gettext("Log out") == "Log out"
+
+
+def test_the_check_finds_letters_no_catalog_wrote():
+    allowed = pseudo.allowing(["France", "Old Castile"])
+    text = "⟦Ĺóğ⟧ France holds Old Castile: 12 × ⟦ƀý⟧ army Ελλάδα"
+    assert pseudo.escapes(text, allowed) == ["holds", "army", "Ελλάδα"]
+    assert pseudo.escapes("Frances", allowed) == ["Frances"]  # a value counts whole only
+
+
+def test_what_a_page_shows_is_its_text_and_the_attributes_a_browser_shows():
+    html = (
+        '<title>T</title><script>var x = "code";</script><p title="Tip">Body</p>'
+        '<input type="submit" value="Go"><input type="text" value="typed">'
+        '<button hx-confirm="Sure?">B</button><img alt="Alt" src="x.png">'
+    )
+    assert pseudo.shown(html) == ["T", "Tip", "Body", "Go", "Sure?", "B", "Alt"]
