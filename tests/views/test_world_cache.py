@@ -63,9 +63,21 @@ def test_a_gm_edit_reads_the_state_afresh_and_the_page_shows_it(client):
     response = client.post(url, {**form, **data})
     assert response.status_code == 302  # back to the dashboard, with a message
     html = client.get(dashboard).content.decode()
+    assert "<td>$77</td>" in spain_row(html)  # the World of the new version, not the old
+
+
+def gm_at_dashboard(client) -> Campaign:
+    """A small Empires in Arms campaign whose GM has just loaded the dashboard."""
+    campaign = make_eia_campaign(areas=4)
+    client.force_login(seat_users(campaign, player="france")["gm"])
+    assert client.get(reverse("campaign:gm", args=[campaign.pk])).status_code == 200
+    return campaign
+
+
+def spain_row(html: str) -> str:
+    """Spain's row of the powers panel."""
     powers = html[html.index('<section id="powers"') :]
-    spain = re.search(r'<th scope="row">Spain</th>(.*?)</tr>', powers, re.S).group(1)
-    assert "<td>$77</td>" in spain  # the World of the new version, not the old
+    return re.search(r'<th scope="row">Spain</th>(.*?)</tr>', powers, re.S).group(1)
 
 
 def in_place_power_edit(client, campaign, treasury: str):
@@ -78,25 +90,17 @@ def in_place_power_edit(client, campaign, treasury: str):
 
 @pytest.mark.django_db(transaction=True)  # the edit commits, as it does when served
 def test_an_edit_in_place_answers_from_the_world_it_wrote(client, loads):
-    campaign = make_eia_campaign(areas=4)
-    users = seat_users(campaign, player="france")
-    client.force_login(users["gm"])
-    assert client.get(reverse("campaign:gm", args=[campaign.pk])).status_code == 200
+    campaign = gm_at_dashboard(client)
     loads.clear()
     response = in_place_power_edit(client, campaign, "77")
     assert response.status_code == 200
     assert loads == []  # the answer read the World the edit kept, not the state
     html = response.content.decode()
-    powers = html[html.index('<section id="powers"') :]
-    spain = re.search(r'<th scope="row">Spain</th>(.*?)</tr>', powers, re.S).group(1)
-    assert "<td>$77</td>" in spain
+    assert "<td>$77</td>" in spain_row(html)
 
 
 def test_an_edit_keeps_its_world_only_once_committed(client, loads):
-    campaign = make_eia_campaign(areas=4)
-    users = seat_users(campaign, player="france")
-    client.force_login(users["gm"])
-    assert client.get(reverse("campaign:gm", args=[campaign.pk])).status_code == 200
+    campaign = gm_at_dashboard(client)
     loads.clear()
     assert in_place_power_edit(client, campaign, "77").status_code == 200
     assert loads == [campaign.pk]  # this test's edit never commits: the answer read it
