@@ -133,25 +133,49 @@ SHOWN_ATTRIBUTES = frozenset(
 )
 BUTTON_INPUTS = frozenset({"submit", "button", "reset"})
 UNSHOWN = frozenset({"script", "style"})
+# Code a person reads as it is, in no language: a dice context, a script, a data path.
+CODE = frozenset({"code", "pre", "kbd", "samp"})
+VOID = frozenset(
+    {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
+)
 
 
 class _Shown(HTMLParser):
+    """The page's words, without its code and without what an element declares to be in
+    another language than the page's (``lang``: a quotation in the rulebook's language)."""
+
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
-        self.hidden = 0
+        self.page_language: str | None = None
+        self.open: list[tuple[str, bool]] = []  # the open elements: (tag, hides its words)
 
     def handle_starttag(self, tag, attrs):
-        if tag in UNSHOWN:
-            self.hidden += 1
         attrs = dict(attrs)
+        if tag == "html":
+            self.page_language = (attrs.get("lang") or "").lower()
+        if tag not in VOID:
+            self.open.append((tag, self.hides(tag, attrs)))
+        if self.hidden:
+            return
         self.parts += [v for k, v in attrs.items() if k in SHOWN_ATTRIBUTES and v]
         if tag == "input" and attrs.get("type") in BUTTON_INPUTS and attrs.get("value"):
             self.parts.append(attrs["value"])
 
+    def hides(self, tag: str, attrs: dict) -> bool:
+        language = (attrs.get("lang") or "").lower()
+        foreign = bool(language) and self.page_language is not None
+        return tag in UNSHOWN | CODE or (foreign and language != self.page_language)
+
     def handle_endtag(self, tag):
-        if tag in UNSHOWN and self.hidden:
-            self.hidden -= 1
+        for depth in range(len(self.open) - 1, -1, -1):
+            if self.open[depth][0] == tag:
+                del self.open[depth:]
+                return
+
+    @property
+    def hidden(self) -> bool:
+        return any(hides for _, hides in self.open)
 
     def handle_data(self, data):
         if not self.hidden and data.strip():
@@ -159,8 +183,9 @@ class _Shown(HTMLParser):
 
 
 def shown(html: str) -> list[str]:
-    """What a person reads of a page: its text and the attributes a browser shows (a
-    title, a placeholder, an accessible name, a confirmation, a button input's value)."""
+    """What a person reads of a page in its language: its text and the attributes a
+    browser shows (a title, a placeholder, an accessible name, a confirmation, a button
+    input's value), not its code nor what declares another language."""
     parser = _Shown()
     parser.feed(html)
     parser.close()

@@ -150,7 +150,7 @@ def escapes_in(response, allowed: Allowed) -> list[str]:
         return []
     found = []
     for text in pseudo.shown(response.content.decode()):
-        if pseudo.escapes(text, *allowed.patterns, CODES):
+        if pseudo.escapes(text, CODES, *allowed.patterns):
             found.append(" ".join(text.split())[:160])
     return found
 
@@ -272,7 +272,7 @@ def test_a_turn_s_log_and_mail_read_in_the_pseudo_locale(
     found = []
     for message in mail.outbox:
         for text in (message.subject, *message.body.splitlines()):
-            if pseudo.escapes(text, *allowed.patterns, CODES):
+            if pseudo.escapes(text, CODES, *allowed.patterns):
                 found.append(f"mail to {message.to[0]}: {text[:160]}")
     assert mail.outbox, "the turn sent no mail"
     pages = [u("detail", campaign.pk)]

@@ -32,3 +32,11 @@ def test_what_a_page_shows_is_its_text_and_the_attributes_a_browser_shows():
         '<button hx-confirm="Sure?">B</button><img alt="Alt" src="x.png">'
     )
     assert pseudo.shown(html) == ["T", "Tip", "Body", "Go", "Sure?", "B", "Alt"]
+
+
+def test_code_and_what_declares_another_language_are_not_read():
+    html = (
+        '<html lang="en-xa"><p>Seen <code>spaces.lyon</code> <pre><b>x</b> y</pre>'
+        '<q lang="ru">Цитата <i>тоже</i></q> <span lang="en-xa">Same</span><br>End</p></html>'
+    )
+    assert pseudo.shown(html) == ["Seen ", "Same", "End"]
