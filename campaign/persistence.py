@@ -13,6 +13,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils import timezone
+
+from campaign.json_rows import insert_rows
 from campaign.models import Adjacency, Area, Campaign, Event, Phase, Power, RollRecord
 from rules.log import GM, LogLine
 from rules.text import message_of
@@ -181,57 +184,60 @@ def write_log(
     power_ids: Mapping[str, int],
     area_ids: Mapping[str, int],
 ) -> None:
-    """Every LogLine as an Event, and every roll as a RollRecord (two queries)."""
+    """Every LogLine as an Event, and every roll as a RollRecord (two queries, whatever
+    the number of lines: campaign/json_rows.py)."""
     if not lines:
         return
     rolls, index = [], 0
     for line in lines:
-        if line.roll is None:
+        if line.roll is None or phase is None:
             continue
         report = line.roll
         faces = [report.roll.face, *report.extra_faces]
         explanation = report.text  # made afresh at each reading
         rolls.append(
-            RollRecord(
-                campaign=campaign,
-                phase=phase,
-                index=index,
-                rule=report.rule,
-                purpose=report.purpose,
-                power_id=power_ids.get(line.power),
-                area_id=area_ids.get(line.area),
-                faces=faces,
-                modifiers=[[m.label, m.value] for m in report.roll.modifiers],
-                total=report.roll.total,
-                outcome=report.outcome,
-                explanation=explanation,
-                purpose_message=message_of(report.purpose),
-                explanation_message=message_of(explanation),
-            )
+            {
+                "campaign_id": campaign.pk,
+                "phase_id": phase.pk,
+                "index": index,
+                "rule": report.rule,
+                "purpose": report.purpose,
+                "power_id": power_ids.get(line.power),
+                "area_id": area_ids.get(line.area),
+                "faces": faces,
+                "modifiers": [[m.label, m.value] for m in report.roll.modifiers],
+                "total": report.roll.total,
+                "outcome": report.outcome,
+                "explanation": explanation,
+                "purpose_message": message_of(report.purpose),
+                "explanation_message": message_of(explanation),
+            }
         )
         index += len(faces)
-    created = iter(RollRecord.objects.bulk_create(rolls)) if phase is not None else iter(())
-    user = actor if getattr(actor, "is_authenticated", False) else None
-    Event.objects.bulk_create(
-        [
-            Event(
-                campaign=campaign,
-                phase=phase,
-                turn=campaign.turn,
-                kind=_event_kind(line),
-                rule="" if line.rule == GM else line.rule,
-                text=line.text,
-                message=message_of(line.text),
-                audience=list(line.audience),
-                redacted=line.redacted,
-                redacted_message=message_of(line.redacted),
-                actor=user,
-                power_id=power_ids.get(line.power),
-                roll=next(created) if line.roll is not None and phase is not None else None,
-            )
-            for line in lines
-        ]
-    )
+    ids = insert_rows(RollRecord, rolls, key="index")
+    roll_ids = iter([ids[roll["index"]] for roll in rolls])
+    user_id = actor.pk if getattr(actor, "is_authenticated", False) else None
+    now = timezone.now()
+    events = [
+        {
+            "campaign_id": campaign.pk,
+            "phase_id": phase.pk if phase else None,
+            "turn": campaign.turn,
+            "kind": _event_kind(line),
+            "rule": "" if line.rule == GM else line.rule,
+            "text": line.text,
+            "message": message_of(line.text),
+            "audience": list(line.audience),
+            "redacted": line.redacted,
+            "redacted_message": message_of(line.redacted),
+            "actor_id": user_id,
+            "power_id": power_ids.get(line.power),
+            "roll_id": next(roll_ids) if line.roll is not None and phase is not None else None,
+            "created_at": now,
+        }
+        for line in lines
+    ]
+    insert_rows(Event, events)
 
 
 def _event_kind(line: LogLine) -> str:
