@@ -603,8 +603,10 @@ def visible_text(event: Any, viewer: frozenset[str] | None) -> str:
     """The event's text for ``viewer`` in the active language: in full, redacted, or ""
     (not shown)."""
     if reads_in_full(event, viewer):
-        return render(event.message) if event.message else event.text
-    return render(event.redacted_message) if event.redacted_message else event.redacted
+        return render(event.message, event.text) if event.message else event.text
+    if event.redacted_message:
+        return render(event.redacted_message, event.redacted)
+    return event.redacted
 
 
 def reads_in_full(event: Any, viewer: frozenset[str] | None) -> bool:

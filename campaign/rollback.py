@@ -129,7 +129,7 @@ class Preview:
 
     def edit_texts(self) -> list[str]:
         """The edits' log lines in the active language (the GM reads every line in full)."""
-        return [render(line.message) for line in self.edits]
+        return [render(line.message, line.text) for line in self.edits]
 
 
 def preview(campaign: Campaign) -> Preview | None:

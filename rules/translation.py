@@ -38,16 +38,35 @@ class Name(Text):
 def localized(text: Any) -> str:
     """A Text in the active language; any other value as its str."""
     message = message_of(text)
-    return render(message) if message else str(text)
+    return render(message, str(text)) if message else str(text)
 
 
-def render(message: dict) -> str:
-    """A stored message in the active language (its English where a catalog lacks it)."""
-    params = {k: render(v) if is_message(v) else v for k, v in message.get("params", {}).items()}
-    if message.get("plural"):
-        template = ngettext(message["id"], message["plural"], params["count"])
-    elif not message["id"]:  # gettext("") is the catalog's header
+FORMAT_ERRORS = (KeyError, ValueError, TypeError)
+
+
+def render(message: dict, english: str = "") -> str:
+    """A stored message in the active language (its English where a catalog lacks it, or
+    where a translation names other parameters than the message holds); ``english``, the
+    sentence as stored, where the message itself cannot be made (a parameter missing)."""
+    try:
+        return _made(message)
+    except FORMAT_ERRORS:
+        return english
+
+
+def _made(message: dict) -> str:
+    params = {k: _made(v) if is_message(v) else v for k, v in message.get("params", {}).items()}
+    if not message["id"]:  # gettext("") is the catalog's header
         return ""
+    if message.get("plural"):
+        english = message["id"] if params["count"] == 1 else message["plural"]
+        template = ngettext(message["id"], message["plural"], params["count"])
     else:
-        template = gettext(message["id"])
-    return template % params if params else template
+        english = message["id"]
+        template = gettext(english)
+    if not params:
+        return template
+    try:
+        return template % params
+    except FORMAT_ERRORS:
+        return english % params

@@ -110,7 +110,7 @@ def in_language(roll: Any, field: str, event: Any) -> str:
     for a roll stored before rolls kept them, from its log line (``said``)."""
     message = getattr(roll, f"{field}_message", None)
     if is_message(message):
-        return render_message(message)
+        return render_message(message, getattr(roll, field))
     return said(event, {"purpose": "purpose", "explanation": "roll"}[field], getattr(roll, field))
 
 
@@ -122,5 +122,5 @@ def said(event: Any, part: str, stored: str) -> str:
     if not is_message(message):
         return stored
     with translation.override(None):
-        english = render_message(message)
-    return render_message(message) if english == stored else stored
+        english = render_message(message, stored)
+    return render_message(message, stored) if english == stored else stored

@@ -434,3 +434,23 @@ def test_a_post_without_the_csrf_token_is_refused(campaign, users):
     before = snapshot(campaign)
     response = post_orders(client, campaign, {}, **HTMX)
     assert_refused(response, 403, campaign, before)
+
+
+def test_a_log_line_whose_message_cannot_be_made_shows_as_stored(campaign, client_as):
+    """A stored message with a parameter missing (a bug, or a row from an older version)
+    reads as the English sentence stored beside it, and the page still answers."""
+    from campaign.models import Event
+
+    Event.objects.create(
+        campaign=campaign,
+        phase=campaign.phase,
+        turn=campaign.turn,
+        kind=Event.Kind.RULE,
+        rule="EIA-1",
+        text="France sponsors a revolt in Tyrol",
+        message={"id": "%(power)s sponsors a revolt in %(area)s", "params": {"power": "France"}},
+    )
+    for role in ("gm", "player", "observer"):
+        response = client_as(role).get(reverse("campaign:detail", args=[campaign.pk]))
+        assert response.status_code == 200
+        assert "France sponsors a revolt in Tyrol" in response.content.decode()
