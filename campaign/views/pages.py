@@ -23,6 +23,8 @@ from campaign.services import seat_for
 from campaign.views.context import ANSWER, load_state, map_context, page_context
 from rules import corpus
 from rules.engine import registry, ruleset_for
+from rules.log import GM
+from rules.translation import render as render_message
 
 
 @login_required
@@ -158,13 +160,24 @@ def rules_page(request, ruleset: str):
         raise Http404("No such ruleset.") from None
     cases = corpus.procedure_cases(rules.key)
     procedures = [
-        (number, title, text, cases.get(number, []))
+        (number, title, text, [readable(case) for case in cases.get(number, [])])
         for number, (title, text) in rules.procedures.items()
     ]
+    description = corpus.board(rules.key).get("description", "")
     context = {
         "ruleset": rules,
         "rulesets": registry(),
         "procedures": procedures,
-        "corpus_map": corpus.board(rules.key).get("description", ""),
+        "corpus_map": gettext(description) if description else "",
     }
     return render(request, "campaign/rules.html", context)
+
+
+def readable(case: dict) -> dict:
+    """A corpus case in the reader's language: its title through the catalogs (each
+    ruleset's corpus_words.py lists the titles) and its log from the stored messages."""
+    log = [
+        (gettext(rule) if rule == GM else rule, render_message(message))
+        for rule, message in case["log"]
+    ]
+    return {**case, "title": gettext(case["title"]), "log": log}

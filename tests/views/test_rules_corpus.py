@@ -24,9 +24,11 @@ def test_a_case_shows_its_source_given_dice_choices_outcome_and_log(client):
     html = client.get(reverse("campaign:rules", args=["pax_baltica"])).content.decode()
     case = html[html.index('id="GNW-4.01"') : html.index('id="GNW-4.02"')]
     assert "The seed&#x27;s Kurland example" in case
-    assert "great-northern-war_siege-forage-replacements-fleets.ru.txt:14-20" in case
-    assert "<code>russia.loss_order</code> 3" in case
-    assert "<code>blocks.Sheremetev.strength</code> 3" in case
+    source = "seed great-northern-war_siege-forage-replacements-fleets.ru.txt:14-20"
+    assert f"<code>{source}</code>" in case
+    assert '<q lang="ru">Pyotr I, Sheremetev и Woronjetski в Kurland' in case
+    assert "<code>russia.loss_order = 3</code>" in case
+    assert "<code>blocks.Sheremetev.strength = 3</code>" in case
     assert (
         "GNW-4 Kurland: demand 5 FP (2 armies, 1 regiment), supply 3 FP + 1 from supply "
         "trains: 1 short; Sheremetev 4 → 3"
