@@ -76,7 +76,7 @@ AREA_FIELDS = ("controller", "home_power", "ceded", "manpower", "guerrilla_value
 
 def build(data: dict[str, Any]) -> World:
     """The World of the merged map and ``given``, its powers' and areas' names the
-    reader's words as the app gives them (rules.translation.Name)."""
+    reader's words (rules.translation.Name), as the app gives them."""
     powers = {
         key: Power(key, Name(p["name"]), **{f: p[f] for f in POWER_FIELDS if f in p})
         for key, p in data["powers"].items()

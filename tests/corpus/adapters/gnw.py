@@ -70,8 +70,9 @@ BLOCK_FIELDS = {
 
 
 def build(data: dict[str, Any]) -> World:
-    """The World of the merged map and ``given``, its nations' and territories' names the
-    reader's words as the app gives them (rules.translation.Name)."""
+    """The World of the merged map and ``given``, its names the reader's words
+    (rules.translation.Name), as the app gives a nation's or a territory's: the corpus
+    lists its blocks' names for the catalogs too (corpus_words.py)."""
     nations = {
         key: Nation(key, Name(n["name"]), n["side"], **_fields(n, NATION_FIELDS))
         for key, n in data["nations"].items()
@@ -120,7 +121,7 @@ def _block(given: dict[str, Any]) -> Block:
         given["id"],
         given["nation"],
         given["kind"],
-        given["name"],
+        Name(given["name"]),
         given.get("strength", given["max"]),
         given["max"],
         **fields,

@@ -28,8 +28,9 @@ CALLS = {"VQ-1": "conversion", "VQ-2": "revolt", "VQ-3": "espionage"}
 
 
 def build(data: dict[str, Any]) -> World:
-    """The World of the merged map and ``given``, its spaces' names the reader's words as
-    the app gives them (rules.translation.Name)."""
+    """The World of the merged map and ``given``, its names the reader's words
+    (rules.translation.Name), as the app gives a space's: the corpus lists its leaders'
+    names for the catalogs too (corpus_words.py)."""
     adjacency: dict[str, set[str]] = {key: set() for key in data["spaces"]}
     for a, b in data.get("links", []):
         adjacency.setdefault(a, set()).add(b)
@@ -39,7 +40,7 @@ def build(data: dict[str, Any]) -> World:
         adjacency=adjacency,
         sea_zones={key: set(seas) for key, seas in data.get("sea_zones", {}).items()},
         units={u["id"]: Units(**u) for u in data.get("units", [])},
-        leaders={lead["id"]: Leader(**{"space": None, **lead}) for lead in data["leaders"]},
+        leaders={lead["id"]: _leader(lead) for lead in data["leaders"]},
         capitals={zone: key or None for zone, key in data.get("capitals", {}).items()},
         counter_mix=dict(data.get("counter_mix", {})),
         wars={frozenset(pair) for pair in data.get("wars", [])},
@@ -48,6 +49,10 @@ def build(data: dict[str, Any]) -> World:
         catholic_powers=frozenset(data["catholic_powers"]),
         options=dict(data.get("options", {})),
     )
+
+
+def _leader(given: dict[str, Any]) -> Leader:
+    return Leader(**{"space": None, **given, "name": Name(given["name"])})
 
 
 def _space(key: str, given: dict[str, Any]) -> Space:
