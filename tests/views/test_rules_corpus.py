@@ -34,3 +34,9 @@ def test_a_case_shows_its_source_given_dice_choices_outcome_and_log(client):
         "trains: 1 short; Sheremetev 4 → 3"
     ) in case
     assert f"{len(corpus.cases('pax_baltica')['GNW-4'])} adjudication cases" in html
+
+
+def test_a_value_in_a_log_sentence_is_shown_as_code(client):
+    html = client.get(reverse("campaign:rules", args=["pax_baltica"])).content.decode()
+    case = html[html.index('id="GNW-1.01"') : html.index('id="GNW-1.02"')]
+    assert "GNW-1 Karl XII (<code>B3</code>, 4 dice): 1 2 5 6, hits on 3 or less → 2 hits" in case
