@@ -40,3 +40,13 @@ def test_a_value_in_a_log_sentence_is_shown_as_code(client):
     html = client.get(reverse("campaign:rules", args=["pax_baltica"])).content.decode()
     case = html[html.index('id="GNW-1.01"') : html.index('id="GNW-1.02"')]
     assert "GNW-1 Karl XII (<code>B3</code>, 4 dice): 1 2 5 6, hits on 3 or less → 2 hits" in case
+
+
+def test_a_case_reads_in_the_readers_language(client):
+    url = reverse("campaign:rules", args=["pax_baltica"])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    case = html[html.index('id="GNW-4.01"') : html.index('id="GNW-4.02"')]
+    assert "Пример из исходного текста с Курляндией" in case
+    assert "<dt>Источник</dt>" in case
+    log = case[case.index('class="case-log"') :]
+    assert "GNW-4 Курляндия:" in log and "Шереметев 4 → 3" in log and "Sheremetev" not in log
