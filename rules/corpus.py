@@ -4,11 +4,16 @@ Each ruleset keeps its cases in its package's ``corpus/`` (rules/<ruleset>/corpu
 ``map.toml``, the board every case starts from, and one file per procedure
 (``EIA-1.toml`` …), each a list of cases: id, title, source, quote, given, dice,
 choices, expect and log. The tests run them (tests/corpus, whose README describes the
-format) and the rules page shows them, so both read these same files. Pure: no Django.
+format) and the rules page shows them, so both read these same files. ``logs.json``
+holds each case's log as the app stores it (rule, message: rules/text.py), for the page
+to show in the reader's language; tests/corpus/logs.py writes it from the engine's own
+lines. Pure: no Django.
 """
 
 from __future__ import annotations
 
+import json
+import re
 import tomllib
 from functools import cache
 from pathlib import Path
@@ -61,10 +66,17 @@ def flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
     return pairs
 
 
+@cache
+def logs(ruleset: str) -> dict[str, list[tuple[str, dict]]]:
+    """{case id: its log as (rule, stored message) pairs} (treat as read-only)."""
+    found = json.loads((corpus_dir(ruleset) / "logs.json").read_text(encoding="utf-8"))
+    return {case: [(rule, message) for rule, message in log] for case, log in found.items()}
+
+
 def shown(value: Any) -> str:
-    """A given or expected value as the rules page writes it."""
+    """A given or expected value as the rules page writes it, as data (TOML's words)."""
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return "true" if value else "false"
     if isinstance(value, dict):
         return ", ".join(f"{key} {shown(item)}" for key, item in value.items()) or "—"
     if isinstance(value, list):
@@ -72,16 +84,37 @@ def shown(value: Any) -> str:
     return str(value)
 
 
-def display(case: dict[str, Any]) -> dict[str, Any]:
-    """A case as the rules page lists it: each part as (path, value text) pairs."""
+# The languages of the files a source cites, and the letters each is written in.
+SOURCE_LANGUAGES = {r"\.ru\.txt\b": ("ru",), r"\.el-en\.txt\b": ("el", "en"), r"\.md\b": ("en",)}
+LETTERS = {"ru": re.compile("[А-яЁё]"), "el": re.compile("[Α-ώ]"), "en": re.compile("[A-Za-z]")}
+
+
+def quote_language(source: str, quote: str) -> str:
+    """The language of a case's quote: of the languages of the files its source cites,
+    the first whose letters the quote is written in (a Greek-English seed quotes the
+    rulebook's English too); English when none is."""
+    cited = [
+        language
+        for pattern, languages in SOURCE_LANGUAGES.items()
+        if re.search(pattern, source)
+        for language in languages
+    ]
+    return next((language for language in cited if LETTERS[language].search(quote)), "en")
+
+
+def display(case: dict[str, Any], log: list[tuple[str, dict]]) -> dict[str, Any]:
+    """A case as the rules page lists it: each part as (path, value text) pairs, the
+    quote with its language, and ``log``, its lines as stored messages."""
     parts = {part: [(k, shown(v)) for k, v in flatten(case.get(part, {}))] for part in CASE_PARTS}
+    quote = case.get("quote", "")
     return {
         "id": case["id"],
         "title": case["title"],
         "source": case["source"],
-        "quote": case.get("quote", ""),
+        "quote": quote,
+        "quote_language": quote_language(case["source"], quote),
         "dice": " ".join(str(face) for face in case.get("dice", [])),
-        "log": list(case.get("log", [])),
+        "log": log,
         **parts,
     }
 
@@ -89,4 +122,8 @@ def display(case: dict[str, Any]) -> dict[str, Any]:
 @cache
 def procedure_cases(ruleset: str) -> dict[str, list[dict[str, Any]]]:
     """{procedure number: its cases as ``display`` gives them} (treat as read-only)."""
-    return {number: [display(c) for c in found] for number, found in cases(ruleset).items()}
+    stored = logs(ruleset)
+    return {
+        number: [display(c, stored[c["id"]]) for c in found]
+        for number, found in cases(ruleset).items()
+    }

@@ -10,6 +10,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods
@@ -23,6 +25,9 @@ from campaign.services import seat_for
 from campaign.views.context import ANSWER, load_state, map_context, page_context
 from rules import corpus
 from rules.engine import registry, ruleset_for
+from rules.log import GM
+from rules.text import is_message
+from rules.translation import render as render_message
 
 
 @login_required
@@ -158,13 +163,53 @@ def rules_page(request, ruleset: str):
         raise Http404("No such ruleset.") from None
     cases = corpus.procedure_cases(rules.key)
     procedures = [
-        (number, title, text, cases.get(number, []))
+        (number, title, text, [readable(case) for case in cases.get(number, [])])
         for number, (title, text) in rules.procedures.items()
     ]
+    description = corpus.board(rules.key).get("description", "")
     context = {
         "ruleset": rules,
         "rulesets": registry(),
         "procedures": procedures,
-        "corpus_map": corpus.board(rules.key).get("description", ""),
+        "corpus_map": gettext(description) if description else "",
     }
     return render(request, "campaign/rules.html", context)
+
+
+def readable(case: dict) -> dict:
+    """A corpus case in the reader's language: its title through the catalogs (each
+    ruleset's corpus_words.py lists the titles) and its log from the stored messages."""
+    log = [
+        (gettext(rule) if rule == GM else rule, log_html(message)) for rule, message in case["log"]
+    ]
+    return {**case, "title": gettext(case["title"]), "log": log}
+
+
+def log_html(message: dict) -> str:
+    """A stored log message in the reader's language, as HTML. Its words are messages;
+    a parameter that is none but a value with letters (a block's rating, the key of an
+    area the map lacks) is data, shown as code."""
+    values: list[str] = []
+    html = escape(render_message(_marked(message, values)))
+    for number, value in enumerate(values):
+        html = html.replace(_mark(number), f"<code>{escape(value)}</code>")
+    return mark_safe(html)  # each part is escaped above
+
+
+def _marked(message: dict, values: list[str]) -> dict:
+    """``message`` with each value that holds letters replaced by a mark, kept in
+    ``values``."""
+    params = {}
+    for key, value in message.get("params", {}).items():
+        if is_message(value):
+            params[key] = _marked(value, values)
+        elif isinstance(value, str) and any(char.isalpha() for char in value):
+            params[key] = _mark(len(values))
+            values.append(value)
+        else:
+            params[key] = value
+    return {**message, "params": params}
+
+
+def _mark(number: int) -> str:
+    return f"\x00{number}\x00"

@@ -40,7 +40,7 @@ from rules.pax_baltica.state import (
     option,
 )
 from rules.refusals import Refused, Skipped, reason_for
-from rules.text import Plural, Text
+from rules.text import Join, Plural, Text
 
 FULL_STRENGTH = 0  # steps_each: buy every step up to full strength
 DRAW_RULE = "GNW-10"  # the rule of a pool draw's roll
@@ -439,7 +439,7 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> SiegeDec
         "GNW-1",
         Text(
             "%(blocks)s lay siege to %(territory)s (1 action).",
-            blocks=", ".join(b.name for b in blocks),
+            blocks=Join(*(b.name for b in blocks), sep=", "),
             territory=territory.name,
         ),
         area=territory.key,

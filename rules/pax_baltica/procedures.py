@@ -399,7 +399,7 @@ def battle_before_siege(
         why = Text("the besieging side lost the battle: the blocks that fought retreat")
     names = {b.id: b.name for b in standing}
     if remaining:
-        listed = ", ".join(names[i] for i in remaining)
+        listed = Join(*(names[i] for i in remaining), sep=", ")
         text = Text("%(battle)s; the siege goes ahead with %(blocks)s", battle=why, blocks=listed)
     else:
         text = Text("%(battle)s; no block is left to besiege: no siege", battle=why)
@@ -801,7 +801,7 @@ def placement_refusal(world: World, block: Block, territory_key: str) -> Text | 
     else:
         allowed = nation.deployment
     if territory_key not in allowed:
-        listed = ", ".join(_area_name(world, k) for k in allowed) or Text("nowhere")
+        listed = Join(*(_area_name(world, k) for k in allowed), sep=", ") or Text("nowhere")
         return _placed_only_in(block, nation, listed)
     if block.kind == FLEET and not world.territories[territory_key].port:
         return Text("%(territory)s has no port", territory=_area_name(world, territory_key))

@@ -49,8 +49,8 @@ def _enemy_fleets(world: World, nation: str, area: str) -> list[Block]:
     return [b for b in _enemy_blocks(world, nation, area) if b.kind == FLEET]
 
 
-def _nations_of(world: World, blocks: list[Block]) -> str:
-    return ", ".join(sorted({_nation_name(world, b.nation) for b in blocks}))
+def _nations_of(world: World, blocks: list[Block]) -> Text:
+    return Join(*sorted({_nation_name(world, b.nation) for b in blocks}), sep=", ")
 
 
 def _side(world: World, nation: str | None) -> str | None:
@@ -178,7 +178,7 @@ def line_explanation(world: World, nation: str, area: str | None) -> Text:
             nation=who,
         )
     if path:
-        route = " → ".join(_name(world, key) for key in path)
+        route = Join(*(_name(world, key) for key in path), sep=" → ")
         return Text(
             "Line of communication: %(route)s (controlled by %(nation)s).", route=route, nation=who
         )
@@ -321,7 +321,7 @@ def move_fleet(world: World, fleet: Block, path: Sequence[str]) -> FleetMove:
     zones = len(entered) - _leaving_port(world, fleet)
     fields = {
         "fleet": fleet.name,
-        "route": " → ".join(_name(world, key) for key in (fleet.location, *entered)),
+        "route": Join(*(_name(world, key) for key in (fleet.location, *entered)), sep=" → "),
         "zones": zones,
         "reach": fleet_reach(fleet),
     }

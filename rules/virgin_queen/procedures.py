@@ -495,7 +495,7 @@ def _conversion_summary(data: dict) -> Text:
             "(%(event)s: the first die is a 6, not rolled)",
             "%(power)s rolled %(faces)s for %(count)s conversion attempts in %(zones)s "
             "(%(event)s: the first die is a 6, not rolled)",
-            event=data["event"],
+            event=_event(data["event"]),
             **params,
         )
     return Plural(
@@ -503,6 +503,11 @@ def _conversion_summary(data: dict) -> Text:
         "%(power)s rolled %(faces)s for %(count)s conversion attempts in %(zones)s",
         **params,
     )
+
+
+def _event(key: str) -> Text:
+    """The name of the event an action was played as (its key), in the catalogs' words."""
+    return next(event for event in AUTOMATIC_SIX_EVENTS if event == key)
 
 
 def _sixes(data: dict) -> list[int]:
@@ -516,7 +521,7 @@ def _die_label(data: dict, die: int) -> Text:
     if die in data["kept"]:
         return Text("Die %(die)s (6 kept for step 5)", die=die)
     if die == 1 and data["event"]:
-        return Text("Die 1 (6: %(event)s)", event=data["event"])
+        return Text("Die 1 (6: %(event)s)", event=_event(data["event"]))
     return Text("Die %(die)s (%(face)s)", die=die, face=face)
 
 
@@ -1238,7 +1243,8 @@ def _piece(world: World, item: list) -> Units | Leader | None:
 def _piece_text(piece: Units | Leader) -> str:
     if isinstance(piece, Units):
         return stack_text(piece)
-    return piece.name[:1].upper() + piece.name[1:]
+    name = piece.name  # kept whole where it needs no capital: a catalog word stays one
+    return name if name[:1].isupper() else name[:1].upper() + name[1:]
 
 
 def _move(

@@ -24,11 +24,11 @@ PROTESTANT_POWER = "protestant"
 FRANCE_ZONE, NETHERLANDS_ZONE = "france", "netherlands"
 REVOLT_CONTROLLER = {FRANCE_ZONE: "france", NETHERLANDS_ZONE: "spain"}
 PROTESTANT_NATION = {FRANCE_ZONE: Text("Huguenot"), NETHERLANDS_ZONE: Text("Dutch")}
-AUTOMATIC_SIX_EVENTS = (
-    "Council of Troubles",
-    "Index of Prohibited Books",
-    "Tridentine Catechism",
-    "English Recusants",
+AUTOMATIC_SIX_EVENTS = (  # their names: each is also the event's key
+    Text("Council of Troubles"),
+    Text("Index of Prohibited Books"),
+    Text("Tridentine Catechism"),
+    Text("English Recusants"),
 )
 TURN_TRACK = "turn_track"  # World.capitals: a capital captured earlier this turn
 POWER_NAMES = {

@@ -8,9 +8,8 @@ import re
 import pytest
 
 from rules import corpus
-from tests.corpus.adapters import eia, gnw, vq
+from tests.corpus.logs import ADAPTERS, run
 
-ADAPTERS = {adapter.RULESET: adapter for adapter in (eia, gnw, vq)}
 PROCEDURES = {"empires_in_arms": "EIA", "pax_baltica": "GNW", "virgin_queen": "VQ"}
 COUNTS = {"empires_in_arms": 12, "pax_baltica": 13, "virgin_queen": 3}
 MINIMUM = 5  # cases per procedure
@@ -24,12 +23,12 @@ CASES = [
 
 @pytest.mark.parametrize(("ruleset", "case"), CASES)
 def test_case(ruleset, case):
-    outcome, log = ADAPTERS[ruleset].run(case, corpus.board(ruleset))
+    outcome, log = run(ruleset, case)
     assert outcome.get("dice_left", 0) == 0, "the case gives more dice than were rolled"
     got = dict(corpus.flatten(outcome))
     expected = corpus.flatten(case.get("expect", {}))
     assert [(path, got.get(path, "(missing)")) for path, _ in expected] == expected
-    assert log == case["log"]
+    assert [f"{rule} {text}" for rule, text in log] == case["log"]
 
 
 @pytest.mark.parametrize("ruleset", list(ADAPTERS))

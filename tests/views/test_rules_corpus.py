@@ -24,11 +24,29 @@ def test_a_case_shows_its_source_given_dice_choices_outcome_and_log(client):
     html = client.get(reverse("campaign:rules", args=["pax_baltica"])).content.decode()
     case = html[html.index('id="GNW-4.01"') : html.index('id="GNW-4.02"')]
     assert "The seed&#x27;s Kurland example" in case
-    assert "great-northern-war_siege-forage-replacements-fleets.ru.txt:14-20" in case
-    assert "<code>russia.loss_order</code> 3" in case
-    assert "<code>blocks.Sheremetev.strength</code> 3" in case
+    source = "seed great-northern-war_siege-forage-replacements-fleets.ru.txt:14-20"
+    assert f"<code>{source}</code>" in case
+    assert '<q lang="ru">Pyotr I, Sheremetev и Woronjetski в Kurland' in case
+    assert "<code>russia.loss_order = 3</code>" in case
+    assert "<code>blocks.Sheremetev.strength = 3</code>" in case
     assert (
         "GNW-4 Kurland: demand 5 FP (2 armies, 1 regiment), supply 3 FP + 1 from supply "
         "trains: 1 short; Sheremetev 4 → 3"
     ) in case
     assert f"{len(corpus.cases('pax_baltica')['GNW-4'])} adjudication cases" in html
+
+
+def test_a_value_in_a_log_sentence_is_shown_as_code(client):
+    html = client.get(reverse("campaign:rules", args=["pax_baltica"])).content.decode()
+    case = html[html.index('id="GNW-1.01"') : html.index('id="GNW-1.02"')]
+    assert "GNW-1 Karl XII (<code>B3</code>, 4 dice): 1 2 5 6, hits on 3 or less → 2 hits" in case
+
+
+def test_a_case_reads_in_the_readers_language(client):
+    url = reverse("campaign:rules", args=["pax_baltica"])
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE="ru").content.decode()
+    case = html[html.index('id="GNW-4.01"') : html.index('id="GNW-4.02"')]
+    assert "Пример из исходного текста с Курляндией" in case
+    assert "<dt>Источник</dt>" in case
+    log = case[case.index('class="case-log"') :]
+    assert "GNW-4 Курляндия:" in log and "Шереметев 4 → 3" in log and "Sheremetev" not in log

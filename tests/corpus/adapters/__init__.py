@@ -4,7 +4,8 @@ Each adapter module has ``RULESET`` (the ruleset key) and ``run(case, board)``, 
 builds the state from the corpus map ``board`` and the case's ``given``, makes the call
 the procedure's entry in ``CALLS`` names with the case's ``dice`` and ``choices``, and
 returns (outcome, log): the outcome a nested dict that ``expect`` is matched against,
-the log the lines written, each as "RULE text".
+the log the lines written, each as (rule, text): the text a ``Text`` (rules/text.py),
+as the app stores it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,6 @@ def merged(board: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def lines(log) -> list[str]:
-    """Log lines as the corpus writes them: the rule, a space, the English sentence."""
-    return [f"{line.rule} {line.text}" for line in log]
+def lines(log) -> list[tuple[str, Any]]:
+    """Log lines as (rule, text) pairs."""
+    return [(line.rule, line.text) for line in log]

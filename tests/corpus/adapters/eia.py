@@ -29,6 +29,7 @@ from rules.empires_in_arms.phases import (
 )
 from rules.empires_in_arms.state import Area, Corps, Depot, Guerrilla, Power, Revolt, World
 from rules.log import GM
+from rules.translation import Name
 from tests.corpus.adapters import lines, merged
 
 RULESET = "empires_in_arms"
@@ -74,9 +75,10 @@ AREA_FIELDS = ("controller", "home_power", "ceded", "manpower", "guerrilla_value
 
 
 def build(data: dict[str, Any]) -> World:
-    """The World of the merged map and ``given``."""
+    """The World of the merged map and ``given``, its powers' and areas' names the
+    reader's words (rules.translation.Name), as the app gives them."""
     powers = {
-        key: Power(key, p["name"], **{f: p[f] for f in POWER_FIELDS if f in p})
+        key: Power(key, Name(p["name"]), **{f: p[f] for f in POWER_FIELDS if f in p})
         for key, p in data["powers"].items()
     }
     areas = {key: _area(key, a) for key, a in data["areas"].items()}
@@ -111,7 +113,7 @@ def _area(key: str, given: dict[str, Any]) -> Area:
     for name in ("controller", "home_power"):
         if name in fields:
             fields[name] = fields[name] or None
-    return Area(key, given["name"], given["kind"], **fields)
+    return Area(key, Name(given["name"]), given["kind"], **fields)
 
 
 def _stack(number: int, given: dict[str, Any]) -> Guerrilla:
@@ -176,7 +178,7 @@ def _stacks(world: World, area: str) -> list[str]:
     return found
 
 
-def run(case: dict[str, Any], board: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def run(case: dict[str, Any], board: dict[str, Any]) -> tuple[dict[str, Any], list[tuple]]:
     world = build(merged(board, case.get("given", {})))
     dice = ScriptedDice(case.get("dice", []))
     phase = case.get("phase") or CALLS[case["procedure"]]

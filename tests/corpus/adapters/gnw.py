@@ -29,6 +29,7 @@ from rules.pax_baltica.phases import (
     resolve_sieges,
 )
 from rules.pax_baltica.state import FLEET, Block, Nation, Territory, World
+from rules.translation import Name
 from tests.corpus.adapters import lines, merged
 
 RULESET = "pax_baltica"
@@ -69,8 +70,11 @@ BLOCK_FIELDS = {
 
 
 def build(data: dict[str, Any]) -> World:
+    """The World of the merged map and ``given``, its names the reader's words
+    (rules.translation.Name), as the app gives a nation's or a territory's: the corpus
+    lists its blocks' names for the catalogs too (corpus_words.py)."""
     nations = {
-        key: Nation(key, n["name"], n["side"], **_fields(n, NATION_FIELDS))
+        key: Nation(key, Name(n["name"]), n["side"], **_fields(n, NATION_FIELDS))
         for key, n in data["nations"].items()
     }
     territories = {key: _territory(key, t) for key, t in data["territories"].items()}
@@ -103,7 +107,7 @@ def _tuples(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def _territory(key: str, given: dict[str, Any]) -> Territory:
-    fields = {k: v for k, v in given.items()}
+    fields = {**given, "name": Name(given["name"])}
     for name in ("nation", "controller"):
         if name in fields:
             fields[name] = fields[name] or None
@@ -117,7 +121,7 @@ def _block(given: dict[str, Any]) -> Block:
         given["id"],
         given["nation"],
         given["kind"],
-        given["name"],
+        Name(given["name"]),
         given.get("strength", given["max"]),
         given["max"],
         **fields,
@@ -166,14 +170,14 @@ def _destinations(world: World) -> dict[str, list[str]]:
     }
 
 
-def _line(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _line(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[tuple]]:
     nation, start = choices["nation"], choices["from"]
     path = supply.line_of_communication(world, nation, start)
     explanation = supply.line_explanation(world, nation, start)
-    return {"line": path or [], "explanation": str(explanation)}, [f"GNW-9 {explanation}"]
+    return {"line": path or [], "explanation": str(explanation)}, [("GNW-9", explanation)]
 
 
-def _draw(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _draw(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[tuple]]:
     names = list(choices.get("draws", []))
     steps_each = choices.get("steps_each", 0)
     wanted = choices.get("places", [])
@@ -198,23 +202,22 @@ def _draw(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[s
     )
     drawn = {d.name: {"steps": d.steps, "at": d.placed_at or "pool"} for d in recruitment.draws}
     result = {"spent": recruitment.rp_spent, "lost": recruitment.rp_lost, "drawn": drawn}
-    log = [f"GNW-10 {d.text}" for d in recruitment.draws] + [f"GNW-6 {recruitment.text}"]
+    log = [("GNW-10", d.text) for d in recruitment.draws] + [("GNW-6", recruitment.text)]
     return result, log
 
 
-def _placement(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def _placement(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[tuple]]:
     block = next(b for b in world.blocks.values() if b.name == choices["block"])
-    refusals = {
-        k: str(gnw.placement_refusal(world, block, k) or "") for k in choices["territories"]
-    }
-    result = {"places": gnw.placement_choices(world, block), "refusals": refusals}
-    return result, [f"GNW-11 {text}" for text in refusals.values() if text]
+    refusals = {k: gnw.placement_refusal(world, block, k) for k in choices["territories"]}
+    shown = {k: str(text or "") for k, text in refusals.items()}
+    result = {"places": gnw.placement_choices(world, block), "refusals": shown}
+    return result, [("GNW-11", text) for text in refusals.values() if text]
 
 
 CALLED = {"line": _line, "draw": _draw, "placement": _placement}
 
 
-def run(case: dict[str, Any], board: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def run(case: dict[str, Any], board: dict[str, Any]) -> tuple[dict[str, Any], list[tuple]]:
     given = case.get("given", {})
     world = build(merged(board, {**given, "links": board["links"] + given.get("links", [])}))
     call = case.get("phase") or CALLS[case["procedure"]]

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.dice import ScriptedDice
+from rules.translation import Name
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.edits import EDITS
 from rules.virgin_queen.state import Leader, Markers, Space, Units, World
@@ -27,6 +28,9 @@ CALLS = {"VQ-1": "conversion", "VQ-2": "revolt", "VQ-3": "espionage"}
 
 
 def build(data: dict[str, Any]) -> World:
+    """The World of the merged map and ``given``, its names the reader's words
+    (rules.translation.Name), as the app gives a space's: the corpus lists its leaders'
+    names for the catalogs too (corpus_words.py)."""
     adjacency: dict[str, set[str]] = {key: set() for key in data["spaces"]}
     for a, b in data.get("links", []):
         adjacency.setdefault(a, set()).add(b)
@@ -36,7 +40,7 @@ def build(data: dict[str, Any]) -> World:
         adjacency=adjacency,
         sea_zones={key: set(seas) for key, seas in data.get("sea_zones", {}).items()},
         units={u["id"]: Units(**u) for u in data.get("units", [])},
-        leaders={lead["id"]: Leader(**{"space": None, **lead}) for lead in data["leaders"]},
+        leaders={lead["id"]: _leader(lead) for lead in data["leaders"]},
         capitals={zone: key or None for zone, key in data.get("capitals", {}).items()},
         counter_mix=dict(data.get("counter_mix", {})),
         wars={frozenset(pair) for pair in data.get("wars", [])},
@@ -47,8 +51,12 @@ def build(data: dict[str, Any]) -> World:
     )
 
 
+def _leader(given: dict[str, Any]) -> Leader:
+    return Leader(**{"space": None, **given, "name": Name(given["name"])})
+
+
 def _space(key: str, given: dict[str, Any]) -> Space:
-    fields = dict(given)
+    fields = {**given, "name": Name(given["name"])}
     for name in ("controller", "capital_of"):
         if name in fields:
             fields[name] = fields[name] or None
@@ -112,29 +120,29 @@ def _procedure(world: World, case: dict[str, Any]) -> tuple[dict[str, Any], int]
                 world, pending, step["power"], answer, as_gm=step.get("gm", False)
             ).pending
     except vq.Refused as refusal:
-        return {"refused": str(refusal.text), "pending": "", "prompt": {}}, dice.unused
+        return {"refused": refusal.text, "pending": "", "prompt": {}}, dice.unused
     return {"refused": "", **_waiting(world, pending)}, dice.unused
 
 
-def _espionage(world: World, turns: int) -> tuple[dict[str, Any], list[str]]:
+def _espionage(world: World, turns: int) -> tuple[dict[str, Any], list[tuple]]:
     """The start of ``turns`` turns from the world's: each one's refusal, then markers."""
     log, refusal = [], ""
     for turn in range(world.turn, world.turn + turns):
         world.turn = turn
         refusal = vq.espionage_refusal(turn) or ""
-        log += [f"VQ-3 {refusal}"] if refusal else []
+        log += [("VQ-3", refusal)] if refusal else []
         before = len(world.log)
         vq.espionage_markers(world)
         log += lines(world.log[before:])
-    return {"refused": str(refusal)}, log
+    return {"refused": refusal}, log
 
 
-def run(case: dict[str, Any], board: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+def run(case: dict[str, Any], board: dict[str, Any]) -> tuple[dict[str, Any], list[tuple]]:
     given = case.get("given", {})
     world = build(merged(board, {**given, "links": board["links"] + given.get("links", [])}))
     if CALLS[case["procedure"]] == "espionage":
         result, log = _espionage(world, case.get("choices", {}).get("turns", 1))
         return {**outcome(world), **result}, log
     result, left = _procedure(world, case)
-    refused = [f"{case['procedure']} {result['refused']}"] if result["refused"] else []
+    refused = [(case["procedure"], result["refused"])] if result["refused"] else []
     return {**outcome(world), **result, "dice_left": left}, lines(world.log) + refused
