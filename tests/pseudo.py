@@ -134,7 +134,7 @@ SHOWN_ATTRIBUTES = frozenset(
 BUTTON_INPUTS = frozenset({"submit", "button", "reset"})
 UNSHOWN = frozenset({"script", "style"})
 # Code a person reads as it is, in no language: a dice context, a script, a data path.
-CODE = frozenset({"code", "pre", "kbd", "samp"})
+CODE_ELEMENTS = frozenset({"code", "pre", "kbd", "samp"})
 VOID = frozenset(
     {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "wbr"}
 )
@@ -165,7 +165,7 @@ class _Shown(HTMLParser):
     def hides(self, tag: str, attrs: dict) -> bool:
         language = (attrs.get("lang") or "").lower()
         foreign = bool(language) and self.page_language is not None
-        return tag in UNSHOWN | CODE or (foreign and language != self.page_language)
+        return tag in UNSHOWN | CODE_ELEMENTS or (foreign and language != self.page_language)
 
     def handle_endtag(self, tag):
         for depth in range(len(self.open) - 1, -1, -1):
