@@ -49,7 +49,8 @@ class BlockRow:
     kind: str
     strength: int
     max_strength: int
-    rating: str
+    rating: str  # the game's notation, as printed on the block ("B2")
+    rating_note: str  # what it says, in words
     supply_trains: int
     where: str
     reinforceable: bool  # by RP or action, now (GNW-7)
@@ -202,6 +203,7 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
                 strength=block.strength,
                 max_strength=block.max_strength,
                 rating=block.rating,
+                rating_note=rating_note(block),
                 supply_trains=block.supply_trains,
                 where=_("%(territory)s (carried)")
                 % {"territory": world.territories[block.location].name}
@@ -212,6 +214,15 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
             )
         )
     return rows
+
+
+def rating_note(block: Block) -> str:
+    """A block's combat rating in words: when it fires, and which faces hit (GNW-1)."""
+    if block.firepower > 1:
+        note = _("fires in the order of its letter (A first), hits on %(firepower)s or less")
+    else:
+        note = _("fires in the order of its letter (A first), hits on %(firepower)s")
+    return note % {"firepower": block.firepower}
 
 
 def reinforce_obstacle(world: World, block: Block) -> str:
