@@ -495,7 +495,7 @@ def _conversion_summary(data: dict) -> Text:
             "(%(event)s: the first die is a 6, not rolled)",
             "%(power)s rolled %(faces)s for %(count)s conversion attempts in %(zones)s "
             "(%(event)s: the first die is a 6, not rolled)",
-            event=data["event"],
+            event=AUTOMATIC_SIX_EVENTS[data["event"]],
             **params,
         )
     return Plural(
@@ -516,7 +516,7 @@ def _die_label(data: dict, die: int) -> Text:
     if die in data["kept"]:
         return Text("Die %(die)s (6 kept for step 5)", die=die)
     if die == 1 and data["event"]:
-        return Text("Die 1 (6: %(event)s)", event=data["event"])
+        return Text("Die 1 (6: %(event)s)", event=AUTOMATIC_SIX_EVENTS[data["event"]])
     return Text("Die %(die)s (%(face)s)", die=die, face=face)
 
 
