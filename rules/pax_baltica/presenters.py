@@ -197,8 +197,7 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
             BlockRow(
                 id=block.id,
                 name=block.name,
-                nation=world.nations[block.nation].name
-                + (f" ({block.nationality})" if block.nationality else ""),
+                nation=nation_label(world, block),
                 kind=localized(KIND_NAMES[block.kind]),
                 strength=block.strength,
                 max_strength=block.max_strength,
@@ -214,6 +213,13 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
             )
         )
     return rows
+
+
+def nation_label(world: World, block: Block) -> str:
+    """The block's nation in the reader's language, and its nationality when it is not
+    the nation's own ("Saxony-Poland (Polish)")."""
+    nation = str(world.nations[block.nation].name)
+    return f"{nation} ({block.nationality})" if block.nationality else nation
 
 
 def rating_note(block: Block) -> str:
@@ -469,4 +475,4 @@ TIMELINE_CAPTION = gettext_lazy(
 def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
     """Per nation, its RP level (public: every seat sees the Nations panel)."""
     levels = {n["power"]: n["rp_level"] for n in state.get("pb_nations", [])}
-    return [(p.key, p.name, p.color, levels[p.key]) for p in powers if p.key in levels]
+    return [(p.key, p.display_name, p.color, levels[p.key]) for p in powers if p.key in levels]
