@@ -783,9 +783,10 @@ def _repatriation(world: World, area: Area, sponsor: Power) -> Text:
     )
 
 
-def _names(world: World, keys: set[str | None], sponsor: Power) -> str:
+def _names(world: World, keys: set[str | None], sponsor: Power) -> Text:
+    """The powers' names, each in the reader's language ("" for none)."""
     names = sorted(world.powers[k].name for k in keys if k in world.powers and k != sponsor.key)
-    return ", ".join(names)
+    return Join(*names, sep=", ")
 
 
 def _province_conquered(area: Area, sponsor: Power, factors: int) -> RevoltSuccess:

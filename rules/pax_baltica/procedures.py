@@ -801,7 +801,7 @@ def placement_refusal(world: World, block: Block, territory_key: str) -> Text | 
     else:
         allowed = nation.deployment
     if territory_key not in allowed:
-        listed = ", ".join(_area_name(world, k) for k in allowed) or Text("nowhere")
+        listed = Join(*(_area_name(world, k) for k in allowed), sep=", ") or Text("nowhere")
         return _placed_only_in(block, nation, listed)
     if block.kind == FLEET and not world.territories[territory_key].port:
         return Text("%(territory)s has no port", territory=_area_name(world, territory_key))

@@ -49,8 +49,8 @@ def _enemy_fleets(world: World, nation: str, area: str) -> list[Block]:
     return [b for b in _enemy_blocks(world, nation, area) if b.kind == FLEET]
 
 
-def _nations_of(world: World, blocks: list[Block]) -> str:
-    return ", ".join(sorted({_nation_name(world, b.nation) for b in blocks}))
+def _nations_of(world: World, blocks: list[Block]) -> Text:
+    return Join(*sorted({_nation_name(world, b.nation) for b in blocks}), sep=", ")
 
 
 def _side(world: World, nation: str | None) -> str | None:
