@@ -21,9 +21,10 @@ typed or chose (user names, campaign names, press messages, the fields and value
 form post carried and its error repeats, the campaign's link in a mail), the languages'
 own names in the switcher, the time zone picker's place names (IANA's), names that are no
 word (``NOT_WORDS``), dice seeds and their hashes, rule numbers and Pax Baltica's combat
-ratings (``CODES``), and — until issue 16's scenario data goes through the catalogs —
-the scenario's names of powers, areas, capitals, blocks, corps and leaders
-(``SCENARIO_NAMES``).
+ratings (``CODES``), and the proper names of Pax Baltica's blocks, Empires in Arms'
+corps and Virgin Queen's leaders, which the scenario file gives or the GM types
+(``UNIT_NAMES``). The powers' and areas' names are not allowed: they are words of the
+catalogs (each ruleset's names.py), shown through them.
 
 What it finds today is marked ``ESCAPES_TODAY`` (xfail, strict): the rulebook's words
 quoted on the real rulesets' rules pages (issue 16's item 1).
@@ -41,7 +42,7 @@ from django.core import mail
 from django.db import transaction
 from django.test import Client
 
-from campaign.models import Area, Campaign, Phase, Power, Profile
+from campaign.models import Campaign, Phase, Profile
 from campaign.time_zones import grouped_choices
 from tests import pseudo
 from tests.factories import (
@@ -87,18 +88,18 @@ def pseudo_locale(settings):
 # -- what may show untranslated -----------------------------------------------------------
 
 
-def scenario_names(campaign: Campaign) -> set[str]:
-    """The scenario's names of things (SCENARIO_NAMES): shown as the scenario file or the
-    GM wrote them, in no catalog yet (issue 16 asks for them to be translated)."""
-    names = set(Power.objects.filter(campaign=campaign).values_list("name", flat=True))
-    for name, capital in Area.objects.filter(campaign=campaign).values_list("name", "capital"):
-        names |= {name, capital}
-    for model, column in SCENARIO_NAMES:
+def unit_names(campaign: Campaign) -> set[str]:
+    """The names of the campaign's blocks, corps and leaders (UNIT_NAMES): proper names
+    of people and formations ("Karl XII"), which the scenario file gives or the GM types
+    (a new block, a new corps) and no names.py lists. The powers' and areas' names are
+    words of the catalogs (each ruleset's names.py) and must be shown through them."""
+    names = set()
+    for model, column in UNIT_NAMES:
         names |= set(model.objects.filter(campaign=campaign).values_list(column, flat=True))
     return names
 
 
-def _scenario_models():
+def _unit_models():
     from rules.empires_in_arms.models import Corps
     from rules.pax_baltica.models import Block
     from rules.virgin_queen.models import VqLeader
@@ -106,7 +107,7 @@ def _scenario_models():
     return ((Block, "name"), (Corps, "name"), (VqLeader, "name"))
 
 
-SCENARIO_NAMES = _scenario_models()
+UNIT_NAMES = _unit_models()
 
 
 @dataclass
@@ -122,7 +123,7 @@ class Allowed:
         values |= set(get_user_model().objects.values_list("username", flat=True))
         values |= set(Campaign.objects.values_list("name", flat=True))
         for campaign in campaigns:
-            values |= scenario_names(campaign) | {link(campaign)}
+            values |= unit_names(campaign) | {link(campaign)}
         return cls((pseudo.allowing(values),))
 
     def also(self, values) -> Allowed:
