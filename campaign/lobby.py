@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
 
 from django.conf import settings
 from django.db import transaction
@@ -30,7 +29,7 @@ from campaign import delivery
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, Profile, Seat, SeatRequest
-from campaign.scenarios import available_scenarios
+from campaign.scenarios import scenario_name
 from campaign.services import assign_seat, claim_seat
 from rules.text import Text
 
@@ -49,13 +48,7 @@ class Listing:
 
     @property
     def scenario(self) -> str:
-        return scenario_names().get(self.campaign.scenario, self.campaign.scenario)
-
-
-@cache
-def scenario_names() -> dict[str, str]:
-    """The shipped scenarios' names by key (the files do not change while the site runs)."""
-    return {info.key: info.name for info in available_scenarios()}
+        return scenario_name(self.campaign.scenario)
 
 
 def listings(user) -> list[Listing]:

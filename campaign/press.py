@@ -158,7 +158,9 @@ def private_address(seat: Seat, chosen: list[str], powers: dict[str, Power]) -> 
                 gettext("There is no power “%(power)s” in this campaign.") % {"power": key}
             )
         if chosen.count(key) > 1:
-            raise PressError(gettext("%(power)s is named twice.") % {"power": powers[key].name})
+            raise PressError(
+                gettext("%(power)s is named twice.") % {"power": powers[key].display_name}
+            )
     keys = sorted({*chosen, seat.power.key})
     if len(keys) < 2:
         raise PressError(
@@ -374,9 +376,10 @@ def channel_label(seat: Seat, address: Address) -> str:
         return gettext("Everyone (public)")
     if address.kind == Channel.Kind.GM:
         if seat.is_gm:
-            return gettext("%(power)s and the GM") % {"power": address.powers[0].name}
+            return gettext("%(power)s and the GM") % {"power": address.powers[0].display_name}
         return gettext("The GM")
-    return ", ".join(p.name for p in sorted(address.powers, key=lambda p: (p.sort, p.name)))
+    members = sorted(address.powers, key=lambda p: (p.sort, p.name))
+    return ", ".join(str(p.display_name) for p in members)
 
 
 def entries(seat: Seat, user, powers: dict[str, Power]) -> list[Entry]:

@@ -36,6 +36,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from django.db import transaction
@@ -92,6 +93,18 @@ def available_scenarios() -> list[ScenarioInfo]:
             )
         )
     return infos
+
+
+def scenario_name(key: str) -> str:
+    """The name of the scenario ``key`` as people read it, or the key itself for a
+    scenario that is not shipped (a file the GM loaded)."""
+    return _shipped_names().get(key, key)
+
+
+@cache
+def _shipped_names() -> dict[str, str]:
+    """The shipped scenarios' names by key (the files do not change while the site runs)."""
+    return {info.key: info.name for info in available_scenarios()}
 
 
 def shipped_scenario(key: str) -> dict:

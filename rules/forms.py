@@ -87,7 +87,9 @@ def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=Fa
 def row_key(choices: list[tuple[str, str]], refusal: str = "") -> forms.ChoiceField:
     """The hidden field that says which row (power, space, zone…) an edit form of a
     table row edits; ``refusal``: what a key no longer there gets."""
-    messages = {"invalid_choice": refusal} if refusal else None
+    messages = {"required": gettext_lazy("This form does not say what it edits: reload the page.")}
+    if refusal:
+        messages["invalid_choice"] = refusal
     return forms.ChoiceField(choices=choices, widget=forms.HiddenInput, error_messages=messages)
 
 
@@ -193,6 +195,14 @@ class BaseEditForm(forms.Form):
 
     def add_choices(self) -> None:
         """Set the choice fields from the World."""
+
+    def full_clean(self) -> None:
+        """Validate; a hidden field's errors are the form's own (its reader sees no such
+        field, and Django would name it by its code name)."""
+        super().full_clean()
+        hidden = [name for name in self.errors if name in self.fields and self[name].is_hidden]
+        for name in hidden:
+            self.add_error(None, self.errors.pop(name))
 
     def edit_fields(self) -> dict:
         """The edit's arguments (call after is_valid())."""

@@ -16,7 +16,10 @@ the markers.
 Why not a language of settings.LANGUAGES: the users' Profile offers those as its
 choices, and a test-only one would change the migration state (and every page's
 language switcher). Django knows ``en-xa`` anyway: ``check_for_language`` finds it
-through ``en``'s catalog, and ``get_language_info`` falls back to ``en``'s.
+through ``en``'s catalog, and ``get_language_info`` falls back to ``en``'s; a session
+may hold it. Only a browser asking for it (Accept-Language) gets English instead, as for
+any language the site does not list: a test that needs that adds it to LANGUAGES for
+its run (``NAME``).
 
 ``escapes(text, allowed)`` is the other half: the parts of a text that contain a letter
 that is not an accented one, once the ``allowed`` values (data a person typed or
@@ -34,6 +37,7 @@ from html.parser import HTMLParser
 from django.utils.translation import trans_real
 
 CODE = "en-xa"
+NAME = "English (accented)"  # its name in a list of languages
 OPEN, CLOSE = "⟦", "⟧"
 PLAIN = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 ACCENTED = "áƀçđéƒğĥíĵķĺɱñóƥǫŕšţúṽŵẋýžÁƁÇĐÉƑĞĤÍĴĶĹṀÑÓƤǪŔŠŢÚṼŴẊÝŽ"

@@ -12,6 +12,7 @@ from campaign import presenters
 from campaign.area_orders import concerning
 from campaign.services import seat_for
 from campaign.views.context import CampaignState, load_state
+from rules.translation import Name
 
 TEMPLATE = "campaign/area_panel.html"
 
@@ -36,8 +37,10 @@ def area_context(state: CampaignState, key: str) -> dict:
     presenter = state.presenter
     marks = presenter.area_marks(state.world, state.viewer) if presenter else {}
     row = presenters.area_row(areas[key], {p.pk: p for p in state.powers}, marks.get(key))
-    neighbours = sorted(
-        (areas[near]["name"], near) for near in state.world.adjacency.get(key, ()) if near in areas
+    neighbours = sorted(  # by their names in the reader's language
+        (str(Name(areas[near]["name"])), near)
+        for near in state.world.adjacency.get(key, ())
+        if near in areas
     )
     return {
         "seat": state.seat,

@@ -21,6 +21,7 @@ from campaign.gm_order_forms import GmOrdersForm
 from campaign.maps.drawn import campaign_map
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
+from campaign.scenarios import scenario_name
 from campaign.state_rows import LiveRows
 from campaign.world_cache import page_world
 from rules.engine import PhaseSpec, Ruleset
@@ -174,8 +175,8 @@ def with_saved_orders(state: CampaignState) -> CampaignState:
 
 
 def panels(state: CampaignState) -> dict:
-    """Sequence, readiness, dice, the ruleset's state panels and the rules links every
-    page with a phase shows."""
+    """Sequence, readiness, dice, the ruleset's state panels, the rules links and the
+    scenario's name every page with a phase shows."""
     presenter = state.presenter
     seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
     return {
@@ -189,6 +190,7 @@ def panels(state: CampaignState) -> dict:
         "dice": presenters.dice_note(seeded, state.phase),
         "ruleset_panels": presenter.panels(state.world, state.viewer) if presenter else {},
         "ruleset_templates": presenters.templates_of(state.rules),
+        "scenario_name": scenario_name(state.campaign.scenario),
     }
 
 

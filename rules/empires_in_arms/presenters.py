@@ -394,4 +394,4 @@ def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
     for revolt in state.get("revolts", []):
         if revolt["active"]:
             totals[revolt["sponsor"]] += revolt["number"]
-    return [(p.key, p.name, p.color, totals[p.key]) for p in powers]
+    return [(p.key, p.display_name, p.color, totals[p.key]) for p in powers]

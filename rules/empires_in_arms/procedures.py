@@ -784,6 +784,7 @@ def _repatriation(world: World, area: Area, sponsor: Power) -> Text:
 
 
 def _names(world: World, keys: set[str | None], sponsor: Power) -> Text:
+    """The powers' names, each in the reader's language ("" for none)."""
     names = sorted(world.powers[k].name for k in keys if k in world.powers and k != sponsor.key)
     return Join(*names, sep=", ")
 

@@ -417,7 +417,7 @@ def set_standing_order(*, seat, pays_bad_roll: bool, actor) -> None:
         text = Text(
             "%(power)s set its standing order for bad anti-guerrilla rolls "
             "(seen by its player and the GM).",
-            power=seat.power.name,
+            power=seat.power.display_name,
         )
         Event.objects.create(
             campaign=campaign,

@@ -49,7 +49,8 @@ class BlockRow:
     kind: str
     strength: int
     max_strength: int
-    rating: str
+    rating: str  # the game's notation, as printed on the block ("B2")
+    rating_note: str  # what it says, in words
     supply_trains: int
     where: str
     reinforceable: bool  # by RP or action, now (GNW-7)
@@ -196,12 +197,12 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
             BlockRow(
                 id=block.id,
                 name=block.name,
-                nation=world.nations[block.nation].name
-                + (f" ({block.nationality})" if block.nationality else ""),
+                nation=nation_label(world, block),
                 kind=localized(KIND_NAMES[block.kind]),
                 strength=block.strength,
                 max_strength=block.max_strength,
                 rating=block.rating,
+                rating_note=rating_note(block),
                 supply_trains=block.supply_trains,
                 where=_("%(territory)s (carried)")
                 % {"territory": world.territories[block.location].name}
@@ -212,6 +213,22 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
             )
         )
     return rows
+
+
+def nation_label(world: World, block: Block) -> str:
+    """The block's nation in the reader's language, and its nationality when it is not
+    the nation's own ("Saxony-Poland (Polish)")."""
+    nation = str(world.nations[block.nation].name)
+    return f"{nation} ({block.nationality})" if block.nationality else nation
+
+
+def rating_note(block: Block) -> str:
+    """A block's combat rating in words: when it fires, and which faces hit (GNW-1)."""
+    if block.firepower > 1:
+        note = _("fires in the order of its letter (A first), hits on %(firepower)s or less")
+    else:
+        note = _("fires in the order of its letter (A first), hits on %(firepower)s")
+    return note % {"firepower": block.firepower}
 
 
 def reinforce_obstacle(world: World, block: Block) -> str:
@@ -458,4 +475,4 @@ TIMELINE_CAPTION = gettext_lazy(
 def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
     """Per nation, its RP level (public: every seat sees the Nations panel)."""
     levels = {n["power"]: n["rp_level"] for n in state.get("pb_nations", [])}
-    return [(p.key, p.name, p.color, levels[p.key]) for p in powers if p.key in levels]
+    return [(p.key, p.display_name, p.color, levels[p.key]) for p in powers if p.key in levels]

@@ -495,7 +495,7 @@ def _conversion_summary(data: dict) -> Text:
             "(%(event)s: the first die is a 6, not rolled)",
             "%(power)s rolled %(faces)s for %(count)s conversion attempts in %(zones)s "
             "(%(event)s: the first die is a 6, not rolled)",
-            event=_event(data["event"]),
+            event=AUTOMATIC_SIX_EVENTS[data["event"]],
             **params,
         )
     return Plural(
@@ -503,11 +503,6 @@ def _conversion_summary(data: dict) -> Text:
         "%(power)s rolled %(faces)s for %(count)s conversion attempts in %(zones)s",
         **params,
     )
-
-
-def _event(key: str) -> Text:
-    """The name of the event an action was played as (its key), in the catalogs' words."""
-    return next(event for event in AUTOMATIC_SIX_EVENTS if event == key)
 
 
 def _sixes(data: dict) -> list[int]:
@@ -521,7 +516,7 @@ def _die_label(data: dict, die: int) -> Text:
     if die in data["kept"]:
         return Text("Die %(die)s (6 kept for step 5)", die=die)
     if die == 1 and data["event"]:
-        return Text("Die 1 (6: %(event)s)", event=_event(data["event"]))
+        return Text("Die 1 (6: %(event)s)", event=AUTOMATIC_SIX_EVENTS[data["event"]])
     return Text("Die %(die)s (%(face)s)", die=die, face=face)
 
 

@@ -24,12 +24,15 @@ PROTESTANT_POWER = "protestant"
 FRANCE_ZONE, NETHERLANDS_ZONE = "france", "netherlands"
 REVOLT_CONTROLLER = {FRANCE_ZONE: "france", NETHERLANDS_ZONE: "spain"}
 PROTESTANT_NATION = {FRANCE_ZONE: Text("Huguenot"), NETHERLANDS_ZONE: Text("Dutch")}
-AUTOMATIC_SIX_EVENTS = (  # their names: each is also the event's key
-    Text("Council of Troubles"),
-    Text("Index of Prohibited Books"),
-    Text("Tridentine Catechism"),
-    Text("English Recusants"),
-)
+# The events whose first conversion die is a 6, not rolled (VQ-1 step 1): each card's
+# name as an order gives it, and as each reader reads it.
+AUTOMATIC_SIX_EVENTS = {
+    # Translators: a Virgin Queen event card (as the game's translation names it, if any).
+    "Council of Troubles": Text("Council of Troubles"),
+    "Index of Prohibited Books": Text("Index of Prohibited Books"),
+    "Tridentine Catechism": Text("Tridentine Catechism"),
+    "English Recusants": Text("English Recusants"),
+}
 TURN_TRACK = "turn_track"  # World.capitals: a capital captured earlier this turn
 POWER_NAMES = {
     "ottoman": Text("the Ottoman"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy
 
 from rules.forms import BaseOrderForm
 from tests.toy.procedures import targets
@@ -17,7 +18,9 @@ class SignalForm(BaseOrderForm):
         choices = targets(self.world, self.power_key)
         if choices:
             self.fields["area"] = forms.ChoiceField(
-                label="Light", choices=[("", "—"), *((a, a) for a in choices)], required=False
+                label=gettext_lazy("Light"),
+                choices=[("", "—"), *((a, self.world.names[a]) for a in choices)],
+                required=False,
             )
 
     def initial_from(self, payload: dict) -> dict:

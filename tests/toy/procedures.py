@@ -16,10 +16,12 @@ NEEDS = 4  # a beacon catches on 4 or more
 
 @dataclass
 class World(Logbook):
-    """Which power's beacon is lit in each area (None: unlit), and who borders whom."""
+    """Which power's beacon is lit in each area (None: unlit), who borders whom, and each
+    area's name as people read it."""
 
     lit: dict[str, str | None]
     adjacency: dict[str, set[str]]
+    names: dict[str, str]
     log: list[LogLine] = field(default_factory=list)
 
 
@@ -36,7 +38,8 @@ def targets(world: World, power: str) -> list[str]:
 def light_beacon(world: World, power: str, area: str, dice: Dice) -> bool:
     """TOY-1: a power lights an unlit area next to its own beacon on a die of 4 or more."""
     if area not in targets(world, power):
-        raise Refused(Text("%(area)s is not next to a beacon of yours.", area=area))
+        name = world.names.get(area, area)
+        raise Refused(Text("%(area)s is not next to a beacon of yours.", area=name))
     face = dice.d6(f"{power} lights {area}")
     caught = face >= NEEDS
     if caught:

@@ -10,13 +10,15 @@ from tests.toy.models import Beacon
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> persistence.Loaded:
-    """Every beacon of the campaign and the adjacency (``rows``: a snapshot's instead)."""
+    """Every beacon of the campaign, the adjacency and the areas' names (``rows``: a
+    snapshot's instead)."""
     rows = rows or LiveRows(campaign)
     board = persistence.Board.read(rows)
     lit = dict.fromkeys(board.area_ids)
     for beacon in rows.of(Beacon):
         lit[board.area_key[beacon.area_id]] = board.power_key.get(beacon.lit_by_id)
-    world = procedures.World(lit=lit, adjacency=board.adjacency(campaign))
+    names = {area.key: area.display_name for area in board.areas}
+    world = procedures.World(lit=lit, adjacency=board.adjacency(campaign), names=names)
     return persistence.Loaded.of(world, board, campaign)
 
 

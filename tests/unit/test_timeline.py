@@ -8,12 +8,19 @@ from campaign import timeline
 from campaign.timeline import BOTTOM, LEFT, RIGHT, TOP, Series
 from rules.empires_in_arms import presenters as eia
 from rules.pax_baltica import presenters as pb
+from rules.translation import Name
 from rules.virgin_queen import presenters as vq
 
-FRANCE = SimpleNamespace(key="france", name="France", color="#2b50aa")
-BRITAIN = SimpleNamespace(key="great_britain", name="Great Britain", color="#c8102e")
-SWEDEN = SimpleNamespace(key="sweden", name="Sweden", color="#1d4f91")
-RUSSIA = SimpleNamespace(key="russia", name="Russia", color="#2e7d32")
+
+def power(key: str, name: str, color: str) -> SimpleNamespace:
+    """A campaign's power as the presenters read it (its name shown as its display_name)."""
+    return SimpleNamespace(key=key, name=name, display_name=Name(name), color=color)
+
+
+FRANCE = power("france", "France", "#2b50aa")
+BRITAIN = power("great_britain", "Great Britain", "#c8102e")
+SWEDEN = power("sweden", "Sweden", "#1d4f91")
+RUSSIA = power("russia", "Russia", "#2e7d32")
 
 
 def revolt(sponsor: str, number: int, active: bool = True) -> dict:

@@ -15,8 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import edits
-from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_MODIFIERS, World
+from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_NAMES, World
 from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
+from rules.translation import localized
 
 NEUTRAL = ""
 KEEP, NO_STATUS = "", "none"  # the area-details form: leave as it is, or clear
@@ -39,6 +40,11 @@ def power_choices(world: World) -> list[tuple[str, str]]:
 def area_choices(world: World, keep=lambda area: True) -> list[tuple[str, str]]:
     areas = sorted((a for a in world.areas.values() if keep(a)), key=lambda area: area.name)
     return [(area.key, area.name) for area in areas]
+
+
+def zone_choices() -> list[tuple[str, str]]:
+    """The political status zones, in the reader's language."""
+    return [(zone, localized(name)) for zone, name in ZONE_NAMES.items()]
 
 
 def minor_choices(world: World) -> list[tuple[str, str]]:
@@ -68,7 +74,7 @@ class PowerForm(PowerRowForm):
     edit_key = "power"
     title = gettext_lazy("Powers: political status, PP, treasury")
     rule = "EIA-1"
-    zone = forms.ChoiceField(label=gettext_lazy("Zone"), choices=[(z, z) for z in ZONE_MODIFIERS])
+    zone = forms.ChoiceField(label=gettext_lazy("Zone"), choices=zone_choices)
     political_points = number_field(gettext_lazy("PP"), PP_RANGE)
     treasury = number_field(gettext_lazy("Treasury $"), TREASURY_RANGE)
     pays_bad_roll = flag(gettext_lazy("Pays $d6 on a bad roll"))

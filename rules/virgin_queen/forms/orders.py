@@ -87,7 +87,10 @@ class ImpulseOrderForm(BaseOrderForm):
             )
             self.fields["event"] = forms.ChoiceField(
                 label=_("Played as the event"),
-                choices=[(NO_EVENT, _("— (an action)"))] + [(e, e) for e in AUTOMATIC_SIX_EVENTS],
+                choices=[
+                    (NO_EVENT, _("— (an action)")),
+                    *((event, localized(name)) for event, name in AUTOMATIC_SIX_EVENTS.items()),
+                ],
                 required=False,
                 help_text=_("These events make the first die an automatic 6."),
             )
