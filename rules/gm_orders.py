@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.refusals import Refused
-from rules.text import Join, Text
+from rules.text import CLAUSES, Join, Text
 
 MOVE, BATTLE, CARD = "move", "battle", "card"
 KIND_NAMES = {MOVE: Text("move"), BATTLE: Text("battle"), CARD: Text("card played")}
@@ -229,7 +229,7 @@ def revealed(power: str, lines: list[Text], note: str) -> Text:
     """The log line that shows a power's orders for the GM once the phase is over."""
     parts = list(lines) + ([Text("note: %(note)s", note=note)] if note else [])
     return Text(
-        "%(power)s's orders for the GM: %(lines)s.", power=power, lines=Join(*parts, sep="; ")
+        "%(power)s's orders for the GM: %(lines)s.", power=power, lines=Join(*parts, sep=CLAUSES)
     )
 
 

@@ -61,11 +61,18 @@ def Plural(singular: str, plural: str, /, *, count: int, **params: Any) -> Text:
 
 
 def Join(*parts: Any, sep: str = "") -> Text:  # noqa: N802
-    """Parts (Texts or plain values) one after the other: each part is translated, the
-    joining is not."""
+    """Parts (Texts or plain values) one after the other: each part is translated, and
+    the joining too where ``sep`` is a Text (``CLAUSES``)."""
     keys = [f"p{i}" for i in range(len(parts))]
-    msgid = sep.replace("%", "%%").join(f"%({k})s" for k in keys)
-    return Text(msgid, **dict(zip(keys, parts, strict=True)))
+    params = dict(zip(keys, parts, strict=True))
+    joint = "%(sep)s" if isinstance(sep, Text) else sep.replace("%", "%%")
+    msgid = joint.join(f"%({k})s" for k in keys)  # no literal: nothing for the catalogs
+    return Text(msgid, sep=sep, **params) if isinstance(sep, Text) else Text(msgid, **params)
+
+
+# Translators: what separates the clauses of a log sentence ("2 hits; 1 miss"). Greek
+# writes the ano teleia ("· "): its ";" is the question mark.
+CLAUSES = Text("; ")
 
 
 def message_of(text: Any) -> dict | None:

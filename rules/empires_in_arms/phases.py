@@ -53,7 +53,7 @@ from rules.empires_in_arms.procedures import (
 from rules.empires_in_arms.state import SPAIN, Guerrilla, Revolt, World, option
 from rules.modifiers import RollReport
 from rules.refusals import Refused, Skipped
-from rules.text import Join, Plural, Text
+from rules.text import CLAUSES, Join, Plural, Text
 
 Orders = Mapping[str, Mapping[str, Any]]
 Outcomes = tuple[Any, ...]  # the procedures' outcomes and the Skipped orders, in order
@@ -563,7 +563,7 @@ def _ending_text(
                 count=factors,
             )
         )
-    return Join(*parts, sep="; ")
+    return Join(*parts, sep=CLAUSES)
 
 
 # -- helpers ----------------------------------------------------------------------------

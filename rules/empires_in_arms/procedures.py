@@ -47,7 +47,7 @@ from rules.empires_in_arms.state import (
 )
 from rules.modifiers import ModifiedRoll, Modifier, RollReport, clamp
 from rules.refusals import Refused
-from rules.text import Join, Plural, Text
+from rules.text import CLAUSES, Join, Plural, Text
 
 REVOLT_SUCCESS = 6  # EIA-1: a modified 6 or more
 INITIAL_NUMBER = (2, 5)  # EIA-2 clamp
@@ -352,7 +352,7 @@ def anti_guerrilla_operation(
             text, payment, treasury, number = _bad_roll_rise(controller, number, dice, options)
             parts.append(text)
     comparison = Text("> %(value)s", value=value) if success else Text("≤ %(value)s", value=value)
-    outcome = Join(*parts, sep="; ")
+    outcome = Join(*parts, sep=CLAUSES)
     report = RollReport("EIA-4", purpose, roll, comparison, outcome, power.key, area.key)
     return Operation(report, payment, success, eliminated, number, treasury)
 
@@ -761,7 +761,7 @@ def _another_powers_province(
         "controller, its home nation and cession are left as they were",
         **names,
     )
-    note = Join(note, check, sep="; ")
+    note = Join(note, check, sep=CLAUSES)
     home, ceded = area.home_power, area.ceded
     return RevoltSuccess(sponsor.key, ceded, home, "", factors, sponsor.key, "", text, note)
 

@@ -33,7 +33,7 @@ from rules.pax_baltica.state import (
     option,
 )
 from rules.refusals import Refused, reason_for
-from rules.text import Join, Plural, Text
+from rules.text import CLAUSES, Join, Plural, Text
 
 PLACED_GARRISON = 1  # GNW-2: the strength of the marker a captor places
 
@@ -327,7 +327,7 @@ def siege_result(world: World, territory: Territory, attacker: str) -> SiegeResu
                 nation=_nation_name(world, forced_peace),
             )
         )
-    text = Join(*parts, sep="; ")
+    text = Join(*parts, sep=CLAUSES)
     return SiegeResult(controller, garrison, surrendered, liberated, forced_peace, text)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from rules.pax_baltica.state import FLEET, FLEET_REACH, GALLEY_REACH, SEA, Block, World
 from rules.refusals import Refused, reason_for
-from rules.text import Join, Text
+from rules.text import CLAUSES, Join, Text
 
 Links = dict[str, set[str]]
 
@@ -193,7 +193,7 @@ def line_explanation(world: World, nation: str, area: str | None) -> Text:
     return Text(
         "No line of communication from %(territory)s: %(reasons)s.",
         territory=start,
-        reasons=Join(*reasons, sep="; "),
+        reasons=Join(*reasons, sep=CLAUSES),
     )
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from rules.dice import Dice
 from rules.modifiers import ModifiedRoll, RollReport
 from rules.refusals import Refused
-from rules.text import Join, Plural, Text
+from rules.text import CLAUSES, Join, Plural, Text
 from rules.virgin_queen.state import (
     ADJECTIVES,
     AUTOMATIC_SIX_EVENTS,
@@ -609,7 +609,7 @@ def _take_sixes(world: World, data: dict, waiting_for: str, answer: Mapping[str,
         Text(
             "%(power)s's 6s (step 4): %(dice)s.",
             power=power_subject(data["power"]),
-            dice=Join(*parts, sep="; "),
+            dice=Join(*parts, sep=CLAUSES),
         ),
     )
 
@@ -752,7 +752,7 @@ def _take_flips(world: World, data: dict, waiting_for: str, answer: Mapping[str,
         Text(
             "%(power)s's step 5: %(dice)s.",
             power=power_subject(data["power"]),
-            dice=Join(*parts, sep="; "),
+            dice=Join(*parts, sep=CLAUSES),
         ),
     )
 
