@@ -158,7 +158,9 @@ def private_address(seat: Seat, chosen: list[str], powers: dict[str, Power]) -> 
                 gettext("There is no power “%(power)s” in this campaign.") % {"power": key}
             )
         if chosen.count(key) > 1:
-            raise PressError(gettext("%(power)s is named twice.") % {"power": powers[key].name})
+            raise PressError(
+                gettext("%(power)s is named twice.") % {"power": powers[key].display_name}
+            )
     keys = sorted({*chosen, seat.power.key})
     if len(keys) < 2:
         raise PressError(
@@ -336,7 +338,8 @@ def announce(campaign: Campaign, message: Message, address: Address) -> None:
 
 
 def author_name(power: Power | None) -> str:
-    return power.display_name if power is not None else gettext("GM")
+    """Who signed a message, in the active language (a str: the webhook's JSON too)."""
+    return str(power.display_name) if power is not None else gettext("GM")
 
 
 def phase_name(campaign: Campaign, message: Message) -> str:
@@ -374,9 +377,10 @@ def channel_label(seat: Seat, address: Address) -> str:
         return gettext("Everyone (public)")
     if address.kind == Channel.Kind.GM:
         if seat.is_gm:
-            return gettext("%(power)s and the GM") % {"power": address.powers[0].name}
+            return gettext("%(power)s and the GM") % {"power": address.powers[0].display_name}
         return gettext("The GM")
-    return ", ".join(p.name for p in sorted(address.powers, key=lambda p: (p.sort, p.name)))
+    ordered = sorted(address.powers, key=lambda p: (p.sort, p.name))
+    return ", ".join(str(p.display_name) for p in ordered)
 
 
 def entries(seat: Seat, user, powers: dict[str, Power]) -> list[Entry]:
