@@ -5,8 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import UserCreationForm
-from django.utils import timezone
+from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -336,6 +336,15 @@ class SignupForm(UserCreationForm):
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+
+
+class RecipientsPasswordResetForm(PasswordResetForm):
+    """Django's password reset, its mail written in the language its recipient chose, not
+    in that of whoever asked for it (anyone may ask, for any address)."""
+
+    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+        with translation.override(Profile.language_of(context["user"])):
+            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
 
 
 class LobbyForm(forms.ModelForm):

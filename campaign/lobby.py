@@ -251,8 +251,7 @@ def _mail(user, write: Callable[[], tuple[str, str]]) -> None:
     ``write`` in their language."""
     if not user or not user.email:
         return
-    language = Profile.objects.filter(user=user).values_list("language", flat=True).first()
-    with translation.override(language or settings.LANGUAGE_CODE):
+    with translation.override(Profile.language_of(user)):
         subject, body = write()
     transaction.on_commit(lambda: delivery.deliver_mail.enqueue(user.email, subject, body))
 

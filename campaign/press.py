@@ -338,7 +338,8 @@ def announce(campaign: Campaign, message: Message, address: Address) -> None:
 
 
 def author_name(power: Power | None) -> str:
-    return power.display_name if power is not None else gettext("GM")
+    """Who signed a message, in the active language (a str: the webhook's JSON too)."""
+    return str(power.display_name) if power is not None else gettext("GM")
 
 
 def phase_name(campaign: Campaign, message: Message) -> str:

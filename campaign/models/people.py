@@ -44,3 +44,10 @@ class Profile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}'s preferences"
+
+    @classmethod
+    def language_of(cls, user) -> str:
+        """The language to write to ``user`` in, whoever made the mail: their choice, else
+        the site's."""
+        chosen = cls.objects.filter(user=user).values_list("language", flat=True).first()
+        return chosen or settings.LANGUAGE_CODE

@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from campaign.forms import ProfileForm
+from campaign.forms import ProfileForm, RecipientsPasswordResetForm
 from campaign.middleware import remember_language, remember_time_zone
 from campaign.models import Profile
 from courier.proxy import client_address
@@ -44,7 +44,11 @@ def preferences(request):
 class PasswordResetView(auth_views.PasswordResetView):
     """Django's password reset, throttled so that it cannot flood a mailbox or our mail
     server: each client address, and each e-mail address, may ask
-    settings.PASSWORD_RESET_LIMIT times an hour; past that, a 429 page and no mail."""
+    settings.PASSWORD_RESET_LIMIT times an hour; past that, a 429 page and no mail. The
+    mail is in its recipient's language and names the site as its other mail does."""
+
+    form_class = RecipientsPasswordResetForm
+    extra_email_context = {"site_name": "Courier"}
 
     def post(self, request, *args, **kwargs):
         email = request.POST.get("email", "").strip().lower()

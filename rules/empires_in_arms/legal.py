@@ -7,7 +7,18 @@ log line, an order that is no longer legal.
 
 from __future__ import annotations
 
-from rules.empires_in_arms.state import MINOR, PROVINCE, Corps, Guerrilla, Revolt, World, option
+from typing import NamedTuple
+
+from rules.empires_in_arms.state import (
+    MINOR,
+    PROVINCE,
+    Corps,
+    Depot,
+    Guerrilla,
+    Revolt,
+    World,
+    option,
+)
 
 MAX_ATTEMPTS = 3
 AID_RANGE = (1, 6)
@@ -113,6 +124,25 @@ def can_attack_depots(world: World, power: str, area: str) -> bool:
     return any(
         d.area == area and not d.port_city and enemy_of_any(world, stacks, d.power)
         for d in world.depots
+    )
+
+
+class DepotAttackForces(NamedTuple):
+    """EIA-11: what an attack on the depots in an area weighs."""
+
+    guerrilla_factors: int  # the attacking power's unbesieged guerrillas there
+    enemy_corps: int  # the corps there of an enemy of theirs
+    depots: list[Depot]  # the depots there of an enemy of theirs
+
+
+def depot_attack_forces(world: World, power: str, area: str) -> DepotAttackForces:
+    """EIA-11: this power's guerrillas that would attack the depots in the area, and the
+    enemy corps and depots they would face."""
+    own = own_stacks(world, power, area)
+    return DepotAttackForces(
+        sum(g.factors for g in own),
+        sum(1 for c in world.corps_in(area) if enemy_of_any(world, own, c.power)),
+        [d for d in world.depots if d.area == area and enemy_of_any(world, own, d.power)],
     )
 
 

@@ -18,11 +18,10 @@ from rules.empires_in_arms.legal import (
     aidable_revolts,
     can_attack_depots,
     can_operate,
+    depot_attack_forces,
     eligible_corps,
-    enemy_of_any,
     operation_targets,
     own_revolts,
-    own_stacks,
     revolt_targets,
 )
 from rules.empires_in_arms.procedures import (
@@ -339,11 +338,8 @@ def attack_depots(world: World, power_key: str, key: str, dice: Dice) -> Outcome
             area=_name(world, key),
         )
         return _skip(world, "EIA-11", Skipped(power_key, key, text), area=key)
-    own = own_stacks(world, power_key, key)
-    depots = [d for d in world.depots if d.area == key and enemy_of_any(world, own, d.power)]
-    corps = sum(1 for c in world.corps_in(key) if enemy_of_any(world, own, c.power))
-    factors = sum(g.factors for g in own)
-    attack = depot_attack(power, world.areas[key], factors, corps, depots, dice, world.options)
+    forces = depot_attack_forces(world, power_key, key)
+    attack = depot_attack(power, world.areas[key], *forces, dice, world.options)
     _say_roll(world, attack.report)
     world.depots = [d for d in world.depots if not any(d is x for x in attack.destroyed)]
     _retreat_garrisons(world, attack)

@@ -962,9 +962,8 @@ def depot_attack(
     """EIA-11: ``power``'s guerrillas (more than six) attack the enemy ``depots`` in
     ``area`` (port-city depots are immune): d6 −1 per enemy corps, −1 for a depot garrison
     of 10 factors (Decision 13), +1 for 10 or more guerrilla factors; 5–6 destroys them."""
-    targets = tuple(d for d in depots if not d.port_city)
-    garrisoned = any(_big_garrison(d.garrison, options) for d in targets)
-    modifiers = _depot_modifiers(enemy_corps, garrisoned, guerrilla_factors)
+    targets = _depot_targets(depots)
+    modifiers = depot_attack_modifiers(guerrilla_factors, enemy_corps, depots, options)
     purpose = Text(
         "%(power)s's guerrillas attack the depots in %(area)s", power=power.name, area=area.name
     )
@@ -980,6 +979,34 @@ def depot_attack(
         outcome, comparison = Text("no effect"), Text("< %(value)s", value=DEPOT_SUCCESS)
     report = RollReport("EIA-11", purpose, roll, comparison, outcome, power.key, area.key)
     return DepotAttack(report, destroyed)
+
+
+def depot_attack_needs(
+    guerrilla_factors: int,
+    enemy_corps: int,
+    depots: Sequence[Depot],
+    options: Mapping[str, Any] | None = None,
+) -> int:
+    """The least die face with which an EIA-11 attack destroys the depots: below 1, any
+    face does; above 6, none does."""
+    modifiers = depot_attack_modifiers(guerrilla_factors, enemy_corps, depots, options)
+    return DEPOT_SUCCESS - sum(m.value for m in modifiers)
+
+
+def depot_attack_modifiers(
+    guerrilla_factors: int,
+    enemy_corps: int,
+    depots: Sequence[Depot],
+    options: Mapping[str, Any] | None = None,
+) -> tuple[Modifier, ...]:
+    """EIA-11: what is added to the die of an attack on these depots (see depot_attack)."""
+    garrisoned = any(_big_garrison(d.garrison, options) for d in _depot_targets(depots))
+    return _depot_modifiers(enemy_corps, garrisoned, guerrilla_factors)
+
+
+def _depot_targets(depots: Sequence[Depot]) -> tuple[Depot, ...]:
+    """The depots an attack can destroy: those outside a port city."""
+    return tuple(d for d in depots if not d.port_city)
 
 
 def _depot_modifiers(enemy_corps: int, garrisoned: bool, factors: int) -> tuple[Modifier, ...]:

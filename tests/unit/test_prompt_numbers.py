@@ -4,6 +4,7 @@ own sums, so that they change with the state), and who waits for whom."""
 
 from __future__ import annotations
 
+import copy
 from types import SimpleNamespace
 
 import pytest
@@ -11,6 +12,7 @@ from django.utils import translation
 
 from rules.dice import ScriptedDice
 from rules.empires_in_arms.forms.orders import EconomicOrderForm, LandOrderForm
+from rules.empires_in_arms.phases import attack_depots
 from rules.empires_in_arms.state import Corps, Revolt
 from rules.pax_baltica.forms.orders import ActionOrderForm, RecruitmentOrderForm
 from rules.virgin_queen import procedures as vq
@@ -45,6 +47,40 @@ def test_an_operation_says_the_face_it_needs_and_it_falls_with_a_second_corps(ei
         LandOrderForm(world=eia_world, power_key="france"), "operations", "andalusia"
     )
     assert "2 eligible corps" in label and "needs 4 or more on the die" in label
+
+
+def test_a_depot_attack_says_the_face_it_needs_with_the_modifiers_there(eia_world):  # noqa: F811
+    """Spain's 7 factors against French corps I in Andalusia need 6 (5, −1 for the corps);
+    a garrison of 10 makes it 7, out of reach; 3 more factors bring it back to 6."""
+
+    def label() -> str:
+        form = LandOrderForm(world=eia_world, power_key="spain")
+        return choice_label(form, "depot_attacks", "andalusia")
+
+    assert label() == "Andalusia (1 enemy corps -1: needs 6 or more on the die)"
+    eia_world.depots[0].garrison = 10
+    assert label() == (
+        "Andalusia (1 enemy corps -1, depot garrison of 10 factors -1: cannot succeed "
+        "(it would need 7 on the die))"
+    )
+    eia_world.guerrillas[0].factors = 10
+    assert "10 or more guerrilla factors +1: needs 6 or more on the die" in label()
+    eia_world.corps.clear()
+    eia_world.depots[0].garrison = 0
+    assert label() == "Andalusia (10 or more guerrilla factors +1: needs 4 or more on the die)"
+
+
+def test_a_depot_attack_needs_what_its_resolution_rolls_against(eia_world):  # noqa: F811
+    """The face the form states is the one the resolver's roll succeeds with."""
+    eia_world.depots[0].garrison = 10
+    eia_world.guerrillas[0].factors = 10
+    assert "needs 6 or more on the die" in choice_label(
+        LandOrderForm(world=eia_world, power_key="spain"), "depot_attacks", "andalusia"
+    )
+    for face, destroyed in ((5, False), (6, True)):
+        world = copy.deepcopy(eia_world)
+        (attack,) = attack_depots(world, "spain", "andalusia", ScriptedDice([face]))
+        assert bool(attack.destroyed) is destroyed, face
 
 
 def test_the_aid_form_says_what_the_treasury_holds(eia_world):  # noqa: F811

@@ -14,6 +14,8 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.empires_in_arms import legal
 from rules.empires_in_arms.procedures import (
     DEPOT_SUCCESS,
+    depot_attack_modifiers,
+    depot_attack_needs,
     operation_needs,
     revolt_attempt_needs,
     three_months_ending,
@@ -21,6 +23,7 @@ from rules.empires_in_arms.procedures import (
 from rules.empires_in_arms.services import set_standing_order
 from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
 from rules.forms import BaseOrderForm, WholeNumberField
+from rules.translation import localized
 
 OPERATION_REFUSAL = gettext_lazy(
     "You cannot operate in %(value)s: you need an eligible corps there (one that has not "
@@ -36,6 +39,16 @@ DEPOT_REFUSAL = gettext_lazy(
 def die_needs(face: int) -> str:
     """ "needs 4 or more on the die" for a face from 2 to 6."""
     return _("needs %(face)s or more on the die") % {"face": face}
+
+
+def success_needs(face: int) -> str:
+    """What the die needs for an operation or an attack to succeed, for the least face
+    its procedure computed (below 1: any face; above 6: none)."""
+    if face <= 1:
+        return _("succeeds whatever the roll")
+    if face > 6:
+        return _("cannot succeed (it would need %(face)s on the die)") % {"face": face}
+    return die_needs(face)
 
 
 class OrderForm(BaseOrderForm):
@@ -272,7 +285,7 @@ class LandOrderForm(OrderForm):
             "depot_attacks",
             legal.depot_attack_areas(self.world, self.power_key),
             label=_("Guerrilla depot attacks"),
-            describe=self.area_name,
+            describe=self.depot_attack_label,
             help_text=_(
                 "EIA-11: with %(minimum)s or more guerrilla factors that start no other battle, "
                 "attack the enemy depots outside port cities; a modified %(success)s or more "
@@ -341,12 +354,23 @@ class LandOrderForm(OrderForm):
     def operation_needs(self, key: str, revolt: Revolt | None, corps: int) -> str:
         """What the die needs for the operation to succeed, from the procedure's own sum."""
         area = self.world.areas[key]
-        face = operation_needs(self.power, area, revolt, corps, self.world.options)
-        if face <= 1:
-            return _("succeeds whatever the roll")
-        if face > 6:
-            return _("cannot succeed (it would need %(face)s on the die)") % {"face": face}
-        return die_needs(face)
+        return success_needs(operation_needs(self.power, area, revolt, corps, self.world.options))
+
+    def depot_attack_label(self, key: str) -> str:
+        """The area, what its attack adds to the die and the face it needs, from the
+        procedure's own modifiers."""
+        forces = legal.depot_attack_forces(self.world, self.power_key, key)
+        options = self.world.options
+        applied = [m for m in depot_attack_modifiers(*forces, options) if m.value]
+        modifiers = ", ".join(
+            _("%(modifier)s %(value)s") % {"modifier": localized(m.label), "value": f"{m.value:+d}"}
+            for m in applied
+        )
+        return _("%(area)s (%(modifiers)s: %(needs)s)") % {
+            "area": self.area_name(key),
+            "modifiers": modifiers or _("no modifier"),
+            "needs": success_needs(depot_attack_needs(*forces, options)),
+        }
 
     def initial_from(self, payload: dict) -> dict:
         initial = {f"{self.move_prefix}{m['stack']}": m["to"] for m in payload.get("moves", [])}

@@ -1,0 +1,178 @@
+"""Every mail Courier sends reads in its recipient's language: read in the pseudo-locale
+(tests/pseudo.py) by a recipient whose Profile chose it, the deadline reminder, the press
+digest, the lobby's mails (a request to the GM, its acceptance, its refusal) and the
+password reset show no letter the catalogs did not write, apart from what people typed or
+chose and the links; and the password reset is written in the recipient's language, not
+in the language of the request that asked for it. The scenario's names are not allowed
+here: the mails name the powers through the catalogs. The mails of a phase that opens or
+is resolved are read in tests/reliability/test_pseudo_locale.py.
+
+A webhook has no reader with a Profile: its human-readable fields (the turn, the phase,
+the text) are in the site's language (LANGUAGE_CODE), here the pseudo-locale.
+
+Signing up and invitations send no mail (an invitation is a link the GM hands on).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import mail
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+
+from campaign import lobby, press, services
+from campaign.models import Campaign, Seat
+from tests import pseudo
+from tests.factories import PASSWORD, make_eia_campaign, seat_users
+from tests.reliability.test_pseudo_locale import CODES, Allowed, speak_pseudo
+from tests.services.test_scheduling import (
+    START,
+    france_sponsors_a_revolt,
+    give_orders,
+    run_worker,
+    set_deadline,
+    tick,
+)
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+# A link, given as it is (the campaign's, its press page's, the lobby's, a reset's).
+LINKS = re.compile(r"https?://\S+")
+
+
+@pytest.fixture(autouse=True)
+def pseudo_locale():
+    with pseudo.installed():
+        yield
+
+
+@pytest.fixture
+def campaign():
+    return make_eia_campaign()
+
+
+@pytest.fixture
+def users(campaign):
+    """Every role of seat_users, each with a mail address and the pseudo-locale."""
+    found = seat_users(campaign)
+    for role, user in found.items():
+        user.email = f"{role}@example.org"
+        user.save(update_fields=["email"])
+    speak_pseudo(*found.values())
+    return found
+
+
+def escapes_in_mail(allowed: Allowed) -> list[str]:
+    """The outbox's subject and body lines that show a letter no catalog wrote."""
+    found = []
+    for message in mail.outbox:
+        for text in (message.subject, *message.body.splitlines()):
+            if pseudo.escapes(text, CODES, LINKS, *allowed.patterns):
+                found.append(f"mail to {message.to[0]}: {text[:160]}")
+    return found
+
+
+def assert_reads_clean(allowed: Allowed) -> None:
+    assert mail.outbox, "no mail was sent"
+    found = escapes_in_mail(allowed)
+    assert not found, f"{len(found)} texts outside the catalogs:\n" + "\n".join(found)
+
+
+def test_the_deadline_reminder_reads_in_the_readers_language(
+    campaign, users, time_machine, django_capture_on_commit_callbacks
+):
+    time_machine.move_to(START, tick=False)
+    france_sponsors_a_revolt(campaign)  # so that France owes orders in the peace step
+    set_deadline(campaign, 48, users)
+    give_orders(campaign, "france", ready=False)
+    run_worker(django_capture_on_commit_callbacks)
+    mail.outbox.clear()
+    time_machine.move_to(START + timedelta(hours=24), tick=False)
+    tick()
+    run_worker(django_capture_on_commit_callbacks)
+    assert_reads_clean(Allowed.of())
+
+
+def test_the_press_digest_reads_in_the_readers_language(campaign, users):
+    cache.clear()  # the posting rate is counted in the cache
+    seat = Seat.objects.get(campaign=campaign, user=users["player"])
+    text = "Shall we share Bavaria?"
+    press.post_message(seat=seat, to=press.PUBLIC, chosen=[], text=text)
+    press.post_message(seat=seat, to=press.PRIVATE_CHOICE, chosen=["great_britain"], text=text)
+    press.post_message(seat=seat, to=press.GM_CHOICE, chosen=[], text=text)
+    mail.outbox.clear()
+    assert press.send_digests(timezone.now() + timedelta(hours=1)) > 0
+    run_worker()
+    assert_reads_clean(Allowed.of().also({text}))
+
+
+def test_the_lobby_mails_read_in_their_readers_language(
+    campaign, users, django_capture_on_commit_callbacks
+):
+    Campaign.objects.filter(pk=campaign.pk).update(lobby_open=True)
+    askers = [
+        User.objects.create_user(f"{name}-{campaign.pk}", f"{name}@example.org")
+        for name in ("asker", "rival")
+    ]
+    speak_pseudo(*askers)
+    spain = campaign.powers.get(key="spain").pk
+    with django_capture_on_commit_callbacks(execute=True):
+        asked = [
+            lobby.ask_for_seat(campaign_id=campaign.pk, power_id=spain, user=user)
+            for user in askers
+        ]
+        lobby.answer_request(
+            campaign_id=campaign.pk, request_id=asked[0].pk, accept=True, actor=users["gm"]
+        )
+    run_worker(django_capture_on_commit_callbacks)
+    recipients = sorted(message.to[0] for message in mail.outbox)
+    assert recipients == sorted(["gm@example.org"] * 2 + ["asker@example.org", "rival@example.org"])
+    assert_reads_clean(Allowed.of())
+
+
+def test_the_password_reset_reads_in_the_recipients_language_not_the_requests():
+    cache.clear()  # the resets an hour are counted in the cache
+    user = User.objects.create_user("forgetful", "forgetful@example.org", PASSWORD)
+    speak_pseudo(user)
+    response = Client().post(
+        reverse("password_reset"), {"email": user.email}, HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert response.status_code == 302
+    assert response.wsgi_request.LANGUAGE_CODE == "en"  # the page is the requester's
+    assert_reads_clean(Allowed.of())
+
+
+def test_the_webhooks_read_in_the_sites_language(
+    campaign, users, settings, django_capture_on_commit_callbacks
+):
+    settings.LANGUAGE_CODE = pseudo.CODE
+    cache.clear()  # the posting rate is counted in the cache
+    Campaign.objects.filter(pk=campaign.pk).update(webhook_url="https://hooks.example.org/c")
+    campaign.refresh_from_db()
+    seat = Seat.objects.get(campaign=campaign, user=users["player"])
+    text = "Shall we share Bavaria?"
+    with django_capture_on_commit_callbacks(execute=True):
+        services.resolve_open_phase(
+            campaign_id=campaign.pk, expected_phase_id=campaign.phase_id, actor=users["gm"]
+        )
+    with django_capture_on_commit_callbacks(execute=True):
+        press.post_message(seat=seat, to=press.PUBLIC, chosen=[], text=text)
+        press.post_message(seat=seat, to=press.GM_CHOICE, chosen=[], text=text)
+    sent = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_webhook")
+    payloads = [result.args_kwargs["args"][1] for result in sent.order_by("enqueued_at")]
+    assert [p["event"] for p in payloads] == ["phase_resolved", "phase_opened", "press", "press"]
+    allowed = Allowed.of().also({text})
+    found = [
+        f"{payload['event']} {field}: {payload[field]}"
+        for payload in payloads
+        for field in ("turn", "phase", "text", "from")
+        if payload.get(field) and pseudo.escapes(payload[field], CODES, *allowed.patterns)
+    ]
+    assert not found, f"{len(found)} texts outside the catalogs:\n" + "\n".join(found)
