@@ -68,8 +68,10 @@ def flatten(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
 
 @cache
 def logs(ruleset: str) -> dict[str, list[tuple[str, dict]]]:
-    """{case id: its log as (rule, stored message) pairs} (treat as read-only)."""
-    found = json.loads((corpus_dir(ruleset) / "logs.json").read_text(encoding="utf-8"))
+    """{case id: its log as (rule, stored message) pairs}, none for a ruleset without a
+    corpus (treat as read-only)."""
+    path = corpus_dir(ruleset) / "logs.json"
+    found = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
     return {case: [(rule, message) for rule, message in log] for case, log in found.items()}
 
 
