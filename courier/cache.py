@@ -1,5 +1,6 @@
 """The shared cache: what the pages render once per campaign version and view (the map,
-the area table) and the counters of the rate limits, shared by every process.
+the area table, the state panels, a power's part of its orders for the GM) and the
+counters of the rate limits, shared by every process.
 
 Redis when ``COURIER_CACHE_URL`` names one (docker-compose starts it), otherwise a table of
 the database, which every process shares too. A Redis that is down is a cold cache:

@@ -168,6 +168,22 @@ def load_state(seat: Seat) -> CampaignState:
     )
 
 
+def panels_key(state: CampaignState) -> str:
+    """The ruleset's state panels' cache key: the state as this reader sees it, and the
+    seat they read it from (a player's own power shows more of itself; the GM's, all)."""
+    seat = state.seat
+    return ":".join(map(str, [*state_view(state), seat.power_id or "", seat.is_gm]))
+
+
+def gm_part_key(state: CampaignState) -> str | None:
+    """The cache key of a power's part of its orders for the GM, drawn from its saved
+    orders (which change the campaign's version): None for a seat that gives none."""
+    if not (state.takes_orders and state.seat.power_id):
+        return None
+    seat, reveal = state.seat, state.campaign.reveal_gm_orders
+    return ":".join(map(str, [*state_view(state), seat.power_id, reveal]))
+
+
 def with_saved_orders(state: CampaignState) -> CampaignState:
     """The same state with the open phase's orders read again, after a submission (which
     changes nothing else)."""
@@ -188,7 +204,11 @@ def panels(state: CampaignState) -> dict:
         "steps": presenters.sequence(state.rules, state.campaign, state.phase),
         "readiness": presenters.readiness(state.powers, state.orders, state.spec, state.phase),
         "dice": presenters.dice_note(seeded, state.phase),
-        "ruleset_panels": presenter.panels(state.world, state.viewer) if presenter else {},
+        # drawn only if the cache has not got them (templates/campaign/detail.html)
+        "ruleset_panels": SimpleLazyObject(lambda: presenter.panels(state.world, state.viewer))
+        if presenter
+        else {},
+        "panels_cache_key": panels_key(state) if presenter else None,
         "ruleset_templates": presenters.templates_of(state.rules),
         "scenario_name": scenario_name(state.campaign.scenario),
     }
@@ -202,7 +222,10 @@ def orders_context(
     return {
         **panels(state),
         "order_form": order_form or state.order_form(),
-        "gm_form": gm_form or state.gm_form(),
+        # a form not given is one to draw from the saved orders: drawn only if the cache
+        # has not got it (templates/campaign/detail.html)
+        "gm_form": gm_form or SimpleLazyObject(state.gm_form),
+        "gm_part_cache_key": None if gm_form else gm_part_key(state),
         "my_gm_orders": gm_orders.own(state) if state.seat.power_id else None,
         "order": state.my_order,
         "standing_form": standing_form or state.standing_form(),
@@ -290,6 +313,14 @@ CHOOSE, DECISION, ANSWER = "choose", "decision", "answer"
 MAP_SALT = "courier.map"
 
 
+def state_view(state: CampaignState) -> list:
+    """What a drawing of the state depends on, as a cache key's first parts: the
+    campaign's version (any change, orders included), the reader's language and the
+    hidden-information view of the state they are shown."""
+    sees = "all" if state.viewer is None else ",".join(sorted(state.viewer))
+    return [state.campaign.pk, state.campaign.version, get_language(), sees]
+
+
 def map_context(state: CampaignState, highlight: set[str], kind: str = CHOOSE) -> dict:
     """The map for the page's template, drawn only if the cache has not got it: keyed by
     the campaign's version (any change, orders included) and what this seat sees (its
@@ -298,11 +329,10 @@ def map_context(state: CampaignState, highlight: set[str], kind: str = CHOOSE) -
     ``map_url`` loads it after the page (campaign.views.maps.map_panel), signed for this
     reader so that it is served from the cache without reading the state again."""
     seat = state.seat
-    sees = "all" if state.viewer is None else ",".join(sorted(state.viewer))
     reads = "every" if sealing.reads_every_order(seat, state.orders) else "own"
     shown = sorted(highlight)
-    key = [state.campaign.pk, state.campaign.version, get_language(), sees, reads]
-    key = ":".join(map(str, [*key, seat.power_id or "", ",".join(shown), kind if shown else ""]))
+    key = [*state_view(state), reads, seat.power_id or "", ",".join(shown), kind if shown else ""]
+    key = ":".join(map(str, key))
     token = signing.dumps([seat.user_id, key, shown, kind], salt=MAP_SALT, compress=True)
     url = reverse("campaign:map", args=[state.campaign.pk])
     return {
