@@ -13,22 +13,10 @@ from django.urls import reverse
 from campaign import gm_order_forms
 from rules.pax_baltica import presenters as pb_presenters
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
+from tests.views.test_map_cache import counted
 from tests.views.test_pb_hidden_information import Secrets, blocks_of
 
 pytestmark = pytest.mark.django_db
-
-
-def counted(monkeypatch, owner, name: str) -> list[int]:
-    """Every call of ``owner.name`` during the test."""
-    calls: list[int] = []
-    real = getattr(owner, name)
-
-    def counting(*args, **kwargs):
-        calls.append(1)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(owner, name, counting)
-    return calls
 
 
 def page(user, campaign) -> str:

@@ -18,18 +18,23 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 
 
-@pytest.fixture
-def drawings(monkeypatch) -> list[int]:
-    """Every map drawn (presenters.map_view called) during the test, by campaign id."""
-    drawn: list[int] = []
-    real = presenters.map_view
+def counted(monkeypatch, owner, name: str) -> list[int]:
+    """Every call of ``owner.name`` during the test (one 1 each)."""
+    calls: list[int] = []
+    real = getattr(owner, name)
 
     def counting(*args, **kwargs):
-        drawn.append(1)
+        calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(presenters, "map_view", counting)
-    return drawn
+    monkeypatch.setattr(owner, name, counting)
+    return calls
+
+
+@pytest.fixture
+def drawings(monkeypatch) -> list[int]:
+    """Every map drawn (presenters.map_view called) during the test."""
+    return counted(monkeypatch, presenters, "map_view")
 
 
 def page(user, campaign) -> str:
