@@ -4,10 +4,11 @@
     python bench/edits.py --runs 31
 
 A large campaign (bench/generate.py) is generated; the GM edits one power's row, then one
-area's controller (a row of a 400-item list), alternating two values so that every edit
-changes the state. Each request runs in-process through the whole middleware stack
-(Django's test client, PostgreSQL, committed), timed from the request to the response;
-the answer's size and the fragments it swaps out of band are printed with it.
+area's controller (a row of a 400-item list), marks a power absent and back, and sets the
+phase's deadline, alternating two values so that every edit changes the state. Each
+request runs in-process through the whole middleware stack (Django's test client,
+PostgreSQL, committed), timed from the request to the response; the answer's size and the
+fragments it swaps out of band are printed with it.
 """
 
 from __future__ import annotations
@@ -36,26 +37,46 @@ from campaign.models import Campaign  # noqa: E402
 OOB = re.compile(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="true"')
 
 
-def power_edit(campaign, run: int) -> tuple[str, dict]:
-    return "power", {
-        "power": "france",
-        "zone": "Dominant" if run % 2 else "Neutral",
-        "political_points": str(10 + run % 2),
-        "treasury": "30",
-    }
+def power_edit(campaign, run: int) -> tuple[str, str, dict]:
+    url = reverse("campaign:edit", args=[campaign.pk, "power"])
+    return (
+        "power",
+        url,
+        {
+            "power": "france",
+            "zone": "Dominant" if run % 2 else "Neutral",
+            "political_points": str(10 + run % 2),
+            "treasury": "30",
+        },
+    )
 
 
-def area_edit(campaign, run: int) -> tuple[str, dict]:
+def area_edit(campaign, run: int) -> tuple[str, str, dict]:
     area = campaign.areas.order_by("key").first()
-    return "area", {"area": area.key, "controller": "france" if run % 2 else "spain"}
+    url = reverse("campaign:edit", args=[campaign.pk, "area"])
+    return "area", url, {"area": area.key, "controller": "france" if run % 2 else "spain"}
+
+
+def absent_edit(campaign, run: int) -> tuple[str, str, dict]:
+    power = campaign.powers.get(key="spain")
+    url = reverse("campaign:absent", args=[campaign.pk, power.pk])
+    return "seat (absent)", url, {"absent": "on"} if run % 2 == 0 else {}
+
+
+def deadline_edit(campaign, run: int) -> tuple[str, str, dict]:
+    url = reverse("campaign:deadline", args=[campaign.pk])
+    return (
+        "deadline",
+        url,
+        {"phase": campaign.phase_id, "deadline": f"2999-01-0{1 + run % 2}T10:00"},
+    )
 
 
 def measure(client, campaign, make, runs: int) -> dict:
     times, queries, sizes, fragments = [], [], [], set()
     for run in range(runs):
-        key, data = make(campaign, run)
+        key, url, data = make(campaign, run)
         version = Campaign.objects.values_list("state_version", flat=True).get(pk=campaign.pk)
-        url = reverse("campaign:edit", args=[campaign.pk, key])
         with CaptureQueriesContext(connection) as captured:
             start = time.perf_counter()
             response = client.post(url, {**data, "state_version": version}, HTTP_HX_REQUEST="true")
@@ -85,7 +106,8 @@ def main() -> None:
     client = session_client(generated.users["gm"])
     client.get(reverse("campaign:gm", args=[generated.campaign.pk]))  # a first visit
     results = [
-        measure(client, generated.campaign, make, args.runs) for make in (power_edit, area_edit)
+        measure(client, generated.campaign, make, args.runs)
+        for make in (power_edit, area_edit, absent_edit, deadline_edit)
     ]
     print(f"GM edits in place at {args.areas} areas, {args.runs} each")
     headers = ["edit", "median ms", "p90 ms", "queries", "bytes", "out of band"]

@@ -452,8 +452,9 @@ def edits_section(data: dict) -> str:
     return (
         f"`bench/edits.py`: campaign of {data['areas']} areas; in-process through the whole "
         "middleware stack, PostgreSQL, each edit committed; the GM edits one power's row of "
-        "the powers' panel, then the controller of one area (a 400-item list), as the "
-        f"dashboard's HTMX form sends them, {data['runs']} times each.\n\n"
+        "the powers' panel, the controller of one area (a 400-item list), a power's seat "
+        "(absent and back) and the phase's deadline, as the dashboard's HTMX forms send "
+        f"them, {data['runs']} times each.\n\n"
         + table(["edit", "median ms", "p90 ms", "queries", "bytes", "out of band"], rows)
         + "\n"
     )

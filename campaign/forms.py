@@ -139,6 +139,12 @@ class AssignSeatForm(forms.Form):
         return user
 
 
+def datetime_local() -> forms.DateTimeInput:
+    """A date and time picker: its value in the one format such an input reads, not the
+    reader's language's (a Greek or Russian date left the picker empty)."""
+    return forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
 class DeadlineForm(forms.Form):
     """The open phase's deadline, in the GM's time zone; empty clears it. Its ids are its
     own (id_deadline-…): the dashboard's close-and-resolve form has a phase field too."""
@@ -151,7 +157,7 @@ class DeadlineForm(forms.Form):
     deadline = forms.DateTimeField(
         label=_("Deadline"),
         required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        widget=datetime_local(),
         help_text=_("Shown to every player; leave empty for no deadline."),
     )
 
@@ -234,12 +240,10 @@ class AwayForm(forms.Form):
     start = forms.DateTimeField(
         label=_("Away from"),
         required=False,
-        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        widget=datetime_local(),
         help_text=_("Leave empty to be away from now."),
     )
-    end = forms.DateTimeField(
-        label=_("Until"), widget=forms.DateTimeInput(attrs={"type": "datetime-local"})
-    )
+    end = forms.DateTimeField(label=_("Until"), widget=datetime_local())
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -18,7 +18,14 @@ from campaign import gm_orders
 from campaign.views.access import gm_seat
 from campaign.views.context import CampaignState, load_state, map_view
 from campaign.views.edit_panels import edit_forms, opened_panel
-from campaign.views.gm import Refusal, act, dashboard_context, perform, state_context
+from campaign.views.gm import (
+    Refusal,
+    act,
+    dashboard_context,
+    moved_on,
+    perform,
+    state_context,
+)
 from rules.forms import row_auto_id, row_item
 from rules.translation import localized
 
@@ -59,10 +66,7 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
     except Refusal as refusal:
         notice, level, status, shown = refusal.reason, "error", refusal.status, refusal.state
         bound = form if refusal.status == 422 else None
-    if (shown.campaign.phase_id, shown.phase and shown.phase.status) != (
-        state.campaign.phase_id,
-        state.phase and state.phase.status,
-    ):
+    if moved_on(state, shown):
         messages.success(request, notice)
         return HttpResponseClientRedirect(reverse("campaign:gm", args=[state.campaign.pk]))
     context = {

@@ -1,7 +1,11 @@
 """The GM dashboard: readiness, resolving the phase, seats, options and state edits.
 
-Every change is a POST that redirects back to the dashboard with a message; a refused
-one renders the dashboard with the reason and a 4xx status, having changed nothing.
+Every change is a POST. Sent by the dashboard's HTMX form, a change of the schedule,
+seats, lobby, press rules, options or orders for the GM answers in place: its section
+again, saying what was done, and out of band what else it changed (``IN_PLACE``).
+Otherwise, and for what changes the whole page (starting, resolving, rolling back,
+ending), it redirects back to the dashboard with a message. A refused change answers
+with the reason and a 4xx status, having changed nothing.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_orders, lobby, presenters, readiness, rollback, scheduling, sealing
 from campaign.changes import expecting_state
@@ -56,6 +61,31 @@ from campaign.views.context import (
 from campaign.views.edit_panels import edit_panels
 
 GM_LOG_LIMIT = 50
+
+GM_PAGE = "campaign/gm.html"
+# A section of the dashboard that answers its controls in place (by the anchor its view
+# goes back to), and the other fragments those controls change. Who owes orders, the log
+# and the state version every form carries come with every answer.
+IN_PLACE = {
+    "#phase": (f"{GM_PAGE}#phase", (f"{GM_PAGE}#lead",)),
+    "#schedule": (f"{GM_PAGE}#schedule", (f"{GM_PAGE}#lead", f"{GM_PAGE}#phase")),
+    "#seats": (
+        f"{GM_PAGE}#seats",
+        (f"{GM_PAGE}#phase", f"{GM_PAGE}#orders_given", "campaign/lobby.html#gm_panel"),
+    ),
+    "#lobby": ("campaign/lobby.html#gm_panel", (f"{GM_PAGE}#seats", f"{GM_PAGE}#phase")),
+    "#press-rules": (f"{GM_PAGE}#press_rules", ()),
+    "#options": (
+        f"{GM_PAGE}#options",
+        (
+            f"{GM_PAGE}#lead",
+            f"{GM_PAGE}#phase",
+            "campaign/detail.html#sequence",
+            "campaign/detail.html#ruleset_panels",
+        ),
+    ),
+    "#gm-orders": ("campaign/gm_orders.html#dashboard", ()),
+}
 
 
 @login_required
@@ -116,6 +146,7 @@ def seat(request, campaign_id: int, seat_id: int):
         AssignSeatForm(request.POST),
         lambda data: assign_seat(seat=target, user=data["username"], actor=request.user),
         gettext("Seat updated."),
+        anchor="#seats",
     )
 
 
@@ -136,6 +167,7 @@ def options(request, campaign_id: int):
             actor=request.user,
         ),
         gettext("Options saved."),
+        anchor="#options",
     )
 
 
@@ -155,6 +187,7 @@ def deadline(request, campaign_id: int):
             actor=request.user,
         ),
         gettext("Deadline saved."),
+        anchor="#phase",
     )
 
 
@@ -252,6 +285,7 @@ def observer(request, campaign_id: int):
         None,
         lambda _: add_observer_seat(campaign_id=campaign_id, actor=request.user),
         gettext("Observer seat opened: send its invitation link."),
+        anchor="#seats",
     )
 
 
@@ -302,13 +336,54 @@ def perform(
     anchor: str = "",
 ):
     """``act``, then back to the dashboard with a message; a refusal renders the
-    dashboard with the reason. ``success`` empty: the service's return is the message."""
+    dashboard with the reason. ``success`` empty: the service's return is the message.
+    Sent by HTMX from a section that answers in place (``anchor`` in ``IN_PLACE``): that
+    section and what the change touched, instead of the whole page."""
+    in_place = request.htmx and anchor in IN_PLACE
     try:
         result = act(request, state, form, action, refusal_prefix)
     except Refusal as refusal:
+        if in_place:
+            return answer_in_place(request, state, refusal.state, anchor, refusal)
         return refuse(request, refusal.state, refusal.reason, refusal.status)
-    messages.success(request, success or str(result))
+    notice = success or str(result)
+    if in_place:
+        shown = load_state(gm_seat(request.user, state.campaign.pk))
+        return answer_in_place(request, state, shown, anchor, notice)
+    messages.success(request, notice)
     return redirect(reverse("campaign:gm", args=[state.campaign.pk]) + anchor)
+
+
+def answer_in_place(request, before: CampaignState, shown: CampaignState, anchor, outcome):
+    """The section of ``anchor`` as it now is, saying ``outcome`` (a notice, or the
+    Refusal), with out of band what the change touched; the whole dashboard again when
+    the phase moved on or the campaign ended (a rollback, the end) meanwhile."""
+    refused = isinstance(outcome, Refusal)
+    notice = outcome.reason if refused else outcome
+    if moved_on(before, shown):
+        (messages.error if refused else messages.success)(request, notice)
+        return HttpResponseClientRedirect(reverse("campaign:gm", args=[before.campaign.pk]))
+    section, also = IN_PLACE[anchor]
+    context = {
+        **dashboard_context(request, shown),
+        "answered": section,
+        "also": also,
+        "notice": notice,
+        "notice_level": "error" if refused else "success",
+    }
+    return render(
+        request, f"{GM_PAGE}#in_place", context, status=outcome.status if refused else 200
+    )
+
+
+def moved_on(before: CampaignState, after: CampaignState) -> bool:
+    """Whether the whole page changed between the two: another phase opened, the open
+    one changed status, or the campaign ended."""
+
+    def where(state: CampaignState) -> tuple:
+        return state.campaign.phase_id, state.phase and state.phase.status, state.campaign.ended_at
+
+    return where(before) != where(after)
 
 
 def refuse(request, state: CampaignState, reason: str, status: int):

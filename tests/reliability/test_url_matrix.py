@@ -50,7 +50,32 @@ ROLES = ("anonymous", "outsider", "player", "other_player", "observer", "gm")
 SEATED = ("player", "other_player", "observer", "gm")
 PLAYERS = ("player", "other_player")
 HTMX = {"HTTP_HX_REQUEST": "true"}
-HTMX_ENDPOINTS = {"orders", "standing", "question", "decision", "press", "press_channel", "edit"}
+# the views that answer an HTMX post with a fragment (the GM's controls: their section)
+HTMX_ENDPOINTS = {
+    "orders",
+    "standing",
+    "question",
+    "decision",
+    "press",
+    "press_channel",
+    "edit",
+    "deadline",
+    "clock",
+    "schedule",
+    "seat",
+    "absent",
+    "plays",
+    "observer",
+    "refuse_away",
+    "lobby_settings",
+    "seat_request",
+    "press_rules",
+    "options",
+    "gm_order_done",
+    "gm_orders_reveal",
+    "rollback",
+    "end",
+}
 MISSING = 10**17  # an id no row has
 LOGIN = "login"  # expected: a redirect to the login page
 
