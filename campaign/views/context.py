@@ -7,6 +7,7 @@ from functools import cached_property
 from typing import Any
 
 from django.core import signing
+from django.core.cache import cache
 from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
@@ -304,6 +305,18 @@ def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> present
         own_power_id=state.seat.power_id,
         orders=readable_payloads(state),
     )
+
+
+def map_rows(state: CampaignState) -> list:
+    """The map's rows as this seat's page draws them (no highlight), kept in the cache for
+    the campaign's version and view: what a GM edit compares, before and after, to know
+    whether the map changed, so that each edit draws it once, not twice."""
+    key = ":".join(map(str, ["courier_map_rows", *state_view(state), state.seat.pk]))
+    rows = cache.get(key)
+    if rows is None:
+        rows = map_view(state).rows
+        cache.set(key, rows, None)
+    return rows
 
 
 # What a map's highlighted areas are, for its legend and the areas' spoken labels:

@@ -16,7 +16,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_orders
 from campaign.views.access import gm_seat
-from campaign.views.context import CampaignState, load_state, map_view
+from campaign.views.context import CampaignState, load_state, map_rows
 from campaign.views.edit_panels import edit_forms, opened_panel
 from campaign.views.gm import (
     Refusal,
@@ -59,7 +59,7 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
     refusal answers the same with the reason and the state as it now is (the input kept
     where it was refused), having changed nothing; an edit after which the phase
     resolved reloads the dashboard."""
-    drawn = map_view(state).rows  # the map as the GM's page shows it now
+    drawn = map_rows(state)  # the map as the GM's page shows it now
     try:
         notice, level, status = act(request, state, form, make, prefix), "success", 200
         shown, bound = load_state(gm_seat(request.user, state.campaign.pk)), None
@@ -75,7 +75,7 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
         "notice": notice,
         "notice_level": level,
         # a refusal may meet a page out of date: its map is sent again with the state
-        "map_changed": status != 200 or map_view(shown).rows != drawn,
+        "map_changed": status != 200 or map_rows(shown) != drawn,
     }
     return render(request, "campaign/gm.html#edit_done", context, status=status)
 
