@@ -77,6 +77,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # a signed-out HTMX request: the whole page to the login page, not a login form in a panel
+    "campaign.login_redirect.HtmxLoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login itself
 ]

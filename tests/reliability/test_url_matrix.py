@@ -941,6 +941,16 @@ def request(client: Client, call: Call):
     return client.post(call.url, call.data or {}, **extra)
 
 
+def login_redirect(response) -> str:
+    """Where a signed-out reader is sent: a page's redirect, or an HTMX request's
+    HX-Redirect (campaign/login_redirect.py); "" when neither."""
+    if response.status_code == 302:
+        return response["Location"]
+    if response.status_code == 200:
+        return response.get("HX-Redirect", "")
+    return ""
+
+
 def check(scene: Scene, role: str, client: Client, name: str, spec: Spec, call: Call, before):
     """Make the request in a savepoint rolled back afterwards; the problems found."""
     problems = []
@@ -956,8 +966,8 @@ def check(scene: Scene, role: str, client: Client, name: str, spec: Spec, call: 
             error = getattr(response, "exc_info", None)
             problems.append(f"{where}: {status} {error[1]!r}" if error else f"{where}: {status}")
         elif want == LOGIN:
-            target = response.get("Location", "")
-            if status != 302 or not target.startswith(reverse("login")):
+            target = login_redirect(response)
+            if not target.startswith(reverse("login")):
                 problems.append(f"{where}: {status} {target!r}, not a redirect to log in")
         elif status != want:
             problems.append(f"{where}: {status}, not {want}: {said(body)}")
