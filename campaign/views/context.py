@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import hashlib
+import pickle
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
 from django.core import signing
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Q, Subquery, Value
+from django.db.models import Exists, Max, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
@@ -307,16 +309,18 @@ def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> present
     )
 
 
-def map_rows(state: CampaignState) -> list:
-    """The map's rows as this seat's page draws them (no highlight), kept in the cache for
-    the campaign's version and view: what a GM edit compares, before and after, to know
-    whether the map changed, so that each edit draws it once, not twice."""
-    key = ":".join(map(str, ["courier_map_rows", *state_view(state), state.seat.pk]))
-    rows = cache.get(key)
-    if rows is None:
-        rows = map_view(state).rows
-        cache.set(key, rows, None)
-    return rows
+def map_look(state: CampaignState) -> str:
+    """A digest of the map as this seat's page draws it (no highlight), kept in the cache
+    for the campaign's version and view: what a GM edit compares, before and after, to
+    know whether the map changed, so that each edit draws it once, not twice (the
+    "before" is the previous answer's "after"). Equal rows pickled apart may differ in
+    bytes: at worst an unchanged map is sent again, never a changed one left out."""
+    key = ":".join(map(str, ["courier_map_look", *state_view(state), state.seat.pk]))
+    look = cache.get(key)
+    if look is None:
+        look = hashlib.sha256(pickle.dumps(map_view(state).rows)).hexdigest()
+        cache.set(key, look, None)
+    return look
 
 
 # What a map's highlighted areas are, for its legend and the areas' spoken labels:
@@ -380,6 +384,26 @@ def readable_payloads(state: CampaignState) -> dict[str, dict]:
     keys = {power.pk: power.key for power in state.powers}
     readable = sealing.readable_orders(state.seat, state.orders)
     return {keys[pk]: order.payload for pk, order in readable.items() if pk in keys}
+
+
+def newest_event_id(campaign: Campaign) -> int:
+    """The id of the campaign's newest log line (0: none): what a change's answer sends
+    the lines after (``log_added``)."""
+    return Event.objects.filter(campaign=campaign).aggregate(newest=Max("pk"))["newest"] or 0
+
+
+def log_added(state: CampaignState, since: int) -> presenters.LogGroup | None:
+    """The log lines written after line ``since``, as the group whose lines on the page
+    they follow; None when they cannot simply follow them (none the reader sees, lines of
+    several phases, or of a phase with no line yet on the page): the log is sent whole."""
+    events = Event.objects.filter(campaign=state.campaign).select_related("actor", "phase")
+    seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
+    added = list(events.filter(pk__gt=since).order_by("-pk"))
+    groups = presenters.log_groups(added, state.rules, state.campaign.setup, seeded, state.viewer)
+    if len(groups) != 1 or groups[0].phase_id is None:
+        return None
+    shown = events.filter(pk__lte=since, phase_id=groups[0].phase_id)
+    return groups[0] if shown.exists() else None
 
 
 def log_lines(state: CampaignState, limit: int) -> list[presenters.LogGroup]:

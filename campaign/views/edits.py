@@ -16,7 +16,13 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_orders
 from campaign.views.access import gm_seat
-from campaign.views.context import CampaignState, load_state, map_rows
+from campaign.views.context import (
+    CampaignState,
+    load_state,
+    log_added,
+    map_look,
+    newest_event_id,
+)
 from campaign.views.edit_panels import edit_forms, opened_panel
 from campaign.views.gm import (
     Refusal,
@@ -55,11 +61,12 @@ def edit(request, campaign_id: int, key: str):
 def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: str):
     """An edit sent by the dashboard's HTMX form: its panel again, saying what was done,
     and out of band what the edit changes (the map if any area looks different, the
-    state panels, who owes orders, the log, the state version every form carries). A
+    state panels, who owes orders, the log's new lines, the state version every form carries). A
     refusal answers the same with the reason and the state as it now is (the input kept
     where it was refused), having changed nothing; an edit after which the phase
     resolved reloads the dashboard."""
-    drawn = map_rows(state)  # the map as the GM's page shows it now
+    drawn = map_look(state)  # the map as the GM's page shows it now
+    since = newest_event_id(state.campaign)
     try:
         notice, level, status = act(request, state, form, make, prefix), "success", 200
         shown, bound = load_state(gm_seat(request.user, state.campaign.pk)), None
@@ -74,8 +81,9 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
         "panel": opened_panel(shown, key, type(form), row_item(form), prefilled=bound),
         "notice": notice,
         "notice_level": level,
+        "log_added": log_added(shown, since) if status == 200 else None,
         # a refusal may meet a page out of date: its map is sent again with the state
-        "map_changed": status != 200 or map_rows(shown) != drawn,
+        "map_changed": status != 200 or map_look(shown) != drawn,
     }
     return render(request, "campaign/gm.html#edit_done", context, status=status)
 

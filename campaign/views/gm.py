@@ -17,6 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -54,8 +55,10 @@ from campaign.views.context import (
     DECISION,
     CampaignState,
     load_state,
+    log_added,
     log_lines,
     map_context,
+    newest_event_id,
     panels,
 )
 from campaign.views.edit_panels import edit_panels
@@ -340,24 +343,28 @@ def perform(
     Sent by HTMX from a section that answers in place (``anchor`` in ``IN_PLACE``): that
     section and what the change touched, instead of the whole page."""
     in_place = request.htmx and anchor in IN_PLACE
+    since = newest_event_id(state.campaign) if in_place else 0
     try:
         result = act(request, state, form, action, refusal_prefix)
     except Refusal as refusal:
         if in_place:
-            return answer_in_place(request, state, refusal.state, anchor, refusal)
+            return answer_in_place(request, state, refusal.state, anchor, refusal, since)
         return refuse(request, refusal.state, refusal.reason, refusal.status)
     notice = success or str(result)
     if in_place:
         shown = load_state(gm_seat(request.user, state.campaign.pk))
-        return answer_in_place(request, state, shown, anchor, notice)
+        return answer_in_place(request, state, shown, anchor, notice, since)
     messages.success(request, notice)
     return redirect(reverse("campaign:gm", args=[state.campaign.pk]) + anchor)
 
 
-def answer_in_place(request, before: CampaignState, shown: CampaignState, anchor, outcome):
+def answer_in_place(
+    request, before: CampaignState, shown: CampaignState, anchor, outcome, since: int
+):
     """The section of ``anchor`` as it now is, saying ``outcome`` (a notice, or the
-    Refusal), with out of band what the change touched; the whole dashboard again when
-    the phase moved on or the campaign ended (a rollback, the end) meanwhile."""
+    Refusal), with out of band what the change touched (the log: its lines after line
+    ``since``); the whole dashboard again when the phase moved on or the campaign ended
+    (a rollback, the end) meanwhile."""
     refused = isinstance(outcome, Refusal)
     notice = outcome.reason if refused else outcome
     if moved_on(before, shown):
@@ -370,6 +377,7 @@ def answer_in_place(request, before: CampaignState, shown: CampaignState, anchor
         "also": also,
         "notice": notice,
         "notice_level": "error" if refused else "success",
+        "log_added": None if refused else log_added(shown, since),
     }
     return render(
         request, f"{GM_PAGE}#in_place", context, status=outcome.status if refused else 200
@@ -472,6 +480,7 @@ def state_context(state: CampaignState) -> dict:
             set(decision.highlight) if decision else set(),
             CHOOSE if decision is not None and decision.answerable else DECISION,
         ),
-        "log": log_lines(state, GM_LOG_LIMIT),
+        # drawn only where the whole log is sent (an in-place answer sends its new lines)
+        "log": SimpleLazyObject(lambda: log_lines(state, GM_LOG_LIMIT)),
         "rollback": rollback.preview(state.campaign),
     }

@@ -19,7 +19,8 @@ from tests.factories import snapshot
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-ALWAYS = {"submissions", "log"}  # who owes orders and the log come with every answer
+ALWAYS = {"submissions"}  # who owes orders comes with every answer, and the log's new lines
+NEW_LOG_LINES = re.compile(r'<ol hx-swap-oob="beforeend:#log-lines-(\d+)">\s*<li')
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,7 @@ def test_a_control_answers_with_its_section_and_what_it_changed(
     assert html.count('<p class="notice success" role="status">') == 1
     assert oob_ids(html) == control.also | ALWAYS
     after = fresh(campaign)
+    assert NEW_LOG_LINES.search(html).group(1) == str(after.phase_id)
     assert control.changed(after) != unchanged
     assert (
         f'<input type="hidden" name="state_version" value="{after.state_version}" '

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Campaign
+from campaign.models import Campaign, Event
 from rules.empires_in_arms.models import EiaPowerStatus
 from tests.factories import make_eia_campaign, seat_users, snapshot
 from tests.maps import with_map
@@ -52,7 +52,11 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
     assert spain(campaign).zone == "Dominant" and spain(campaign).power.political_points == 9
     assert re.search(r'<p class="notice success" role="status">[^<]*Spain[^<]*</p>', html)
     assert 'id="id_PowerForm_spain_zone"' in html and 'value="Dominant" selected' in html
-    assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "log", "rollback"}
+    assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "rollback"}
+    # the log's new line follows the open phase's lines on the page, not the whole log
+    phase = Campaign.objects.get(pk=campaign.pk).phase_id
+    added = html.split(f'<ol hx-swap-oob="beforeend:#log-lines-{phase}">', 1)[1].split("</ol>")[0]
+    assert added.count("<li") == 1 and "Spain" in added and 'id="log"' not in html
     renewed = Campaign.objects.get(pk=campaign.pk).state_version
     assert renewed != before
     assert (
@@ -96,7 +100,6 @@ def test_an_edit_that_changes_the_map_redraws_it(campaign, client_as):
         "state-panels",
         "submissions",
         "gm-orders",
-        "log",
         "rollback",
     }
     html = with_map(gm, response.content.decode())  # the map panel, loaded as it comes
@@ -158,3 +161,12 @@ def test_only_the_gm_edits_in_place(campaign, client_as, role, status):
     before = snapshot(campaign)
     response = post_edit(client_as(role), campaign, spain_power_edit(campaign), **HTMX)
     assert response.status_code == status and snapshot(campaign) == before
+
+
+@pytest.mark.raw_gm_posts
+def test_the_log_is_sent_whole_when_the_page_has_no_line_of_the_phase_yet(campaign, client_as):
+    phase = Campaign.objects.get(pk=campaign.pk).phase_id
+    Event.objects.filter(campaign=campaign, phase_id=phase).delete()
+    response = post_edit(client_as("gm"), campaign, spain_power_edit(campaign), **HTMX)
+    html = response.content.decode()
+    assert "log" in oob_ids(html) and "beforeend:#log-lines" not in html
