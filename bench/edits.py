@@ -35,6 +35,7 @@ from bench.pages import session_client  # noqa: E402
 from campaign.models import Campaign  # noqa: E402
 
 OOB = re.compile(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="true"')
+LOG_SEEN = re.compile(r'id="log-seen" name="log_seen" value="(\d+)"')
 
 
 def power_edit(campaign, run: int) -> tuple[str, str, dict]:
@@ -72,18 +73,22 @@ def deadline_edit(campaign, run: int) -> tuple[str, str, dict]:
     )
 
 
-def measure(client, campaign, make, runs: int) -> dict:
+def measure(client, campaign, make, runs: int, page: dict) -> dict:
+    """``runs`` edits made by ``make``, each sent as the dashboard's form sends it: with
+    the state version and where the page's log ends (``page``, renewed by each answer)."""
     times, queries, sizes, fragments = [], [], [], set()
     for run in range(runs):
         key, url, data = make(campaign, run)
         version = Campaign.objects.values_list("state_version", flat=True).get(pk=campaign.pk)
+        data = {**data, "state_version": version, "log_seen": page["log_seen"]}
         with CaptureQueriesContext(connection) as captured:
             start = time.perf_counter()
-            response = client.post(url, {**data, "state_version": version}, HTTP_HX_REQUEST="true")
+            response = client.post(url, data, HTTP_HX_REQUEST="true")
             times.append((time.perf_counter() - start) * 1000)
         if response.status_code != 200:
             sys.exit(f"the edit answered {response.status_code}: {response.content[:500]!r}")
         html = response.content.decode()
+        page["log_seen"] = LOG_SEEN.search(html).group(1)
         queries.append(len(captured))
         sizes.append(len(html))
         fragments |= set(OOB.findall(html))
@@ -104,9 +109,10 @@ def main() -> None:
     args = parser.parse_args()
     generated = make_campaign(areas=args.areas, name=f"{NAME_PREFIX} edits {args.areas}")
     client = session_client(generated.users["gm"])
-    client.get(reverse("campaign:gm", args=[generated.campaign.pk]))  # a first visit
+    dashboard = client.get(reverse("campaign:gm", args=[generated.campaign.pk]))  # a first visit
+    page = {"log_seen": LOG_SEEN.search(dashboard.content.decode()).group(1)}
     results = [
-        measure(client, generated.campaign, make, args.runs)
+        measure(client, generated.campaign, make, args.runs, page)
         for make in (power_edit, area_edit, absent_edit, deadline_edit)
     ]
     print(f"GM edits in place at {args.areas} areas, {args.runs} each")

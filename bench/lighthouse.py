@@ -149,7 +149,7 @@ def connect(playwright, port: int, attempts: int = 50):
             if attempt == attempts - 1:
                 raise
             time.sleep(0.1)
-    return None
+    raise AssertionError("unreachable: the last attempt raises")
 
 
 def scores(report: dict) -> dict[str, float | None]:

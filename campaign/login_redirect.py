@@ -18,6 +18,9 @@ from django_htmx.http import HttpResponseClientRedirect
 
 
 class HtmxLoginRedirectMiddleware:
+    """Turns the login redirect of an HTMX request into HX-Redirect to the login page,
+    with the page the request came from (same site only) as where to go back."""
+
     def __init__(self, get_response):
         self.get_response = get_response
 

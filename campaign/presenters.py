@@ -222,6 +222,7 @@ class DiceNote:
 
 @dataclass(frozen=True)
 class LogLine:
+    event_id: int  # the line's place in the log: what a page has seen ends at one
     rule: str
     linked: bool  # the rule is a procedure of the rules page
     text: str
@@ -241,6 +242,17 @@ class LogGroup:
     seed: str = ""  # revealed once the phase is resolved (seeded dice only)
     seed_hash: str = ""
     phase_id: int | None = None  # None: the lines before the first phase
+
+    @property
+    def newest_id(self) -> int:
+        """The id of the group's newest line."""
+        return max(line.event_id for line in self.lines)
+
+
+def newest_line_id(groups: list[LogGroup]) -> int:
+    """The id of the newest line of ``groups`` (0: none): the log a page shows ends
+    there, and a change's answer sends the lines after it."""
+    return max((group.newest_id for group in groups), default=0)
 
 
 def templates_of(ruleset: Any) -> str:
@@ -624,6 +636,7 @@ def log_group(
         is_open=bool(phase and phase.is_open),
         lines=[
             LogLine(
+                event_id=event.pk,
                 rule=event.rule,
                 linked=event.rule in ruleset.procedures,
                 text=text,

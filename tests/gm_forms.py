@@ -4,10 +4,11 @@ do (campaign.changes.expecting_state), unless a test sends its own or opts out w
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 from django.test import Client
-from django.urls import Resolver404, resolve
+from django.urls import Resolver404, resolve, reverse
 
 from campaign.models import Campaign
 
@@ -35,3 +36,9 @@ def patch_client(monkeypatch) -> None:
         return post(self, path, with_state_version(path, data or {}), *args, **kwargs)
 
     monkeypatch.setattr(Client, "post", post_with_state_version)
+
+
+def log_seen(client: Client, campaign) -> str:
+    """Where the log the GM's dashboard shows ends, as its forms send it (``log_seen``)."""
+    page = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    return re.search(r'id="log-seen" name="log_seen" value="(\d+)"', page).group(1)

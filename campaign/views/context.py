@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core import signing
 from django.core.cache import cache
-from django.db.models import Exists, Max, OuterRef, Q, Subquery, Value
+from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
@@ -386,24 +386,28 @@ def readable_payloads(state: CampaignState) -> dict[str, dict]:
     return {keys[pk]: order.payload for pk, order in readable.items() if pk in keys}
 
 
-def newest_event_id(campaign: Campaign) -> int:
-    """The id of the campaign's newest log line (0: none): what a change's answer sends
-    the lines after (``log_added``)."""
-    return Event.objects.filter(campaign=campaign).aggregate(newest=Max("pk"))["newest"] or 0
+def log_seen(request) -> int | None:
+    """The id of the newest log line the page that sent ``request`` shows (its log's
+    ``log_seen`` input, sent along by the GM's forms); None when it does not say."""
+    seen = request.POST.get("log_seen", "")
+    return int(seen) if seen.isascii() and seen.isdigit() and len(seen) < 19 else None
 
 
-def log_added(state: CampaignState, since: int) -> presenters.LogGroup | None:
-    """The log lines written after line ``since``, as the group whose lines on the page
-    they follow; None when they cannot simply follow them (none the reader sees, lines of
-    several phases, or of a phase with no line yet on the page): the log is sent whole."""
+def log_added(state: CampaignState, since: int | None) -> presenters.LogGroup | None:
+    """The log lines written after line ``since`` (the newest the page shows), as the
+    group whose lines on the page they follow; None when they cannot simply follow them
+    (the page did not say what it shows, none the reader sees was added, the lines are of
+    several phases or of another phase than line ``since``): the log is sent whole."""
+    if not since:
+        return None
     events = Event.objects.filter(campaign=state.campaign).select_related("actor", "phase")
     seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
     added = list(events.filter(pk__gt=since).order_by("-pk"))
     groups = presenters.log_groups(added, state.rules, state.campaign.setup, seeded, state.viewer)
     if len(groups) != 1 or groups[0].phase_id is None:
         return None
-    shown = events.filter(pk__lte=since, phase_id=groups[0].phase_id)
-    return groups[0] if shown.exists() else None
+    follows = events.filter(pk=since, phase_id=groups[0].phase_id).exists()
+    return groups[0] if follows else None
 
 
 def log_lines(state: CampaignState, limit: int) -> list[presenters.LogGroup]:

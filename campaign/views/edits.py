@@ -5,30 +5,22 @@ goes back to the dashboard with a message."""
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import render
-from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_orders
 from campaign.views.access import gm_seat
-from campaign.views.context import (
-    CampaignState,
-    load_state,
-    log_added,
-    map_look,
-    newest_event_id,
-)
+from campaign.views.context import CampaignState, load_state, map_look
 from campaign.views.edit_panels import edit_forms, opened_panel
 from campaign.views.gm import (
+    GM_PAGE,
     Refusal,
     act,
+    answer_change,
     dashboard_context,
-    moved_on,
     perform,
     state_context,
 )
@@ -61,31 +53,26 @@ def edit(request, campaign_id: int, key: str):
 def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: str):
     """An edit sent by the dashboard's HTMX form: its panel again, saying what was done,
     and out of band what the edit changes (the map if any area looks different, the
-    state panels, who owes orders, the log's new lines, the state version every form carries). A
-    refusal answers the same with the reason and the state as it now is (the input kept
-    where it was refused), having changed nothing; an edit after which the phase
-    resolved reloads the dashboard."""
+    state panels, who owes orders, the log's new lines, the state version every form
+    carries). A refusal answers the same with the reason and the state as it now is (the
+    input kept where it was refused), having changed nothing."""
     drawn = map_look(state)  # the map as the GM's page shows it now
-    since = newest_event_id(state.campaign)
     try:
-        notice, level, status = act(request, state, form, make, prefix), "success", 200
+        outcome = act(request, state, form, make, prefix)
         shown, bound = load_state(gm_seat(request.user, state.campaign.pk)), None
     except Refusal as refusal:
-        notice, level, status, shown = refusal.reason, "error", refusal.status, refusal.state
+        outcome, shown = refusal, refusal.state
         bound = form if refusal.status == 422 else None
-    if moved_on(state, shown):
-        messages.success(request, notice)
-        return HttpResponseClientRedirect(reverse("campaign:gm", args=[state.campaign.pk]))
-    context = {
-        **state_context(shown),
-        "panel": opened_panel(shown, key, type(form), row_item(form), prefilled=bound),
-        "notice": notice,
-        "notice_level": level,
-        "log_added": log_added(shown, since) if status == 200 else None,
-        # a refusal may meet a page out of date: its map is sent again with the state
-        "map_changed": status != 200 or map_look(shown) != drawn,
-    }
-    return render(request, "campaign/gm.html#edit_done", context, status=status)
+
+    def context() -> dict:
+        return {
+            **state_context(shown),
+            "panel": opened_panel(shown, key, type(form), row_item(form), prefilled=bound),
+            # a refusal may meet a page out of date: its map is sent again with the state
+            "map_changed": isinstance(outcome, Refusal) or map_look(shown) != drawn,
+        }
+
+    return answer_change(request, state, shown, outcome, f"{GM_PAGE}#edit_done", context)
 
 
 @login_required
@@ -98,9 +85,9 @@ def edit_panel(request, campaign_id: int, key: str):
     if form_class is None:
         raise Http404("No such edit.")
     if not request.htmx:
-        return render(request, "campaign/gm.html", dashboard_context(request, state, (key, "")))
+        return render(request, GM_PAGE, dashboard_context(request, state, (key, "")))
     context = {"campaign": state.campaign, "panel": opened_panel(state, key, form_class)}
-    return render(request, "campaign/gm.html#edit_panel_body", context)
+    return render(request, f"{GM_PAGE}#edit_panel_body", context)
 
 
 @login_required
@@ -118,7 +105,7 @@ def edit_item(request, campaign_id: int, key: str):
         raise Http404("Nothing to edit by that name: reload the page.")
     if not request.htmx:
         context = dashboard_context(request, state, opened=(key, item))
-        return render(request, "campaign/gm.html", context)
+        return render(request, GM_PAGE, context)
     panel = {"key": key, "submit_label": form_class.submit_label}
     context = {"campaign": state.campaign, "panel": panel, "form": form}
-    return render(request, "campaign/gm.html#edit_form", context)
+    return render(request, f"{GM_PAGE}#edit_form", context)

@@ -57,8 +57,8 @@ from campaign.views.context import (
     load_state,
     log_added,
     log_lines,
+    log_seen,
     map_context,
-    newest_event_id,
     panels,
 )
 from campaign.views.edit_panels import edit_panels
@@ -94,7 +94,7 @@ IN_PLACE = {
 @login_required
 def dashboard(request, campaign_id: int):
     state = load_state(gm_seat(request.user, campaign_id))
-    return render(request, "campaign/gm.html", dashboard_context(request, state))
+    return render(request, GM_PAGE, dashboard_context(request, state))
 
 
 @login_required
@@ -343,60 +343,75 @@ def perform(
     Sent by HTMX from a section that answers in place (``anchor`` in ``IN_PLACE``): that
     section and what the change touched, instead of the whole page."""
     in_place = request.htmx and anchor in IN_PLACE
-    since = newest_event_id(state.campaign) if in_place else 0
     try:
         result = act(request, state, form, action, refusal_prefix)
     except Refusal as refusal:
         if in_place:
-            return answer_in_place(request, state, refusal.state, anchor, refusal, since)
+            return answer_in_place(request, state, refusal.state, anchor, refusal)
         return refuse(request, refusal.state, refusal.reason, refusal.status)
     notice = success or str(result)
     if in_place:
         shown = load_state(gm_seat(request.user, state.campaign.pk))
-        return answer_in_place(request, state, shown, anchor, notice, since)
+        return answer_in_place(request, state, shown, anchor, notice)
     messages.success(request, notice)
     return redirect(reverse("campaign:gm", args=[state.campaign.pk]) + anchor)
 
 
-def answer_in_place(
-    request, before: CampaignState, shown: CampaignState, anchor, outcome, since: int
-):
+def answer_in_place(request, before: CampaignState, shown: CampaignState, anchor, outcome):
     """The section of ``anchor`` as it now is, saying ``outcome`` (a notice, or the
-    Refusal), with out of band what the change touched (the log: its lines after line
-    ``since``); the whole dashboard again when the phase moved on or the campaign ended
-    (a rollback, the end) meanwhile."""
+    Refusal), with out of band what the change touched."""
+    section, also = IN_PLACE[anchor]
+    return answer_change(
+        request,
+        before,
+        shown,
+        outcome,
+        f"{GM_PAGE}#in_place",
+        lambda: {**dashboard_context(request, shown), "answered": section, "also": also},
+    )
+
+
+def answer_change(
+    request,
+    before: CampaignState,
+    shown: CampaignState,
+    outcome,
+    template: str,
+    context: Callable[[], dict],
+):
+    """What every change answered in place says: ``template`` with ``context()``, the
+    notice of ``outcome`` (a Refusal's reason, with its status) and, unless refused, the
+    log's lines after those the page shows; the whole dashboard again, with the notice,
+    when the phase moved on or the campaign ended meanwhile (a rollback, the end)."""
     refused = isinstance(outcome, Refusal)
     notice = outcome.reason if refused else outcome
     if moved_on(before, shown):
         (messages.error if refused else messages.success)(request, notice)
         return HttpResponseClientRedirect(reverse("campaign:gm", args=[before.campaign.pk]))
-    section, also = IN_PLACE[anchor]
-    context = {
-        **dashboard_context(request, shown),
-        "answered": section,
-        "also": also,
+    answer = {
+        **context(),
         "notice": notice,
         "notice_level": "error" if refused else "success",
-        "log_added": None if refused else log_added(shown, since),
+        "log_added": None if refused else log_added(shown, log_seen(request)),
     }
-    return render(
-        request, f"{GM_PAGE}#in_place", context, status=outcome.status if refused else 200
-    )
+    return render(request, template, answer, status=outcome.status if refused else 200)
 
 
 def moved_on(before: CampaignState, after: CampaignState) -> bool:
     """Whether the whole page changed between the two: another phase opened, the open
-    one changed status, or the campaign ended."""
+    one changed status, the campaign ended, or the GM took or left a power (what the
+    page may show is another)."""
 
     def where(state: CampaignState) -> tuple:
-        return state.campaign.phase_id, state.phase and state.phase.status, state.campaign.ended_at
+        phase = state.campaign.phase_id, state.phase and state.phase.status
+        return *phase, state.campaign.ended_at, state.seat.power_id
 
     return where(before) != where(after)
 
 
 def refuse(request, state: CampaignState, reason: str, status: int):
     messages.error(request, reason)
-    return render(request, "campaign/gm.html", dashboard_context(request, state), status=status)
+    return render(request, GM_PAGE, dashboard_context(request, state), status=status)
 
 
 def advance_form(campaign: Campaign, data=None) -> AdvanceForm:
@@ -469,6 +484,7 @@ def state_context(state: CampaignState) -> dict:
     """What the dashboard shows of the state (the panels, the orders given and those for
     the GM, the map, the log), without its controls: what an edit changes."""
     decision = state.decision_form()
+    log = SimpleLazyObject(lambda: log_lines(state, GM_LOG_LIMIT))
     return {
         **panels(state),
         "decision_form": decision,
@@ -481,6 +497,8 @@ def state_context(state: CampaignState) -> dict:
             CHOOSE if decision is not None and decision.answerable else DECISION,
         ),
         # drawn only where the whole log is sent (an in-place answer sends its new lines)
-        "log": SimpleLazyObject(lambda: log_lines(state, GM_LOG_LIMIT)),
+        "log": log,
+        # where the log the page shows ends: the GM's forms send it back (log_added)
+        "log_seen": SimpleLazyObject(lambda: presenters.newest_line_id(log)),
         "rollback": rollback.preview(state.campaign),
     }

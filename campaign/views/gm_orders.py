@@ -14,7 +14,7 @@ from campaign.gm_order_forms import CarryOutForm, RevealForm
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
 from campaign.views.edit_panels import edit_forms
-from campaign.views.gm import dashboard_context, perform
+from campaign.views.gm import GM_PAGE, dashboard_context, perform
 from rules.forms import row_item
 
 
@@ -29,10 +29,10 @@ def carry_out(request, campaign_id: int, order_id: int, line: int):
         form = gm_orders.prefilled(state, task, edit_forms(state))
     except Conflict as error:
         messages.error(request, str(error))
-        return render(request, "campaign/gm.html", dashboard_context(request, state), status=409)
+        return render(request, GM_PAGE, dashboard_context(request, state), status=409)
     opened = (form.edit_key, row_item(form))
     context = dashboard_context(request, state, opened=opened, prefilled=form)
-    return render(request, "campaign/gm.html", context)
+    return render(request, GM_PAGE, context)
 
 
 @login_required

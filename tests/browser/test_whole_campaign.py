@@ -136,9 +136,29 @@ def carry_out_the_move(gm: Tab, campaign) -> None:
     form = page.locator("#edit-corps form.edit-row", has=page.locator(".carrying"))
     expect(form.locator(".carrying")).to_have_text("Carrying out France's order 1.")
     expect(form.get_by_label("Area")).to_have_value("andalusia")
+    page.evaluate("() => { window.__noFullReload = true; }")
     form.get_by_role("button").click()
     expect(page.get_by_role("status")).to_be_visible()
     expect(page.locator("#gm-orders li", has_text=MOVE)).to_contain_text("carried out")
+    the_edit_joins_the_log_once(gm)
+
+
+def the_edit_joins_the_log_once(gm: Tab) -> None:
+    """The edit's line follows the open phase's lines on the GM's page, without a reload;
+    an answer that carries it again (two forms sent at once) does not add it twice."""
+    lines = gm.page.locator("#log ol.log-lines").first.locator("li")
+    expect(lines.last).to_contain_text("Andalusia")
+    shown = lines.count()
+    gm.page.evaluate(
+        """() => {
+            const lines = document.querySelector("#log ol.log-lines");
+            const again = `<ol hx-swap-oob="beforeend:#${lines.id}" data-log-added>`
+                + lines.lastElementChild.outerHTML + "</ol>";
+            htmx.swap("#log", again, {swapStyle: "none"});
+        }"""
+    )
+    assert lines.count() == shown
+    assert gm.page.evaluate("() => window.__noFullReload === true"), "the page reloaded"
 
 
 def revolt_step_still_open(campaign) -> None:

@@ -166,6 +166,19 @@ def test_only_a_power_s_player_marks_himself_away(role, status, campaign, client
     assert snapshot(campaign) == before
 
 
+def test_the_gm_refuses_an_away_period_in_place(campaign, client_as, advance_to):
+    advance_to(campaign, "revolt")
+    away(client_as("player"), campaign, {"start": "", "end": UNTIL})
+    seat = france_seat(campaign)
+    url = reverse("campaign:refuse_away", args=[campaign.pk, seat.pk])
+    response = client_as("gm").post(url, {}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert html.lstrip().startswith('<section id="seats"') and "refused" in html
+    seat.refresh_from_db()
+    assert seat.away_refused
+
+
 @pytest.mark.parametrize("role", ["player", "other_player", "observer"])
 def test_only_the_gm_refuses_an_away_period(role, campaign, client_as):
     away(client_as("player"), campaign, {"end": UNTIL})

@@ -15,12 +15,15 @@ from campaign.models import Campaign, Seat
 from campaign.services import resolve_open_phase
 from campaign.views import gm as gm_views
 from tests.factories import snapshot
+from tests.gm_forms import log_seen
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ALWAYS = {"submissions"}  # who owes orders comes with every answer, and the log's new lines
-NEW_LOG_LINES = re.compile(r'<ol hx-swap-oob="beforeend:#log-lines-(\d+)">\s*<li')
+NEW_LOG_LINES = re.compile(
+    r'<ol hx-swap-oob="beforeend:#log-lines-(\d+)" data-log-added>(.*?)</ol>', re.S
+)
 
 
 @dataclass(frozen=True)
@@ -133,9 +136,10 @@ def fresh(campaign) -> Campaign:
 def test_a_control_answers_with_its_section_and_what_it_changed(
     campaign, users, client_as, control
 ):
-    before = fresh(campaign)
+    gm, before = client_as("gm"), fresh(campaign)
     unchanged = control.changed(before)
-    response = post(client_as("gm"), campaign, control, control.data(before, users), **HTMX)
+    data = {**control.data(before, users), "log_seen": log_seen(gm, campaign)}
+    response = post(gm, campaign, control, data, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200, html[:2000]
     assert "<html" not in html and 'id="edits"' not in html  # never the whole dashboard
@@ -143,7 +147,9 @@ def test_a_control_answers_with_its_section_and_what_it_changed(
     assert html.count('<p class="notice success" role="status">') == 1
     assert oob_ids(html) == control.also | ALWAYS
     after = fresh(campaign)
+    newest = after.events.latest("pk").pk
     assert NEW_LOG_LINES.search(html).group(1) == str(after.phase_id)
+    assert f'id="log-seen" name="log_seen" value="{newest}" hx-swap-oob="true"' in html
     assert control.changed(after) != unchanged
     assert (
         f'<input type="hidden" name="state_version" value="{after.state_version}" '
@@ -238,3 +244,35 @@ def test_ending_the_campaign_from_htmx_reloads_the_dashboard(campaign, client_as
     response = client_as("gm").post(url, {"confirm": "on"}, **HTMX)
     assert fresh(campaign).ended_at is not None
     assert response["HX-Redirect"] == reverse("campaign:gm", args=[campaign.pk])
+
+
+def test_a_line_logged_after_the_page_was_drawn_comes_with_the_next_change(campaign, client_as):
+    gm = client_as("gm")
+    seen = log_seen(gm, campaign)
+    # a player's draft is logged without changing the state the GM's forms carry
+    drafted = {"phase": campaign.phase_id, "ready": "0", "lapse": ["palatinate"]}
+    client_as("other_player").post(reverse("campaign:orders", args=[campaign.pk]), drafted)
+    assert fresh(campaign).state_version == campaign.state_version
+    deadline = CONTROLS["deadline"]
+    data = {**deadline.data(campaign, {}), "log_seen": seen}
+    html = post(gm, campaign, deadline, data, **HTMX).content.decode()
+    added = NEW_LOG_LINES.search(html).group(2)
+    assert added.count("<li") == 2
+    assert "saved its orders as a draft" in added and "deadline" in added
+
+
+@pytest.mark.parametrize("seen", ["", "abc", "²", "1" * 40, "-1", "0"])
+def test_a_page_that_does_not_say_where_its_log_ends_gets_the_whole_log(campaign, client_as, seen):
+    deadline = CONTROLS["deadline"]
+    data = {**deadline.data(campaign, {}), "log_seen": seen}
+    html = post(client_as("gm"), campaign, deadline, data, **HTMX).content.decode()
+    assert "log" in oob_ids(html) and not NEW_LOG_LINES.search(html)
+    assert f'id="log-seen" name="log_seen" value="{fresh(campaign).events.latest("pk").pk}"' in html
+
+
+def test_the_gm_taking_a_power_reloads_the_dashboard(campaign, users, client_as):
+    """What the page may show changes with it (the GM's orders, the map of a side)."""
+    url = reverse("campaign:plays", args=[campaign.pk])
+    response = client_as("gm").post(url, {"power": "spain"}, **HTMX)
+    assert response["HX-Redirect"] == reverse("campaign:gm", args=[campaign.pk])
+    assert campaign.seats.get(role=Seat.Role.GM).power.key == "spain"

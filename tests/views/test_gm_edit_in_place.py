@@ -11,6 +11,7 @@ from django.urls import reverse
 from campaign.models import Campaign, Event
 from rules.empires_in_arms.models import EiaPowerStatus
 from tests.factories import make_eia_campaign, seat_users, snapshot
+from tests.gm_forms import log_seen
 from tests.maps import with_map
 
 pytestmark = pytest.mark.django_db
@@ -45,8 +46,9 @@ def oob_ids(html: str) -> set[str]:
 
 @pytest.mark.raw_gm_posts
 def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as):
-    before = Campaign.objects.get(pk=campaign.pk).state_version
-    response = post_edit(client_as("gm"), campaign, spain_power_edit(campaign), **HTMX)
+    gm, before = client_as("gm"), Campaign.objects.get(pk=campaign.pk).state_version
+    data = {**spain_power_edit(campaign), "log_seen": log_seen(gm, campaign)}
+    response = post_edit(gm, campaign, data, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     assert spain(campaign).zone == "Dominant" and spain(campaign).power.political_points == 9
@@ -55,7 +57,8 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
     assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "rollback"}
     # the log's new line follows the open phase's lines on the page, not the whole log
     phase = Campaign.objects.get(pk=campaign.pk).phase_id
-    added = html.split(f'<ol hx-swap-oob="beforeend:#log-lines-{phase}">', 1)[1].split("</ol>")[0]
+    added = html.split(f'<ol hx-swap-oob="beforeend:#log-lines-{phase}" data-log-added>', 1)[1]
+    added = added.split("</ol>")[0]
     assert added.count("<li") == 1 and "Spain" in added and 'id="log"' not in html
     renewed = Campaign.objects.get(pk=campaign.pk).state_version
     assert renewed != before
@@ -93,7 +96,9 @@ def test_an_edit_that_changes_the_map_redraws_it(campaign, client_as):
         "state_version": str(Campaign.objects.get(pk=campaign.pk).state_version),
     }
     gm = client_as("gm")
-    response = post_edit(gm, campaign, data, key="area", **HTMX)
+    response = post_edit(
+        gm, campaign, {**data, "log_seen": log_seen(gm, campaign)}, key="area", **HTMX
+    )
     assert response.status_code == 200
     assert oob_ids(response.content.decode()) == {
         "map",
@@ -167,6 +172,8 @@ def test_only_the_gm_edits_in_place(campaign, client_as, role, status):
 def test_the_log_is_sent_whole_when_the_page_has_no_line_of_the_phase_yet(campaign, client_as):
     phase = Campaign.objects.get(pk=campaign.pk).phase_id
     Event.objects.filter(campaign=campaign, phase_id=phase).delete()
-    response = post_edit(client_as("gm"), campaign, spain_power_edit(campaign), **HTMX)
+    gm = client_as("gm")
+    data = {**spain_power_edit(campaign), "log_seen": log_seen(gm, campaign)}
+    response = post_edit(gm, campaign, data, **HTMX)
     html = response.content.decode()
     assert "log" in oob_ids(html) and "beforeend:#log-lines" not in html

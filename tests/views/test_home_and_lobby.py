@@ -238,6 +238,17 @@ def test_a_user_asks_for_a_seat_and_the_gm_accepts_it(listed, reader):
     assert client_for(reader).get(reverse("campaign:detail", args=[campaign.pk])).status_code == 200
 
 
+def test_the_gm_answers_a_request_in_place(listed, reader):
+    campaign, gm = listed
+    client_for(reader).post(ask_url(campaign))
+    url = reverse("campaign:seat_request", args=[campaign.pk, SeatRequest.objects.get().pk])
+    response = client_for(gm).post(url, {"answer": "accept"}, HTTP_HX_REQUEST="true")
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert 'id="lobby"' in html.split(">", 1)[0] and 'id="seats"' in html
+    assert campaign.seats.get(power__key="spain").user == reader
+
+
 def test_the_gm_refuses_a_request(listed, reader):
     campaign, gm = listed
     client_for(reader).post(ask_url(campaign))

@@ -299,6 +299,18 @@ def test_a_line_carried_out_no_longer_changes(given, client_as):
     ]
 
 
+def test_the_gm_marks_a_line_done_in_place(given, client_as):
+    order_ = france_orders(given)
+    line = gmo.lines_of(order_.payload)[0]
+    data = {"carry_order": order_.pk, "carry_line": 1, "carry_digest": gmo.digest(line)}
+    url = reverse("campaign:gm_order_done", args=[given.pk])
+    response = client_as("gm").post(url, data, **HTMX)
+    html = response.content.decode()
+    assert response.status_code == 200 and "<html" not in html
+    assert 'id="gm-orders"' in html.split(">", 1)[0]
+    assert gmo.lines_of(france_orders(given).payload)[0]["done"] is True
+
+
 def test_the_gm_marks_a_line_done_by_hand(given, client_as):
     gm, order_ = client_as("gm"), france_orders(given)
     line = gmo.lines_of(order_.payload)[0]
