@@ -95,3 +95,16 @@ def test_the_logs_turn_names_are_in_the_readers_language(language, month, users)
     html = client.get(campaign.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content
     log = html.decode().split('id="log"', 1)[1]
     assert f"{month}:" in log and (language == "en" or "January 1805" not in log)
+
+
+@pytest.mark.parametrize("language, saved", [("el", "0\xa0λεπτά"), ("ru", "0\xa0минут")])
+def test_how_long_ago_orders_were_saved_reads_in_the_readers_language(language, saved, db):
+    """Django's own Greek catalog leaves its durations untranslated: Courier's give them."""
+    campaign = make_eia_campaign()
+    client = Client()
+    client.force_login(seat_users(campaign)["other_player"])
+    draft = {"phase": campaign.phase_id, "ready": "0", "lapse": ["palatinate"]}
+    client.post(reverse("campaign:orders", args=[campaign.pk]), draft)
+    html = client.get(campaign.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content
+    status = html.decode().split('id="orders-status"', 1)[1].split("</p>", 1)[0]
+    assert saved in status and "minute" not in status
