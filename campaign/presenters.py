@@ -326,7 +326,8 @@ def drawn_map(
     for row in rows:
         shape = shapes.areas[row.key]
         place = shape.label
-        label = MapLabel(place.x, place.y, place.size, place.text or row.name, place.leader)
+        text = str(Name(place.text)) if place.text else row.name  # its abbreviation, translated
+        label = MapLabel(place.x, place.y, place.size, text, place.leader)
         drawn_rows.append(replace(row, shape=shape.d, label=label, **drawn_marks(row, presenter)))
     own = [
         row

@@ -1,9 +1,9 @@
 """The words of Empires in Arms' shipped scenarios that people read, for the catalogs to
-translate: each scenario's name and description, its powers' and its areas' names. The
-pages show them through rules.translation.Name (Power.display_name, the World's names),
-in the reader's language where the catalogs hold them and as the scenario gives them
-otherwise; tests/unit/test_scenario_words.py checks every shipped scenario's words are
-here."""
+translate: each scenario's name and description, its powers' and its areas' names and
+its drawn map's abbreviations of them. The pages show them through
+rules.translation.Name (Power.display_name, the World's names), in the reader's language
+where the catalogs hold them and as the scenario gives them otherwise;
+tests/unit/test_scenario_words.py checks every shipped scenario's words are here."""
 
 from rules.text import Text
 
@@ -129,4 +129,26 @@ WORDS = (
     Text("Palestine"),
     Text("Syria"),
     Text("Georgia"),
+    # the drawn map's abbreviations of the names too long for their areas
+    Text("Bessar."),
+    Text("Brand."),
+    Text("Bulgar."),
+    Text("Catal."),
+    Text("Dauph."),
+    Text("E. Prussia"),
+    Text("Estrem."),
+    Text("Fland."),
+    Text("Langued."),
+    Text("Lithuan."),
+    Text("Lombar."),
+    Text("M. Border"),
+    Text("N. Castile"),
+    Text("Palat."),
+    Text("Pomer."),
+    Text("Proven."),
+    Text("Switz."),
+    Text("W. Galicia"),
+    Text("W. Prussia"),
+    Text("W. Russia"),
+    Text("Wurtt."),
 )

@@ -1,9 +1,9 @@
 """The words of Pax Baltica's shipped scenarios that people read, for the catalogs to
-translate: each scenario's name and description, its powers' and its areas' names. The
-pages show them through rules.translation.Name (Power.display_name, the World's names),
-in the reader's language where the catalogs hold them and as the scenario gives them
-otherwise; tests/unit/test_scenario_words.py checks every shipped scenario's words are
-here."""
+translate: each scenario's name and description, its powers' and its areas' names and
+its drawn map's abbreviations of them. The pages show them through
+rules.translation.Name (Power.display_name, the World's names), in the reader's language
+where the catalogs hold them and as the scenario gives them otherwise;
+tests/unit/test_scenario_words.py checks every shipped scenario's words are here."""
 
 from rules.text import Text
 
@@ -79,4 +79,10 @@ WORDS = (
     Text("Gulf of Finland"),
     Text("Gulf of Bothnia"),
     Text("Lake Ladoga"),
+    # the drawn map's abbreviations of the names too long for their areas
+    Text("G. Finland"),
+    Text("Ingerm."),
+    Text("Meckl."),
+    Text("Sjæll."),
+    Text("Wielk."),
 )

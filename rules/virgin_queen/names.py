@@ -1,9 +1,9 @@
 """The words of Virgin Queen's shipped scenarios that people read, for the catalogs to
-translate: each scenario's name and description, its powers' and its areas' names. The
-pages show them through rules.translation.Name (Power.display_name, the World's names),
-in the reader's language where the catalogs hold them and as the scenario gives them
-otherwise; tests/unit/test_scenario_words.py checks every shipped scenario's words are
-here."""
+translate: each scenario's name and description, its powers' and its areas' names and
+its drawn map's abbreviations of them. The pages show them through
+rules.translation.Name (Power.display_name, the World's names), in the reader's language
+where the catalogs hold them and as the scenario gives them otherwise;
+tests/unit/test_scenario_words.py checks every shipped scenario's words are here."""
 
 from rules.text import Text
 
@@ -73,4 +73,6 @@ WORDS = (
     Text("North Sea"),
     Text("Bay of Biscay"),
     Text("Gulf of Lyon"),
+    # the drawn map's abbreviations of the names too long for their areas
+    Text("Boulog."),
 )

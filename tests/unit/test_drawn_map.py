@@ -8,6 +8,10 @@ from __future__ import annotations
 from dataclasses import replace
 from types import SimpleNamespace
 
+import pytest
+from django.utils import translation
+
+from campaign.maps.stored import built_map
 from campaign.presenters import COUNTER_STEP, map_view
 from rules.empires_in_arms import presenters as eia
 from rules.empires_in_arms.state import Corps
@@ -84,6 +88,19 @@ def test_each_area_is_drawn_from_its_built_shape_and_named_by_its_label():
     assert rows["paris"].label.text == "Par." and rows["paris"].label.leader == (450, 300, 580, 255)
     assert rows["biscay"].color == "#bcd6e8"  # a sea zone nobody controls
     assert view.lines == [(200.0, 450.0, 500.0, 400.0)]
+
+
+@pytest.mark.parametrize(
+    "language, text", [("en", "Bessar."), ("el", "Βεσσαρ."), ("ru", "Бессар.")]
+)
+def test_a_name_too_long_for_its_area_is_the_reader_s_abbreviation(language, text):
+    area = {"key": "bessarabia", "name": "Bessarabia", "kind": "province", "controller_id": 1}
+    world = SimpleNamespace(adjacency={})
+    with translation.override(language):
+        view = map_view(
+            [{**area, "x": 0, "y": 0}], POWERS, world, Presenter(), shapes=built_map("eia-1805")
+        )
+    assert view.drawn and view.rows[0].label.text == text
 
 
 def test_statuses_are_patterns_and_the_other_badges_counters_in_rows_of_four():

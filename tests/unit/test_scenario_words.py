@@ -1,7 +1,8 @@
 """The words of the shipped scenarios that people read (their names and descriptions,
-their powers' and areas' names) are listed for the catalogs (each ruleset's names.py), so
-that makemessages extracts them; rules.translation.Name shows them in the reader's
-language and leaves a word the catalogs lack as the scenario gives it."""
+their powers' and areas' names, their drawn maps' abbreviations) are listed for the
+catalogs (each ruleset's names.py), so that makemessages extracts them;
+rules.translation.Name shows them in the reader's language and leaves a word the
+catalogs lack as the scenario gives it."""
 
 from __future__ import annotations
 
@@ -21,9 +22,10 @@ from rules.translation import Name, localized
 def shipped_words(package: str) -> set[str]:
     words = set()
     for path in (package_folder(package) / "scenarios").glob("*.json"):
-        if path.name.endswith(".map.json"):
-            continue
         data = json.loads(path.read_text())
+        if path.name.endswith(".map.json"):  # the drawn map's abbreviations
+            words |= {area["label"]["text"] for area in data["areas"].values()} - {None}
+            continue
         words |= {data["name"], data.get("description", "")} - {""}
         words |= {row["name"] for row in (*data["powers"], *data["areas"])}
     return words
