@@ -40,6 +40,7 @@ FOCUS_MARGIN = 40.0  # map units around the reader's own areas in the first view
 COUNTER_STEP = 16.0  # between two counters' centres, in the badge templates' units
 COUNTERS_A_ROW = 4
 ORDER_RADIUS = 14.0  # an order marker's, in map units
+SMALLEST_LABEL = 10.0  # the font size a translated area name is never drawn below
 BEFORE_THE_FIRST_PHASE = gettext_lazy("Before the first phase")
 
 
@@ -312,6 +313,18 @@ def map_view(
     )
 
 
+def map_label(place: Any, english: str) -> MapLabel:
+    """An area's name (``english``: the scenario's, or the abbreviation its built map
+    gives) where the map was built to write it, in the reader's language: a word longer
+    than the English the map made room for is written smaller, so that it keeps about
+    the English word's width."""
+    shown = str(Name(english))
+    size = place.size
+    if len(shown) > len(english):
+        size = max(round(size * len(english) / len(shown), 1), min(size, SMALLEST_LABEL))
+    return MapLabel(place.x, place.y, size, shown, place.leader)
+
+
 def drawn_map(
     rows: list[AreaRow],
     areas: list[dict],
@@ -325,9 +338,7 @@ def drawn_map(
     drawn_rows = []
     for row in rows:
         shape = shapes.areas[row.key]
-        place = shape.label
-        text = str(Name(place.text)) if place.text else row.name  # its abbreviation, translated
-        label = MapLabel(place.x, place.y, place.size, text, place.leader)
+        label = map_label(shape.label, shape.label.text or str.__str__(row.name))
         drawn_rows.append(replace(row, shape=shape.d, label=label, **drawn_marks(row, presenter)))
     own = [
         row

@@ -103,6 +103,20 @@ def test_a_name_too_long_for_its_area_is_the_reader_s_abbreviation(language, tex
     assert view.drawn and view.rows[0].label.text == text
 
 
+@pytest.mark.parametrize(
+    "language, text, size", [("en", "Old Castile", 14), ("el", "Παλαιά Καστίλη", 11)]
+)
+def test_a_translated_name_longer_than_the_english_is_written_smaller(language, text, size):
+    """It keeps about the width the map was built to give the English name."""
+    area = {"key": "old_castile", "name": "Old Castile", "kind": "province", "controller_id": 1}
+    world = SimpleNamespace(adjacency={})
+    with translation.override(language):
+        view = map_view(
+            [{**area, "x": 0, "y": 0}], POWERS, world, Presenter(), shapes=built_map("eia-1805")
+        )
+    assert (view.rows[0].label.text, view.rows[0].label.size) == (text, size)
+
+
 def test_statuses_are_patterns_and_the_other_badges_counters_in_rows_of_four():
     rows = {row.key: row for row in drawn().rows}
     assert rows["lyon"].patterns == ("hatch",) and rows["paris"].patterns == ()
