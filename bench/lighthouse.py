@@ -141,15 +141,15 @@ def signed_in(url: str, cookie: str):
 
 
 def connect(playwright, port: int, attempts: int = 50):
-    """The browser listening on ``port``, once it answers."""
-    for attempt in range(attempts):
+    """The browser listening on ``port``, once it answers (the last attempt's error
+    otherwise)."""
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(attempts - 1):
         try:
-            return playwright.chromium.connect_over_cdp(f"http://127.0.0.1:{port}")
+            return playwright.chromium.connect_over_cdp(url)
         except PlaywrightError:
-            if attempt == attempts - 1:
-                raise
             time.sleep(0.1)
-    raise AssertionError("unreachable: the last attempt raises")
+    return playwright.chromium.connect_over_cdp(url)
 
 
 def scores(report: dict) -> dict[str, float | None]:

@@ -403,8 +403,12 @@ def moved_on(before: CampaignState, after: CampaignState) -> bool:
     page may show is another)."""
 
     def where(state: CampaignState) -> tuple:
-        phase = state.campaign.phase_id, state.phase and state.phase.status
-        return *phase, state.campaign.ended_at, state.seat.power_id
+        return (
+            state.campaign.phase_id,
+            state.phase and state.phase.status,
+            state.campaign.ended_at,
+            state.seat.power_id,
+        )
 
     return where(before) != where(after)
 
