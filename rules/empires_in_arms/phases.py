@@ -37,6 +37,7 @@ from rules.empires_in_arms.procedures import (
     depot_attack,
     guerrilla_move,
     revolt_attempt,
+    revolt_end,
     revolt_ending,
     revolt_guerrillas,
     revolt_stacks,
@@ -49,7 +50,7 @@ from rules.empires_in_arms.procedures import (
     three_months_ending,
     voluntary_lapse,
 )
-from rules.empires_in_arms.state import SPAIN, Guerrilla, Revolt, World, option
+from rules.empires_in_arms.state import CLIENT, CONQUERED, SPAIN, Guerrilla, Revolt, World, option
 from rules.modifiers import RollReport
 from rules.refusals import Refused, Skipped
 from rules.text import CLAUSES, Join, Plural, Text
@@ -81,8 +82,7 @@ def _lapse(world: World, power: str, key: str) -> Outcomes:
         )
         return _skip(world, "EIA-7", Skipped(power, key, text), area=key)
     ending = voluntary_lapse(world.areas[key], world.powers[power])
-    _end_revolt(world, revolt, ending)
-    return (ending,)
+    return (_end_revolt(world, revolt, ending),)
 
 
 # -- revolt step ------------------------------------------------------------------------
@@ -379,20 +379,28 @@ def spanish_removal(world: World) -> Outcomes:
 
 def resolve_conquest(world: World, orders: Orders, dice: Dice) -> Outcomes:
     """EIA-8 for every active revolt (the sponsor's client / conquered choice from its
-    orders; with none, "conquered", as the log says); then each surviving revolt counts
-    a month with or without guerrillas (EIA-7)."""
+    orders, else the answer it gave before and is kept; with none, "conquered", as the log
+    says); then each surviving revolt counts a month with or without guerrillas (EIA-7)."""
     outcomes: list[Any] = []
     for revolt in _active(world):
+        _keep_choice(revolt, orders)
         outcomes += _conquest(world, revolt, orders)
     for revolt in _active(world):
         _count_month(world, revolt)
     return (*outcomes, *immediate_checks(world))
 
 
+def _keep_choice(revolt: Revolt, orders: Orders) -> None:
+    """EIA-8: a client / conquered choice the sponsor ordered is its standing answer for
+    the revolt, kept on the revolt until it orders another."""
+    choices = (orders.get(revolt.sponsor) or {}).get("choices") or {}
+    if choices.get(revolt.area) in (CLIENT, CONQUERED):
+        revolt.conquest_choice = choices[revolt.area]
+
+
 def _conquest(world: World, revolt: Revolt, orders: Orders) -> Outcomes:
     """EIA-8: the revolt succeeds, or the GM is told why it does not, or nothing yet."""
-    choices = (orders.get(revolt.sponsor) or {}).get("choices") or {}
-    success = successful_revolt(world, revolt, choices.get(revolt.area, ""))
+    success = successful_revolt(world, revolt, revolt.conquest_choice)
     if success is not None:
         _succeed(world, revolt, success)
         return (success,)
@@ -497,8 +505,7 @@ def three_month_endings(world: World) -> Outcomes:
     for revolt in _active(world):
         ending = three_months_ending(revolt, world.areas[revolt.area])
         if ending is not None:
-            _end_revolt(world, revolt, ending)
-            endings.append(ending)
+            endings.append(_end_revolt(world, revolt, ending))
     return tuple(endings)
 
 
@@ -512,51 +519,46 @@ def _end_if_over(world: World, revolt: Revolt) -> Outcomes:
     ending = revolt_ending(world, revolt)
     if ending is None:
         return ()
-    _end_revolt(world, revolt, ending)
-    return (ending,)
+    return (_end_revolt(world, revolt, ending),)
 
 
-def _end_revolt(world: World, revolt: Revolt, ending: RevoltEnd) -> None:
+def _end_revolt(world: World, revolt: Revolt, ending: RevoltEnd) -> RevoltEnd:
     """EIA-7: end the revolt and remove its guerrillas (or make them the neutral minor's
-    infantry); count a let-down where the sponsor let it down."""
-    stacks = revolt_stacks(world, revolt)
-    factors = sum(g.factors for g in stacks)
-    _remove(world, stacks)
+    infantry); count a let-down where the sponsor let it down. Answers the ending with
+    what it did (``revolt_end``)."""
+    ending = revolt_end(world, revolt, ending)
+    _remove(world, revolt_stacks(world, revolt))
     revolt.active = False
     revolt.end_reason = ending.reason
-    let_downs = 0
-    if ending.let_down:
-        key = (revolt.sponsor, revolt.area)
-        let_downs = world.let_downs[key] = world.let_downs.get(key, 0) + 1
-    text = _ending_text(world, revolt, ending, let_downs, factors)
-    world.say("EIA-7", text, power=revolt.sponsor, area=revolt.area)
+    if ending.let_downs:
+        world.let_downs[(revolt.sponsor, revolt.area)] = ending.let_downs
+    world.say("EIA-7", _ending_text(world, revolt, ending), power=revolt.sponsor, area=revolt.area)
+    return ending
 
 
-def _ending_text(
-    world: World, revolt: Revolt, ending: RevoltEnd, let_downs: int, factors: int
-) -> Text:
+def _ending_text(world: World, revolt: Revolt, ending: RevoltEnd) -> Text:
     """ "X's revolt in Y ends: why; X let it down (n in Y so far); what became of its
     guerrilla factors", each part only where it applies."""
     area = world.areas[revolt.area]
     names = {"power": world.powers[revolt.sponsor].name, "area": area.name}
     parts = [Text("%(power)s's revolt in %(area)s ends: %(reason)s", reason=ending.reason, **names)]
-    if let_downs:
+    if ending.let_downs:
         parts.append(
             Plural(
                 "%(power)s let it down (%(count)s in %(area)s so far)",
                 "%(power)s let it down (%(count)s in %(area)s so far)",
-                count=let_downs,
+                count=ending.let_downs,
                 **names,
             )
         )
-    if ending.to_infantry and factors:
-        parts.append(becoming_infantry(factors, area, area.name))
-    elif factors:
+    if ending.infantry:
+        parts.append(becoming_infantry(ending.infantry, area, area.name))
+    if ending.removed:
         parts.append(
             Plural(
                 "%(count)s guerrilla factor removed",
                 "%(count)s guerrilla factors removed",
-                count=factors,
+                count=ending.removed,
             )
         )
     return Join(*parts, sep=CLAUSES)

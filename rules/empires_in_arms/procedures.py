@@ -16,17 +16,21 @@ assign ``Revolt.number`` from EIA-4 and EIA-5 outcomes only.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from rules.dice import Dice
 from rules.empires_in_arms.legal import (
     AID_RANGE,
     MAX_ATTEMPTS,
+    SUCCESS_NUMBER,
     guerrilla_destinations,
     guerrilla_enemy,
     home_neighbours,
     over_cap,
+    revolt_stacks,
+    succeeds_now,
+    unbesieged_factors,
 )
 from rules.empires_in_arms.state import (
     ALLIED,
@@ -56,7 +60,6 @@ DEPOT_SUCCESS = 5  # EIA-11: a modified 5-6
 DEPOT_GARRISON = 10
 MANY_GUERRILLAS = 10
 MONTHS_WITHOUT_GUERRILLAS = 3
-SUCCESS_NUMBER = 6  # EIA-8
 MILITIA_PER = 3  # EIA-12
 
 
@@ -233,7 +236,8 @@ def _strength_outcome(total: int, number: int) -> tuple[Text | str, Text]:
 @dataclass(frozen=True)
 class GuerrillaCreation:
     report: RollReport
-    created: int
+    created: int  # guerrilla factors placed
+    uncapped: int  # the factors the die gives, before the cap (created ≤ uncapped)
 
 
 def revolt_guerrillas(
@@ -270,7 +274,7 @@ def _guerrillas_under(
     outcome = _created_text(wanted, created, cap, existing, area)
     comparison = Text("< %(value)s", value=value) if wanted else Text("≥ %(value)s", value=value)
     report = RollReport(rule, purpose, roll, comparison, outcome, power, area.key)
-    return GuerrillaCreation(report, created)
+    return GuerrillaCreation(report, created, wanted)
 
 
 def _created_text(wanted: int, created: int, cap: int | None, existing: int, area: Area) -> Text:
@@ -578,18 +582,14 @@ def aid_revolt(power: Power, revolt: Revolt, area: Area, amount: int, dice: Dice
 
 @dataclass(frozen=True)
 class RevoltEnd:
+    """Why a revolt ends and, once ``revolt_end`` has read the board, what that does."""
+
     reason: Text
     let_down: bool = False  # the sponsor let it down (counted for minors)
     to_infantry: bool = False  # its guerrillas become infantry of the (neutral) minor
-
-
-def revolt_stacks(world: World, revolt: Revolt) -> list[Guerrilla]:
-    """EIA-7 / EIA-8: the guerrilla stacks a revolt raised (its sponsor's, from its area)."""
-    return [
-        g
-        for g in world.guerrillas
-        if g.revolt and g.origin == revolt.area and g.nationality == revolt.sponsor
-    ]
+    infantry: int = 0  # guerrilla factors that become the neutral minor's infantry
+    removed: int = 0  # guerrilla factors removed from the map (not becoming infantry)
+    let_downs: int = 0  # the sponsor's let-downs in the area with this one; 0: not let down
 
 
 def voluntary_lapse(area: Area, sponsor: Power) -> RevoltEnd:
@@ -639,6 +639,18 @@ def revolt_ending(world: World, revolt: Revolt) -> RevoltEnd | None:
     return None
 
 
+def revolt_end(world: World, revolt: Revolt, ending: RevoltEnd) -> RevoltEnd:
+    """EIA-7: ``ending`` (from the functions above) with what it does on the board: the
+    revolt's guerrilla factors become the neutral minor's infantry (``to_infantry``) or are
+    removed, and a let-down is counted where the sponsor let it down."""
+    factors = sum(g.factors for g in revolt_stacks(world, revolt))
+    infantry = factors if ending.to_infantry else 0
+    let_downs = 0
+    if ending.let_down:
+        let_downs = world.let_downs.get((revolt.sponsor, revolt.area), 0) + 1
+    return replace(ending, infantry=infantry, removed=factors - infantry, let_downs=let_downs)
+
+
 # -- EIA-8 ------------------------------------------------------------------------------
 
 
@@ -653,6 +665,9 @@ class RevoltSuccess:
     choice: str  # "client" or "conquered" for a minor taken at war, else ""
     reason: Text
     gm_note: Text | None = None
+    removed: int = 0  # guerrilla factors removed from the map (not becoming infantry)
+    repatriated: tuple[str, ...] = ()  # at peace: powers whose garrisons the GM repatriates
+    withdrawn: tuple[str, ...] = ()  # at peace: powers whose corps the GM moves out
 
 
 def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltSuccess | None:
@@ -663,9 +678,7 @@ def successful_revolt(world: World, revolt: Revolt, choice: str = "") -> RevoltS
 
     The month the capital was held is the GM's entry (land combat is not automated); the
     revolt's guerrillas must still be there, at least one factor unbesieged."""
-    if revolt.capital_held_months < 1 or revolt.number < SUCCESS_NUMBER:
-        return None
-    if not _unbesieged_factors(world, revolt):
+    if not succeeds_now(world, revolt):
         return None
     area = world.areas[revolt.area]
     sponsor = world.powers[revolt.sponsor]
@@ -682,7 +695,7 @@ def success_blocked(world: World, revolt: Revolt) -> Text | None:
     or more, but no unbesieged guerrilla factor of the revolt is in the area; else None."""
     if revolt.capital_held_months < 1 or revolt.number < SUCCESS_NUMBER:
         return None
-    if _unbesieged_factors(world, revolt):
+    if unbesieged_factors(world, revolt):
         return None
     return Plural(
         "GM: %(power)s's revolt in %(area)s has number %(number)s and the capital held for "
@@ -695,12 +708,6 @@ def success_blocked(world: World, revolt: Revolt) -> Text | None:
         power=world.powers[revolt.sponsor].name,
         area=world.areas[revolt.area].name,
         number=revolt.number,
-    )
-
-
-def _unbesieged_factors(world: World, revolt: Revolt) -> int:
-    return sum(
-        g.factors for g in revolt_stacks(world, revolt) if g.area == revolt.area and not g.besieged
     )
 
 
@@ -723,7 +730,9 @@ def becoming_infantry(factors: int, area: Area, owner: str) -> Text:
 
 
 def _success_at_peace(world: World, area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
-    note = _repatriation(world, area, sponsor)
+    repatriated, withdrawn = _repatriation(world, area, sponsor)
+    note = _repatriation_note(world, area, repatriated, withdrawn)
+    peace = {"gm_note": note, "repatriated": repatriated, "withdrawn": withdrawn}
     names = {"area": area.name, "power": sponsor.name}
     if area.kind == MINOR:
         infantry = becoming_infantry(factors, area, area.name)
@@ -733,7 +742,7 @@ def _success_at_peace(world: World, area: Area, sponsor: Power, factors: int) ->
             **names,
         )
         return RevoltSuccess(
-            sponsor.key, False, area.home_power, ALLIED, factors, area.key, "", text, note
+            sponsor.key, False, area.home_power, ALLIED, factors, area.key, "", text, **peace
         )
     infantry = becoming_infantry(factors, area, sponsor.name)
     if area.home_power == sponsor.key:
@@ -743,13 +752,13 @@ def _success_at_peace(world: World, area: Area, sponsor: Power, factors: int) ->
             **names,
         )
         return RevoltSuccess(
-            sponsor.key, False, sponsor.key, "", factors, sponsor.key, "", text, note
+            sponsor.key, False, sponsor.key, "", factors, sponsor.key, "", text, **peace
         )
-    return _another_powers_province(area, sponsor, factors, infantry, note)
+    return _another_powers_province(area, sponsor, factors, infantry, peace)
 
 
 def _another_powers_province(
-    area: Area, sponsor: Power, factors: int, infantry: Text, note: Text
+    area: Area, sponsor: Power, factors: int, infantry: Text, peace: dict[str, Any]
 ) -> RevoltSuccess:
     """The rules speak only of a former province reverting: the sponsor becomes the
     controller, and the GM is asked to check."""
@@ -761,16 +770,26 @@ def _another_powers_province(
         "controller, its home nation and cession are left as they were",
         **names,
     )
-    note = Join(note, check, sep=CLAUSES)
+    peace = {**peace, "gm_note": Join(peace["gm_note"], check, sep=CLAUSES)}
     home, ceded = area.home_power, area.ceded
-    return RevoltSuccess(sponsor.key, ceded, home, "", factors, sponsor.key, "", text, note)
+    return RevoltSuccess(sponsor.key, ceded, home, "", factors, sponsor.key, "", text, **peace)
 
 
-def _repatriation(world: World, area: Area, sponsor: Power) -> Text:
+def _repatriation(
+    world: World, area: Area, sponsor: Power
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """EIA-8 at peace: (the powers whose garrisons the GM repatriates from ``area``, those
+    whose corps there the GM moves out), the sponsor's never, each by name."""
     garrisons = {area.controller} | {d.power for d in world.depots if d.area == area.key}
     corps = {c.power for c in world.corps_in(area.key)}
-    powers, movers = _names(world, garrisons, sponsor), _names(world, corps, sponsor)
-    if not movers:
+    return _others(world, garrisons, sponsor), _others(world, corps, sponsor)
+
+
+def _repatriation_note(
+    world: World, area: Area, repatriated: Sequence[str], withdrawn: Sequence[str]
+) -> Text:
+    powers, movers = _names(world, repatriated), _names(world, withdrawn)
+    if not withdrawn:
         return Text(
             "GM: repatriate garrisons of %(powers)s from %(area)s", powers=powers, area=area.name
         )
@@ -783,10 +802,15 @@ def _repatriation(world: World, area: Area, sponsor: Power) -> Text:
     )
 
 
-def _names(world: World, keys: set[str | None], sponsor: Power) -> Text:
+def _others(world: World, keys: set[str | None], sponsor: Power) -> tuple[str, ...]:
+    """The keys of the powers among ``keys`` other than the sponsor, by name."""
+    found = [k for k in keys if k is not None and k in world.powers and k != sponsor.key]
+    return tuple(sorted(found, key=lambda k: world.powers[k].name))
+
+
+def _names(world: World, keys: Sequence[str]) -> Text:
     """The powers' names, each in the reader's language ("" for none)."""
-    names = sorted(world.powers[k].name for k in keys if k in world.powers and k != sponsor.key)
-    return Join(*names, sep=", ")
+    return Join(*(world.powers[k].name for k in keys), sep=", ")
 
 
 def _province_conquered(area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
@@ -798,7 +822,8 @@ def _province_conquered(area: Area, sponsor: Power, factors: int) -> RevoltSucce
             count=factors,
             **names,
         )
-        return RevoltSuccess(sponsor.key, area.ceded, area.home_power, "", 0, "", "", text)
+        home = area.home_power
+        return RevoltSuccess(sponsor.key, area.ceded, home, "", 0, "", "", text, removed=factors)
     text = Plural(
         "%(power)s conquers %(area)s, its former home province; "
         "%(count)s guerrilla factor become regular infantry",
@@ -830,7 +855,10 @@ def _minor_conquered(area: Area, sponsor: Power, factors: int, choice: str) -> R
             "conquered by default); %(count)s guerrilla factors removed",
             **names,
         )
-    return RevoltSuccess(sponsor.key, False, area.home_power, CONQUERED, 0, "", CONQUERED, text)
+    home = area.home_power
+    return RevoltSuccess(
+        sponsor.key, False, home, CONQUERED, 0, "", CONQUERED, text, removed=factors
+    )
 
 
 def _client_state(area: Area, sponsor: Power, factors: int) -> Text:

@@ -72,7 +72,7 @@ def test_peace_answers_the_lapse_and_the_skipped_order_in_land_phase_order(world
     reason = "Austria has no revolt in Hesse to let lapse: order skipped"
     assert outcomes == (
         Skipped("austria", "hesse", reason),
-        RevoltEnd("Great Britain lets it lapse", let_down=True),
+        RevoltEnd("Great Britain lets it lapse", let_down=True, removed=3, let_downs=1),
     )
 
 
@@ -324,7 +324,7 @@ def test_immediate_checks_answer_each_ending(world):
     world.alliances.add(frozenset(("great_britain", "france")))
     world.areas["andalusia"].controller = "spain"
     assert immediate_checks(world) == (
-        RevoltEnd("Great Britain and France are allies", let_down=True),
+        RevoltEnd("Great Britain and France are allies", let_down=True, removed=2, let_downs=1),
         RevoltEnd("Andalusia is now Spain's"),
     )
     assert immediate_checks(world) == ()
