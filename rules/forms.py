@@ -153,6 +153,14 @@ class BaseOrderForm(forms.Form):
     def has_choices(self) -> bool:
         return bool(self.fields)
 
+    @property
+    def owes(self) -> bool:
+        """Whether the power has something to decide here, so that the phase waits for it:
+        by default whenever the form offers a choice. A form whose choices are standing
+        answers already kept says otherwise. It agrees with the phase's PhaseSpec.owes
+        (tests/services/test_owing_agrees.py)."""
+        return self.has_choices
+
     def posted(self, name: str) -> str:
         values = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data[name]]
         return ", ".join(str(value) for value in values)

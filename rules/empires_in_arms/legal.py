@@ -23,6 +23,7 @@ from rules.empires_in_arms.state import (
 MAX_ATTEMPTS = 3
 AID_RANGE = (1, 6)
 DEPOT_ATTACK_MINIMUM = 7  # "more than six guerrilla factors"
+SUCCESS_NUMBER = 6  # EIA-8
 
 
 def revolt_targets(world: World, power: str) -> list[str]:
@@ -226,11 +227,49 @@ def movable_stacks(world: World, power: str) -> list[Guerrilla]:
 
 def conquest_choice_revolts(world: World, power: str) -> list[Revolt]:
     """EIA-8: the sponsor's revolts in minors held by a power it is at war with, where the
-    client-state / conquered choice will be asked if the revolt succeeds."""
+    client-state / conquered choice will be asked if the revolt succeeds (a standing
+    answer: it may be given in advance, and is kept until changed)."""
     return [
         r
         for r in own_revolts(world, power)
         if world.areas[r.area].kind == MINOR and world.at_war(power, world.areas[r.area].controller)
+    ]
+
+
+def revolt_stacks(world: World, revolt: Revolt) -> list[Guerrilla]:
+    """EIA-7 / EIA-8: the guerrilla stacks a revolt raised (its sponsor's, from its area)."""
+    return [
+        g
+        for g in world.guerrillas
+        if g.revolt and g.origin == revolt.area and g.nationality == revolt.sponsor
+    ]
+
+
+def unbesieged_factors(world: World, revolt: Revolt) -> int:
+    """EIA-8: the revolt's guerrilla factors in its area that are not besieged."""
+    return sum(
+        g.factors for g in revolt_stacks(world, revolt) if g.area == revolt.area and not g.besieged
+    )
+
+
+def succeeds_now(world: World, revolt: Revolt) -> bool:
+    """EIA-8: the revolt succeeds in this conquest step as the state stands: its
+    guerrillas held the capital for a month (the GM's entry), its number is 6 or more, and
+    some of its guerrilla factors are in its area unbesieged."""
+    return (
+        revolt.capital_held_months >= 1
+        and revolt.number >= SUCCESS_NUMBER
+        and unbesieged_factors(world, revolt) > 0
+    )
+
+
+def conquest_choices_due(world: World, power: str) -> list[Revolt]:
+    """EIA-8: the conquest-choice revolts that succeed in this step with no answer kept
+    for them: only there does the sponsor's choice change the outcome now."""
+    return [
+        r
+        for r in conquest_choice_revolts(world, power)
+        if not r.conquest_choice and succeeds_now(world, r)
     ]
 
 
@@ -248,20 +287,20 @@ def can_incite(world: World, power: str) -> bool:
 
 
 def has_land_orders(world: World, power: str) -> bool:
-    """Land phase: a corps to move (the GM carries moves and battles out), or in the
-    guerrilla steps a stack to move (EIA-9, EIA-10), an operation (EIA-4) or a depot
-    attack (EIA-11) to order."""
+    """Land phase, guerrilla steps: a stack to move (EIA-9, EIA-10), an operation (EIA-4)
+    or a depot attack (EIA-11) to order. Corps moves are orders for the GM, which are
+    optional and never make a power owe."""
     return bool(
-        any(corps.power == power for corps in world.corps)
-        or movable_stacks(world, power)
+        movable_stacks(world, power)
         or operation_areas(world, power)
         or depot_attack_areas(world, power)
     )
 
 
 def has_conquest_choice(world: World, power: str) -> bool:
-    """Conquest step (EIA-8): a revolt whose success would ask the sponsor's choice."""
-    return bool(conquest_choice_revolts(world, power))
+    """Conquest step (EIA-8): a revolt that succeeds now and asks the sponsor's choice,
+    with no answer kept for it (``conquest_choices_due``)."""
+    return bool(conquest_choices_due(world, power))
 
 
 def can_aid(world: World, power: str) -> bool:

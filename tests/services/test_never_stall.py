@@ -97,9 +97,13 @@ def test_each_empires_in_arms_step_waits_only_for_powers_with_something_to_order
     assert legal.sponsors_a_revolt(world, "great_britain")  # Palatinate
     assert not legal.sponsors_a_revolt(world, "france")
     assert legal.can_incite(world, "france") and legal.can_incite(world, "great_britain")
-    assert legal.has_land_orders(world, "france")  # its corps, and an operation
+    assert legal.has_land_orders(world, "france")  # an operation with its corps
     assert not legal.has_land_orders(world, "russia")  # no corps, no guerrillas
-    assert legal.has_conquest_choice(world, "great_britain")  # a minor of France, at war
+    # a minor of France, at war, but the revolt cannot succeed yet: nothing to decide
+    assert legal.conquest_choice_revolts(world, "great_britain")
+    assert not legal.has_conquest_choice(world, "great_britain")
+    world.revolts[0].number, world.revolts[0].capital_held_months = 6, 1
+    assert legal.has_conquest_choice(world, "great_britain")  # it succeeds now
     assert not legal.has_conquest_choice(world, "france")
     assert legal.can_aid(world, "great_britain") and not legal.can_aid(world, "austria")
     spec = campaign.rules.phase("peace")
@@ -321,6 +325,7 @@ def test_a_player_marked_away_owes_nothing_and_the_phase_resolves_without_him(
     advance, django_capture_on_commit_callbacks
 ):
     campaign, users, revolt = advance
+    succeeds_at_the_conquest_step(campaign)
     france = campaign.seats.get(power__key="france")
     scheduling.set_away(
         seat_id=france.pk, start=None, end=START + timedelta(days=3), actor=users["player"]
@@ -341,6 +346,7 @@ def test_an_away_period_that_begins_later_is_noticed_by_the_clock(
     advance, clock, django_capture_on_commit_callbacks
 ):
     campaign, users, revolt = advance
+    succeeds_at_the_conquest_step(campaign)
     with django_capture_on_commit_callbacks(execute=True):
         give_orders(campaign, "great_britain", payload={"targets": []})
     france = campaign.seats.get(power__key="france")
@@ -363,6 +369,12 @@ def test_an_away_period_that_begins_later_is_noticed_by_the_clock(
     # the revolt step, then the land phase: France, away, is the only one with corps
     assert resolutions(ran) == ["resolved", "resolved"]
     assert open_phase(campaign).key == "conquest"  # Great Britain's choice in Palatinate
+
+
+def succeeds_at_the_conquest_step(campaign) -> None:
+    """Great Britain's revolt in Palatinate, a minor of France's at war, will succeed at
+    the conquest step (number 6, the capital held), so its sponsor owes a choice there."""
+    campaign.revolts.update(number=6, capital_held_months=1)
 
 
 @pytest.fixture

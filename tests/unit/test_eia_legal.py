@@ -17,9 +17,17 @@ def test_a_power_with_nothing_on_the_map_has_no_land_orders(world):
     assert not has_land_orders(world, "russia")
 
 
-def test_a_corps_is_enough_for_land_orders(world):
+def test_a_corps_alone_owes_no_land_orders(world):
+    """Its moves are orders for the GM, which are optional."""
     world.corps.append(Corps(1, "russia", "hesse"))
-    assert has_land_orders(world, "russia") and not has_land_orders(world, "austria")
+    assert not has_land_orders(world, "russia")
+
+
+def test_a_corps_that_may_operate_owes_land_orders(world):
+    world.revolts.append(Revolt(1, "great_britain", "palatinate", 4))
+    world.guerrillas.append(Guerrilla(1, "palatinate", "great_britain", 2, "palatinate"))
+    world.corps.append(Corps(1, "austria", "palatinate"))
+    assert has_land_orders(world, "austria") and not has_land_orders(world, "russia")
 
 
 def test_spain_moves_its_spanish_guerrillas(world):
@@ -61,6 +69,35 @@ def test_the_conquest_choice_is_asked_for_a_minor_held_by_an_enemy(world):
     ]
     world.wars.add(frozenset(("great_britain", "france")))
     assert [r.id for r in conquest_choice_revolts(world, "great_britain")] == [1]
+    world.revolts[0].capital_held_months = 1
+    world.guerrillas.append(Guerrilla(1, "palatinate", "great_britain", 2, "palatinate"))
     assert has_conquest_choice(world, "great_britain")
     world.wars.clear()
+    assert not has_conquest_choice(world, "great_britain")
+
+
+def test_the_conquest_choice_is_owed_only_where_the_revolt_succeeds_now(world):
+    """EIA-8: the capital held for a month, number 6 or more, unbesieged guerrillas."""
+    revolt = Revolt(1, "great_britain", "palatinate", 5, capital_held_months=1)
+    world.revolts.append(revolt)
+    world.wars.add(frozenset(("great_britain", "france")))
+    stack = Guerrilla(1, "palatinate", "great_britain", 2, "palatinate")
+    world.guerrillas.append(stack)
+    assert conquest_choice_revolts(world, "great_britain")  # a standing answer is offered
+    assert not has_conquest_choice(world, "great_britain")  # number 5: it cannot succeed
+    revolt.number = 6
+    assert has_conquest_choice(world, "great_britain")
+    stack.besieged = True
+    assert not has_conquest_choice(world, "great_britain")
+    stack.besieged, revolt.capital_held_months = False, 0
+    assert not has_conquest_choice(world, "great_britain")
+
+
+def test_a_kept_conquest_choice_is_not_asked_again(world):
+    revolt = Revolt(1, "great_britain", "palatinate", 6, capital_held_months=1)
+    world.revolts.append(revolt)
+    world.wars.add(frozenset(("great_britain", "france")))
+    world.guerrillas.append(Guerrilla(1, "palatinate", "great_britain", 2, "palatinate"))
+    assert has_conquest_choice(world, "great_britain")
+    revolt.conquest_choice = "client"
     assert not has_conquest_choice(world, "great_britain")

@@ -580,6 +580,29 @@ def test_conquest_at_war_the_sponsors_choice_comes_from_its_orders(world):
     ]
 
 
+def test_conquest_a_choice_given_before_the_revolt_can_succeed_is_kept(world):
+    """EIA-8: the answer is a standing one: given in January, it decides March's success."""
+    world.wars.add(frozenset(("great_britain", "france")))
+    revolt = gb_revolt(world, number=5, factors=4)
+    orders = {"great_britain": {"choices": {"palatinate": "client"}}}
+    resolve_conquest(world, orders, ScriptedDice([]))
+    assert revolt.active and revolt.conquest_choice == "client"
+    resolve_conquest(world, {}, ScriptedDice([]))  # a month without orders keeps it
+    assert revolt.conquest_choice == "client"
+    revolt.number, revolt.capital_held_months = 6, 1
+    resolve_conquest(world, {"great_britain": {}}, ScriptedDice([]))
+    assert not revolt.active and world.areas["palatinate"].minor_status == CLIENT
+
+
+def test_conquest_a_new_choice_replaces_the_kept_one(world):
+    world.wars.add(frozenset(("great_britain", "france")))
+    revolt = gb_revolt(world, number=6, factors=4, capital_held_months=1)
+    revolt.conquest_choice = "client"
+    orders = {"great_britain": {"choices": {"palatinate": "conquered"}}}
+    resolve_conquest(world, orders, ScriptedDice([]))
+    assert world.areas["palatinate"].minor_status == CONQUERED
+
+
 def test_conquest_at_war_without_a_choice_the_minor_is_conquered(world):
     world.wars.add(frozenset(("great_britain", "france")))
     revolt = gb_revolt(world, number=6, factors=4, capital_held_months=1)

@@ -418,17 +418,51 @@ class ConquestOrderForm(OrderForm):
                     (CONQUERED, _("Conquered minor: its guerrilla factors are removed")),
                 ],
                 required=False,
-                help_text=_(
-                    "EIA-8: at war with the controller, a successful revolt in a minor makes it "
-                    "your client state or a conquered minor."
-                ),
+                help_text=self.choice_help(revolt),
                 error_messages={
                     "invalid_choice": _("Choose client state or conquered minor (EIA-8).")
                 },
             )
 
+    def choice_help(self, revolt: Revolt) -> str:
+        """The rule, whether the revolt succeeds in this step, and the answer kept."""
+        text = _(
+            "EIA-8: at war with the controller, a successful revolt in a minor makes it "
+            "your client state or a conquered minor. Your answer is kept for the later "
+            "months until you change it."
+        )
+        if legal.succeeds_now(self.world, revolt):
+            text += " " + _("The revolt succeeds in this conquest step.")
+        else:
+            text += " " + _(
+                "It cannot succeed in this step (it needs the capital held for a month, a "
+                "revolt number of %(number)s or more and unbesieged guerrillas there): "
+                "nothing is needed from you now."
+            ) % {"number": legal.SUCCESS_NUMBER}
+        if revolt.conquest_choice:
+            text += " " + _("Kept from your earlier orders: %(choice)s.") % {
+                "choice": self.choice_name(revolt.conquest_choice)
+            }
+        return text
+
+    @staticmethod
+    def choice_name(choice: str) -> str:
+        return _("client state") if choice == CLIENT else _("conquered minor")
+
+    @property
+    def owes(self) -> bool:
+        """Only a revolt that succeeds now with no answer kept asks for one
+        (legal.has_conquest_choice); the others' answers are standing ones."""
+        return legal.has_conquest_choice(self.world, self.power_key)
+
     def initial_from(self, payload: dict) -> dict:
-        return {f"{self.prefix_choice}{k}": v for k, v in payload.get("choices", {}).items()}
+        kept = {
+            f"{self.prefix_choice}{r.area}": r.conquest_choice
+            for r in legal.conquest_choice_revolts(self.world, self.power_key)
+            if r.conquest_choice
+        }
+        given = {f"{self.prefix_choice}{k}": v for k, v in payload.get("choices", {}).items()}
+        return kept | given
 
     def payload(self) -> dict:
         return {
