@@ -126,12 +126,14 @@ class Conversion:
     faces: tuple[int, ...]
     converted: tuple[str, ...]
     unrest: tuple[str, ...]
+    lowered: tuple[int, ...] = ()  # dice (from 1) whose 6 was lowered to 5 to cancel unrest
+    discarded: int = 0  # unrest markers discarded in step 6, for want of converted spaces
 
 
 @dataclass(frozen=True)
 class Revolt:
     """VQ-2 so far: the target, the CP spent, the dice and their hits, whether step 2
-    succeeded, and the spaces come under Protestant control."""
+    succeeded, and the spaces come under Protestant control; then what steps 2 to 8 did."""
 
     target: str
     cp: int
@@ -139,6 +141,15 @@ class Revolt:
     hits: int
     succeeded: bool
     controlled: tuple[str, ...]
+    removed: int = 0  # the controlling power's Catholic units removed in step 2
+    # Steps 3 and 4: each displaced piece ("unit:<key>", "leader:<key>") and where it went
+    # ("": eliminated, or a leader taken off the map), in order.
+    displaced: tuple[tuple[str, str], ...] = ()
+    regulars: int = 0  # Protestant regulars placed in the target (step 5)
+    nation: str = ""  # whose regulars and capital: "Huguenot" or "Dutch"; "" before step 5
+    war_declared: bool = False  # step 6 put the Protestant at war (False: already at war)
+    capital: str = ""  # the space where step 7 placed the nation's capital; "": none
+    leader: str = ""  # the key of the military leader that entered play in step 8; "": none
 
 
 @dataclass(frozen=True)
@@ -781,12 +792,13 @@ def _take_unrest(world: World, data: dict, waiting_for: str, answer: Mapping[str
 def _place_unrest(world: World, data: dict, spaces: list[str]) -> None:
     for key in spaces:
         world.spaces[key].unrest = True
-    discarded = data["unrest"] - len(spaces)
+    data["discarded"] = data["unrest"] - len(spaces)
     data["unrest"], data["unrest_in"], data["step"] = 0, spaces, "done"
-    world.say("VQ-1", _unrest_text(world, spaces, discarded), power=data["power"])
+    done = _conversion(data)
+    world.say("VQ-1", _unrest_text(world, done.unrest, done.discarded), power=data["power"])
 
 
-def _unrest_text(world: World, spaces: list[str], discarded: int) -> Text:
+def _unrest_text(world: World, spaces: Sequence[str], discarded: int) -> Text:
     """ "Unrest in Lyon; 1 unrest marker discarded: … (step 6)."."""
     where = _names(world, spaces)
     if not discarded:
@@ -850,6 +862,8 @@ def _conversion(data: dict) -> Conversion:
         tuple(data["faces"]),
         tuple(data["converted"]),
         tuple(data.get("unrest_in", ())),
+        tuple(data.get("lowered", ())),
+        data.get("discarded", 0),
     )
 
 
@@ -1026,6 +1040,7 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Progress:
     if hits >= total:
         for unit_key, _ in defenders:
             del world.units[unit_key]
+        data["removed"] = total
         world.say(
             "VQ-2",
             Text(
@@ -1059,6 +1074,13 @@ def _revolt(data: dict) -> Revolt:
         data["hits"],
         data["step"] not in ("hits", "failed"),
         tuple(data["flipped"]),
+        removed=data.get("removed", 0),
+        displaced=tuple((piece, where) for piece, where in data.get("displaced", ())),
+        regulars=data.get("regulars", 0),
+        nation=PROTESTANT_NATION[data["zone"]] if "regulars" in data else "",
+        war_declared=data.get("war_declared", False),
+        capital=data.get("capital", ""),
+        leader=data.get("leader", ""),
     )
 
 
@@ -1136,6 +1158,7 @@ def _take_hits(world: World, data: dict, waiting_for: str, answer: Mapping[str, 
             )
         )
     stacks = dict(_defenders(world, data["target"], data["controller"]))
+    data["removed"] = taken
     removed = []
     for question in questions:
         unit_key = next(k for k in stacks if f"unit:{k}" == question.name)
@@ -1243,13 +1266,15 @@ def _piece_text(piece: Units | Leader) -> str:
 
 
 def _move(
-    world: World, item: list, destination: str | None, step: int, nearest: bool = False
+    world: World, data: dict, item: list, destination: str | None, nearest: bool = False
 ) -> None:
     """Displace a queue item to ``destination`` (``nearest``: chosen as the nearest, first
     by name); None eliminates a stack or takes a leader off the map. A stack joins its
-    power's stack of the same kind there."""
+    power's stack of the same kind there. ``data["displaced"]`` records where it went."""
     key, origin = item[1], item[2]
     piece = _piece(world, item)
+    data.setdefault("displaced", []).append([f"{item[0]}:{key}", destination or ""])
+    step = _displace_step(data)
     params = {"piece": _piece_text(piece), "origin": _name(world, origin), "step": step}
     if destination is None:
         if isinstance(piece, Units):
@@ -1318,12 +1343,12 @@ def _resolve_displacements(world: World, data: dict) -> str | None:
             continue
         options = nearest_legal_spaces(world, piece.power, item[2])
         if not options:
-            _move(world, item, None, _displace_step(data))
+            _move(world, data, item, None)
         elif len(options) == 1:
-            _move(world, item, options[0], _displace_step(data))
+            _move(world, data, item, options[0])
         elif automatic:
             nearest = _nearest_fortified(world, piece.power, item[2]) or options
-            _move(world, item, nearest[0], _displace_step(data), nearest=True)
+            _move(world, data, item, nearest[0], nearest=True)
         else:
             left.append(item)
     data["queue"] = left
@@ -1370,7 +1395,7 @@ def _take_displace(world: World, data: dict, waiting_for: str, answer: Mapping[s
     for item in list(data["queue"]):
         destination = values.get(f"{item[0]}:{item[1]}")
         if destination:
-            _move(world, item, destination, _displace_step(data))
+            _move(world, data, item, destination)
             data["queue"].remove(item)
 
 
@@ -1502,16 +1527,18 @@ def _ask_capital(world: World, data: dict, waiting_for: str) -> tuple[Text, list
 def _take_capital(world: World, data: dict, waiting_for: str, answer: Mapping[str, Any]) -> None:
     _, questions = _ask_capital(world, data, waiting_for)
     key = _read(questions, answer)["capital"]
-    nation = PROTESTANT_NATION[data["zone"]]
     if key:
         world.capitals[data["zone"]] = key
+    data["capital"] = key or ""
+    done = _revolt(data)
+    if done.capital:
         text = Text(
             "The %(nation)s capital is placed in %(space)s (step 7).",
-            nation=nation,
-            space=_name(world, key),
+            nation=done.nation,
+            space=_name(world, done.capital),
         )
     else:
-        text = Text("The Protestant places no %(nation)s capital (step 7).", nation=nation)
+        text = Text("The Protestant places no %(nation)s capital (step 7).", nation=done.nation)
     world.say("VQ-2", text, power=PROTESTANT_POWER, area=key)
     data["step"] = "leader"
 
@@ -1544,6 +1571,7 @@ def _take_leader(world: World, data: dict, waiting_for: str, answer: Mapping[str
     _, questions = _ask_leader(world, data, waiting_for)
     value = _read(questions, answer)["leader"]
     target = data["target"]
+    data["leader"] = value or ""
     if value:
         leader = next(lead for key, lead in _leader_candidates(world, data) if str(key) == value)
         leader.space = target
@@ -1560,9 +1588,9 @@ def _take_leader(world: World, data: dict, waiting_for: str, answer: Mapping[str
 
 def _regulars(world: World, data: dict) -> None:
     """Steps 5 and 6: the new regulars and the war."""
-    target, zone, nation = data["target"], data["zone"], PROTESTANT_NATION[data["zone"]]
+    target, zone = data["target"], data["zone"]
     wanted, left = data["cp"] // 2, world.counter_mix.get(zone, 0)
-    placed = min(wanted, left)
+    placed = data["regulars"] = min(wanted, left)
     if placed:
         key = next(
             (
@@ -1577,13 +1605,14 @@ def _regulars(world: World, data: dict) -> None:
             world.units[key] = Units(None, PROTESTANT_POWER, REGULAR, target, 0)
         world.units[key].count += placed
         world.counter_mix[zone] = left - placed
+    done = _revolt(data)
     params = {
-        "count": placed,
-        "nation": nation,
-        "space": _name(world, target),
+        "count": done.regulars,
+        "nation": done.nation,
+        "space": _name(world, done.target),
         "left": world.counter_mix.get(zone, 0),
     }
-    if placed < wanted:
+    if done.regulars < wanted:
         text = Plural(
             "%(count)s %(nation)s regular placed in %(space)s, not %(wanted)s: the counter mix "
             "has no more (step 5: 1 per 2 full CP; %(left)s left).",
@@ -1601,19 +1630,22 @@ def _regulars(world: World, data: dict) -> None:
             **params,
         )
     world.say("VQ-2", text, power=PROTESTANT_POWER, area=target)
-    _war(world, data["controller"])
+    _war(world, data)
 
 
-def _war(world: World, enemy: str) -> None:
+def _war(world: World, data: dict) -> None:
     """Step 6: the Protestant and the controlling power at war."""
-    if world.at_war(PROTESTANT_POWER, enemy):
-        text = Text(
-            "The Protestant and %(power)s are already at war (step 6).", power=power_name(enemy)
-        )
-    else:
+    enemy = data["controller"]
+    data["war_declared"] = not world.at_war(PROTESTANT_POWER, enemy)
+    if data["war_declared"]:
         world.wars.add(frozenset((PROTESTANT_POWER, enemy)))
+    if _revolt(data).war_declared:
         text = Text(
             "The Protestant and %(power)s are now at war (step 6).", power=power_name(enemy)
+        )
+    else:
+        text = Text(
+            "The Protestant and %(power)s are already at war (step 6).", power=power_name(enemy)
         )
     world.say("VQ-2", text, power=PROTESTANT_POWER)
 

@@ -74,7 +74,7 @@ def test_a_conversion_answers_its_outcome_so_far_then_at_each_decision():
     assert impulse.did == Conversion("france", (4, 1, 1), (), ())
     assert (impulse.pending.kind, impulse.pending.stage) == ("conversion", "flips")
     progress = decide(world, impulse.pending, "france", {"die_1": "rouen"})
-    assert progress.outcome == Conversion("france", (4, 1, 1), ("rouen",), ("rouen",))
+    assert progress.outcome == Conversion("france", (4, 1, 1), ("rouen",), ("rouen",), discarded=1)
     assert progress.pending is None
     assert world.spaces["rouen"].unrest
 
@@ -97,7 +97,12 @@ def test_a_conversion_whose_unrest_is_chosen_answers_where_it_went():
 def test_a_revolt_without_catholic_units_answers_its_automatic_success():
     world = build_world()
     impulse = act(world, "protestant", {"action": "revolt", "target": "dijon", "cp": 2})
-    assert impulse == Impulse(Revolt("dijon", 2, (), 0, True, ("dijon",)), None)
+    assert impulse == Impulse(
+        Revolt(
+            "dijon", 2, (), 0, True, ("dijon",), regulars=1, nation="Huguenot", war_declared=True
+        ),
+        None,
+    )
 
 
 def test_a_revolt_without_a_hit_answers_its_failure():
@@ -109,11 +114,14 @@ def test_a_revolt_without_a_hit_answers_its_failure():
 def test_a_revolt_that_destroys_the_defenders_answers_each_step_of_its_success():
     world = build_world()
     impulse = act(world, "protestant", {"action": "revolt", "target": "lyon", "cp": 2}, [6, 6])
-    assert impulse.did == Revolt("lyon", 2, (6, 6), 2, True, ())
+    assert impulse.did == Revolt("lyon", 2, (6, 6), 2, True, (), removed=1)
     assert (impulse.pending.stage, impulse.pending.waiting_for) == ("displace", "france")
     answer = {"unit:3": "orleans", "leader:2": "orleans"}
     progress = decide(world, impulse.pending, "france", answer)
-    assert progress.outcome == Revolt("lyon", 2, (6, 6), 2, True, ("lyon",))
+    displaced = (("unit:3", "orleans"), ("leader:2", "orleans"))
+    assert progress.outcome == Revolt(
+        "lyon", 2, (6, 6), 2, True, ("lyon",), removed=1, displaced=displaced
+    )
     assert progress.pending.stage == "extra"
     progress = decide(world, progress.pending, "protestant", {"extra": ["dijon"]})
     assert progress.outcome.controlled == ("lyon", "dijon") and progress.pending is None
@@ -126,7 +134,8 @@ def test_a_revolt_whose_hits_the_controller_allocates_answers_its_failure():
     assert impulse.did == Revolt("antwerp", 3, (6, 1, 2), 1, False, ())
     assert (impulse.pending.stage, impulse.pending.waiting_for) == ("hits", "spain")
     progress = decide(world, impulse.pending, "spain", {"unit:6": "0", "unit:7": "1"})
-    assert progress.outcome == impulse.did and progress.pending is None
+    assert progress.outcome == dataclasses.replace(impulse.did, removed=1)
+    assert progress.pending is None
 
 
 # -- VQ-3 espionage, the table, a pass ------------------------------------------------
