@@ -11,10 +11,16 @@ powers' orders for the phase, as the order forms give them. ``phase`` (else the
 procedure's in ``CALLS``) says which resolver runs; ``edit`` applies the GM's entry of
 what the rules leave to the table (a lost field combat, the months a capital was held),
 ``choices`` naming the edit and its fields.
+
+Besides the World afterwards, the outcome holds ``outcomes``: what the resolver answered
+(rules/empires_in_arms/phases.py), numbered from 1 in order, each its ``kind`` (the
+outcome's class: RevoltEnd, RevoltSuccess, …) and its plain fields (numbers, words,
+keys, lists of them): ``outcomes.1.infantry = 3``.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
 from typing import Any
 
 from rules.dice import ScriptedDice
@@ -178,9 +184,35 @@ def _stacks(world: World, area: str) -> list[str]:
     return found
 
 
+def answered(outcomes: Any) -> dict[str, dict[str, Any]]:
+    """The resolver's outcomes by number from "1": each its kind and plain fields."""
+    return {str(n): _fields(found) for n, found in enumerate(outcomes or (), 1)}
+
+
+def _fields(found: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": type(found).__name__}
+    for field in fields(found) if is_dataclass(found) else ():
+        value = _plain(getattr(found, field.name))
+        if value is not None:
+            out[field.name] = value
+    return out
+
+
+def _plain(value: Any) -> Any:
+    """A number, word or key as TOML writes it (a Text as its English), lists of them as
+    lists; None for anything else (roll reports, pieces, a missing value)."""
+    if isinstance(value, bool | int | str):
+        return str(value) if isinstance(value, str) else value
+    if isinstance(value, tuple | list):
+        items = [_plain(item) for item in value]
+        return None if any(item is None for item in items) else items
+    return None
+
+
 def run(case: dict[str, Any], board: dict[str, Any]) -> tuple[dict[str, Any], list[tuple]]:
     world = build(merged(board, case.get("given", {})))
     dice = ScriptedDice(case.get("dice", []))
     phase = case.get("phase") or CALLS[case["procedure"]]
-    PHASES[phase](world, case.get("choices", {}), dice)
-    return {**outcome(world), "dice_left": dice.unused}, lines(world.log)
+    outcomes = PHASES[phase](world, case.get("choices", {}), dice)
+    found = {**outcome(world), "outcomes": answered(outcomes), "dice_left": dice.unused}
+    return found, lines(world.log)

@@ -8,12 +8,15 @@ event} for VQ-1, {target, cp} for VQ-2) and ``answers``, each {power, answer} (`
 the GM answers for the power; ``default``: the answer of an absent player) or a GM
 edit ({edit, its fields}), given in turn while the procedure waits. The outcome holds
 what it waits for next, if anything, with the prompt's questions, or the refusal that
-stopped it (also the log's last line).
+stopped it (also the log's last line), and ``outcome``: the procedure's Conversion or
+Revolt so far (rules/virgin_queen/procedures.py), its fields as TOML writes them
+(``outcome.discarded = 1``, ``outcome.nation = "Dutch"``); none after a refused start.
 VQ-3 runs the start of the case's turn and of ``choices.turns`` − 1 turns after it.
 """
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from rules.dice import ScriptedDice
@@ -103,25 +106,38 @@ def _procedure(world: World, case: dict[str, Any]) -> tuple[dict[str, Any], int]
     choices = case.get("choices", {})
     start, answers = choices.get("start", {}), list(choices.get("answers", []))
     dice = ScriptedDice(case.get("dice", []))
+    progress = None
     try:
         if case["procedure"] == "VQ-1":
             power, zones, attempts = start["power"], start["zones"], start["attempts"]
             event = start.get("event", "")
-            pending = vq.start_conversion(world, power, zones, attempts, event, dice).pending
+            progress = vq.start_conversion(world, power, zones, attempts, event, dice)
         else:
-            pending = vq.start_revolt(world, start["target"], start["cp"], dice).pending
+            progress = vq.start_revolt(world, start["target"], start["cp"], dice)
         for step in answers:
             if "edit" in step:  # the GM changes the board while the procedure waits
-                fields = dict(step)
-                world.say("GM", EDITS[fields.pop("edit")](world, **fields))
+                edit = dict(step)
+                world.say("GM", EDITS[edit.pop("edit")](world, **edit))
                 continue
+            pending = progress.pending
             answer = vq.default_answer(world, pending) if step.get("default") else step["answer"]
-            pending = vq.decide(
-                world, pending, step["power"], answer, as_gm=step.get("gm", False)
-            ).pending
+            progress = vq.decide(world, pending, step["power"], answer, as_gm=step.get("gm", False))
     except vq.Refused as refusal:
-        return {"refused": refusal.text, "pending": "", "prompt": {}}, dice.unused
-    return {"refused": "", **_waiting(world, pending)}, dice.unused
+        done = _fields(progress.outcome) if progress else {}
+        return {"refused": refusal.text, "pending": "", "prompt": {}, "outcome": done}, dice.unused
+    waiting = _waiting(world, progress.pending)
+    return {"refused": "", **waiting, "outcome": _fields(progress.outcome)}, dice.unused
+
+
+def _fields(done: vq.Conversion | vq.Revolt) -> dict[str, Any]:
+    """The outcome's fields, tuples as lists and words (Texts) as their English."""
+
+    def plain(value: Any) -> Any:
+        if isinstance(value, tuple | list):
+            return [plain(item) for item in value]
+        return str(value) if isinstance(value, str) else value
+
+    return {field.name: plain(getattr(done, field.name)) for field in fields(done)}
 
 
 def _espionage(world: World, turns: int) -> tuple[dict[str, Any], list[tuple]]:
