@@ -3,15 +3,17 @@
 The phases wait only for them (campaign.scheduling). Each test reads only what the
 pages show everyone (RP levels, actions left, how many blocks stand where or wait in a
 pool), never a hidden block's kind or strength, so that whom a phase waits for gives
-nothing away. Pure: no Django.
+nothing away; forage alone reads the nation's own blocks (``forage_loss_choices``).
+Pure: no Django.
 """
 
 from __future__ import annotations
 
-from collections import Counter
+from itertools import permutations
 
 from rules.pax_baltica import procedures as gnw
-from rules.pax_baltica.state import SEA, World, option
+from rules.pax_baltica.phases import forage_checks
+from rules.pax_baltica.state import Block, World, option
 
 
 def _on_map(world: World, nation: str) -> list[str]:
@@ -33,14 +35,68 @@ def can_act(world: World, nation: str) -> bool:
 
 
 def orders_forage_losses(world: World, nation: str) -> bool:
-    """Forage (GNW-4, Decision 2): the owner orders the losses after the first, which
-    always fall on the strongest block, so only a nation with two blocks or more in one
-    land territory, and only while the owner orders them."""
+    """Forage (GNW-4, Decision 2): the nation's loss order can change which of its blocks
+    lose steps somewhere (``forage_loss_choices``)."""
+    return bool(forage_loss_choices(world, nation))
+
+
+def forage_loss_choices(world: World, nation: str) -> dict[str, list[Block]]:
+    """GNW-4, Decision 2: the land territories where the nation's loss order can change
+    the forage losses, each with its army and regiment blocks there (two or more), while
+    the owner orders them. The order form offers exactly these blocks.
+
+    Its loss order matters where the deficit can reach a block it may choose: after the
+    first loss, which falls on the strongest (a tie broken by the order), or in that tie.
+    Where its side eats after the other side's blocks (Decision 7, shared), what is left
+    for it would tell what the hidden blocks eat: any territory with two of its blocks
+    counts there. Reads the nation's own blocks, which its player sees; others learn only
+    that it has a choice, as the log of every shortage soon tells them."""
     if option(world.options, "forage_further_losses") != "owner_order":
+        return {}
+    choices = {}
+    for group, check in forage_checks(world):
+        own = [b for b in group if b.nation == nation]
+        if len(own) < 2:
+            continue
+        hidden = eats_after_the_enemy(world, nation, check.territory)
+        if hidden or _loss_order_matters(group, own, check.deficit):
+            choices[check.territory] = own
+    return choices
+
+
+def _loss_order_matters(group: list[Block], own: list[Block], deficit: int) -> bool:
+    """Whether two loss orders of the nation's blocks give different forage losses:
+    every order of up to five blocks able to lose a step is tried (of more, the orders of
+    up to three of them, to keep it quick)."""
+    strengths = {b.id: b.strength for b in group if b.strength > 0}
+    able = [b.id for b in own if b.strength > 1]
+    if not deficit or not able:
         return False
-    land = Counter(
-        where
-        for where in _on_map(world, nation)
-        if where in world.territories and world.territories[where].kind != SEA
-    )
-    return any(count > 1 for count in land.values())
+    longest = len(able) if len(able) <= 5 else 3
+    seen = set()
+    for length in range(longest + 1):
+        for order in permutations(able, length):
+            seen.add(frozenset(gnw.forage_losses(strengths, deficit, order, True).items()))
+            if len(seen) > 1:
+                return True
+    return False
+
+
+def eats_after_the_enemy(world: World, nation: str, territory: str) -> bool:
+    """Whether, under Decision 7's shared forage, the other side's blocks in the territory
+    eat first (it is not the nation's side's): how much they leave tells how much they
+    eat, which is hidden."""
+    if option(world.options, "forage_both_sides") != "shared":
+        return False
+    side = world.side_of(nation)
+    controller = world.territories[territory].controller
+    if controller is not None and world.side_of(controller) == side:
+        return False
+    return any(world.side_of(b.nation) != side for b in world.blocks_in(territory))
+
+
+def actions_ordered(payload: dict) -> int:
+    """The actions a saved actions order spends (GNW-8, GNW-13, GNW-1): each step's
+    actions, 1 a fleet move, 1 a siege."""
+    steps = sum(item.get("actions", 0) for item in payload.get("reinforce", []))
+    return steps + len(payload.get("fleet_moves", [])) + len(payload.get("sieges", []))

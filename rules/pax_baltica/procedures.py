@@ -523,6 +523,16 @@ def _usable_trains(blocks: Sequence[Block]) -> int:
     return total
 
 
+def forage_losses(
+    strengths: Mapping[int, int], deficit: int, loss_order: Sequence[int], owner_order: bool
+) -> dict[int, int]:
+    """GNW-4's losses alone: the steps each block (id → strength) loses to ``deficit``
+    under ``loss_order`` (see ``forage``)."""
+    left = dict(strengths)
+    _forage_losses(left, deficit, list(loss_order), owner_order)
+    return {i: strengths[i] - left[i] for i in left if left[i] != strengths[i]}
+
+
 def _forage_losses(
     strengths: dict[int, int], deficit: int, order: list[int], owner_order: bool
 ) -> int:

@@ -39,12 +39,12 @@ def test_actions_need_actions_left_and_a_block_on_the_map():
     assert not can_act(world, "sweden")
 
 
-def test_forage_orders_for_two_blocks_in_one_land_territory_only():
+def test_forage_orders_where_two_blocks_may_take_a_loss_the_order_chooses():
     world = build_world()
-    assert orders_forage_losses(world, "russia")  # three blocks in Kurland
+    assert orders_forage_losses(world, "russia")  # Kurland 1 short: Pyotr I or Sheremetev
     assert not orders_forage_losses(world, "sweden")  # one block in Lietuva, a fleet in port
     world.blocks[12] = Block(12, "sweden", ARMY, "Rehnskiold", 4, 4, "B2", 0, "lietuva")
-    assert orders_forage_losses(world, "sweden")
+    assert orders_forage_losses(world, "sweden")  # Lietuva 2 short: the second is a choice
     world.blocks[12].location = None  # in the pool: not on the map
     assert not orders_forage_losses(world, "sweden")
 

@@ -462,9 +462,10 @@ def the_year(campaign, users, ids):
     assert (menshikov.strength, menshikov.location.key) == (2, "narva")
     assert campaign.areas.get(key="narva").controller.key == "russia"
 
-    # Forage: Kurland is one FP short (GNW-4)
+    # Forage: Kurland is one FP short (GNW-4), Pyotr I and Sheremetev as strong: Russia's
+    # order breaks the tie; Sweden's loss order would change nothing: an empty order
     yield (
-        {f"loss_{ids['Upplands']}": "1"},
+        {},
         {f"loss_{ids['Sheremetev']}": "1", f"loss_{ids['Pyotr I']}": "2"},
     )
     order(campaign, "russia", {"loss_order": [ids["Sheremetev"], ids["Pyotr I"]]})

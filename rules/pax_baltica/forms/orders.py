@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from rules.forms import BaseOrderForm, WholeNumberField
+from rules.pax_baltica import legal, supply
 from rules.pax_baltica import procedures as gnw
-from rules.pax_baltica import supply
 from rules.pax_baltica.phases import FULL_STRENGTH, forage_checks, siege_refusal
 from rules.pax_baltica.presenters import reinforce_obstacle
 from rules.pax_baltica.state import (
@@ -100,6 +100,11 @@ class PaxBalticaOrderForm(BaseOrderForm):
                 _("%(block)s cannot be reinforced: %(reason)s.")
                 % {"block": block.name, "reason": reason}
             )
+
+
+def _forages(block: Block) -> bool:
+    """An army or regiment block on the map that eats forage (GNW-4)."""
+    return block.kind in (ARMY, REGIMENT) and block.carried_by is None
 
 
 def _digits(text: str) -> int | None:
@@ -384,20 +389,33 @@ class ActionOrderForm(PaxBalticaOrderForm):
 
 
 class ForageOrderForm(PaxBalticaOrderForm):
-    """GNW-4: the order in which the nation's blocks take forage losses after the
-    first (which always falls on the strongest)."""
+    """GNW-4: the order in which the nation's blocks take forage losses after the first
+    (which falls on the strongest), offered only where it can change them
+    (legal.forage_loss_choices)."""
 
     rules = ("GNW-4",)
-    nothing_to_order = gettext_lazy("You have no army or regiment on the map.")
 
     def add_fields(self) -> None:
-        blocks = self.own_blocks(lambda b: b.kind in (ARMY, REGIMENT) and b.carried_by is None)
+        choices = legal.forage_loss_choices(self.world, self.power_key)
+        blocks = sorted((b for own in choices.values() for b in own), key=lambda b: b.name)
         for block in blocks:
             self.fields[f"loss_{block.id}"] = steps_field(
                 self.block_label(block),
                 len(blocks),
                 _("1 loses first; blank: after the numbered ones, strongest first"),
             )
+
+    @property
+    def nothing_to_order(self) -> str:
+        if not self.own_blocks(_forages):
+            return _("You have no army or regiment on the map.")
+        if option(self.world.options, "forage_further_losses") != "owner_order":
+            return _("Forage losses always fall on the strongest block (Decision 2).")
+        return _(
+            "Your loss order would change nothing this season: the first loss in a territory "
+            "falls on its strongest block, and nowhere can a further loss fall on another of "
+            "your blocks (GNW-4)."
+        )
 
     def warnings(self) -> list[str]:
         """GNW-4: each territory where the nation's blocks will go short of forage, and by
@@ -406,25 +424,29 @@ class ForageOrderForm(PaxBalticaOrderForm):
         for group, check in forage_checks(self.world):
             if not any(block.nation == self.power_key for block in group):
                 continue
-            if self.eats_after_the_enemy(check.territory):
+            if legal.eats_after_the_enemy(self.world, self.power_key, check.territory):
                 shortages.append(self.shared_note(check.territory))
             elif check.deficit:
                 shortages.append(self.shortage(check))
-        if shortages or not self.fields:
+        if shortages or not self.own_blocks(_forages):
             return shortages
         return [_("None of your territories is short of forage: no block loses a step (GNW-4).")]
 
-    def eats_after_the_enemy(self, territory: str) -> bool:
-        """Whether, under Decision 7's shared forage, the other side's blocks here eat
-        first (the territory is not its side's): its supply would then tell how much
-        they eat, which is hidden, so the form does not count it."""
-        if option(self.world.options, "forage_both_sides") != "shared":
-            return False
-        side = self.world.side_of(self.power_key)
-        controller = self.world.territories[territory].controller
-        if controller is not None and self.world.side_of(controller) == side:
-            return False
-        return any(self.world.side_of(b.nation) != side for b in self.world.blocks_in(territory))
+    def clean(self) -> dict:
+        """A loss rank for one of the nation's blocks where its order changes nothing (a
+        page from before the state changed) is refused with why."""
+        for name in self.data:
+            block = self.world.blocks.get(_digits(name.removeprefix("loss_")))
+            own = block is not None and block.nation == self.power_key and _forages(block)
+            if name.startswith("loss_") and name not in self.fields and own:
+                raise forms.ValidationError(
+                    _(
+                        "%(block)s's place in the loss order would change nothing: reload the "
+                        "page to see where your loss order counts (GNW-4)."
+                    )
+                    % {"block": block.name}
+                )
+        return super().clean()
 
     def shared_note(self, territory: str) -> str:
         return _(
