@@ -323,16 +323,22 @@ def _spend_actions(world: World, side: str, nation: str, payload: dict) -> list[
     return [act(world, side, nation, item) for act, key in acts for item in payload.get(key, [])]
 
 
-def _pay(world: World, side: str, cost: int, what: Text) -> None:
-    """Spend ``cost`` of the side's actions; Refused (the log line) when too few are left."""
+def _pay(world: World, side: str, nation: str, cost: int, what: Text) -> None:
+    """Spend ``cost`` of the side's actions on the nation's order ``what``; Refused (the
+    log line, naming the order and the nation that gave it) when too few are left: the
+    side's orders are carried out nation by nation, so a later ally's order is the one
+    cut."""
     left = world.actions.get(side, 0)
     if left < cost:
         raise Refused(
             Plural(
-                "%(what)s: refused, %(side)s has %(count)s action left and it needs %(cost)s.",
-                "%(what)s: refused, %(side)s has %(count)s actions left and it needs %(cost)s.",
+                "%(what)s, ordered by %(nation)s: refused, %(side)s has %(count)s action left "
+                "and it needs %(cost)s.",
+                "%(what)s, ordered by %(nation)s: refused, %(side)s has %(count)s actions left "
+                "and it needs %(cost)s.",
                 count=left,
                 what=what,
+                nation=world.nations[nation].name,
                 side=SIDES[side],
                 cost=cost,
             )
@@ -361,7 +367,7 @@ def _reinforce_by_action(
     except Refused as refusal:
         return _skip(world, "GNW-8", nation, item, refusal.text, _not_reinforced(block, refusal))
     try:
-        _pay(world, side, done.actions, Text("Reinforcing %(block)s", block=block.name))
+        _pay(world, side, nation, done.actions, Text("Reinforcing %(block)s", block=block.name))
     except Refused as refusal:
         return _skip(world, "GNW-8", nation, item, refusal.text)
     block.strength = done.strength
@@ -391,7 +397,7 @@ def _move_fleet(world: World, side: str, nation: str, item: dict) -> supply.Flee
         line = Text("%(fleet)s does not move: %(reason)s", fleet=fleet.name, reason=refusal.text)
         return _skip(world, "GNW-13", nation, item, refusal.text, line)
     try:
-        _pay(world, side, 1, Text("Moving %(fleet)s", fleet=fleet.name))
+        _pay(world, side, nation, 1, Text("Moving %(fleet)s", fleet=fleet.name))
     except Refused as refusal:
         return _skip(world, "GNW-13", nation, item, refusal.text)
     start = fleet.location
@@ -430,7 +436,7 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> SiegeDec
         return _skip(world, "GNW-1", nation, item, refusal.text, line)
     what = Text("The siege of %(territory)s", territory=territory.name)
     try:
-        _pay(world, side, 1, what)
+        _pay(world, side, nation, 1, what)
     except Refused as refusal:
         return _skip(world, "GNW-1", nation, item, refusal.text)
     for block in blocks:

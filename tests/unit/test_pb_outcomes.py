@@ -17,6 +17,7 @@ from rules.pax_baltica.procedures import (
     SiegeResult,
     SiegeRound,
 )
+from rules.pax_baltica.state import ARMY, Block
 from rules.pax_baltica.supply import FleetMove
 from rules.refusals import Skipped
 from tests.unit.pb_world import build_world
@@ -129,11 +130,47 @@ def test_an_item_the_actions_cannot_pay_for_is_skipped_and_changes_nothing():
     before = copy.deepcopy(world.blocks)
     outcomes = phases.resolve_actions(world, orders, ScriptedDice([]))
     assert [(o.power, o.reason) for o in outcomes] == [
-        ("sweden", "Moving Swedish fleet: refused, Sweden has 0 actions left and it needs 1."),
-        ("sweden", "The siege of Lietuva: refused, Sweden has 0 actions left and it needs 1."),
+        (
+            "sweden",
+            "Moving Swedish fleet, ordered by Sweden: refused, Sweden has 0 actions left and it "
+            "needs 1.",
+        ),
+        (
+            "sweden",
+            "The siege of Lietuva, ordered by Sweden: refused, Sweden has 0 actions left and it "
+            "needs 1.",
+        ),
     ]
     assert [line.text for line in world.log] == [o.reason for o in outcomes]
     assert world.blocks == before and world.actions["sweden"] == 0
+
+
+def test_an_allys_order_the_shared_actions_no_longer_pay_for_is_cut_by_name():
+    """Russia's 2 steps and Saxony-Poland's step and siege, saved when the Coalition had
+    4 actions; the GM has since taken one: Russia's orders come first, and the log names
+    Saxony-Poland's siege as the order cut and why."""
+    world = build_world()
+    world.blocks[5].strength = 2  # August II, Lausitz
+    for russian in (world.blocks[2], world.blocks[3]):  # Pyotr I, Sheremetev
+        russian.strength, russian.location = 3, "rzhev"
+    world.blocks[12] = Block(12, "saxony", ARMY, "Flemming", 2, 4, "C2", 0, "livland")
+    orders = {
+        "russia": {"reinforce": [{"block": 2, "actions": 1}, {"block": 3, "actions": 1}]},
+        "saxony": {
+            "reinforce": [{"block": 5, "actions": 1}],
+            "sieges": [{"territory": "livland", "blocks": [12]}],
+        },
+    }
+    outcomes = phases.resolve_actions(world, orders, ScriptedDice([]))
+    cut = outcomes[-1]
+    assert isinstance(cut, Skipped) and cut.power == "saxony"
+    assert cut.reason == (
+        "The siege of Livland, ordered by Saxony-Poland: refused, Coalition has 0 actions "
+        "left and it needs 1."
+    )
+    assert world.log[-1].text == cut.reason
+    assert world.log[-1].audience == world.side_powers("coalition")
+    assert world.actions["coalition"] == 0 and not world.blocks[12].besieging
 
 
 # -- sieges ------------------------------------------------------------------------------
