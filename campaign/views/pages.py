@@ -32,10 +32,12 @@ from rules.translation import render as render_message
 
 @login_required
 def campaign_list(request):
-    """The user's campaigns, the most urgent first (campaign/home.py), and their requests
-    for a seat still waiting for a GM."""
+    """What needs the user first, the most urgent first, then their campaigns
+    (campaign/home.py), and their requests for a seat still waiting for a GM."""
+    entries = home.entries(request.user)
     context = {
-        "entries": home.entries(request.user),
+        "entries": entries,
+        "needs": home.needs(entries),
         "requests": lobby.pending_of(request.user).values(),
     }
     return render(request, "campaign/list.html", context)

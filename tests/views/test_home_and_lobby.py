@@ -68,7 +68,9 @@ def named(name: str) -> Campaign:
 
 
 def test_the_home_page_puts_the_orders_awaited_first_by_deadline(reader):
-    """In the peace step Great Britain owes orders and France does not."""
+    """In the peace step Great Britain owes orders and France does not. "Run" has no
+    player there at all: its GM closes the phase, which needs them before the rest
+    (tests/views/test_needs_you.py)."""
     later, ready, sooner, not_owed, run = (
         named(n) for n in ("Later", "Ready", "Sooner", "Not owed", "Run")
     )
@@ -83,9 +85,9 @@ def test_the_home_page_puts_the_orders_awaited_first_by_deadline(reader):
     assert rows(response) == [
         ("Sooner", True, False),
         ("Later", True, False),
+        ("Run", False, False),
         ("Ready", True, True),
         ("Not owed", False, False),
-        ("Run", False, False),
     ]
     page = response.content.decode()
     assert page.count('class="urgent"') == 2
