@@ -13,8 +13,17 @@ from django.utils.translation import gettext_lazy as _
 from campaign import time_zones
 from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
-from campaign.scheduling import AWAY_MAX_DAYS, away_refusal
+from campaign.scheduling import (
+    AWAY_MAX_DAYS,
+    HOURS_RANGE,
+    STANDARD_PACE,
+    away_refusal,
+    hours_refusal,
+    pace_choices,
+    pace_hours,
+)
 from rules.dice import parse_faces
+from rules.engine import registry
 
 
 class NewCampaignForm(forms.Form):
@@ -23,11 +32,77 @@ class NewCampaignForm(forms.Form):
     dice_mode = forms.ChoiceField(
         label=_("Dice"), choices=Campaign.DiceMode.choices, initial=Campaign.DiceMode.SEEDED
     )
+    pace = forms.ChoiceField(
+        label=_("Pace"),
+        initial=STANDARD_PACE,
+        required=False,  # not sent: the standard pace (clean_pace)
+        help_text=_(
+            "The default deadline of each phase: a phase that takes orders gets the first, "
+            "a GM step (a phase without orders) the second. You can change each phase's in "
+            "the schedule on the GM dashboard."
+        ),
+        error_messages={
+            "invalid_choice": _("“%(value)s” is not a pace Courier offers: pick one listed.")
+        },
+    )
+    orders_hours = forms.IntegerField(
+        label=_("Hours for a phase that takes orders"),
+        required=False,
+        help_text=_("Leave empty to take the pace's."),
+    )
+    gm_hours = forms.IntegerField(
+        label=_("Hours for a GM step"),
+        required=False,
+        help_text=_("Leave empty to take the pace's."),
+    )
+    start_when = forms.ChoiceField(
+        label=_("The campaign starts"),
+        choices=Campaign.StartWhen.choices,
+        initial=Campaign.StartWhen.GM,
+        required=False,  # not sent: when the GM says so (clean_start_when)
+        help_text=_(
+            "Until it starts, players take their seats and may give orders, but no phase "
+            "resolves by itself and the first deadline does not run."
+        ),
+        error_messages={"invalid_choice": _("“%(value)s” is not a way to start: pick one listed.")},
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.scenarios = available_scenarios()
         self.fields["scenario"].choices = [(s.key, s.name) for s in self.scenarios]
+        self.fields["pace"].choices = pace_choices()
+        for name in ("orders_hours", "gm_hours"):  # the range: clean_…, one message
+            self.fields[name].widget.attrs.update(min=HOURS_RANGE[0], max=HOURS_RANGE[1])
+
+    def clean_pace(self) -> str:
+        return self.cleaned_data["pace"] or STANDARD_PACE
+
+    def clean_start_when(self) -> str:
+        return self.cleaned_data["start_when"] or Campaign.StartWhen.GM
+
+    def _hours(self, name: str) -> int | None:
+        hours = self.cleaned_data.get(name)
+        if hours is not None and not HOURS_RANGE[0] <= hours <= HOURS_RANGE[1]:
+            raise forms.ValidationError(hours_refusal(), code="range")
+        return hours
+
+    def clean_orders_hours(self) -> int | None:
+        return self._hours("orders_hours")
+
+    def clean_gm_hours(self) -> int | None:
+        return self._hours("gm_hours")
+
+    def deadline_hours(self) -> dict[str, int]:
+        """The new campaign's default deadline of each phase kind, by its scenario's
+        ruleset (scheduling.pace_hours)."""
+        ruleset = next(s.ruleset for s in self.scenarios if s.key == self.cleaned_data["scenario"])
+        return pace_hours(
+            registry()[ruleset],
+            self.cleaned_data["pace"],
+            orders_hours=self.cleaned_data["orders_hours"],
+            gm_hours=self.cleaned_data["gm_hours"],
+        )
 
 
 class StateVersionForm(forms.Form):
@@ -203,6 +278,17 @@ class ScheduleForm(forms.Form):
         ),
     )
 
+    apply_to_open = forms.BooleanField(
+        label=_("Also set the open phase's deadline from this schedule"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "Its kind's hours from when it opened (from now, if that moment has passed). "
+            "Unticked, the open phase keeps its deadline and the schedule applies from the "
+            "next phase."
+        ),
+    )
+
     def __init__(self, *args, campaign: Campaign, **kwargs):
         super().__init__(*args, **kwargs)
         kinds = {spec.schedule_key: spec.schedule_name for spec in campaign.rules.phases}
@@ -210,10 +296,11 @@ class ScheduleForm(forms.Form):
         for key, name in kinds.items():
             self.fields[f"hours_{key}"] = forms.IntegerField(
                 label=gettext("Deadline of %(phase)s (hours after it opens)") % {"phase": name},
-                min_value=1,
-                max_value=24 * 60,
+                min_value=HOURS_RANGE[0],
+                max_value=HOURS_RANGE[1],
                 required=False,
             )
+        self.fields["apply_to_open"] = self.fields.pop("apply_to_open")  # after the hours
 
     @classmethod
     def for_campaign(cls, campaign: Campaign, data=None) -> ScheduleForm:

@@ -3,6 +3,12 @@ orders and for the decisions its procedures ask, is finished, and the next phase
 turn sequence opens. A phase that waits for nobody is resolved by the worker once the
 transaction commits (``ready_to_resolve``). The resolution itself, orders and decisions
 come in through campaign/services.py.
+
+A campaign made from the new-campaign form has not started (Campaign.started_at empty):
+its first phase is open, players take their seats and may give orders, but no phase
+resolves by itself and none has a deadline until it starts (``begin``), when the GM says
+so or, if the GM chose it (Campaign.start_when), as the last player seat is taken
+(``settle``). The GM may still resolve a phase meanwhile.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from django.dispatch import Signal
 from django.utils import timezone, translation
 
 from campaign import history, notifications, readiness
-from campaign.changes import log
+from campaign.changes import log, moment_text
 from campaign.models import Campaign, Event, Phase, Seat
 from rules.dice import new_seed, seed_hash
 from rules.text import Text
@@ -51,7 +57,7 @@ def open_phase(campaign: Campaign, turn: int, position: int, world: Any = None) 
         seed=seed,
         seed_hash=seed_hash(seed),
         dice_context=Phase.context_for(campaign.pk, turn, position, spec.key),
-        **readiness.opening_clock(campaign, spec.key, timezone.now()),
+        **_opening_clock(campaign, spec.key),
         owing=None if starts_turn else readiness.to_order(campaign, spec, world),
     )
     campaign.turn = turn
@@ -76,10 +82,24 @@ def open_phase(campaign: Campaign, turn: int, position: int, world: Any = None) 
     return phase
 
 
+def _opening_clock(campaign: Campaign, key: str) -> dict:
+    """readiness.opening_clock, once the campaign has started: before, a phase opens
+    without a deadline (its clock starts with the campaign, ``begin``)."""
+    if campaign.started_at is None:
+        return {}
+    return readiness.opening_clock(campaign, key, timezone.now())
+
+
+def runs_by_itself(campaign: Campaign) -> bool:
+    """The campaign has started and resolves itself (readiness.resolves_itself): its
+    phases resolve without the GM, when everyone is ready or at their deadline."""
+    return campaign.started_at is not None and readiness.resolves_itself(campaign)
+
+
 def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
     """Once the transaction commits, have the worker resolve the phase if every power
-    that owes orders is ready (and the campaign resolves itself)."""
-    if readiness.resolves_itself(campaign) and readiness.everyone_ready(campaign, phase):
+    that owes orders is ready (and the campaign has started and resolves itself)."""
+    if runs_by_itself(campaign) and readiness.everyone_ready(campaign, phase):
         transaction.on_commit(
             lambda: ready_to_resolve.send(
                 Phase, campaign_id=campaign.pk, phase_id=phase.pk, seed_hash=phase.seed_hash
@@ -89,16 +109,89 @@ def resolve_when_everyone_is_ready(campaign: Campaign, phase: Phase) -> None:
 
 def settle(campaign: Campaign) -> None:
     """After a change of who is there (an absence, an away period, a seat, the schedule),
-    inside the caller's transaction: a decision under way whose power's player is no
+    inside the caller's transaction: a campaign that starts when every seat is taken
+    starts once they are (``begin``); a decision under way whose power's player is no
     longer there gets its default answer, and an open phase that waits for nobody any
     more resolves (resolve_when_everyone_is_ready)."""
     phase = campaign.phase
     if phase is None or campaign.ended_at is not None:
         return
+    if campaign.started_at is None:
+        if starts_now(campaign):
+            begin(campaign, actor=None)  # which settles the started campaign
+        return
     if phase.status == Phase.Status.WAITING:
         go_on(campaign, phase, WAITING, None)
     else:
         resolve_when_everyone_is_ready(campaign, phase)
+
+
+def every_seat_taken(campaign: Campaign) -> bool:
+    """No power's seat waits for a player (a power the GM plays has none)."""
+    return not campaign.seats.filter(role=Seat.Role.PLAYER, user__isnull=True).exists()
+
+
+def starts_now(campaign: Campaign) -> bool:
+    """The campaign has not started, starts when every seat is taken, and every one is."""
+    return (
+        campaign.started_at is None
+        and campaign.start_when == Campaign.StartWhen.SEATS
+        and every_seat_taken(campaign)
+    )
+
+
+def begin(campaign: Campaign, *, actor) -> None:
+    """Start the campaign, inside the caller's transaction (the campaign locked; actor
+    None: the last seat taken started it). Logged; the open phase's deadline runs from
+    now by the schedule (a deadline the GM set meanwhile stays; while every deadline is
+    paused, it gets the time the schedule gives once they resume); then a phase that waits
+    for nobody resolves (``settle``)."""
+    now = timezone.now()
+    campaign.started_at = now
+    campaign.save(update_fields=["started_at"])
+    phase = campaign.phase
+    clock = {}
+    if (
+        phase is not None
+        and phase.status == Phase.Status.OPEN
+        and phase.deadline is None
+        and phase.paused_remaining is None
+    ):
+        clock = readiness.opening_clock(campaign, phase.key, now)
+        for field, value in clock.items():
+            setattr(phase, field, value)
+        phase.reminders_sent = []
+        phase.save(update_fields=[*clock, "reminders_sent"])
+    log(
+        campaign,
+        Event.Kind.PHASE if actor is None else Event.Kind.GM,
+        _started(campaign, actor, phase if clock.get("deadline") else None),
+        actor=actor,
+    )
+    campaign.bump_version()
+    settle(campaign)
+
+
+def _started(campaign: Campaign, actor, timed: Phase | None) -> Text:
+    """The log line of the start; ``timed``: the open phase, whose deadline it set."""
+    if timed is None:
+        if actor is None:
+            return Text("Every seat is taken: the campaign starts.")
+        return Text("GM %(gm)s starts the campaign.", gm=actor.get_username())
+    until = {
+        "phase": Term(campaign.rules.phase(timed.key).name),
+        "when": moment_text(timed.deadline),
+    }
+    if actor is None:
+        return Text(
+            "Every seat is taken: the campaign starts, and %(phase)s is open until %(when)s.",
+            **until,
+        )
+    return Text(
+        "GM %(gm)s starts the campaign: %(phase)s is open until %(when)s.",
+        gm=actor.get_username(),
+        **until,
+    )
 
 
 def go_on(campaign: Campaign, phase: Phase, result, actor, world: Any = None) -> Phase:
@@ -120,7 +213,7 @@ def _answer_by_default(campaign: Campaign, phase: Phase) -> str | None:
     a campaign that resolves itself and has some player there (else the GM answers)."""
     rules = campaign.rules
     decisions = rules.hooks.decisions
-    if not (decisions and readiness.resolves_itself(campaign)):
+    if not (decisions and runs_by_itself(campaign)):
         return WAITING
     present = set(readiness.present_powers(campaign).values_list("key", flat=True))
     result = WAITING

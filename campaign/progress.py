@@ -8,8 +8,9 @@ from typing import Any
 
 from django.conf import settings
 
+from campaign.lifecycle import runs_by_itself
 from campaign.models import Campaign, Phase
-from campaign.readiness import everyone_ready, resolves_itself
+from campaign.readiness import everyone_ready
 
 OPEN, RESOLVING, WAITING = "open", "resolving", "waiting"
 FAST_POLL_SECONDS = 2  # while the phase resolves or waits for a decision
@@ -32,7 +33,7 @@ def of_phase(campaign: Campaign, phase: Phase, ready: Callable[[], bool]) -> Pro
     """The phase's progress; ``ready`` (every order is in) is asked only when it matters."""
     if phase.status == Phase.Status.WAITING:
         return Progress(WAITING)
-    if resolves_itself(campaign) and ready():
+    if runs_by_itself(campaign) and ready():
         return Progress(RESOLVING)
     return Progress(OPEN)
 

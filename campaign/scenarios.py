@@ -40,6 +40,7 @@ from functools import cache
 from pathlib import Path
 
 from django.db import transaction
+from django.utils import timezone
 
 from campaign.errors import ServiceError
 from campaign.models import Adjacency, Area, Campaign, Power, PowerRelation, Seat
@@ -285,13 +286,21 @@ def create_campaign(
     options: dict | None = None,
     dice_mode: str = Campaign.DiceMode.SEEDED,
     data: dict | None = None,
+    deadline_hours: dict | None = None,
+    start_when: str | None = None,
 ) -> Campaign:
     """Create a campaign from a scenario, seat ``gm`` as its GM, open one player seat per
     power and open the first phase, all in one transaction and a fixed number of queries.
 
     ``data`` is a scenario already loaded with load_scenario_file (a file that is not
     shipped); by default the shipped scenario ``scenario_key`` is loaded.
+    ``deadline_hours``: the default deadline of each phase kind (scheduling.pace_hours).
+    ``start_when`` (Campaign.StartWhen): the campaign waits to start until the GM says so
+    or every seat is taken, and meanwhile no phase resolves by itself nor has a deadline
+    (campaign/lifecycle.py); None: it starts as it is created (a script's campaign).
     """
+    if start_when is not None and start_when not in Campaign.StartWhen.values:
+        raise ServiceError(f"No start {start_when!r}: {', '.join(Campaign.StartWhen.values)}.")
     if data is None:
         data = shipped_scenario(scenario_key)
     campaign = Campaign.objects.create(
@@ -302,6 +311,9 @@ def create_campaign(
         options=options or {},
         dice_mode=dice_mode,
         created_by=gm,
+        deadline_hours=deadline_hours or {},
+        start_when=start_when or Campaign.StartWhen.GM,
+        started_at=None if start_when is not None else timezone.now(),
     )
     powers = Power.objects.bulk_create(
         [Power(campaign=campaign, **_pick(p, POWER_FIELDS)) for p in data["powers"]]

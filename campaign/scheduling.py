@@ -1,7 +1,9 @@
-"""The GM's schedule: setting, extending, pausing and resuming a phase's deadline,
-pausing every deadline of the campaign at once, the default deadlines per phase kind,
-automatic resolution and the webhook; marking a power absent; a player's away periods.
-When a phase may resolve on its own, and whom it waits for: campaign/readiness.py.
+"""The GM's schedule: starting the campaign, setting, extending, pausing and resuming a
+phase's deadline, pausing every deadline of the campaign at once, the default deadlines
+per phase kind (a pace for a new campaign), automatic resolution and the webhook;
+marking a power absent; a player's away periods. When a phase may resolve on its own,
+and whom it waits for: campaign/readiness.py; when the campaign starts:
+campaign/lifecycle.py.
 """
 
 from __future__ import annotations
@@ -12,17 +14,91 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from campaign.changes import locked_campaign, log, moment_text
+from campaign.changes import locked_campaign, log, moment_text, refuse_if_ended
 from campaign.errors import Conflict, ServiceError
-from campaign.lifecycle import resolve_when_everyone_is_ready, settle
+from campaign.lifecycle import begin, resolve_when_everyone_is_ready, settle
 from campaign.models import Campaign, Event, Phase, Seat
-from campaign.readiness import PAUSED_CAMPAIGN, away_at, to_order
+from campaign.readiness import PAUSED_CAMPAIGN, away_at, default_hours, to_order
 from campaign.webhooks import webhook_refusal
 from rules.text import Join, Text
 from rules.translation import Term
 
 EXTEND_RANGE = (1, 24 * 14)  # hours
+HOURS_RANGE = (1, 24 * 60)  # a phase kind's default deadline, in hours
+
+# -- a new campaign's schedule: its pace, and when it starts ---------------------------
+
+NO_PACE, STANDARD_PACE = "none", "standard"
+# A pace: the default deadline, in hours, of a phase that takes orders and of a GM step
+# (a phase that takes none, which waits for the GM or its deadline). Every ruleset's
+# schedule follows from its phases (``pace_hours``); no pace: no deadline, the GM closes
+# every phase.
+PACES = {"relaxed": (72, 24), STANDARD_PACE: (48, 12), "fast": (24, 6)}
+PACE_NAMES = {
+    NO_PACE: gettext_lazy("none: the GM closes every phase"),
+    "relaxed": gettext_lazy("relaxed"),
+    STANDARD_PACE: gettext_lazy("standard"),
+    "fast": gettext_lazy("fast"),
+}
+
+
+def pace_choices() -> list[tuple[str, str]]:
+    """The paces a new campaign may take, as the new-campaign form offers them."""
+    said = _("%(pace)s: %(orders)s h for orders, %(gm)s h for a GM step")
+    return [(NO_PACE, str(PACE_NAMES[NO_PACE]))] + [
+        (pace, said % {"pace": PACE_NAMES[pace], "orders": orders, "gm": gm})
+        for pace, (orders, gm) in PACES.items()
+    ]
+
+
+def pace_hours(
+    rules, pace: str, *, orders_hours: int | None = None, gm_hours: int | None = None
+) -> dict[str, int]:
+    """Campaign.deadline_hours for a campaign of ``rules`` at ``pace``: each phase kind
+    (PhaseSpec.schedule_key) gets the pace's hours for orders if one of its phases takes
+    orders, else those of a GM step; ``orders_hours``, ``gm_hours``: the GM's own instead
+    of the pace's. ServiceError for an unknown pace or hours out of HOURS_RANGE."""
+    if pace != NO_PACE and pace not in PACES:
+        raise ServiceError(_("There is no pace “%(pace)s”.") % {"pace": pace})
+    for hours in (orders_hours, gm_hours):
+        if hours is not None and not HOURS_RANGE[0] <= hours <= HOURS_RANGE[1]:
+            raise ServiceError(hours_refusal())
+    given = PACES.get(pace, (None, None))
+    orders, gm = orders_hours or given[0], gm_hours or given[1]
+    takes_orders: dict[str, bool] = {}
+    for spec in rules.phases:
+        key = spec.schedule_key
+        takes_orders[key] = takes_orders.get(key, False) or spec.takes_orders
+    schedule = {key: orders if takes else gm for key, takes in takes_orders.items()}
+    return {key: hours for key, hours in schedule.items() if hours}
+
+
+def hours_refusal() -> str:
+    return _("A deadline is a whole number of hours from %(low)s to %(high)s.") % {
+        "low": HOURS_RANGE[0],
+        "high": HOURS_RANGE[1],
+    }
+
+
+def start(*, campaign_id: int, actor) -> Campaign:
+    """The GM starts the campaign (lifecycle.begin): the open phase's deadline runs from
+    now by the schedule, and a phase that waits for nobody resolves. A campaign without
+    a phase yet (one made by a script) opens its first phase too."""
+    from campaign.services import start_campaign  # services → gm_edits → scheduling
+
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        refuse_if_ended(campaign)
+        if campaign.started_at is not None and campaign.phase_id is not None:
+            raise Conflict(_("This campaign has already started."))
+        if campaign.phase_id is None:
+            start_campaign(campaign, actor=actor)
+            campaign = locked_campaign(campaign_id)
+        if campaign.started_at is None:
+            begin(campaign, actor=actor)
+        return campaign
 
 
 def state_edited(campaign: Campaign, world: Any = None) -> None:
@@ -131,12 +207,18 @@ def set_schedule(
     webhook_url: str,
     actor,
     paused: bool | None = None,
-) -> None:
+    apply_to_open: bool = False,
+) -> str:
     """Automatic resolution, default deadlines per phase kind, the webhook, and
-    (``paused``, None: as it is) every deadline of the campaign paused or running."""
+    (``paused``, None: as it is) every deadline of the campaign paused or running;
+    ``apply_to_open``: the open phase's deadline is set from the new schedule too
+    (``_apply_to_open``), else it keeps its own. Returns what became of the open
+    phase's deadline, to tell the GM ("" when no phase is open)."""
     refusal = webhook_refusal(webhook_url)
     if refusal:
         raise ServiceError(refusal)
+    if any(not HOURS_RANGE[0] <= hours <= HOURS_RANGE[1] for hours in deadline_hours.values()):
+        raise ServiceError(hours_refusal())
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         campaign.auto_resolve, campaign.deadline_hours = auto_resolve, deadline_hours
@@ -145,8 +227,69 @@ def set_schedule(
         log(campaign, Event.Kind.GM, _schedule_line(campaign, webhook_url), actor=actor)
         if paused is not None and paused != (campaign.paused_at is not None):
             (_pause_all if paused else _resume_all)(campaign, actor)
+        said = _apply_to_open(campaign, actor) if apply_to_open else _kept(campaign)
         campaign.bump_version()
         settle(campaign)
+        return said
+
+
+def _apply_to_open(campaign: Campaign, actor) -> str:
+    """The open phase's deadline from the schedule: its kind's hours from when it opened
+    (or the campaign started, if later), or from now if that moment has passed; none if
+    the schedule gives its kind none. Before the start, the phase gets it as the campaign
+    starts; while every deadline is paused, it keeps the time until then for the resume."""
+    phase = campaign.phase
+    if phase is None or campaign.ended_at is not None:
+        return ""
+    if phase.status != Phase.Status.OPEN:
+        return _("The open phase is being resolved: its deadline no longer applies.")
+    now, hours = timezone.now(), default_hours(campaign, phase.key)
+    if campaign.started_at is None:
+        phase.deadline = phase.paused_remaining = None
+        phase.save(update_fields=["deadline", "paused_remaining"])
+        if hours:
+            return _("The open phase gets its deadline from this schedule as the campaign starts.")
+        return _("The schedule gives the open phase no deadline: the GM closes it.")
+    deadline = None
+    if hours:
+        deadline = max(phase.opened_at, campaign.started_at) + timedelta(hours=hours)
+        if deadline <= now:
+            deadline = now + timedelta(hours=hours)
+    if campaign.paused_at is not None:
+        phase.deadline, phase.paused_remaining = None, deadline and deadline - now
+    else:
+        phase.deadline, phase.paused_remaining = deadline, None
+    phase.reminders_sent = []
+    phase.save(update_fields=["deadline", "paused_remaining", "reminders_sent"])
+    if deadline is None:
+        log(campaign, Event.Kind.GM, Text("The open phase now has no deadline."), actor=actor)
+        return _("The open phase now has no deadline: the GM closes it.")
+    if campaign.paused_at is not None:
+        left = _duration(phase.paused_remaining)
+        said = Text("The open phase's deadline is paused with %(left)s left.", left=left)
+        log(campaign, Event.Kind.GM, said, actor=actor)
+        return _("The open phase's deadline is paused with %(left)s left.") % {"left": left}
+    when = moment_text(deadline)
+    said = Text("The open phase's deadline is now %(when)s.", when=when)
+    log(campaign, Event.Kind.GM, said, actor=actor)
+    return _("The open phase's deadline is now %(when)s.") % {"when": when}
+
+
+def _kept(campaign: Campaign) -> str:
+    """What the open phase keeps when the schedule is not applied to it."""
+    phase = campaign.phase
+    if phase is None or campaign.ended_at is not None or phase.status != Phase.Status.OPEN:
+        return ""
+    if phase.paused_remaining is not None:
+        left = _duration(phase.paused_remaining)
+        return _("The open phase keeps its paused deadline, with %(left)s left.") % {"left": left}
+    if phase.deadline is not None:
+        return _("The open phase keeps its deadline, %(when)s.") % {
+            "when": moment_text(phase.deadline)
+        }
+    if campaign.started_at is None and default_hours(campaign, phase.key):
+        return _("The open phase gets its deadline from this schedule as the campaign starts.")
+    return _("The open phase keeps having no deadline.")
 
 
 def _pause_all(campaign: Campaign, actor) -> None:

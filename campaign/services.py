@@ -451,6 +451,8 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
                 power=power,
             )
         campaign.bump_version()
+        if lifecycle.starts_now(campaign):  # the GM took the last power without a player
+            lifecycle.begin(campaign, actor=None)
         return gm
 
 

@@ -22,7 +22,7 @@ from django_tasks import task
 from campaign import notifications, press, readiness, scheduling
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, PhaseAlreadyResolved
-from campaign.lifecycle import ready_to_resolve, settle
+from campaign.lifecycle import ready_to_resolve, runs_by_itself, settle
 from campaign.models import Campaign, Event, Phase
 from campaign.services import resolve_open_phase
 from rules.text import Text
@@ -66,7 +66,7 @@ def _resolve_when_ready(sender, *, campaign_id: int, phase_id: int, seed_hash: s
 
 def _still_due(campaign: Campaign, phase_id: int, reason: str, seed_hash: str) -> bool:
     phase = campaign.phase
-    if phase is None or phase.pk != phase_id or not readiness.resolves_itself(campaign):
+    if phase is None or phase.pk != phase_id or not runs_by_itself(campaign):
         return False
     if seed_hash and phase.seed_hash != seed_hash:  # resolved, rolled back and reopened
         return False
@@ -102,10 +102,12 @@ def _record_failure(campaign_id: int, phase_id: int, reason: str, error: Excepti
 
 @task()
 def tick() -> int:
-    """The clock: enqueue the resolution of every phase past its deadline, and send the
-    reminders that are due. Returns how many resolutions were enqueued."""
+    """The clock: enqueue the resolution of every phase past its deadline (in a campaign
+    that has started: lifecycle.runs_by_itself), and send the reminders that are due.
+    Returns how many resolutions were enqueued."""
     now = timezone.now()
-    due = list(readiness.due_phases(now).values_list("campaign_id", "pk"))
+    due_phases = readiness.due_phases(now).filter(campaign__started_at__isnull=False)
+    due = list(due_phases.values_list("campaign_id", "pk"))
     for campaign_id, phase_id in due:
         resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)
     for campaign_id in scheduling.begun_away_periods(now):

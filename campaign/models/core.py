@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from rules.dice import new_seed, seed_hash
@@ -24,6 +25,10 @@ class Campaign(models.Model):
         FULL = "full", _("Full press: public and private")
         PUBLIC = "public", _("Public press only")
         NONE = "none", _("No press between powers (gunboat)")
+
+    class StartWhen(models.TextChoices):
+        GM = "gm", _("when the GM says so")
+        SEATS = "seats", _("when every seat is taken")
 
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=40)
@@ -53,6 +58,23 @@ class Campaign(models.Model):
         ),
     )
     ended_at = models.DateTimeField(null=True, blank=True, editable=False)
+    started_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        default=timezone.now,
+        editable=False,
+        help_text=_(
+            "When the campaign started; empty: not yet, and no phase resolves by itself "
+            "(campaign/lifecycle.py). The new-campaign form leaves it empty; a campaign "
+            "made otherwise (a script's, an older archive's) has started as it is made."
+        ),
+    )
+    start_when = models.CharField(
+        max_length=10,
+        choices=StartWhen,
+        default=StartWhen.GM,
+        help_text=_("What starts the campaign: the GM, or the last player seat taken."),
+    )
     auto_resolve = models.BooleanField(
         default=True,
         help_text=_(

@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import gm_orders, lobby, presenters, readiness, rollback, scheduling, sealing
+from campaign import gm_orders, lobby, presenters, rollback, scheduling, sealing
 from campaign.changes import expecting_state
 from campaign.errors import Conflict, ServiceError
 from campaign.forms import (
@@ -38,6 +38,7 @@ from campaign.forms import (
     StateVersionForm,
 )
 from campaign.gm_order_forms import RevealForm
+from campaign.lifecycle import runs_by_itself
 from campaign.models import Campaign, Seat
 from campaign.press_forms import PressRulesForm
 from campaign.services import (
@@ -47,7 +48,6 @@ from campaign.services import (
     resolve_open_phase,
     set_deadline,
     set_options,
-    start_campaign,
 )
 from campaign.views.access import error_text, gm_seat
 from campaign.views.context import (
@@ -105,8 +105,9 @@ def start(request, campaign_id: int):
         request,
         state,
         None,
-        lambda _: start_campaign(state.campaign, actor=request.user),
+        lambda _: scheduling.start(campaign_id=campaign_id, actor=request.user),
         gettext("The campaign has started."),
+        anchor="#phase",
     )
 
 
@@ -225,21 +226,20 @@ def schedule(request, campaign_id: int):
     """Automatic resolution, default deadlines per phase kind, the webhook."""
     state = load_state(gm_seat(request.user, campaign_id))
     form = ScheduleForm.for_campaign(state.campaign, request.POST)
-    return perform(
-        request,
-        state,
-        form,
-        lambda data: scheduling.set_schedule(
+
+    def save(data: dict) -> str:
+        said = scheduling.set_schedule(
             campaign_id=campaign_id,
             auto_resolve=data["auto_resolve"],
             deadline_hours=form.deadline_hours(),
             webhook_url=data["webhook_url"],
             actor=request.user,
             paused=data["paused"],
-        ),
-        gettext("Schedule saved."),
-        anchor="#schedule",
-    )
+            apply_to_open=data["apply_to_open"],
+        )
+        return f"{gettext('Schedule saved.')} {said}".strip()
+
+    return perform(request, state, form, save, anchor="#schedule")
 
 
 @login_required
@@ -458,6 +458,7 @@ def dashboard_context(
     """The dashboard; ``opened``: the (edit, item) of a long list whose form is shown
     (``prefilled``: from an order for the GM)."""
     shown = state_context(state)
+    seats = seat_rows(request, state)
     return {
         **shown,
         "advance_form": advance_form(state.campaign),
@@ -471,13 +472,18 @@ def dashboard_context(
         "press_form": PressRulesForm.for_campaign(state.campaign),
         "schedule_form": ScheduleForm.for_campaign(state.campaign),
         "plays_form": PlaysForm.for_campaign(state.campaign),
-        "resolves_itself": readiness.resolves_itself(state.campaign),
+        "resolves_itself": runs_by_itself(state.campaign),
         "not_ready": [
             row.power
             for row in shown["readiness"]
             if row.awaited == "owes" and row.status != "ready"
         ],
-        "seats": seat_rows(request, state),
+        "seats": seats,
+        "free_seats": [
+            row["seat"].power.display_name
+            for row in seats
+            if row["seat"].role == Seat.Role.PLAYER and row["seat"].user_id is None
+        ],
         "lobby_form": LobbyForm(instance=state.campaign),
         "seat_requests": lobby.waiting_requests(state.campaign),
         "edit_panels": edit_panels(state, opened, prefilled),

@@ -55,15 +55,22 @@ def new_campaign(request):
                 name=form.cleaned_data["name"],
                 gm=request.user,
                 dice_mode=form.cleaned_data["dice_mode"],
+                deadline_hours=form.deadline_hours(),
+                start_when=form.cleaned_data["start_when"],
             )
         except ServiceError as error:
             form.add_error(None, str(error))
         else:
-            messages.success(
-                request,
-                gettext("“%(campaign)s” is ready: seat your players.")
-                % {"campaign": campaign.name},
-            )
+            if campaign.start_when == campaign.StartWhen.SEATS:
+                ready = gettext(
+                    "“%(campaign)s” is ready: seat your players. It starts when every seat "
+                    "is taken."
+                )
+            else:
+                ready = gettext(
+                    "“%(campaign)s” is ready: seat your players, then start it from this dashboard."
+                )
+            messages.success(request, ready % {"campaign": campaign.name})
             return redirect("campaign:gm", campaign.pk)
     status = 422 if form.is_bound else 200
     return render(request, "campaign/new.html", {"form": form}, status=status)

@@ -12,6 +12,7 @@ that a commit triggers) run when each pass of the worker ends, as at a real comm
 
 from __future__ import annotations
 
+import io
 import logging
 import signal
 import threading
@@ -23,6 +24,7 @@ from unittest import mock
 from uuid import uuid4
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection, transaction
 from django.test import Client
@@ -31,7 +33,7 @@ from django.utils import timezone
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from campaign import changes, readiness, rollback, scheduling, services, tasks
+from campaign import changes, errors, progress, readiness, rollback, scheduling, services, tasks
 from campaign.models import Campaign, Event, Phase
 from rules.dice import ScriptedDice
 from rules.empires_in_arms.models import Revolt
@@ -658,3 +660,284 @@ def test_clock_once_enqueues_one_tick():
     rows = DBTaskResult.objects.all()
     assert [row.task_path for row in rows] == ["campaign.tasks.tick"]
     assert run_worker() == [("tick", 0)]
+
+
+# -- a new campaign's schedule and start ---------------------------------------------
+
+
+def new_eia(gm, *, start_when=Campaign.StartWhen.GM, pace="standard") -> Campaign:
+    """The shipped 1805 campaign as the new-campaign form makes it: at ``pace``, waiting
+    to start (``start_when``); its first phase, the peace step, owes nobody's orders."""
+    from campaign.scenarios import create_campaign
+    from rules.engine import registry
+
+    return create_campaign(
+        scenario_key="eia-1805",
+        name="Not yet",
+        gm=gm,
+        deadline_hours=scheduling.pace_hours(registry()["empires_in_arms"], pace),
+        start_when=start_when,
+    )
+
+
+def join(campaign, key: str, name: str):
+    from django.contrib.auth import get_user_model
+
+    user = get_user_model().objects.create_user(f"{name}-{campaign.pk}")
+    token = campaign.seats.get(power__key=key).invite_token
+    return services.claim_seat(token=token, user=user)
+
+
+def phase_lines(campaign) -> list[str]:
+    return list(
+        Event.objects.filter(campaign=campaign, kind__in=[Event.Kind.PHASE, Event.Kind.GM])
+        .order_by("pk")
+        .values_list("text", flat=True)
+    )
+
+
+def test_a_pace_gives_each_phase_kind_the_hours_of_orders_or_of_a_gm_step():
+    from rules.engine import registry
+
+    orders, gm_step = scheduling.PACES["standard"]
+    seen = set()
+    for rules in registry().values():
+        hours = scheduling.pace_hours(rules, "standard")
+        assert set(hours) == {spec.schedule_key for spec in rules.phases}
+        for spec in rules.phases:
+            takes = any(s.takes_orders for s in rules.phases if s.schedule_key == spec.schedule_key)
+            assert hours[spec.schedule_key] == (orders if takes else gm_step)
+            seen.add(spec.takes_orders)
+        assert scheduling.pace_hours(rules, "none") == {}
+        own = scheduling.pace_hours(rules, "none", orders_hours=30)
+        assert set(own.values()) == {30}
+        assert len(own) == len({s.schedule_key for s in rules.phases if s.takes_orders})
+    assert seen == {True, False}  # phases with orders and GM steps are both there
+    with pytest.raises(errors.ServiceError, match="no pace"):
+        scheduling.pace_hours(rules, "glacial")
+    with pytest.raises(errors.ServiceError, match="whole number of hours from 1 to 1440"):
+        scheduling.pace_hours(rules, "fast", gm_hours=-2)
+
+
+@pytest.mark.django_db
+def test_a_new_campaign_waits_for_the_gm_then_its_deadline_runs_from_the_start(
+    clock, django_capture_on_commit_callbacks
+):
+    gm = get_user_model().objects.create_user("gm")
+    campaign = new_eia(gm)
+    peace = open_phase(campaign)
+    hours = readiness.default_hours(campaign, peace.key)
+    assert campaign.deadline_hours and hours == scheduling.PACES["standard"][0]
+    assert campaign.started_at is None and peace.deadline is None  # no clock before the start
+
+    with django_capture_on_commit_callbacks(execute=True):
+        join(campaign, "france", "first")  # the peace step now waits for nobody
+    assert readiness.everyone_ready(campaign, peace)
+    assert enqueued_resolutions() == []  # but the campaign has not started
+    assert resolutions(run_worker(django_capture_on_commit_callbacks)) == []
+    assert open_phase(campaign).pk == peace.pk
+
+    clock(hours=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        scheduling.start(campaign_id=campaign.pk, actor=gm)
+    campaign.refresh_from_db()
+    peace.refresh_from_db()
+    assert campaign.started_at == START + timedelta(hours=5)
+    assert peace.deadline == START + timedelta(hours=5 + hours)
+    assert phase_lines(campaign)[-1] == (
+        "GM gm starts the campaign: Political phase · peace step is open until "
+        "14 January 2026, 14:00 UTC."
+    )
+    assert enqueued_resolutions() == [[campaign.pk, peace.pk, "everyone is ready", peace.seed_hash]]
+    assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["resolved"]
+    assert open_phase(campaign).pk != peace.pk
+
+    with pytest.raises(errors.Conflict, match="already started"):
+        scheduling.start(campaign_id=campaign.pk, actor=gm)
+
+
+@pytest.mark.django_db
+def test_the_clock_resolves_nothing_before_the_start(clock, django_capture_on_commit_callbacks):
+    gm = get_user_model().objects.create_user("gm")
+    campaign = new_eia(gm)
+    join(campaign, "france", "first")
+    peace = set_deadline(campaign, 1, {"gm": gm})  # the GM's own deadline, before the start
+    clock(hours=2)
+    assert tick() == 0
+    assert resolutions(run_worker(django_capture_on_commit_callbacks)) == []
+    assert open_phase(campaign).pk == peace.pk
+    assert progress.polled(campaign, peace).pace == progress.OPEN  # not "being resolved"
+
+    with django_capture_on_commit_callbacks(execute=True):
+        scheduling.start(campaign_id=campaign.pk, actor=gm)
+    peace.refresh_from_db()
+    assert peace.deadline == START + timedelta(hours=1)  # the GM's deadline stays
+    assert tick() == 1
+
+
+@pytest.mark.django_db
+def test_the_join_that_takes_the_last_seat_starts_the_campaign(
+    clock, django_capture_on_commit_callbacks
+):
+    gm = get_user_model().objects.create_user("gm")
+    campaign = new_eia(gm, start_when=Campaign.StartWhen.SEATS, pace="fast")
+    keys = list(campaign.powers.order_by("sort").values_list("key", flat=True))
+    peace = open_phase(campaign)
+    with django_capture_on_commit_callbacks(execute=True):
+        for number, key in enumerate(keys[:-1]):
+            join(campaign, key, f"player{number}")
+    campaign.refresh_from_db()
+    assert campaign.started_at is None and enqueued_resolutions() == []
+
+    clock(hours=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        join(campaign, keys[-1], "last")
+    campaign.refresh_from_db()
+    peace.refresh_from_db()
+    assert campaign.started_at == START + timedelta(hours=1)
+    assert peace.deadline == START + timedelta(hours=1 + scheduling.PACES["fast"][0])
+    assert phase_lines(campaign)[-1].startswith(
+        "Every seat is taken: the campaign starts, and Political phase · peace step is open until "
+    )
+    assert enqueued_resolutions() == [[campaign.pk, peace.pk, "everyone is ready", peace.seed_hash]]
+    assert resolutions(run_worker(django_capture_on_commit_callbacks)) == ["resolved"]
+
+
+@pytest.mark.django_db
+def test_the_gm_taking_the_last_free_power_starts_a_campaign_that_waits_for_every_seat(clock):
+    gm = get_user_model().objects.create_user("gm")
+    campaign = new_eia(gm, start_when=Campaign.StartWhen.SEATS)
+    keys = list(campaign.powers.order_by("sort").values_list("key", flat=True))
+    for number, key in enumerate(keys[:-1]):
+        join(campaign, key, f"player{number}")
+    services.gm_plays(campaign_id=campaign.pk, power_key=keys[-1], actor=gm)
+    campaign.refresh_from_db()
+    assert campaign.started_at == START
+
+
+@pytest.mark.django_db
+def test_a_campaign_made_by_a_script_has_started(clock):
+    from campaign.scenarios import create_campaign
+
+    campaign = create_campaign(scenario_key="eia-1805", name="Script", gm=None)
+    assert campaign.started_at == START
+    assert make_eia_campaign().started_at is not None  # a factory's, by the model default
+
+
+# -- saving the schedule: the open phase's deadline, applied or kept ------------------
+
+
+@pytest.mark.django_db
+def test_saving_the_schedule_can_set_the_open_phase_deadline_from_it(eia, clock):
+    campaign, users = eia
+    peace = open_phase(campaign)  # opened at START, no deadline
+    clock(hours=3)
+    said = scheduling.set_schedule(
+        campaign_id=campaign.pk,
+        auto_resolve=True,
+        deadline_hours={peace.key: 10},
+        webhook_url="",
+        actor=users["gm"],
+        apply_to_open=True,
+    )
+    peace.refresh_from_db()
+    assert peace.deadline == START + timedelta(hours=10)  # from when it opened
+    assert said == "The open phase's deadline is now 12 January 2026, 19:00 UTC."
+    assert gm_texts(campaign)[-1] == said
+
+    clock(hours=12)  # ten hours from the opening have passed: from now, then
+    scheduling.set_schedule(
+        campaign_id=campaign.pk,
+        auto_resolve=True,
+        deadline_hours={peace.key: 10},
+        webhook_url="",
+        actor=users["gm"],
+        apply_to_open=True,
+    )
+    peace.refresh_from_db()
+    assert peace.deadline == START + timedelta(hours=22)
+
+    said = scheduling.set_schedule(
+        campaign_id=campaign.pk,
+        auto_resolve=True,
+        deadline_hours={},
+        webhook_url="",
+        actor=users["gm"],
+        apply_to_open=True,
+    )
+    peace.refresh_from_db()
+    assert peace.deadline is None
+    assert said == "The open phase now has no deadline: the GM closes it."
+
+
+@pytest.mark.django_db
+def test_saving_the_schedule_without_applying_it_keeps_the_open_phase_deadline(eia, clock):
+    campaign, users = eia
+    peace = set_deadline(campaign, 5, users)
+    said = scheduling.set_schedule(
+        campaign_id=campaign.pk,
+        auto_resolve=True,
+        deadline_hours={peace.key: 48},
+        webhook_url="",
+        actor=users["gm"],
+    )
+    peace.refresh_from_db()
+    assert peace.deadline == START + timedelta(hours=5)
+    assert said == "The open phase keeps its deadline, 12 January 2026, 14:00 UTC."
+
+    said = scheduling.set_schedule(
+        campaign_id=campaign.pk,
+        auto_resolve=True,
+        deadline_hours={peace.key: 48},
+        webhook_url="",
+        actor=users["gm"],
+        paused=True,
+        apply_to_open=True,
+    )
+    peace.refresh_from_db()
+    assert (peace.deadline, peace.paused_remaining) == (None, timedelta(hours=48))
+    assert said == "The open phase's deadline is paused with 48 h 00 min left."
+    with pytest.raises(errors.ServiceError, match="whole number of hours"):
+        scheduling.set_schedule(
+            campaign_id=campaign.pk,
+            auto_resolve=True,
+            deadline_hours={peace.key: -1},
+            webhook_url="",
+            actor=users["gm"],
+        )
+
+
+def gm_texts(campaign) -> list[str]:
+    return list(
+        Event.objects.filter(campaign=campaign, kind=Event.Kind.GM)
+        .order_by("pk")
+        .values_list("text", flat=True)
+    )
+
+
+# -- the demo ----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_the_demo_leaves_no_campaign_waiting_for_nobody(django_capture_on_commit_callbacks):
+    """Every demo campaign is seated and started: a first phase that waits for nobody
+    (the peace step of 1805) is resolved, so each open phase waits for a power's orders
+    or decision, or is a GM step."""
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("demo", stdout=io.StringIO())
+    run_worker(django_capture_on_commit_callbacks)
+    demos = Campaign.objects.filter(name__startswith="Demo — ")
+    assert demos.count() >= 3
+    for campaign in demos:
+        assert campaign.started_at is not None
+        phase = open_phase(campaign)
+        spec = campaign.rules.phase(phase.key)
+        owing = readiness.owing_powers(campaign, phase)
+        waits = (
+            phase.status == Phase.Status.WAITING
+            or not spec.takes_orders
+            or any(not power.ready for power in owing)
+        )
+        assert waits, f"{campaign.name}: {phase.key} waits for nobody"
+    eia_demo = demos.get(ruleset="empires_in_arms")
+    assert eia_demo.phases.filter(key="peace", status=Phase.Status.RESOLVED).exists()

@@ -1,11 +1,17 @@
-"""manage.py demo: demo accounts and one seated demo campaign per ruleset (idempotent)."""
+"""manage.py demo: demo accounts and one seated, started demo campaign per ruleset
+(idempotent). Each starts as its last seat is taken (Campaign.StartWhen.SEATS), so that a
+first phase that waits for nobody is resolved by the worker once the command commits."""
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from campaign import lifecycle
+from campaign.changes import locked_campaign
 from campaign.models import Campaign, Seat
 from campaign.scenarios import available_scenarios, create_campaign
+from campaign.scheduling import STANDARD_PACE, pace_hours
+from rules.engine import registry
 
 PASSWORD = "courier-demo"
 GM_USERNAME = "gm"
@@ -30,13 +36,21 @@ class Command(BaseCommand):
             name = f"Demo — {info.name}"
             campaign = Campaign.objects.filter(scenario=info.key, name=name).first()
             if campaign is None:
-                campaign = create_campaign(scenario_key=info.key, name=name, gm=gm)
+                campaign = create_campaign(
+                    scenario_key=info.key,
+                    name=name,
+                    gm=gm,
+                    deadline_hours=pace_hours(registry()[info.ruleset], STANDARD_PACE),
+                    start_when=Campaign.StartWhen.SEATS,
+                )
             seats = list(
                 campaign.seats.filter(role=Seat.Role.PLAYER).select_related("power", "user")
             )
             for seat in seats:
                 seat.user = seat.user or self._user(seat.power.key)
             Seat.objects.bulk_update(seats, ["user"])
+            # every seat is taken: it starts, and a phase that waits for nobody resolves
+            lifecycle.settle(locked_campaign(campaign.pk))
             lines.append(f"{campaign.name}: {campaign.get_absolute_url()}")
             lines += [f"  {s.user.get_username()} plays {s.power.name}" for s in seats]
             lines.append(f"  {GM_USERNAME} is the game master")
