@@ -82,6 +82,14 @@ WORDS = (
         "not fleets, not already besieging"
     ),
     Text("A siege the side has no action left for is refused"),
+    Text(
+        "Decision 11: the firing order is fixed at the start of the round, so Pyotr I, hit "
+        "down to 2, still fires before Woronjetski"
+    ),
+    Text(
+        "Decision 11 option: re-sorted as the hits land, Woronjetski (3) now fires before "
+        "Pyotr I (2), and the same dice leave the garrison holding"
+    ),
     # GNW-2 Siege result
     Text("In enemy-nation territory the captor places its own garrison marker and takes control"),
     Text(

@@ -105,7 +105,9 @@ def siege_round(
 
     Units fire by letter, A first; on equal letters the garrison fires first (Decision 1,
     option ``siege_fire_order``), the besieging blocks strongest first (then by id), the
-    order fixed at the start of the round. Each block rolls its current strength in dice
+    order fixed at the start of the round, or re-sorted by the strengths left each time the
+    garrison's hits take effect (Decision 11, option ``siege_block_order``; no different
+    when hits wait for the end of the round). Each block rolls its current strength in dice
     and hits on its firepower or less. A garrison hit takes one step from the strongest
     besieging block (ties: lowest id), which may be eliminated; hits take effect at once,
     so a block hit before it fires rolls fewer dice, or at the end of the round (Decision
@@ -114,18 +116,21 @@ def siege_round(
     """
     at_once = option(options, "siege_hits") == "at_once"
     defender_first = option(options, "siege_fire_order") == "defender_first"
+    resort = option(options, "siege_block_order") == "as_hits_land"
     strengths = {b.id: b.strength for b in besiegers}
     names = {b.id: b.name for b in besiegers}
 
     def firing_order(unit: Block | None) -> tuple:
         if unit is None:
             return (GARRISON_RATING[0], 0 if defender_first else 1, 0, 0)
-        return (unit.letter, 1 if defender_first else 0, -unit.strength, unit.id)
+        return (unit.letter, 1 if defender_first else 0, -strengths[unit.id], unit.id)
 
     reports: list[FireReport] = []
     garrison_hits = besieger_hits = 0
     taken = None
-    for unit in sorted([None, *besiegers], key=firing_order):
+    queue = sorted([None, *besiegers], key=firing_order)
+    while queue:
+        unit = queue.pop(0)
         if unit is None:
             count, firepower = territory.garrison, int(GARRISON_RATING[1:])
             purpose = Text(
@@ -155,6 +160,8 @@ def siege_round(
             garrison_hits = hits
             if at_once and hits:
                 taken = _take_hits(strengths, names, hits)
+                if resort:
+                    queue.sort(key=firing_order)
                 outcome = Plural(
                     "%(count)s hit: %(taken)s", "%(count)s hits: %(taken)s", count=hits, taken=taken
                 )

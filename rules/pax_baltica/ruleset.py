@@ -163,6 +163,28 @@ OPTIONS = (
         ),
         decision="9",
     ),
+    OptionSpec(
+        "siege_block_order",
+        gettext_lazy("The besieging blocks' firing order in a siege round"),
+        (
+            (
+                "round_start",
+                gettext_lazy("Fixed at the start of the round, by the strengths then"),
+            ),
+            (
+                "as_hits_land",
+                gettext_lazy("Re-sorted by the strengths left each time the garrison's hits land"),
+            ),
+        ),
+        decision="11",
+        help=gettext_lazy(
+            "Besieging blocks of one letter fire strongest first (then the lower id). Under "
+            "Decision 4's default the garrison's hits take effect at once, so a block that "
+            "fires after the garrison may have become weaker than one behind it: it keeps its "
+            "place (default) or falls back behind the stronger block. With hits at the end of "
+            "the round the two give the same order."
+        ),
+    ),
 )
 
 PROCEDURES = {

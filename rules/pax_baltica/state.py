@@ -39,6 +39,7 @@ DEFAULTS = {
     "forage_both_sides": "full_each",
     "action_doubling": "one_action",
     "unplaceable_block": "continue",
+    "siege_block_order": "round_start",
 }
 
 
