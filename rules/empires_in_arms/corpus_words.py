@@ -46,6 +46,15 @@ WORDS = (
         "province, a neutral minor"
     ),
     Text("A revolt that broke out makes its area no target for a later attempt of the step"),
+    Text("Decision 17: an area held by the sponsor's ally is no target: no die, no PP spent"),
+    Text(
+        "Decision 17 option: Austria incites a revolt in its ally Prussia's Hesse; it breaks "
+        "out, gets its number and ends at once, let down"
+    ),
+    Text(
+        "Decision 17 option: the let-down counts at once, so a second attempt in Hesse the same "
+        "step is 4 +2 −1 = 5 and fails, its PP spent"
+    ),
     # EIA-2 Revolt strength
     Text("The GM's example: 5 +1 +1 −0 −1 = 6, capped to 5"),
     Text("The manual's example: Spain in Andalusia, +3 −1 Dominant −1 French corps, rolls 3 → 4"),
@@ -281,4 +290,16 @@ WORDS = (
     Text("A depot garrison of 1 of a power at war is an enemy factor; an empty depot is none"),
     Text("An empty depot alone: the guerrillas go"),
     Text("A corps of a power at peace with Spain is no enemy; revolt guerrillas are not removed"),
+    Text(
+        "Decision 18: the removal also takes the factors Spain's roll raised in ceded Andalusia "
+        "the same step"
+    ),
+    Text(
+        "Decision 18 option: the 3 factors raised in ceded Andalusia this step stay; the 2 "
+        "there before and Castile's 4 go"
+    ),
+    Text(
+        "Decision 18 option: when Andalusia's roll raises nothing, every Spanish factor goes as "
+        "before"
+    ),
 )

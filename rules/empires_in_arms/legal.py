@@ -29,8 +29,11 @@ SUCCESS_NUMBER = 6  # EIA-8
 def revolt_targets(world: World, power: str) -> list[str]:
     """EIA-1: minors and ceded provinces controlled by another major power, not in revolt.
 
-    Not an ally's: a revolt against an ally would end at once as a let-down (EIA-7).
+    Not an ally's (Decision 17, option ``revolt_against_ally``): a revolt against an ally
+    would end at once as a let-down (EIA-7). Under the option an ally's area is a target:
+    the attempt is made and paid for, and a revolt that breaks out ends at once.
     """
+    ally_ok = option(world.options, "revolt_against_ally") == "allowed"
     return sorted(
         (
             key
@@ -38,7 +41,7 @@ def revolt_targets(world: World, power: str) -> list[str]:
             if area.controller is not None
             and area.controller != power
             and area.controller in world.powers
-            and not world.allied(power, area.controller)
+            and (ally_ok or not world.allied(power, area.controller))
             and (area.kind == MINOR or (area.kind == PROVINCE and area.ceded))
             and world.active_revolt(key) is None
         ),

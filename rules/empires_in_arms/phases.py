@@ -105,7 +105,9 @@ def resolve_revolt_step(world: World, orders: Orders, dice: Dice) -> Outcomes:
 
 
 def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: Dice) -> Outcomes:
-    """EIA-1, and EIA-2 when the revolt breaks out."""
+    """EIA-1, and EIA-2 when the revolt breaks out; then, at once, EIA-7's ending where
+    the sponsor and the controller are allies (Decision 17's option lets a power target
+    its ally's area: the revolt is let down as soon as it breaks out)."""
     power = world.powers[power_key]
     if key not in revolt_targets(world, power_key):
         text = Text(
@@ -133,7 +135,8 @@ def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: D
     power.political_points = attempt.political_points
     if not attempt.broke_out:
         return (attempt,)
-    return (attempt, _break_out(world, power_key, key, nm, dice))
+    strength = _break_out(world, power_key, key, nm, dice)
+    return (attempt, strength, *_end_if_over(world, world.revolts[-1]))
 
 
 def _break_out(world: World, power_key: str, key: str, nm: int, dice: Dice) -> RevoltStrength:
@@ -176,14 +179,15 @@ def _guerrilla_step(world: World, power: str, orders: Orders, dice: Dice) -> Out
         outcomes += [
             _revolt_guerrillas(world, revolt, dice) for revolt in own_revolts(world, power)
         ]
+    raised: dict[str, int] = {}
     if power == SPAIN:
-        outcomes += _spanish_guerrillas(world, dice)
+        outcomes += _spanish_guerrillas(world, dice, raised)
     for key in _order(orders, power, "operations"):
         outcomes += operate(world, power, key, dice)
     for key in _order(orders, power, "depot_attacks"):
         outcomes += attack_depots(world, power, key, dice)
     if power == SPAIN:
-        outcomes += spanish_removal(world)
+        outcomes += spanish_removal(world, raised)
     return tuple(outcomes)
 
 
@@ -284,7 +288,9 @@ def _revolt_guerrillas(world: World, revolt: Revolt, dice: Dice) -> GuerrillaCre
     return creation
 
 
-def _spanish_guerrillas(world: World, dice: Dice) -> Outcomes:
+def _spanish_guerrillas(world: World, dice: Dice, raised: dict[str, int]) -> Outcomes:
+    """EIA-10 in Spain's step; ``raised`` gets the factors placed, by area (EIA-12 under
+    Decision 18's option spares those in a ceded province)."""
     creations = []
     for key in spanish_guerrilla_areas(world):
         in_revolt = world.active_revolt(key) is not None
@@ -292,6 +298,7 @@ def _spanish_guerrillas(world: World, dice: Dice) -> Outcomes:
         creation = spanish_guerrillas(world.areas[key], existing, dice, in_revolt=in_revolt)
         _say_roll(world, creation.report)
         _add_guerrillas(world, key, SPAIN, creation.created, revolt=False)
+        raised[key] = creation.created
         creations.append(creation)
     return tuple(creations)
 
@@ -362,13 +369,16 @@ def _retreat_garrisons(world: World, attack: DepotAttack) -> None:
             world.say("EIA-11", text, power=depot.power, area=depot.area)
 
 
-def spanish_removal(world: World) -> Outcomes:
+def spanish_removal(world: World, raised: Mapping[str, int] | None = None) -> Outcomes:
     """EIA-12: Spanish guerrillas removed at the end of Spain's step, and the militia
-    they give Spain (nothing while an enemy is in Spain or none are left)."""
-    removal = spanish_guerrilla_removal(world)
+    they give Spain (nothing while an enemy is in Spain or none are left); ``raised``:
+    the factors EIA-10 raised in this step, by area (Decision 18)."""
+    removal = spanish_guerrilla_removal(world, raised)
     if removal is None:
         return ()
     _remove(world, removal.removed)
+    for stack, kept in removal.thinned:
+        stack.factors = kept
     world.militia_due[SPAIN] = world.militia_due.get(SPAIN, 0) + removal.militia
     world.say("EIA-12", removal.text, power=SPAIN)
     return (removal,)

@@ -1067,20 +1067,36 @@ def _big_garrison(garrison: int, options: Mapping[str, Any] | None) -> bool:
 
 @dataclass(frozen=True)
 class SpanishRemoval:
-    removed: tuple[Guerrilla, ...]
-    factors: int
+    removed: tuple[Guerrilla, ...]  # the stacks removed whole
+    factors: int  # the factors removed
     militia: int
     text: Text
+    # Decision 18's option: the factors raised in this step in a ceded province, which stay
+    kept: int = 0
+    # the stacks that keep only those, with the factors each keeps
+    thinned: tuple[tuple[Guerrilla, int], ...] = ()
 
 
-def spanish_guerrilla_removal(world: World) -> SpanishRemoval | None:
+def spanish_guerrilla_removal(
+    world: World, raised: Mapping[str, int] | None = None
+) -> SpanishRemoval | None:
     """EIA-12: with no enemy factor inside any unceded Spanish home province, every Spanish
     guerrilla factor is removed and Spain gets 1 militia factor per 3 (rounded down) in its
-    next reinforcement phase. None when an enemy is there or there is nothing to remove."""
+    next reinforcement phase. None when an enemy is there or there is nothing to remove.
+
+    ``raised``: the factors Spain's roll raised in this step, by area (EIA-10). They are
+    removed with the others (Decision 18), or, under its option ``spanish_removal_ceded``,
+    those raised in a ceded province stay (taken from its unbesieged stack of that origin)
+    and give no militia."""
     stacks = tuple(g for g in world.guerrillas if g.nationality == SPAIN and not g.revolt)
-    factors = sum(g.factors for g in stacks)
-    if not factors or _enemy_in_spain(world):
+    total = sum(g.factors for g in stacks)
+    if not total or _enemy_in_spain(world):
         return None
+    spared = _spared_ceded(world, stacks, raised or {})
+    kept = sum(spared.get(id(g), 0) for g in stacks)
+    removed = tuple(g for g in stacks if spared.get(id(g), 0) == 0)
+    thinned = tuple((g, spared[id(g)]) for g in stacks if 0 < spared.get(id(g), 0) < g.factors)
+    factors = total - kept
     militia = factors // MILITIA_PER
     text = Plural(
         "No enemy in Spain: %(count)s Spanish guerrilla factor removed; "
@@ -1090,7 +1106,37 @@ def spanish_guerrilla_removal(world: World) -> SpanishRemoval | None:
         count=factors,
         militia=Plural("%(count)s militia factor", "%(count)s militia factors", count=militia),
     )
-    return SpanishRemoval(stacks, factors, militia, text)
+    if kept:
+        areas = sorted(
+            {g.area for g in stacks if spared.get(id(g))}, key=lambda key: world.areas[key].name
+        )
+        stay = Plural(
+            "%(count)s factor raised in this step in a ceded province stays (%(areas)s)",
+            "%(count)s factors raised in this step in a ceded province stay (%(areas)s)",
+            count=kept,
+            areas=Join(*(world.areas[key].name for key in areas), sep=", "),
+        )
+        text = Join(text, stay, sep=CLAUSES)
+    return SpanishRemoval(removed, factors, militia, text, kept, thinned)
+
+
+def _spared_ceded(
+    world: World, stacks: Sequence[Guerrilla], raised: Mapping[str, int]
+) -> dict[int, int]:
+    """Decision 18's option: the factors each stack (by ``id()``) keeps: those raised in
+    this step in a ceded province, from the unbesieged stack that province's roll adds to.
+    Empty under the default."""
+    if option(world.options, "spanish_removal_ceded") != "spares_new_ceded":
+        return {}
+    spared: dict[int, int] = {}
+    for key, count in raised.items():
+        if count <= 0 or not world.areas[key].ceded:
+            continue
+        for stack in stacks:
+            if (stack.area, stack.origin, stack.besieged) == (key, key, False) and count > 0:
+                spared[id(stack)] = min(count, stack.factors)
+                count -= spared[id(stack)]
+    return spared
 
 
 def _enemy_in_spain(world: World) -> bool:

@@ -202,6 +202,49 @@ OPTIONS = (
         decision="16",
     ),
     OptionSpec(
+        "revolt_against_ally",
+        gettext_lazy("A revolt attempt in an area held by the sponsor's ally"),
+        (
+            ("refused", gettext_lazy("Refused: the area is no target, no PP spent")),
+            (
+                "allowed",
+                gettext_lazy(
+                    "Allowed: the attempt is made and paid for; a revolt that breaks out ends "
+                    "at once, let down"
+                ),
+            ),
+        ),
+        decision="17",
+        help=gettext_lazy(
+            "The rules only say that when sponsor and controller are allies the revolt is "
+            "over and counts as let down (EIA-7). By default an ally's area is not offered as "
+            "a target. Under the option the attempt is rolled and costs its 1 PP; a revolt "
+            "that breaks out gets its number and then ends at once, all its guerrilla factors "
+            "removed, with one more let-down in a minor (−1 on the sponsor's later attempts "
+            "there)."
+        ),
+    ),
+    OptionSpec(
+        "spanish_removal_ceded",
+        gettext_lazy("Spanish guerrilla removal and the factors just raised in a ceded province"),
+        (
+            ("all", gettext_lazy("Every Spanish guerrilla factor is removed, those too")),
+            (
+                "spares_new_ceded",
+                gettext_lazy("The factors raised in this step in a ceded province stay"),
+            ),
+        ),
+        decision="18",
+        help=gettext_lazy(
+            "Rule 7.6.1 says Spain's roll “is also used when Spanish provinces are ceded”; "
+            "7.6.4 removes every Spanish guerrilla factor when no enemy is inside unceded "
+            "Spain. By default the removal at the end of Spain's step also takes the factors "
+            "its roll raised in a ceded province in the same step. Under the option those stay "
+            "on the map (and give no militia); earlier ones are removed as before, and they "
+            "are removed in a later step when no enemy is in unceded Spain."
+        ),
+    ),
+    OptionSpec(
         "france_slot",
         gettext_lazy("France's announced slot in the land phase"),
         tuple((n, f"{n}") for n in range(1, 8)),

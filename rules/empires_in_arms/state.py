@@ -46,6 +46,8 @@ DEFAULTS = {
     "depot_garrison_threshold": "at_least",
     "unaffordable_payment": "rises",
     "besieged_guerrillas": "survive",
+    "revolt_against_ally": "refused",
+    "spanish_removal_ceded": "all",
     "france_slot": 1,
 }
 
