@@ -370,3 +370,41 @@ def test_a_decision_under_way_costs_only_its_own_campaigns_state(
     with django_assert_max_num_queries(alone + 2):  # the GM's requests, orders for the GM
         response = client.get(HOME)
     assert len(response.context["entries"]) == 16
+
+
+# -- every word through the catalogs ---------------------------------------------------------
+
+
+def test_the_needs_and_whose_turn_read_in_the_pseudo_locale(revolt, settings):
+    """Each kind of need and of "it waits for …" comes through the catalogs, the powers'
+    names too (tests/reliability/test_pseudo_locale.py reads the home page of each scene;
+    this one has every kind)."""
+    from tests import pseudo
+    from tests.reliability.test_pseudo_locale import Allowed, escapes_in, pseudo_client
+
+    campaign, users = revolt
+    france, gm = users["other_player"], users["gm"]
+    mixed_campaigns(gm, 1)
+    mixed_campaigns(france, 1)
+    quiet = named("Quiet")
+    seat(quiet, france, "france")
+    seat(quiet, User.objects.create_user("russian"), "russia")
+    Phase.objects.filter(pk=quiet.phase_id).update(owing=["great_britain", "russia"])
+    by_gm = named("By the GM")
+    Campaign.objects.filter(pk=by_gm.pk).update(auto_resolve=False)
+    seat(by_gm, gm, role="gm")
+    seat(by_gm, User.objects.create_user("briton"), "great_britain")
+    mark_ready(by_gm, "great_britain")
+    settings.LANGUAGES = [*settings.LANGUAGES, (pseudo.CODE, pseudo.NAME)]
+    kinds = set()
+    with pseudo.installed():
+        allowed = Allowed.of(campaign)
+        for user in (france, users["player"], gm, "gm without France"):
+            if user == "gm without France":  # the GM decides for France
+                Seat.objects.filter(campaign=campaign, power__key="france").update(user=None)
+                user = gm
+            response = pseudo_client(user).get(HOME)
+            assert response.status_code == 200
+            kinds |= set(re.findall(r'data-need="([a-z_]+)"', response.content.decode()))
+            assert escapes_in(response, allowed) == [], user
+    assert kinds == {kind.name.lower() for kind in home.Kind}
