@@ -62,8 +62,8 @@ def test_virgin_queen_unit_stacks_and_powers_are_named_in_the_readers_language()
 def test_pax_baltica_order_forms_name_a_blocks_kind_in_the_readers_language():
     from tests.views.test_verify import client_for, pb_siege
 
-    campaign, users, _ = pb_siege()  # the forage: Sweden orders which blocks lose steps
-    client = client_for(users["player"])
+    campaign, users, _ = pb_siege()  # the forage: Russia orders which blocks lose steps
+    client = client_for(users["other_player"])
     client.cookies["django_language"] = "el"
     html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
     labels = re.findall(r'<label for="id_loss_\d+">([^<]*)</label>', html)
