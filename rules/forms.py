@@ -122,6 +122,10 @@ class BaseOrderForm(forms.Form):
     nothing_to_order = gettext_lazy("You have nothing to order in this phase.")
     field_names: dict[str, str] = {}  # fixed fields, offered only when legal -> refusal
     field_prefixes: dict[str, str] = {}  # per-item fields: prefix -> refusal message
+    # True: the form also takes ``saved_orders``, the other powers' saved orders of the
+    # phase (power key -> payload), for a budget they share; it shows of them only what
+    # their powers share with this one.
+    reads_saved_orders = False
 
     def __init__(self, data=None, *, world: Any, power_key: str, initial_payload=None):
         self.world = world

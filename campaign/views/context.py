@@ -83,12 +83,25 @@ class CampaignState:
         if not (self.takes_orders and self.seat.power_id):
             return None
         saved = self.my_order
-        return self.rules.hooks.phase(self.spec.key).order_form(
+        form = self.rules.hooks.phase(self.spec.key).order_form
+        shared = {"saved_orders": self.others_orders()} if form.reads_saved_orders else {}
+        return form(
             data,
             world=self.world,
             power_key=self.seat.power.key,
             initial_payload=saved.payload if saved else None,
+            **shared,
         )
+
+    def others_orders(self) -> dict[str, dict]:
+        """The other powers' saved orders of the open phase (drafts and ready), by power
+        key: for a form whose budget they share (BaseOrderForm.reads_saved_orders)."""
+        keys = {power.pk: power.key for power in self.powers}
+        return {
+            keys[pk]: order.payload
+            for pk, order in self.orders.items()
+            if pk != self.seat.power_id and pk in keys
+        }
 
     def gm_form(self, data=None):
         """The order form's part for the GM (campaign/gm_order_forms.py), beside

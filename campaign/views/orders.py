@@ -160,15 +160,17 @@ def order_fields(data):
 
 
 def saved(request, state: CampaignState, notice: str):
-    """Orders saved. With HTMX only the notice, the order's status, the lines saved for
-    the GM and the submissions panel change: the form stays as the player left it, which
-    is what was saved."""
+    """Orders saved. With HTMX only the notice, the order's status, the budget (what the
+    allies' saved orders spend of a shared one may have changed since the page was
+    loaded), the lines saved for the GM and the submissions panel change: the form stays
+    as the player left it, which is what was saved."""
     if not request.htmx:
         return done(request, state, notice)
     context = {
         "campaign": state.campaign,
         "spec": state.spec,
         "order": state.my_order,
+        "order_form": state.order_form(),
         "readiness": presenters.readiness(state.powers, state.orders, state.spec, state.phase),
         "my_gm_orders": gm_orders.own(state),
         "notice": notice,

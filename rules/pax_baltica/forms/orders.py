@@ -62,8 +62,11 @@ class PaxBalticaOrderForm(BaseOrderForm):
         ),
     }
 
-    def __init__(self, data=None, *, world: World, power_key: str, initial_payload=None):
+    def __init__(
+        self, data=None, *, world: World, power_key: str, initial_payload=None, saved_orders=None
+    ):
         self.nation = world.nations[power_key]
+        self.saved_orders = dict(saved_orders or {})  # the others' (reads_saved_orders)
         super().__init__(data, world=world, power_key=power_key, initial_payload=initial_payload)
 
     def own_blocks(self, keep=lambda block: True) -> list[Block]:
@@ -242,6 +245,7 @@ class ActionOrderForm(PaxBalticaOrderForm):
     """A season's actions: steps by action (GNW-8), fleet moves (GNW-13), sieges."""
 
     rules = ("GNW-8", "GNW-13", "GNW-1")
+    reads_saved_orders = True  # its allies' saved orders spend the same actions
 
     def add_fields(self) -> None:
         for block in self.own_blocks(lambda b: not reinforce_obstacle(self.world, b)):
@@ -301,6 +305,65 @@ class ActionOrderForm(PaxBalticaOrderForm):
                 left,
             )
             % {"count": left, "step": step}
+        ] + self.shared_budget()
+
+    def allies_committed(self) -> list[tuple[str, int]]:
+        """Each ally of the side (the same actions, GNW-8) and the actions its saved orders
+        of this phase spend, drafts and ready alike; allies with none are left out."""
+        committed = []
+        for key in self.world.side_powers(self.nation.side):
+            cost = legal.actions_ordered(self.saved_orders.get(key) or {})
+            if key != self.power_key and cost:
+                committed.append((self.world.nations[key].name, cost))
+        return committed
+
+    def commitments(self) -> str:
+        """ "Russia has committed 2 actions in its saved orders", one clause an ally."""
+        return "; ".join(
+            ngettext(
+                "%(nation)s has committed %(count)s action in its saved orders",
+                "%(nation)s has committed %(count)s actions in its saved orders",
+                cost,
+            )
+            % {"nation": name, "count": cost}
+            for name, cost in self.allies_committed()
+        )
+
+    def left_for_me(self) -> int:
+        """The side's actions its allies' saved orders leave for this nation."""
+        total = self.world.actions.get(self.nation.side, 0)
+        return max(0, total - sum(cost for _, cost in self.allies_committed()))
+
+    def overspent(self, needed: int, total: int) -> str:
+        """Why orders the allies' saved orders leave too few actions for are refused."""
+        return ngettext(
+            "These orders need %(needed)s action, and your side has %(total)s this season: "
+            "%(commitments)s, which leaves %(left)s for you. Your orders were not saved: give "
+            "fewer, or agree with your allies.",
+            "These orders need %(needed)s actions, and your side has %(total)s this season: "
+            "%(commitments)s, which leaves %(left)s for you. Your orders were not saved: give "
+            "fewer, or agree with your allies.",
+            needed,
+        ) % {
+            "needed": needed,
+            "total": total,
+            "commitments": self.commitments(),
+            "left": self.left_for_me(),
+        }
+
+    def shared_budget(self) -> list[str]:
+        """What the allies' saved orders already spend of the side's actions (as of this
+        page), and what they leave."""
+        if not self.allies_committed():
+            return []
+        left = self.left_for_me()
+        return [
+            ngettext(
+                "%(commitments)s; %(count)s action is left for you.",
+                "%(commitments)s; %(count)s actions are left for you.",
+                left,
+            )
+            % {"commitments": self.commitments(), "count": left}
         ]
 
     def destination_label(self, key: str, zones: int) -> str:
@@ -335,8 +398,9 @@ class ActionOrderForm(PaxBalticaOrderForm):
         self.refuse_unoffered_blocks("act_")
         cleaned = super().clean()
         needed = self._actions_needed(cleaned)
-        side = self.nation.side
-        left = self.world.actions.get(side, 0)
+        left = self.world.actions.get(self.nation.side, 0)
+        if self.allies_committed() and needed > self.left_for_me():
+            raise forms.ValidationError(self.overspent(needed, left))
         if needed > left:
             raise forms.ValidationError(
                 _(
