@@ -327,7 +327,10 @@ def gm_needs(entry: Entry, dashboard: str) -> list[Need]:
     if phase is not None and phase.status == Phase.Status.OPEN and entry.all_ready:
         spec = entry.spec
         if campaign.dice_mode == Campaign.DiceMode.SCRIPTED:
-            text = _("Every power is ready: enter the dice and resolve the phase.")
+            if spec.takes_orders and entry.anyone_there:
+                text = _("Every power is ready: enter the dice and resolve the phase.")
+            else:
+                text = _("The phase waits for you: enter the dice and resolve it.")
             found.append(Need(Kind.DICE, text, dashboard + "#phase"))
         elif not (spec.takes_orders and readiness.resolves_itself(campaign) and entry.anyone_there):
             if spec.takes_orders and entry.anyone_there:

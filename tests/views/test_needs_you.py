@@ -269,6 +269,17 @@ def test_the_gm_enters_the_dice_once_everyone_is_ready(reader):
     assert standing(response, "Scripted") == "It waits for you to close it"
 
 
+def test_with_no_player_there_the_gm_drives_the_campaign(reader):
+    scripted, seeded = named("Scripted", dice_mode="scripted"), named("Seeded")
+    for campaign in (scripted, seeded):
+        seat(campaign, reader, role="gm")
+    rows = need_rows(client_for(reader).get(HOME).content.decode())
+    assert [(kind, text) for kind, _, text in rows] == [
+        ("dice", "The phase waits for you: enter the dice and resolve it."),
+        ("close", "The phase waits for you to close it."),
+    ]
+
+
 def test_the_gm_closes_a_ready_phase_of_a_campaign_that_does_not_resolve_itself(reader):
     campaign = named("By the GM")
     Campaign.objects.filter(pk=campaign.pk).update(auto_resolve=False)
