@@ -1,9 +1,10 @@
 """Which nations have something to order in a phase, from what every player sees.
 
-The phases wait only for them (campaign.scheduling). Each test reads only what the
-pages show everyone (RP levels, actions left, how many blocks stand where or wait in a
-pool), never a hidden block's kind or strength, so that whom a phase waits for gives
-nothing away; forage alone reads the nation's own blocks (``forage_loss_choices``).
+The phases wait only for them (campaign.scheduling), and each phase's order form offers
+exactly these choices (tests/services/test_owing_agrees.py). A nation has something to
+order only where its choice can change the outcome, which reads its own blocks (their
+strength, a line of communication): whom a phase waits for tells the other side that a
+nation has such a choice, no more, as the phase's redacted log soon does anyway.
 Pure: no Django.
 """
 
@@ -12,8 +13,9 @@ from __future__ import annotations
 from itertools import permutations
 
 from rules.pax_baltica import procedures as gnw
-from rules.pax_baltica.phases import forage_checks
-from rules.pax_baltica.state import Block, World, option
+from rules.pax_baltica import supply
+from rules.pax_baltica.phases import forage_checks, siege_refusal
+from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, TERRITORY, Block, World, option
 
 
 def _on_map(world: World, nation: str) -> list[str]:
@@ -21,17 +23,80 @@ def _on_map(world: World, nation: str) -> list[str]:
     return [b.location for b in world.blocks.values() if b.nation == nation and not b.in_pool]
 
 
+def can_reinforce(world: World, block: Block) -> bool:
+    """GNW-7: a block on the map below full strength that may gain a step now (a line of
+    communication and nothing else in the way: ``procedures.reinforce_refusal``)."""
+    if block.in_pool or block.strength >= block.max_strength:
+        return False
+    has_line = supply.line_of_communication(world, block.nation, block.location) is not None
+    return gnw.reinforce_refusal(world, block, 1, has_line) is None
+
+
+def reinforceable(world: World, nation: str) -> list[Block]:
+    """GNW-7/GNW-8: the nation's blocks that may gain a step now, by name."""
+    blocks = (b for b in world.blocks.values() if b.nation == nation and can_reinforce(world, b))
+    return sorted(blocks, key=lambda b: b.name)
+
+
+def movable_fleets(world: World, nation: str) -> list[Block]:
+    """GNW-13: the nation's fleets on the map (not carried) with somewhere to go."""
+    return [
+        b
+        for b in world.blocks.values()
+        if b.nation == nation
+        and b.kind == FLEET
+        and not b.in_pool
+        and b.carried_by is None
+        and supply.fleet_destinations(world, b)
+    ]
+
+
+def siege_targets(world: World, nation: str) -> dict[str, list[Block]]:
+    """GNW-1: the enemy-held territories the nation may besiege, each with its army and
+    regiment blocks there (``phases.siege_refusal``)."""
+    found: dict[str, list[Block]] = {}
+    for block in sorted(world.blocks.values(), key=lambda b: b.name):
+        on_land = not block.in_pool and block.carried_by is None
+        if block.nation == nation and on_land and block.kind in (ARMY, REGIMENT):
+            found.setdefault(block.location, []).append(block)
+    territories = world.territories
+    return {
+        key: blocks
+        for key, blocks in found.items()
+        if territories[key].kind == TERRITORY
+        and siege_refusal(world, nation, territories[key], blocks) is None
+    }
+
+
+def actions_left(world: World, nation: str) -> int:
+    """GNW-8: the actions its side has left this season (allies share them)."""
+    return world.actions.get(world.side_of(nation), 0)
+
+
+def rp_to_spend(world: World, nation: str) -> int:
+    """GNW-6: the RP the nation may spend this recruitment phase."""
+    return gnw.rp_available(world.nations[nation])
+
+
 def can_recruit(world: World, nation: str) -> bool:
-    """Recruitment (GNW-6): RP to spend, and blocks on the map or in the pool."""
-    rp = gnw.rp_available(world.nations[nation])
-    return rp > 0 and bool(_on_map(world, nation) or world.pool(nation))
+    """Recruitment (GNW-6): RP to spend, and a block that may gain a step or a pool to
+    draw from. Whether a nation owes recruitment orders tells the others that it has a
+    block below full strength somewhere, which the redacted log of the phase tells them
+    soon after anyway."""
+    return rp_to_spend(world, nation) > 0 and bool(
+        world.pool(nation) or reinforceable(world, nation)
+    )
 
 
 def can_act(world: World, nation: str) -> bool:
-    """Actions (GNW-8, GNW-13, GNW-1): its side has actions left and it has blocks on
-    the map (the GM carries out land moves and battles)."""
-    left = world.actions.get(world.side_of(nation), 0)
-    return left > 0 and bool(_on_map(world, nation))
+    """Actions (GNW-8, GNW-13, GNW-1): its side has actions left and it has a block to
+    give a step, a fleet to move or a territory to besiege (the GM carries out land
+    moves and battles, which are orders for the GM)."""
+    return actions_left(world, nation) > 0 and bool(
+        reinforceable(world, nation)
+        or movable_fleets(world, nation)
+        or siege_targets(world, nation)
+    )
 
 
 def orders_forage_losses(world: World, nation: str) -> bool:

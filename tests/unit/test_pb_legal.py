@@ -25,6 +25,10 @@ def test_recruitment_with_only_a_pool_or_only_blocks_on_the_map():
     world.blocks = {9: world.blocks[9]}  # Saxony's Schulenburg, in the pool
     assert can_recruit(world, "saxony") and not can_recruit(world, "russia")
     world.blocks[9].location = "lausitz"
+    block = world.blocks[9]
+    block.strength = block.max_strength  # on the map at full strength: nothing to buy
+    assert not can_recruit(world, "saxony")
+    block.strength = block.max_strength - 1
     assert can_recruit(world, "saxony")
 
 

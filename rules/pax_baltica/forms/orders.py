@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from rules.forms import BaseOrderForm, WholeNumberField
 from rules.pax_baltica import legal, supply
 from rules.pax_baltica import procedures as gnw
-from rules.pax_baltica.phases import FULL_STRENGTH, forage_checks, siege_refusal
+from rules.pax_baltica.phases import FULL_STRENGTH, forage_checks
 from rules.pax_baltica.presenters import reinforce_obstacle
 from rules.pax_baltica.state import (
     ARMY,
@@ -22,7 +22,6 @@ from rules.pax_baltica.state import (
     KIND_NAMES,
     REGIMENT,
     STEP_COST,
-    TERRITORY,
     Block,
     World,
     option,
@@ -122,7 +121,9 @@ class RecruitmentOrderForm(PaxBalticaOrderForm):
     rules = ("GNW-6", "GNW-7", "GNW-10", "GNW-11")
 
     def add_fields(self) -> None:
-        for block in self.own_blocks(lambda b: not reinforce_obstacle(self.world, b)):
+        if legal.rp_to_spend(self.world, self.power_key) <= 0:
+            return
+        for block in legal.reinforceable(self.world, self.power_key):
             cost = gnw.step_cost(block, gnw.friendly_garrison(self.world, block))
             self.fields[f"reinforce_{block.id}"] = steps_field(
                 self.block_label(block),
@@ -248,13 +249,15 @@ class ActionOrderForm(PaxBalticaOrderForm):
     reads_saved_orders = True  # its allies' saved orders spend the same actions
 
     def add_fields(self) -> None:
-        for block in self.own_blocks(lambda b: not reinforce_obstacle(self.world, b)):
+        if not legal.actions_left(self.world, self.power_key):
+            return
+        for block in legal.reinforceable(self.world, self.power_key):
             self.fields[f"act_{block.id}"] = steps_field(
                 self.block_label(block),
                 block.max_strength - block.strength,
                 _("Steps to add, one action each (GNW-8)"),
             )
-        for fleet in self.own_blocks(lambda b: b.kind == FLEET and b.carried_by is None):
+        for fleet in legal.movable_fleets(self.world, self.power_key):
             reach = supply.fleet_destinations(self.world, fleet)
             if reach:
                 self.fields[f"move_{fleet.id}"] = forms.ChoiceField(
@@ -376,17 +379,7 @@ class ActionOrderForm(PaxBalticaOrderForm):
         ) % {"territory": territory, "count": zones}
 
     def _siege_targets(self) -> dict[str, list[Block]]:
-        """Enemy-held territories where the nation has army or regiment blocks."""
-        targets: dict[str, list[Block]] = {}
-        for block in self.own_blocks(lambda b: b.kind in (ARMY, REGIMENT) and b.carried_by is None):
-            targets.setdefault(block.location, []).append(block)
-        territories = self.world.territories
-        return {
-            key: blocks
-            for key, blocks in targets.items()
-            if territories[key].kind == TERRITORY
-            and siege_refusal(self.world, self.power_key, territories[key], blocks) is None
-        }
+        return legal.siege_targets(self.world, self.power_key)
 
     def initial_from(self, payload: dict) -> dict:
         initial = {f"act_{i['block']}": i["actions"] for i in payload.get("reinforce", [])}
