@@ -1,15 +1,18 @@
 """When a phase may resolve on its own: who owes orders in it, whether they are all
 ready, and its deadline.
 
-A phase resolves automatically (campaign.auto_resolve, seeded dice only) as soon as
-every power that owes orders has marked them ready, or when its deadline passes. A
-power owes orders in a phase when the phase takes orders from it, the ruleset says it
-has something to order there (PhaseSpec.owes, asked as the phase opens: Phase.owing),
-its seat has a player, it is not marked absent and its player is not away. A phase in
-which nobody owes anything resolves as soon as it opens, as long as some player is there
-at all (else the GM drives the campaign); a GM-run step (one that takes no orders) waits
-for its deadline or the GM. A phase's default deadline comes from the campaign's hours
-per phase kind (the GM's controls: campaign/scheduling.py).
+A phase of a started campaign resolves automatically (campaign.auto_resolve, seeded
+dice only: lifecycle.runs_by_itself) as soon as every power that owes orders has marked
+them ready, or when its deadline passes. A power owes orders in a phase when the phase
+takes orders from it, the ruleset says it has a choice there that can change the outcome
+(PhaseSpec.owes, asked as the phase opens and after every GM edit: Phase.owing; its
+order form's ``owes`` agrees, tests/services/test_owing_agrees.py), its seat has a
+player, it is not marked absent and its player is not away. An optional order for the
+GM never makes a power owe. A phase in which nobody owes anything resolves as soon as it
+opens, as long as some player is there at all (else the GM drives the campaign); a
+GM-run step (one that takes no orders) waits for its deadline or the GM. A phase's
+default deadline comes from the campaign's hours per phase kind (the GM's controls:
+campaign/scheduling.py).
 """
 
 from __future__ import annotations
@@ -106,10 +109,11 @@ def opening_clock(campaign: Campaign, key: str, opened: datetime) -> dict:
 
 
 def due_phases(now: datetime):
-    """Open phases past their deadline, in campaigns that resolve themselves."""
+    """Open phases past their deadline, in started campaigns that resolve themselves."""
     return Phase.objects.filter(
         status=Phase.Status.OPEN,
         deadline__lte=now,
+        campaign__started_at__isnull=False,
         campaign__auto_resolve=True,
         campaign__dice_mode=Campaign.DiceMode.SEEDED,
         campaign__paused_at__isnull=True,

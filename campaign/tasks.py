@@ -17,7 +17,8 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.dispatch import receiver
 from django.utils import timezone
-from django_tasks import task
+from django_tasks import TaskResultStatus, task
+from django_tasks_db.models import DBTaskResult
 
 from campaign import notifications, press, readiness, scheduling
 from campaign.changes import locked_campaign, log
@@ -56,6 +57,15 @@ def resolve_phase(campaign_id: int, phase_id: int, reason: str, seed_hash: str =
         _record_failure(campaign_id, phase_id, reason, error)
         return "failed"
     return "resolved"
+
+
+def resolution_queued(phase_id: int) -> bool:
+    """A resolution of the phase is waiting for the worker or running (one query)."""
+    return DBTaskResult.objects.filter(
+        task_path=resolve_phase.module_path,
+        status__in=[TaskResultStatus.READY, TaskResultStatus.RUNNING],
+        args_kwargs__args__1=phase_id,
+    ).exists()
 
 
 @receiver(ready_to_resolve)
@@ -106,8 +116,7 @@ def tick() -> int:
     that has started: lifecycle.runs_by_itself), and send the reminders that are due.
     Returns how many resolutions were enqueued."""
     now = timezone.now()
-    due_phases = readiness.due_phases(now).filter(campaign__started_at__isnull=False)
-    due = list(due_phases.values_list("campaign_id", "pk"))
+    due = list(readiness.due_phases(now).values_list("campaign_id", "pk"))
     for campaign_id, phase_id in due:
         resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)
     for campaign_id in scheduling.begun_away_periods(now):

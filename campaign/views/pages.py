@@ -156,7 +156,7 @@ def phase_status(request, campaign_id: int):
         response["HX-Retarget"] = response["HX-Reselect"] = "#campaign-page"
         return response
     now = progress.polled(campaign, phase)
-    if request.GET.get("pace") in (None, now.pace):
+    if request.GET.get("pace") in (None, now.key):
         return HttpResponse(status=204)
     spec = campaign.rules.phase(phase.key)
     context = {"campaign": campaign, "phase": phase, "spec": spec, "progress": now}

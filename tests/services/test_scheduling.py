@@ -766,7 +766,8 @@ def test_the_clock_resolves_nothing_before_the_start(clock, django_capture_on_co
     assert tick() == 0
     assert resolutions(run_worker(django_capture_on_commit_callbacks)) == []
     assert open_phase(campaign).pk == peace.pk
-    assert progress.polled(campaign, peace).pace == progress.OPEN  # not "being resolved"
+    now = progress.polled(campaign, peace)  # not "being resolved": it waits for the start
+    assert (now.pace, now.gm_step) == (progress.WITH_GM, progress.START)
 
     with django_capture_on_commit_callbacks(execute=True):
         scheduling.start(campaign_id=campaign.pk, actor=gm)

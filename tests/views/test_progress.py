@@ -11,7 +11,8 @@ from tests.services.test_eia_phase_services import order
 
 pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
-MAX_STATUS_QUERIES = 4  # session, user, seat (with campaign and phase), readiness
+# session, user, seat (with campaign and phase), readiness, the resolution queued
+MAX_STATUS_QUERIES = 5
 
 
 def status(client, campaign, phase=None, state="open", pace="open"):
@@ -56,13 +57,19 @@ def test_a_resolved_phase_answers_the_new_page_to_swap_in_place(client_as, campa
 
 
 def test_everyone_ready_in_a_campaign_that_resolves_itself_polls_fast(
-    client_as, users, campaign, advance_to, django_assert_max_num_queries
+    client_as,
+    users,
+    campaign,
+    advance_to,
+    django_assert_max_num_queries,
+    django_capture_on_commit_callbacks,
 ):
     advance_to(campaign, "revolt")
     client = client_as("player")
     assert status(client, campaign).status_code == 204
     order(campaign, "france", {"targets": []}, users["player"])
-    order(campaign, "great_britain", {"targets": []}, users["other_player"])
+    with django_capture_on_commit_callbacks(execute=True):  # the resolution is queued
+        order(campaign, "great_britain", {"targets": []}, users["other_player"])
     with django_assert_max_num_queries(MAX_STATUS_QUERIES):
         response = status(client, campaign)
     assert response.status_code == 200 and "HX-Retarget" not in response
@@ -75,6 +82,18 @@ def test_everyone_ready_in_a_campaign_that_resolves_itself_polls_fast(
     assert 'hx-trigger="every 2s"' in html and "is being resolved" in html
 
 
+def test_every_order_in_without_a_resolution_queued_is_not_said_to_be_resolving(
+    client_as, users, campaign, advance_to
+):
+    """Only a queued or running resolution is "being resolved" (the worker's queue says)."""
+    advance_to(campaign, "revolt")
+    order(campaign, "france", {"targets": []}, users["player"])
+    order(campaign, "great_britain", {"targets": []}, users["other_player"])  # not committed
+    client = client_as("player")
+    assert status(client, campaign).status_code == 204
+    assert "is being resolved" not in page(client, campaign)
+
+
 def test_the_gm_resolving_polls_at_the_usual_pace(client_as, users, campaign, advance_to):
     campaign.auto_resolve = False
     campaign.save(update_fields=["auto_resolve"])
@@ -82,8 +101,23 @@ def test_the_gm_resolving_polls_at_the_usual_pace(client_as, users, campaign, ad
     order(campaign, "france", {"targets": []}, users["player"])
     order(campaign, "great_britain", {"targets": []}, users["other_player"])
     client = client_as("player")
-    assert status(client, campaign).status_code == 204
-    assert 'hx-trigger="every 15s"' in page(client, campaign)
+    response = status(client, campaign)
+    html = response.content.decode()
+    assert response.status_code == 200 and "pace=with_gm-resolve" in html
+    assert "waits for the GM to resolve it" in html
+    assert status(client, campaign, pace="with_gm-resolve").status_code == 204
+    html = page(client, campaign)
+    assert 'hx-trigger="every 15s"' in html and "waits for the GM to resolve it" in html
+
+
+def test_gm_entered_dice_say_that_the_phase_waits_for_them(client_as, users, campaign, advance_to):
+    advance_to(campaign, "revolt")
+    campaign.dice_mode = campaign.DiceMode.SCRIPTED
+    campaign.save(update_fields=["dice_mode"])
+    order(campaign, "france", {"targets": []}, users["player"])
+    order(campaign, "great_britain", {"targets": []}, users["other_player"])
+    html = page(client_as("player"), campaign)
+    assert "waits for the GM to enter the dice" in html and "being resolved" not in html
 
 
 def test_a_phase_waiting_for_a_decision_polls_fast(client_as, campaign):
