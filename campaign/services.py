@@ -18,7 +18,7 @@ from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaign import gm_orders, history, lifecycle, sealing
+from campaign import gm_orders, history, lifecycle, sealing, standing
 from campaign.changes import locked_campaign, log, moment_text, refuse_if_ended
 from campaign.errors import Conflict, DiceError, PhaseAlreadyResolved, PhaseClosed, ServiceError
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
@@ -196,22 +196,29 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
     saved = list(phase.orders.select_related("power"))
     spec, rules = campaign.rules.phase(phase.key), campaign.rules
     away = Seat.objects.filter(away_at(timezone.now()), power=OuterRef("pk"))
-    given = {order.power_id for order in saved}
-    lines = [
-        (
-            order.power,
-            Text(
-                "%(power)s's orders were saved but not marked ready; they are used as saved.",
-                power=order.power.display_name,
-            ),
-        )
-        for order in saved
-        if not order.ready
-    ] + [
-        (power, _default_orders_line(power, rules))
-        for power in campaign.powers.filter(seats__user__isnull=False).annotate(away=Exists(away))
-        if power.pk not in given and phase.waits_for(spec, power.key)
-    ]
+    carried = standing.carry_over(campaign, phase, {order.power_id for order in saved})
+    given = {order.power_id for order in saved + carried}
+    lines = (
+        [
+            (
+                order.power,
+                Text(
+                    "%(power)s's orders were saved but not marked ready; they are used as saved.",
+                    power=order.power.display_name,
+                ),
+            )
+            for order in saved
+            if not order.ready
+        ]
+        + [(order.power, _standing_line(order, rules)) for order in carried]
+        + [
+            (power, _default_orders_line(power, rules))
+            for power in campaign.powers.filter(seats__user__isnull=False).annotate(
+                away=Exists(away)
+            )
+            if power.pk not in given and phase.waits_for(spec, power.key)
+        ]
+    )
     Event.objects.bulk_create(
         Event(
             campaign=campaign,
@@ -225,7 +232,17 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
         for power, text in lines
     )
     gm_orders.reveal(campaign, phase, saved)  # the lines for the GM, which the rules ignore
-    return {order.power.key: without_lines(order.payload) for order in saved}
+    return {order.power.key: without_lines(order.payload) for order in saved + carried}
+
+
+def _standing_line(order: Order, rules) -> Text:
+    """The log line for a power whose standing orders of an earlier phase stand."""
+    origin = order.origin.phase
+    return Text(
+        "%(power)s gave no new orders: its standing orders of %(turn)s stand.",
+        power=order.power.display_name,
+        turn=rules.turn_label(origin.turn, order.campaign.setup),
+    )
 
 
 # -- orders -------------------------------------------------------------------------

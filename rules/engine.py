@@ -64,6 +64,9 @@ class PhaseSpec:
     # empty: the phase is a kind of its own
     kind: str = ""
     kind_name: str = ""
+    # its orders are standing instructions: a power's last orders of this phase stand in
+    # its later phases of the same key until it gives new ones (campaign/standing.py)
+    standing: bool = False
 
     @property
     def takes_orders(self) -> bool:

@@ -18,7 +18,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.http import urlencode
 from django.utils.translation import get_language
 
-from campaign import gm_orders, presenters, progress, sealing, summary
+from campaign import gm_orders, presenters, progress, sealing, standing, summary
 from campaign.forms import AwayForm
 from campaign.gm_order_forms import GmOrdersForm
 from campaign.maps.drawn import campaign_map
@@ -28,6 +28,7 @@ from campaign.scenarios import scenario_name
 from campaign.state_rows import LiveRows
 from campaign.world_cache import page_world
 from rules.engine import PhaseSpec, Ruleset
+from rules.translation import localized
 
 LOG_LIMIT = 200
 MAP_AREA_FIELDS = ("key", "name", "kind", "controller_id", "x", "y")
@@ -78,11 +79,21 @@ class CampaignState:
     def my_order(self) -> Order | None:
         return self.orders.get(self.seat.power_id) if self.seat.power_id else None
 
+    @cached_property
+    def standing_order(self) -> Order | None:
+        """The seat's power's standing orders of an earlier phase, while it has saved
+        none in this one (campaign/standing.py): its form is filled in with them."""
+        if not (self.takes_orders and self.seat.power_id) or self.my_order is not None:
+            return None
+        earlier = standing.last_orders(self.campaign, self.phase, [self.seat.power_id])
+        return earlier.get(self.seat.power_id)
+
     def order_form(self, data=None):
-        """The seat's order form for the open phase, prefilled from its saved draft."""
+        """The seat's order form for the open phase, prefilled from its saved draft, else
+        from its standing orders."""
         if not (self.takes_orders and self.seat.power_id):
             return None
-        saved = self.my_order
+        saved = self.my_order or self.standing_order
         form = self.rules.hooks.phase(self.spec.key).order_form
         shared = {"saved_orders": self.others_orders()} if form.reads_saved_orders else {}
         return form(
@@ -244,9 +255,18 @@ def orders_context(
         "gm_part_cache_key": None if gm_form else gm_part_key(state),
         "my_gm_orders": gm_orders.own(state) if state.seat.power_id else None,
         "order": state.my_order,
+        "standing_orders_of": standing_turn(state),
         "standing_form": standing_form or state.standing_form(),
         "decision_form": decision_form or state.decision_form(),
     }
+
+
+def standing_turn(state: CampaignState) -> str | None:
+    """The turn whose standing orders fill in the seat's form, in the reader's words."""
+    order = state.standing_order
+    if order is None:
+        return None
+    return localized(state.rules.turn_label(order.phase.turn, state.campaign.setup))
 
 
 def away_panel(seat: Seat, form: AwayForm | None = None) -> dict | None:

@@ -36,6 +36,7 @@ PHASES = (
             "step double) and places each before the next draw. Unspent RP are lost."
         ),
         owes=legal.can_recruit,
+        standing=True,
     ),
     PhaseSpec(
         key="actions",
