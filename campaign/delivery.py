@@ -34,9 +34,13 @@ def deliver_mail(recipient: str, subject: str, body: str, attempt: int = 1) -> s
 @task()
 def deliver_webhook(url: str, payload: dict, attempt: int = 1) -> str:
     """POST the payload as JSON to the address its host was checked at; on failure try
-    again later, like mail."""
+    again later, like mail. A host name that does not resolve (the name server may be
+    down, or the name not yet published) is such a failure; an address that may not be
+    reached is refused for good."""
     try:
         address = webhooks.webhook_address(url)
+    except webhooks.WebhookHostNotFound as not_found:
+        return _retry(deliver_webhook, (url, payload), attempt, not_found)
     except webhooks.WebhookRefused as refusal:
         logger.error("Webhook %s not sent: %s", url, refusal)
         return "refused"
