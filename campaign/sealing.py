@@ -3,7 +3,29 @@ fragment, export and download follows.
 
 A player reads their own power's orders, an observer none, the GM every power's. A GM
 who also plays a power reads only that power's until its orders are marked ready: then
-they are sealed (they can no longer change) and the others' are shown.
+they are sealed (they can no longer change) and the others' are shown. A GM who stops
+playing reads every order from then on: the orders they saved for the open phase are
+sealed as they stand.
+
+Sealed means sealed, whoever sits where. Once the GM has read the other powers' orders
+of the open phase having played a power in it (``gm_has_read``: the GM plays a power
+whose orders are sealed, or stopped playing one while the phase was open), until that
+phase is resolved:
+
+- orders the GM's account sealed stay as they are, whoever sits in that power's seat
+  (``sealed_by_gm``): nobody seated there afterwards replaces them;
+- nobody is seated in a power's seat that may still act in the phase (it gives orders in
+  it, or the phase is under way and waits for decisions): not by the GM, not by an
+  invitation link, not from the lobby (``reseat_refused``). Any account could be the
+  GM's second one, so the rule asks who read the orders, never who is seated. The change
+  is refused with the reason and nothing changes; emptying a seat, and observer seats,
+  stay allowed;
+- the GM takes no other power to order it (services._refuse_taking_a_power_mid_phase).
+
+A GM who plays and has not sealed their own orders has read no other power's: players
+may be seated meanwhile, and the orders those players give stay sealed from that GM like
+everyone's (``readable_orders``). A GM who does not play is the referee: they read every
+order and may seat anyone at any time, as before.
 """
 
 from __future__ import annotations
@@ -39,3 +61,27 @@ def withheld_powers(seat: Any, phase: Any) -> frozenset[int]:
         return frozenset()
     orders = {order.power_id: order for order in phase.orders.all()}
     return frozenset(orders.keys() - readable_orders(seat, orders).keys())
+
+
+def gm_has_read(gm: Any, phase: Any, orders: Mapping[int, Any]) -> bool:
+    """Whether the campaign's GM (``gm``: their seat), who plays or played a power in
+    ``phase`` (the open one, or None), has read the other powers' orders of it: they play
+    a power whose orders are sealed, or they stopped playing one while it was open."""
+    if phase is None:
+        return False
+    if gm.power_id is not None:
+        return is_sealed(orders.get(gm.power_id))
+    return bool(phase.gm_stopped_playing)
+
+
+def sealed_by_gm(order: Any, gm: Any) -> bool:
+    """Whether ``order`` was sealed by the GM's account (``gm``: their seat) playing its
+    power: it stays as it is until its phase is resolved, whoever sits in the seat."""
+    return is_sealed(order) and gm.user_id is not None and order.submitted_by_id == gm.user_id
+
+
+def reseat_refused(gm: Any, phase: Any, orders: Mapping[int, Any], *, acts_in_phase: bool) -> bool:
+    """Whether seating an account as a power is refused now: the GM has read the open
+    phase's orders having played in it, and the power may still act in that phase
+    (``acts_in_phase``: it gives orders in it, or the phase waits for decisions)."""
+    return acts_in_phase and gm_has_read(gm, phase, orders)

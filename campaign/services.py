@@ -276,6 +276,14 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
                     "seeing the others'."
                 )
             )
+        if not seat.is_gm and sealing.is_sealed(own) and sealing.sealed_by_gm(own, _gm(campaign)):
+            raise PhaseClosed(
+                _(
+                    "%(power)s's orders for this phase were sealed by the GM who played it: "
+                    "they stand as they are until the phase is resolved."
+                )
+                % {"power": seat.power.display_name}
+            )
         order, _created = Order.objects.update_or_create(
             phase_id=phase_id,
             power_id=seat.power_id,
@@ -330,6 +338,7 @@ def claim_seat(*, token: str, user) -> Seat:
             raise ServiceError(_("This seat has already been taken."))
         if Seat.objects.filter(campaign=campaign, user=user).exists():
             raise ServiceError(_("You already have a seat in this campaign."))
+        _refuse_seating_after_reading(campaign, seat)
         seat.user = user
         seat.save(update_fields=["user"])
         log(
@@ -355,6 +364,8 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
         seat = Seat.objects.select_for_update(of=("self",)).select_related("power").get(pk=seat.pk)
         if seat.is_gm:
             raise ServiceError(_("The GM seat is not reassigned here."))
+        if user is not None and seat.user_id != user.pk:
+            _refuse_seating_after_reading(campaign, seat)
         seat.user = user
         seat.away_from = seat.away_until = None
         seat.away_refused = seat.away_noticed = False
@@ -432,6 +443,8 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
         if gm.power_id is not None:
             power = gm.power
             _seal_leaving_gm_orders(campaign, power, actor)
+            if campaign.phase_id:  # the GM reads every order of it from now on
+                Phase.objects.filter(pk=campaign.phase_id).update(gm_stopped_playing=True)
             gm.power = None
             gm.save(update_fields=["power"])
             Seat.objects.create(campaign=campaign, role=Seat.Role.PLAYER, power=power)
@@ -497,6 +510,32 @@ def _refuse_taking_a_power_mid_phase(campaign: Campaign, power: Power) -> None:
                 "the next."
             )
             % {"power": power.display_name}
+        )
+
+
+def _gm(campaign: Campaign) -> Seat:
+    """The campaign's GM seat."""
+    return Seat.objects.get(campaign=campaign, role=Seat.Role.GM)
+
+
+def _refuse_seating_after_reading(campaign: Campaign, seat: Seat) -> None:
+    """Nobody is seated as a power that may still act in the open phase once the GM, who
+    plays or played a power in it, has read the others' orders: the account could be the
+    GM's own (sealing.py). Refused, whoever seats whom, until the phase is resolved."""
+    if seat.role != Seat.Role.PLAYER or seat.power_id is None or campaign.phase_id is None:
+        return
+    phase = Phase.objects.get(pk=campaign.phase_id)
+    waiting = phase.status == Phase.Status.WAITING
+    acts = waiting or campaign.rules.phase(phase.key).takes_orders_from(seat.power.key)
+    orders = {order.power_id: order for order in phase.orders.all()}
+    if sealing.reseat_refused(_gm(campaign), phase, orders, acts_in_phase=acts):
+        raise Conflict(
+            _(
+                "Nobody can be seated as %(power)s until this phase is resolved: the GM, who "
+                "plays or played a power in it, has read the orders the powers gave for it, "
+                "and those orders stay sealed. Seat a player once it is resolved."
+            )
+            % {"power": seat.power.display_name}
         )
 
 

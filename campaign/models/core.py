@@ -131,7 +131,19 @@ class Campaign(models.Model):
         default=False,
         help_text=_(
             "Anyone logged in may take an observer seat from the lobby. Observers read the "
-            "whole state, every power's hidden information included, and the public press."
+            "state and the public press; of a game with hidden information, what the GM "
+            "chooses below."
+        ),
+    )
+    watchers_see = models.CharField(
+        _("watchers see"),
+        max_length=40,
+        blank=True,
+        default="",
+        help_text=_(
+            "In a game with hidden information, what observers see while the campaign goes "
+            "on: empty, no power's hidden state (all of it once the campaign ends); a "
+            "power's key, what that power's player sees (campaign/watching.py)."
         ),
     )
     created_by = models.ForeignKey(
@@ -403,6 +415,13 @@ class Phase(models.Model):
         help_text=_(
             "The keys of the powers with something to order in it, as the state stood when "
             "it opened (or was last edited); empty: every power it takes orders from."
+        ),
+    )
+    gm_stopped_playing = models.BooleanField(
+        default=False,
+        help_text=_(
+            "The GM stopped playing a power while it was open: the GM has read every order "
+            "of it since, so nobody is seated as a power that acts in it (campaign/sealing.py)."
         ),
     )
 
