@@ -653,7 +653,7 @@ def log_group(
                 linked=event.rule in ruleset.procedures,
                 text=text,
                 kind=event.get_kind_display(),
-                actor=event.actor.get_username() if event.actor_id else "",
+                actor=event.actor_label,
                 created_at=event.created_at,
             )
             for event, text in events

@@ -354,11 +354,12 @@ def verify_draws(campaign: Any, phase: Any, rolls: Iterable[Any], *, reveal: boo
 
 
 def published_secret_hash(campaign: Any) -> str:
-    """The SHA-256 of the campaign's secret as its log published it when the campaign
-    started (services._publish_secret_hash); "" for a campaign started without it."""
+    """The SHA-256 of the campaign's secret as its log last published it: when the
+    campaign started (services._publish_secret_hash), or when it was imported with a new
+    secret (campaign/archive.py); "" for a campaign started without it."""
     message = (
         Event.objects.filter(campaign=campaign, message__params__has_key="secret_hash")
-        .order_by("pk")
+        .order_by("-pk")
         .values_list("message", flat=True)
         .first()
     )

@@ -16,6 +16,12 @@ from rules.engine import Ruleset, ruleset_for
 from rules.translation import Name, localized
 
 
+def imported_name(name: str) -> str:
+    """How a person an imported archive named, but nobody confirmed as a user of this
+    site, is shown: "(imported) name" (campaign/archive.py)."""
+    return _("(imported) %(name)s") % {"name": name} if name else ""
+
+
 class Campaign(models.Model):
     class DiceMode(models.TextChoices):
         SEEDED = "seeded", _("Seeded dice (verifiable)")
@@ -150,6 +156,15 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    imports = models.JSONField(
+        default=list,
+        blank=True,
+        editable=False,
+        help_text=_(
+            "What each import from an archive renewed, oldest first: the secret and the "
+            "dice seeds of the phases not yet resolved (campaign/archive.py)."
+        ),
+    )
 
     class Meta:
         ordering = ["-created_at"]
@@ -243,6 +258,14 @@ class Seat(models.Model):
         Power, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
     invite_token = models.CharField(max_length=43, unique=True, default=secrets.token_urlsafe)
+    user_placeholder = models.CharField(
+        max_length=150,
+        blank=True,
+        help_text=_(
+            "The user name an imported archive gave this seat, not confirmed as a user of "
+            "this site: shown as “(imported) name” while the seat waits for its invitation."
+        ),
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     away_from = models.DateTimeField(null=True, blank=True)
     away_until = models.DateTimeField(
@@ -283,7 +306,10 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        who = self.user.get_username() if self.user_id else _("(open)")
+        if self.user_id:
+            who = self.user.get_username()
+        else:
+            who = imported_name(self.user_placeholder) or _("(open)")
         return f"{who}: {self.power or self.get_role_display()}"
 
     @property
@@ -545,6 +571,11 @@ class Event(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    actor_placeholder = models.CharField(
+        max_length=150,
+        blank=True,
+        help_text=_("The actor's user name in an imported archive, not confirmed here."),
+    )
     power = models.ForeignKey(
         Power, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -557,3 +588,10 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return self.text
+
+    @property
+    def actor_label(self) -> str:
+        """Who did it, as the log shows it: the user, "(imported) name", or nobody."""
+        if self.actor_id:
+            return self.actor.get_username()
+        return imported_name(self.actor_placeholder)

@@ -52,6 +52,11 @@ class Message(models.Model):
     author = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    author_placeholder = models.CharField(
+        max_length=150,
+        blank=True,
+        help_text=_("The author's user name in an imported archive, not confirmed here."),
+    )
     power = models.ForeignKey(
         Power,
         null=True,
