@@ -9,8 +9,9 @@ COPY campaign ./campaign
 COPY rules ./rules
 RUN pip install --no-cache-dir .
 COPY . .
-# A throwaway key: the settings refuse to load without one, and the build signs nothing.
-RUN export DJANGO_DEBUG=0 DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+# A throwaway key and the console for mail: the settings refuse to load without a key and
+# a mail choice, and the build signs and sends nothing.
+RUN export DJANGO_DEBUG=0 COURIER_EMAIL_CONSOLE=1 DJANGO_SECRET_KEY="$(python -c 'import secrets; print(secrets.token_urlsafe(50))')" \
     && python manage.py collectstatic --noinput \
     && python manage.py compilemessages --locale el --locale ru
 EXPOSE 8000

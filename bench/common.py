@@ -52,6 +52,7 @@ def environment() -> dict[str, str]:
     env.setdefault("DJANGO_DEBUG", "0")
     env.setdefault("DJANGO_HTTPS", "0")
     env.setdefault("DJANGO_SECRET_KEY", RUN_KEY)  # a production build needs a real key
+    env.setdefault("COURIER_EMAIL_CONSOLE", "1")  # and a mail choice: the console here
     env.setdefault("BENCH_STATIC_ROOT", "/tmp/courier-bench-static")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH", "")]))
     return env

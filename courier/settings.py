@@ -212,8 +212,17 @@ PRESS_DIGEST_HOURS = int(os.environ.get("COURIER_PRESS_DIGEST_HOURS", "6"))
 # gives up (and is retried at the next clock tick) instead of blocking the worker.
 RESOLUTION_LOCK_TIMEOUT_MS = int(os.environ.get("COURIER_LOCK_TIMEOUT_MS", "10000"))
 
-# Mail: the console in development; SMTP when EMAIL_HOST is set.
+# Mail: SMTP when EMAIL_HOST is set; otherwise printed on the console (standard output),
+# password-reset links included. A deployment (DJANGO_DEBUG not 1) refuses to start with
+# neither: the console must be asked for (COURIER_EMAIL_CONSOLE=1), never fallen into.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_CONSOLE = os.environ.get("COURIER_EMAIL_CONSOLE", "0") == "1"
+if not DEBUG and not EMAIL_HOST and not EMAIL_CONSOLE:
+    raise ImproperlyConfigured(
+        "No mail server: set EMAIL_HOST (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD)"
+        " when DJANGO_DEBUG is not 1, or COURIER_EMAIL_CONSOLE=1 to print mail, password-reset"
+        " links included, on the server's standard output"
+    )
 EMAIL_BACKEND = (
     "django.core.mail.backends.smtp.EmailBackend"
     if EMAIL_HOST
@@ -228,6 +237,31 @@ SITE_URL = os.environ.get("COURIER_SITE_URL", "http://127.0.0.1:8000")
 # Webhooks to private or loopback addresses are refused unless this is set (a campaign
 # run inside a private network).
 WEBHOOK_ALLOW_PRIVATE = os.environ.get("COURIER_WEBHOOK_ALLOW_PRIVATE", "0") == "1"
+
+# Logs: in development (DEBUG) Django's own. A deployment writes warnings and errors, with
+# their tracebacks, to standard error as JSON lines (courier/jsonlog.py): a 500 is logged
+# by django.request with the request's method and path; what each task did
+# ("campaign", and the worker's own lines) is kept too; a 4xx answer is not logged.
+if not DEBUG:
+    LOGGING_CONFIG = "courier.jsonlog.configure"  # and Python's warnings through it
+    LOGGING = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"json": {"()": "courier.jsonlog.JSONFormatter"}},
+        "handlers": {
+            "stderr": {
+                "class": "logging.StreamHandler",
+                "stream": "ext://sys.stderr",
+                "formatter": "json",
+                "level": "INFO",
+            }
+        },
+        "root": {"handlers": ["stderr"], "level": "WARNING"},
+        "loggers": {
+            "django.request": {"level": "ERROR"},  # 5xx; a 404 is no evidence of a fault
+            "campaign": {"level": "INFO"},
+        },
+    }
 
 
 # A deployment (DJANGO_DEBUG=0) is served over HTTPS only; `manage.py check --deploy`

@@ -27,6 +27,7 @@ def test_check_deploy_is_clean_under_production_settings():
         "DJANGO_DEBUG": "0",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(64),
         "DJANGO_ALLOWED_HOSTS": "courier.example.org",
+        "COURIER_EMAIL_CONSOLE": "1",  # a deployment names its mail choice
     }
     env.pop("DJANGO_HTTPS", None)
     done = subprocess.run(
