@@ -16,9 +16,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from campaign.changes import locked_campaign, log, moment_text, refuse_if_ended
+from campaign.changes import locked_campaign, log, moment_text
 from campaign.errors import Conflict, ServiceError
-from campaign.lifecycle import begin, resolve_when_everyone_is_ready, settle
+from campaign.lifecycle import resolve_when_everyone_is_ready, settle
 from campaign.models import Campaign, Event, Phase, Seat
 from campaign.readiness import PAUSED_CAMPAIGN, away_at, default_hours, to_order
 from campaign.webhooks import webhook_refusal
@@ -80,25 +80,6 @@ def hours_refusal() -> str:
         "low": HOURS_RANGE[0],
         "high": HOURS_RANGE[1],
     }
-
-
-def start(*, campaign_id: int, actor) -> Campaign:
-    """The GM starts the campaign (lifecycle.begin): the open phase's deadline runs from
-    now by the schedule, and a phase that waits for nobody resolves. A campaign without
-    a phase yet (one made by a script) opens its first phase too."""
-    from campaign.services import start_campaign  # services → gm_edits → scheduling
-
-    with transaction.atomic():
-        campaign = locked_campaign(campaign_id)
-        refuse_if_ended(campaign)
-        if campaign.started_at is not None and campaign.phase_id is not None:
-            raise Conflict(_("This campaign has already started."))
-        if campaign.phase_id is None:
-            start_campaign(campaign, actor=actor)
-            campaign = locked_campaign(campaign_id)
-        if campaign.started_at is None:
-            begin(campaign, actor=actor)
-        return campaign
 
 
 def state_edited(campaign: Campaign, world: Any = None) -> None:

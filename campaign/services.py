@@ -75,6 +75,23 @@ def start_campaign(campaign: Campaign, *, actor) -> Phase:
         return phase
 
 
+def start_running(*, campaign_id: int, actor) -> Campaign:
+    """The GM starts the campaign (lifecycle.begin): the open phase's deadline runs from
+    now by the schedule, and a phase that waits for nobody resolves. A campaign without
+    a phase yet (one made by a script) opens its first phase too."""
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        refuse_if_ended(campaign)
+        if campaign.started_at is not None and campaign.phase_id is not None:
+            raise Conflict(_("This campaign has already started."))
+        if campaign.phase_id is None:
+            start_campaign(campaign, actor=actor)
+            campaign = locked_campaign(campaign_id)
+        if campaign.started_at is None:
+            lifecycle.begin(campaign, actor=actor)
+        return campaign
+
+
 def _publish_secret_hash(campaign: Campaign, actor) -> None:
     """For a ruleset with hidden draws, the SHA-256 of the campaign's secret goes into the
     log as the campaign starts: the verify pages compare the secret with it once revealed

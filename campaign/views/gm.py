@@ -48,6 +48,7 @@ from campaign.services import (
     resolve_open_phase,
     set_deadline,
     set_options,
+    start_running,
 )
 from campaign.views.access import error_text, gm_seat
 from campaign.views.context import (
@@ -105,7 +106,7 @@ def start(request, campaign_id: int):
         request,
         state,
         None,
-        lambda _: scheduling.start(campaign_id=campaign_id, actor=request.user),
+        lambda _: start_running(campaign_id=campaign_id, actor=request.user),
         gettext("The campaign has started."),
         anchor="#phase",
     )

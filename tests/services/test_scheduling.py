@@ -739,7 +739,7 @@ def test_a_new_campaign_waits_for_the_gm_then_its_deadline_runs_from_the_start(
 
     clock(hours=5)
     with django_capture_on_commit_callbacks(execute=True):
-        scheduling.start(campaign_id=campaign.pk, actor=gm)
+        services.start_running(campaign_id=campaign.pk, actor=gm)
     campaign.refresh_from_db()
     peace.refresh_from_db()
     assert campaign.started_at == START + timedelta(hours=5)
@@ -753,7 +753,7 @@ def test_a_new_campaign_waits_for_the_gm_then_its_deadline_runs_from_the_start(
     assert open_phase(campaign).pk != peace.pk
 
     with pytest.raises(errors.Conflict, match="already started"):
-        scheduling.start(campaign_id=campaign.pk, actor=gm)
+        services.start_running(campaign_id=campaign.pk, actor=gm)
 
 
 @pytest.mark.django_db
@@ -770,7 +770,7 @@ def test_the_clock_resolves_nothing_before_the_start(clock, django_capture_on_co
     assert (now.pace, now.gm_step) == (progress.WITH_GM, progress.START)
 
     with django_capture_on_commit_callbacks(execute=True):
-        scheduling.start(campaign_id=campaign.pk, actor=gm)
+        services.start_running(campaign_id=campaign.pk, actor=gm)
     peace.refresh_from_db()
     assert peace.deadline == START + timedelta(hours=1)  # the GM's deadline stays
     assert tick() == 1
