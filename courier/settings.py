@@ -161,7 +161,7 @@ AUTH_PASSWORD_VALIDATORS = [
         "CommonPasswordValidator",
         "NumericPasswordValidator",
     )
-]
+] + [{"NAME": "campaign.passwords.SitePasswordValidator"}]  # the demo's, the site's name…
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("el", "Ελληνικά"), ("ru", "Русский")]
