@@ -26,9 +26,14 @@ final newline), so that export → import → export gives the same bytes::
       "events":    [{phase, turn, kind, rule, text, audience, redacted, message,
                      redacted_message, actor, power, roll, created_at}],
       "channels":  [{kind, key, members, created_at}],              # the press
-      "messages":  [{channel, author, power, turn, phase, text, created_at}],
-      "state":     {...}                                        # see below
+      "messages":  [{channel, author, author_placeholder, power, turn, phase, text,
+                     created_at}],
+      "state":     {...},                                       # see below
+      "withheld":  {sealed_orders: {phase, powers}, private_press: true}  # if any
     }
+
+(Seats have a ``user_placeholder`` and events an ``actor_placeholder`` beside the user,
+and the campaign its ``imports``: see "Import" below.)
 
 A row's keys are its model's field names (campaign/models/), every concrete field but
 the database id, the campaign it belongs to and the secrets below. A field added to a
@@ -59,13 +64,18 @@ in play.
 Secrets. Seat invitation tokens are never exported (every imported seat gets a fresh
 one), nor the campaign's webhook URL (it carries its channel's token: set it again
 after an import). A phase's dice seed is exported once its dice are rolled (resolved,
-or waiting for a decision: the GM's file only); a phase still open exports
-``"seed": null, "seed_hash": null`` and gets a fresh seed and hash when imported.
-The campaign's ``secret`` (64 hexadecimal digits: it orders the hidden draws, revealed
-only when the campaign ends) is exported with its ``ended_at``, so that an imported copy
-keeps its draws checkable; an archive without it imports with a fresh one.
+or waiting for a decision); a phase still open exports ``"seed": null, "seed_hash":
+null``. The campaign's ``secret`` (64 hexadecimal digits: it orders the hidden draws,
+revealed only when the campaign ends) is exported with its ``ended_at``. Whatever the
+file says of them, an import draws what decides the future afresh (see "Import").
 Everything else is in the file, every power's hidden state and orders included: only
 the GM may download it.
+
+What a file leaves out, it says (``withheld``, absent when nothing is): the GM's
+download for a GM who plays and has not sealed their own orders leaves out the other
+powers' orders of the open phase (``"sealed_orders": {"phase": [turn, position],
+"powers": [keys]}``), and one for a GM who does not read the private press leaves out
+its channels (``"private_press": true``). ``manage.py export_campaign`` leaves out nothing.
 
 The press. ``channels`` lists each channel that has a message, with its member powers'
 keys (``[]`` for the public channel, one for a power's channel with the GM, two or more
@@ -99,28 +109,54 @@ order payloads stay right.
 Import
 ======
 
-``import_campaign(data, gm=None, name=None)`` checks the whole document first: the
-format marker and version, a known ruleset, its phase keys and options, each field's
+An archive is data, never authority: it may be forged, so nothing in it decides the
+future of the copy, names a person of this site, or exhausts the server.
+
+Reading (``read_archive``): a text larger than ``settings.ARCHIVE_MAX_BYTES`` (20 MiB by
+default; environment ``COURIER_ARCHIVE_MAX_BYTES``) is refused before it is parsed, and
+so is one whose arrays and objects nest deeper than ``MAX_DEPTH`` (64; an export nests
+about 8 deep), which would otherwise exhaust the parser's recursion.
+
+``import_archive(data, gm=None, name=None, users=None, by_name=False)`` (and
+``import_campaign``, which returns only the campaign) checks the whole document first:
+the format marker and version, a known ruleset, its phase keys and options, each field's
 type, choices and limits, and that every reference resolves (powers, areas, phases,
 rolls, audiences, the rows and keys a ruleset's tables name, the pieces in payloads).
 ``ArchiveError`` lists every problem found; nothing is created unless the whole campaign
 is, in one transaction (a database constraint the checks missed is refused the same way).
 
-Users are matched by username on this server: a seat whose user exists here goes to
-them; the others stay open with a fresh invitation link (``created_by``, ``actor``,
-``resolved_by`` and ``submitted_by`` become null when the user is unknown here). With
-``gm``, that user takes the GM seat (one is added if the archive has none) and is the
-campaign's creator; a seat the archive gives that same user stays open. ``name``
-replaces the archive's campaign name.
+Renewed on import: a new campaign ``secret`` (unless the campaign has ended: its secret
+is public then, and its draws stay checkable), and a new seed, seed hash and dice
+context for every phase still open for orders, whatever the file holds for them (a
+forged seed would let its author predict every roll). Phases resolved, or waiting for a
+decision (their dice are rolled), keep theirs, so their dice still verify. A campaign
+under way logs the new commitment (the secret's SHA-256 for a ruleset with hidden
+draws, as the start does); the campaign page shows the open phase's new seed hash.
+``Campaign.imports`` gains an entry ``{"at", "secret": renewed?, "seeds": [[turn,
+position], ...]}``, exported with the campaign: export → import → export gives the
+same file but for these, the new secret, the open phase's dice context and the log line.
+
+People: users are never matched by user name alone. Each name the archive gives (a
+seat's user, a log line's actor, a message's author, an order's submitter, a phase's
+resolver, the creator, and the placeholders of an earlier import) goes to a user of
+this site only when whoever imports confirms it: ``users`` maps archive names to users,
+``by_name`` confirms every name that is also a user name here. A seat, actor or author
+not confirmed becomes a placeholder: no user, the archive's name in its
+``*_placeholder`` field, shown as "(imported) name"; each such seat waits for its fresh
+invitation link (the GM dashboard lists them). A submitter, resolver or creator not
+confirmed is left empty. With ``gm``, that user takes the GM seat (one is added if the
+archive has none) and is the campaign's creator; a seat the archive gives the same user
+stays open. ``name`` replaces the archive's campaign name. ``ImportReport`` says what was
+mapped and what was not, with counts, the invitation links and what was renewed.
 
 Collisions: an import is refused when a campaign of the same name (ignoring case)
-already has the same GM user — the ``gm`` given, else the archive's GM if that user
-exists here; two campaigns without a GM user count as having the same GM. Give another
-``name`` to import a second copy.
+already has the same GM user — the ``gm`` given, else the archive's GM if confirmed;
+two campaigns without a GM user count as having the same GM. Give another ``name`` to
+import a second copy.
 
-A ruleset that keeps database ids inside JSON must say where in its storage module. Each phase
-keeps the dice context it was given when it opened, so an imported copy verifies and
-replays the rolls made before the export.
+A ruleset that keeps database ids inside JSON must say where in its storage module. Each
+phase whose dice are rolled keeps the dice context it was given when it opened, so an
+imported copy verifies and replays the rolls made before the export.
 
 The per-phase snapshots and decision records (campaign/history.py) are not exported:
 they hold this database's ids. An imported campaign's history pages, rollback and replay
@@ -132,14 +168,17 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import DataError, IntegrityError, models, transaction
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_duration
 
@@ -158,6 +197,7 @@ from campaign.archive_rows import (
     translate,
     translate_rows,
 )
+from campaign.changes import log
 from campaign.errors import ServiceError
 from campaign.models import (
     Adjacency,
@@ -183,10 +223,13 @@ from campaign.models import (
 from campaign.storage import Table, key_fields, named_tables, piece_paths, state_tables, table_of
 from rules.dice import new_seed, seed_hash
 from rules.engine import registry
+from rules.text import Text
 
 FORMAT = "courier-campaign"
 VERSION = 1
-MAX_PROBLEMS = 30  # listed in an ArchiveError's message; the rest are counted
+MAX_PROBLEMS = 30  # listed in an ArchiveError's message; the rest are counted (``messages``)
+MAX_DEPTH = 64  # arrays and objects inside each other: an export nests about 8 deep
+DEFAULT_MAX_BYTES = 20 * 1024 * 1024
 
 NULL_IN_ARCHIVE = {(Phase, "seed"), (Phase, "seed_hash")}  # secret: a fresh one on import
 
@@ -207,7 +250,7 @@ class ArchiveError(ServiceError):
 
 HISTORY = ("phases", "orders", "rolls", "events")
 TOP_LEVEL = ("format", "version", "campaign", "powers", "areas", "adjacency", "seats")
-TOP_LEVEL += (*HISTORY, "state", "channels", "messages")
+TOP_LEVEL += (*HISTORY, "state", "channels", "messages", "withheld")
 # Every model of the campaign app is in the archive (with the state tables,
 # archived_models()); a new one must be added, or listed here as deliberately left out,
 # with the reason.
@@ -241,6 +284,65 @@ def dumps(data: dict) -> str:
     return json.dumps(data, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
+def max_bytes() -> int:
+    """The largest archive this server reads, in bytes (settings.ARCHIVE_MAX_BYTES)."""
+    return int(getattr(settings, "ARCHIVE_MAX_BYTES", DEFAULT_MAX_BYTES))
+
+
+def refuse_size(size: int) -> None:
+    """ArchiveError for an archive of ``size`` bytes larger than ``max_bytes()``: called
+    before reading it, where its size is known (a file's), and by ``read_archive``."""
+    if size > max_bytes():
+        raise ArchiveError(
+            f"The archive is {size:,} bytes, more than the {max_bytes():,} this server reads "
+            "(settings.ARCHIVE_MAX_BYTES, COURIER_ARCHIVE_MAX_BYTES): nothing was read"
+        )
+
+
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def _refuse_depth(text: str) -> None:
+    """ArchiveError for JSON text whose arrays and objects nest deeper than MAX_DEPTH
+    (brackets inside strings do not count), before the parser recurses into it."""
+    depth = 0
+    for bracket in _NOT_BRACKET.sub("", _JSON_STRING.sub("", text)):
+        if bracket in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ArchiveError(
+                    f"The archive nests arrays and objects more than {MAX_DEPTH} deep (an "
+                    "export nests about 8): it was not parsed"
+                )
+        else:
+            depth -= 1
+
+
+def read_archive(text: str | bytes) -> Any:
+    """Archive data from its text (UTF-8 bytes, or str), refused with ArchiveError before
+    it is parsed when it is larger than ``max_bytes()`` or nested deeper than MAX_DEPTH,
+    and when it is not UTF-8 or not JSON. Nothing is written either way."""
+    if isinstance(text, bytes):
+        refuse_size(len(text))
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise ArchiveError(f"The archive is not UTF-8 text (byte {error.start})") from None
+    else:
+        refuse_size(len(text.encode("utf-8")))
+    _refuse_depth(text)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ArchiveError(
+            f"The archive is not valid JSON (line {error.lineno}, column {error.colno}: "
+            f"{error.msg})"
+        ) from None
+    except RecursionError:  # the depth check counts brackets: a parser's limit is lower
+        raise ArchiveError("The archive nests arrays and objects too deep") from None
+
+
 def archive_filename(campaign: Campaign) -> str:
     """``<slug>-turn<N>.json`` for a download."""
     from django.utils.text import slugify
@@ -263,6 +365,7 @@ class _Reader:
         self.campaign = campaign
         self.withheld = withheld  # powers whose orders for the open phase are left out
         self.press_reader = press_reader  # None: every channel of the press
+        self.private_left_out = False  # the press_reader's file leaves out private channels
         self.refs: dict = {}
         self.user_ids: set[int] = set()
         self.powers = self._raw(Power, "campaign", archived_fields(Power))
@@ -385,14 +488,31 @@ class _Reader:
             "channels": channels,
             "messages": messages(),
             "state": state,
+            **self.withheld_mark(orders),
         }
+
+    def withheld_mark(self, orders: list[dict]) -> dict:
+        """``{"withheld": …}`` saying what this file leaves out, or nothing."""
+        mark: dict = {}
+        phase = self.campaign.phase_id
+        left_out = {r["power_id"] for r in orders if r["phase_id"] == phase} & self.withheld
+        if left_out:
+            mark["sealed_orders"] = {
+                "phase": list(self.refs[Phase][phase]),
+                "powers": sorted(self.refs[Power][power] for power in left_out),
+            }
+        if self.private_left_out:
+            mark["private_press"] = True
+        return {"withheld": mark} if mark else {}
 
     def press(self) -> tuple[list[dict], Any]:
         """The channels (those ``press_reader`` reads, if given) with their members, and
         a function that gives their messages encoded once the users are loaded."""
         found = Channel.objects.filter(campaign=self.campaign)
         if self.press_reader is not None:
+            every = found
             found = press.readable(self.press_reader)
+            self.private_left_out = every.exclude(pk__in=found.values("pk")).exists()
         fields = archived_fields(Channel)
         rows = list(found.order_by("pk").values("pk", *(f.attname for f in fields)))
         self.refs[Channel] = {r["pk"]: r["key"] for r in rows}
@@ -412,7 +532,8 @@ class _Reader:
 def export_campaign(campaign: Campaign, *, reader: Seat | None = None) -> dict:
     """The whole campaign as archive data (format version 1, see the module docstring);
     for a ``reader`` (the GM's seat), without the open phase's orders it may not read yet
-    (campaign/sealing.py) and without the press it does not read (campaign/press.py).
+    (campaign/sealing.py) and without the press it does not read (campaign/press.py),
+    which its ``withheld`` section says.
 
     Reads under the campaign's row lock, so a phase resolving meanwhile waits and the
     archive is one consistent moment of the campaign."""
@@ -778,7 +899,9 @@ class Writer:
 
 
 def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
-    """Every problem of an archive, and its decoded sections."""
+    """Every problem of an archive, and its decoded sections. What the rest is read by
+    (the format, the version, the ruleset) is checked first: its problems, all of them,
+    are refused before the rows are read."""
     if not isinstance(data, dict):
         raise ArchiveError("An archive is a JSON object")
     if data.get("format") != FORMAT:
@@ -786,19 +909,21 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
             f"Not a Courier campaign archive: its format is {data.get('format')!r}, "
             f"expected {FORMAT!r}"
         )
+    header = []
     version = data.get("version")
     if version != VERSION or isinstance(version, bool):
-        raise ArchiveError(
-            f"Unknown archive version {version!r}: this Courier reads version {VERSION}"
-        )
+        header.append(f"Unknown archive version {version!r}: this Courier reads version {VERSION}")
     section = data.get("campaign")
     if not isinstance(section, dict):
-        raise ArchiveError("campaign must be an object")
+        header.append("campaign must be an object")
+        section = {}
     ruleset = section.get("ruleset")
-    if ruleset not in registry():
-        raise ArchiveError(
+    if isinstance(data.get("campaign"), dict) and ruleset not in registry():
+        header.append(
             f"Unknown ruleset {ruleset!r}: this Courier knows {', '.join(sorted(registry()))}"
         )
+    if header:
+        raise ArchiveError(header)
     check = Checker(ruleset)
     unknown = sorted(set(data) - set(TOP_LEVEL))
     if unknown:
@@ -834,6 +959,9 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
     secret = out["campaign"]["secret"] if out["campaign"] is not None else None
     if secret is not None and not re.fullmatch(r"[0-9a-f]{64}", secret):
         check.problem("campaign.secret must be 64 hexadecimal digits (0-9, a-f)")
+    imports = section.get("imports", [])
+    if not (isinstance(imports, list) and all(isinstance(i, dict) for i in imports)):
+        check.problem("campaign.imports must be a list of objects")
     if isinstance(section.get("name"), str) and not section["name"].strip():
         check.problem("campaign.name may not be empty")
     options = section.get("options", {})
@@ -864,7 +992,31 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
     check.known[RollRecord] = set(range(len(out["rolls"])))
     out["events"] = check.rows("events", data.get("events"), Event, archived_fields(Event))
     out["channels"], out["messages"] = _check_press(check, data)
+    out["withheld"] = _check_withheld(check, data.get("withheld", {}))
     return check, out
+
+
+def _check_withheld(check: Checker, withheld: Any) -> dict:
+    """What the file says it leaves out (see the module docstring)."""
+    if not isinstance(withheld, dict):
+        check.problem("withheld must be an object")
+        return {}
+    unknown = sorted(set(withheld) - {"sealed_orders", "private_press"})
+    if unknown:
+        check.problem(f"withheld: unknown field(s) {', '.join(map(repr, unknown))}")
+    if withheld.get("private_press", True) is not True:
+        check.problem("withheld.private_press must be true")
+    sealed = withheld.get("sealed_orders")
+    if sealed is not None:
+        if not (isinstance(sealed, dict) and set(sealed) == {"phase", "powers"}):
+            check.problem("withheld.sealed_orders must be an object with a phase and powers")
+            return {}
+        check.reference("withheld.sealed_orders.phase", Phase, sealed["phase"])
+        if isinstance(sealed["powers"], list):
+            check.keys_known("withheld.sealed_orders.powers", Power, sealed["powers"])
+        else:
+            check.problem("withheld.sealed_orders.powers must be a list of power keys")
+    return withheld
 
 
 def _check_press(check: Checker, data: dict) -> tuple[list[dict], list[dict]]:
@@ -900,40 +1052,185 @@ def _keys(items: Any, *names: str) -> set:
     return keys
 
 
+# -- who is who -------------------------------------------------------------------------
+
+# Where an archive names people, and the word the report counts them by: (section, field,
+# its placeholder field or None: left empty when the name is not confirmed, word).
+USER_REFS = (
+    ("seats", "user", "user_placeholder", "seat"),
+    ("events", "actor", "actor_placeholder", "log actor"),
+    ("messages", "author", "author_placeholder", "message author"),
+    ("orders", "submitted_by", None, "order submitter"),
+    ("phases", "resolved_by", None, "phase resolver"),
+    ("campaign", "created_by", None, "creator"),
+)
+GM_KEY = ("gm",)  # the importing GM among the confirmed names (a name is never a tuple)
+OPEN = Phase.Status.OPEN
+
+
+@dataclass
+class Person:
+    """A name an archive gives a person, and what became of it here."""
+
+    name: str
+    user: str = ""  # the username of this site it was confirmed as ("": none)
+    how: str = ""  # "mapped" (named in ``users``) or "same name" (``by_name``)
+    refs: Counter = field(default_factory=Counter)  # references by USER_REFS' word
+
+
+@dataclass
+class Invitation:
+    """An imported seat without a user, and the link that seats whoever follows it."""
+
+    seat: str  # the power's key, or the role
+    placeholder: str  # the archive's name for its player ("": the archive left it open)
+    url: str
+
+
+@dataclass
+class ImportReport:
+    """What an import made of the archive's people and secrets."""
+
+    campaign: Campaign
+    people: list[Person]
+    invitations: list[Invitation]
+    gm: str  # the GM seat's user ("": nobody)
+    secret_renewed: bool
+    seeds_renewed: list[tuple[int, int]]  # the phases given a new seed, as (turn, position)
+    withheld: dict  # what the file said it leaves out
+
+    @property
+    def mapped(self) -> list[Person]:
+        return [person for person in self.people if person.user]
+
+    @property
+    def unconfirmed(self) -> list[Person]:
+        return [person for person in self.people if not person.user]
+
+
+def _name_of(row: dict, name: str, placeholder: str | None) -> str | None:
+    """The person a decoded row names: its user, else the placeholder of an earlier import."""
+    if row[name] is not None:
+        return row[name]
+    return (row.get(placeholder) or None) if placeholder else None
+
+
+def _people(out: dict) -> dict[str, Counter]:
+    """Every name the archive gives a person, with its references counted by kind."""
+    found: dict[str, Counter] = {}
+    for section, name, placeholder, word in USER_REFS:
+        rows = [out[section]] if section == "campaign" else out[section]
+        for row in rows:
+            if row is not None and (who := _name_of(row, name, placeholder)) is not None:
+                found.setdefault(who, Counter())[word] += 1
+    return found
+
+
 def _users(names: Iterable[str]) -> dict[str, int]:
     User = get_user_model()
-    field = User.USERNAME_FIELD
-    return dict(User.objects.filter(**{f"{field}__in": set(names)}).values_list(field, "pk"))
+    field_name = User.USERNAME_FIELD
+    query = User.objects.filter(**{f"{field_name}__in": set(names)})
+    return dict(query.values_list(field_name, "pk"))
 
 
-def import_campaign(data: Any, *, gm=None, name: str | None = None) -> Campaign:
+def _confirm(
+    check: Checker, out: dict, names: dict, users: Mapping[str, Any], by_name: bool, gm
+) -> dict[str, tuple[int, str, str]]:
+    """The names whoever imports confirmed: name → (user id, username, how). A mapping
+    that names nobody of the archive, or seats one user twice, is a problem."""
+    confirmed: dict[str, tuple[int, str, str]] = {}
+    for name, user in users.items():
+        if name not in names:
+            check.problem(f"user mapping {name!r}: the archive names nobody {name!r}")
+        else:
+            confirmed[name] = (user.pk, user.get_username(), "mapped")
+    if by_name:
+        for name, pk in _users(set(names) - set(confirmed)).items():
+            confirmed[name] = (pk, name, "same name")
+    seated: dict[int, list[str]] = {}
+    for seat in out["seats"]:
+        who = _name_of(seat, "user", "user_placeholder")
+        if who in confirmed and not (gm is not None and confirmed[who][0] == gm.pk):
+            seated.setdefault(confirmed[who][0], []).append(who)
+    for who in seated.values():
+        if len(who) > 1:
+            username = next(confirmed[n][1] for n in who)
+            check.problem(
+                f"user mapping: {username!r} would hold the seats of {', '.join(map(repr, who))}"
+            )
+    return confirmed
+
+
+def _placed(rows: list[dict], name: str, placeholder: str, ids: dict) -> list[dict]:
+    """The rows with each person confirmed (in ``ids``) as a user and the others as
+    placeholders named as the archive names them."""
+    placed = []
+    for row in rows:
+        who = _name_of(row, name, placeholder)
+        if who is None:
+            placed.append(row)
+        elif who in ids:
+            placed.append({**row, name: who, placeholder: ""})
+        else:
+            placed.append({**row, name: None, placeholder: who})
+    return placed
+
+
+# -- import -----------------------------------------------------------------------------
+
+
+def import_campaign(data: Any, *, gm=None, name: str | None = None, **people) -> Campaign:
+    """The campaign ``import_archive`` creates (see there)."""
+    return import_archive(data, gm=gm, name=name, **people).campaign
+
+
+def import_archive(
+    data: Any,
+    *,
+    gm=None,
+    name: str | None = None,
+    users: Mapping[str, Any] | None = None,
+    by_name: bool = False,
+) -> ImportReport:
     """A new campaign from archive data (see the module docstring): checked whole first,
-    then created in one transaction. ``gm``: the user who becomes its GM; ``name``: a
-    name instead of the archive's. ArchiveError lists every problem; nothing is created."""
+    then created in one transaction, with a new secret and new seeds for the phases still
+    open. ``gm``: the user who becomes its GM; ``name``: a name instead of the archive's;
+    ``users``: the archive's names confirmed as users of this site ({name: user});
+    ``by_name``: every name that is a user name here is that user. ArchiveError lists
+    every problem (the mapping's too); nothing is created."""
     check, out = _check_archive(data, name=name)
+    names = _people(out)
+    confirmed = _confirm(check, out, names, users or {}, by_name, gm)
     if check.problems:
         raise ArchiveError(check.problems)
     try:
         with transaction.atomic():
-            return _create(out, gm, check.usernames)
+            return _create(out, gm, names, confirmed)
     except (IntegrityError, DataError) as error:
         raise ArchiveError(
             f"The archive breaks a rule of the database: {str(error).splitlines()[0]}"
         ) from error
 
 
-def _create(out: dict, gm, usernames: set[str]) -> Campaign:
-    users = _users(usernames)
+def _create(out: dict, gm, names: dict, confirmed: dict) -> ImportReport:
+    ids: dict = {name: pk for name, (pk, _, _) in confirmed.items()}
     gm_seat = next((s for s in out["seats"] if s["role"] == Seat.Role.GM), None)
-    gm_id = gm.pk if gm is not None else users.get(gm_seat["user"]) if gm_seat else None
+    gm_name = _name_of(gm_seat, "user", "user_placeholder") if gm_seat else None
+    gm_id = gm.pk if gm is not None else ids.get(gm_name)
     _refuse_collision(out["campaign"]["name"], gm_id)
 
     fields = archived_fields(Campaign)
     row = dict(out["campaign"])
+    secret_renewed = row["ended_at"] is None  # an ended campaign's secret is public
+    if secret_renewed:
+        row["secret"] = new_seed()
+    renewed = [(p["turn"], p["position"]) for p in out["phases"] if p["status"] == OPEN]
+    entry = {"at": timezone.now().isoformat(), "secret": secret_renewed}
+    row["imports"] = [*row["imports"], {**entry, "seeds": [list(key) for key in renewed]}]
     if gm is not None:
-        row["created_by"] = gm.get_username()
-        users[gm.get_username()] = gm.pk
-    writer = Writer(None, users)  # type: ignore[arg-type]
+        row["created_by"] = GM_KEY
+        ids[GM_KEY] = gm.pk
+    writer = Writer(None, ids)  # type: ignore[arg-type]
     campaign = writer.obj(Campaign, [f for f in fields if f.name != "phase"], row)
     campaign.save()
     writer.campaign = campaign
@@ -945,9 +1242,10 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
     writer.create(Adjacency, archived_fields(Adjacency), out["adjacency"])
     phases = []
     for phase in out["phases"]:
-        if phase["seed"] is None:
+        if phase["status"] == OPEN:  # whatever the file says of its seed: its dice are ahead
             seed = new_seed()
-            phase = {**phase, "seed": seed, "seed_hash": seed_hash(seed)}
+            context = Phase.context_for(campaign.pk, phase["turn"], phase["position"], phase["key"])
+            phase = {**phase, "seed": seed, "seed_hash": seed_hash(seed), "dice_context": context}
         elif phase["seed_hash"] is None:
             phase = {**phase, "seed_hash": seed_hash(phase["seed"])}
         phases.append(phase)
@@ -955,17 +1253,22 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
     writer.ids[Phase] = {(p.turn, p.position): p.pk for p in phase_rows}
     writer.state(out["state"], replace=False)
 
-    seats = [dict(s) for s in out["seats"]]
+    seats = _placed(out["seats"], "user", "user_placeholder", ids)
     if gm is not None:
         for seat in seats:
-            if seat["user"] == gm.get_username():
-                seat["user"] = None
+            if seat["user"] is not None and ids[seat["user"]] == gm.pk:
+                seat.update(user=None, user_placeholder=seat["user"])  # the GM's seat is theirs
         if gm_seat is None:
             seats.append({"role": Seat.Role.GM, "power": None, "user": None})
-        next(s for s in seats if s["role"] == Seat.Role.GM)["user"] = gm.get_username()
+        gm_row = next(s for s in seats if s["role"] == Seat.Role.GM)
+        gm_row.update(user=GM_KEY, user_placeholder="")
         for seat in seats:
             seat.setdefault("created_at", timezone.now())
-    writer.create(Seat, archived_fields(Seat), seats)
+    seat_fields = archived_fields(Seat)
+    for seat in seats:
+        for f in seat_fields:
+            seat.setdefault(f.name, f.get_default())
+    seat_rows = writer.create(Seat, seat_fields, seats)
 
     writer.create(
         Order,
@@ -977,7 +1280,8 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
     )
     roll_rows = writer.create(RollRecord, archived_fields(RollRecord), out["rolls"])
     writer.ids[RollRecord] = {i: r.pk for i, r in enumerate(roll_rows)}
-    writer.create(Event, archived_fields(Event), out["events"])
+    events = _placed(out["events"], "actor", "actor_placeholder", ids)
+    writer.create(Event, archived_fields(Event), events)
     channel_rows = writer.create(Channel, archived_fields(Channel), out["channels"])
     writer.ids[Channel] = {c.key: c.pk for c in channel_rows}
     Member = Channel.members.through
@@ -988,7 +1292,8 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
             for key in row["members"]
         ]
     )
-    writer.create(Message, archived_fields(Message), out["messages"])
+    messages = _placed(out["messages"], "author", "author_placeholder", ids)
+    writer.create(Message, archived_fields(Message), messages)
 
     current = out["campaign"]["phase"]
     Campaign.objects.filter(pk=campaign.pk).update(
@@ -996,9 +1301,68 @@ def _create(out: dict, gm, usernames: set[str]) -> Campaign:
         created_at=row["created_at"],
     )
     campaign.refresh_from_db()
+    _publish_renewal(campaign, bool(renewed), secret_renewed, gm)
     if campaign.phase is not None and campaign.phase.status == Phase.Status.OPEN:
         history.phase_opened(campaign, campaign.phase)  # its history starts here
-    return campaign
+
+    people = [
+        Person(name, *(confirmed[name][1:] if name in confirmed else ()), refs=refs)
+        for name, refs in sorted(names.items())
+    ]
+    gm_user = gm.get_username() if gm is not None else ""
+    if gm is None and gm_name in confirmed:
+        gm_user = confirmed[gm_name][1]
+    return ImportReport(
+        campaign=campaign,
+        people=people,
+        invitations=_invitations(seat_rows, writer.ids[Power]),
+        gm=gm_user,
+        secret_renewed=secret_renewed,
+        seeds_renewed=renewed,
+        withheld=out["withheld"],
+    )
+
+
+def _publish_renewal(campaign: Campaign, seeds: bool, secret: bool, actor) -> None:
+    """The log of a campaign under way says what the import drew afresh: the open phase's
+    seed (its hash is on the campaign page) and, for a ruleset with hidden draws, the new
+    secret's SHA-256, as the start publishes it (verify.published_secret_hash)."""
+    if campaign.phase_id is None or campaign.ended_at is not None:
+        return  # not started: the start publishes the secret's hash; ended: nothing is ahead
+    secret = secret and bool(campaign.rules.draw_rule)
+    if seeds and secret:
+        text = Text(
+            "Imported from an archive: each phase not yet resolved has a new dice seed, and "
+            "the hidden draws follow a new secret, revealed when the campaign ends; its "
+            "SHA-256 is %(secret_hash)s.",
+            secret_hash=campaign.secret_hash,
+        )
+    elif secret:
+        text = Text(
+            "Imported from an archive: the hidden draws follow a new secret, revealed when "
+            "the campaign ends; its SHA-256 is %(secret_hash)s.",
+            secret_hash=campaign.secret_hash,
+        )
+    elif seeds:
+        text = Text("Imported from an archive: each phase not yet resolved has a new dice seed.")
+    else:
+        return
+    log(campaign, Event.Kind.PHASE, text, actor=actor)
+
+
+def _invitations(seats: list[Seat], powers: dict[str, int]) -> list[Invitation]:
+    """The link of each imported seat without a user (the GM's is not offered by link)."""
+    keys = {pk: key for key, pk in powers.items()}
+    site = settings.SITE_URL.rstrip("/")
+    return [
+        Invitation(
+            seat=keys[seat.power_id] if seat.power_id else seat.role,
+            placeholder=seat.user_placeholder,
+            url=site + reverse("campaign:join", args=[seat.invite_token]),
+        )
+        for seat in seats
+        if seat.user_id is None and seat.role != Seat.Role.GM
+    ]
 
 
 def _refuse_collision(name: str, gm_id: int | None) -> None:
