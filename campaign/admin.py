@@ -8,7 +8,11 @@ from django.db import models as django_models
 from django.db.models import F
 
 from campaign import models
+from campaign.forms import AdminLoginForm
 from rules.engine import registry
+
+# The admin's login, throttled per client address as the site's (courier/throttling.py).
+admin.site.login_form = AdminLoginForm
 
 
 def campaign_ids(objects) -> set[int]:

@@ -13,9 +13,11 @@ class CampaignConfig(AppConfig):
     def ready(self) -> None:
         """Install the site's rulesets (before the admin registers their tables), and
         connect the worker's tasks to the lifecycle's signal (campaign/tasks.py, which
-        needs the models: it is imported once they are loaded)."""
+        needs the models: it is imported once they are loaded) and login throttling to
+        failed logins."""
         engine.install(settings.COURIER_RULESETS)  # first: modules below read the registry
         from campaign import tasks  # noqa: F401
+        from courier import throttling  # noqa: F401  (counts each client's failed logins)
 
         post_migrate.connect(create_cache_table, sender=self)
 

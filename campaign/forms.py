@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from django import forms
 from django.conf import settings
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import PasswordResetForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
+from django.core.exceptions import NON_FIELD_ERRORS
+from django.core.mail import EmailMultiAlternatives
+from django.template import loader
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from campaign import time_zones
+from campaign import time_zones, usernames
 from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
 from campaign.scheduling import (
@@ -22,8 +26,11 @@ from campaign.scheduling import (
     pace_choices,
     pace_hours,
 )
+from courier import throttling
 from rules.dice import parse_faces
 from rules.engine import registry
+
+ADDRESS_TAKEN = _("This mail address belongs to another account.")
 
 
 class NewCampaignForm(forms.Form):
@@ -412,6 +419,12 @@ class ProfileForm(forms.ModelForm):
             {"data-search": _("Find a time zone"), "data-search-hint": _("a city or region")}
         )
 
+    def clean_email(self) -> str:
+        address = self.cleaned_data["email"]
+        if address and Profile.address_taken(address, self.instance.user):
+            raise forms.ValidationError(ADDRESS_TAKEN, code="email_taken")
+        return address
+
 
 class SignupForm(UserCreationForm):
     """A new account: user name, mail address (where the notifications go) and password."""
@@ -421,21 +434,100 @@ class SignupForm(UserCreationForm):
         max_length=254,
         help_text=_(
             "Courier mails you here when a phase opens, before a deadline and when a phase "
-            "is resolved. You can change it, and choose what you receive, in your preferences."
+            "is resolved, once you have followed the link it mails you to confirm the "
+            "address. You can change it, and choose what you receive, in your preferences."
         ),
     )
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
 
+    def clean_username(self) -> str | None:
+        """The name (NFKC), refused when it mixes alphabets or looks like or reads as a
+        name already taken (campaign/usernames.py)."""
+        name = super().clean_username()
+        if name is None:  # taken, in this case or another: the error is set
+            return None
+        if usernames.mixes_scripts(name):
+            raise forms.ValidationError(
+                _("A user name is written in one alphabet: Latin, Cyrillic or Greek."),
+                code="mixed_scripts",
+            )
+        if usernames.lookalike_taken(name):
+            raise forms.ValidationError(
+                _("This user name looks like one already taken. Choose another."),
+                code="lookalike",
+            )
+        return usernames.normalized(name)
+
+    def clean_email(self) -> str:
+        address = self.cleaned_data["email"]
+        if Profile.address_taken(address):
+            raise forms.ValidationError(ADDRESS_TAKEN, code="email_taken")
+        return address
+
+    def save(self, commit: bool = True):
+        """The new user without a mail address: the one given waits on the profile for
+        its link (account_mail.ask_confirmation), and no mail goes to it until then."""
+        user = super().save(commit=False)
+        user.email = ""
+        if commit:
+            user.save()
+        return user
+
 
 class RecipientsPasswordResetForm(PasswordResetForm):
-    """Django's password reset, its mail written in the language its recipient chose, not
-    in that of whoever asked for it (anyone may ask, for any address)."""
+    """Django's password reset, saved by the worker (account_mail.send_password_reset):
+    its mail written in the language its recipient chose, not in that of whoever asked
+    for it (anyone may ask, for any address), and a failure to send raised, for the
+    worker to try again (Django's own only logs it)."""
 
-    def send_mail(self, subject_template_name, email_template_name, context, *args, **kwargs):
+    def send_mail(
+        self,
+        subject_template_name,
+        email_template_name,
+        context,
+        from_email,
+        to_email,
+        html_email_template_name=None,
+    ):
         with translation.override(Profile.language_of(context["user"])):
-            super().send_mail(subject_template_name, email_template_name, context, *args, **kwargs)
+            subject = loader.render_to_string(subject_template_name, context)
+            body = loader.render_to_string(email_template_name, context)
+        message = EmailMultiAlternatives(
+            "".join(subject.splitlines()), body, from_email, [to_email]
+        )
+        message.send()
+
+
+class ThrottledLogin:
+    """A login form that refuses, before checking anything, a client address that has
+    failed too many logins lately whatever the user names (courier/throttling.py)."""
+
+    THROTTLED = "throttled"
+
+    def clean(self):
+        if self.request is not None and throttling.client_refused(self.request):
+            raise forms.ValidationError(
+                gettext(
+                    "Too many failed logins from your network address: logins from it are "
+                    "refused for %(minutes)s minutes. No account is locked."
+                ),
+                code=self.THROTTLED,
+                params={"minutes": throttling.CLIENT_FAILURE_WINDOW // 60},
+            )
+        return super().clean()
+
+    def throttled(self) -> bool:
+        return self.has_error(NON_FIELD_ERRORS, self.THROTTLED)
+
+
+class LoginForm(ThrottledLogin, AuthenticationForm):
+    """The site's login form, throttled per client address."""
+
+
+class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
+    """The admin's login form, throttled per client address like the site's."""
 
 
 class LobbyForm(forms.ModelForm):

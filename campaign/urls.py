@@ -114,6 +114,7 @@ urlpatterns = [
     path("join/<str:token>/", seats.join, name="join"),
     path("signup/", seats.signup, name="signup"),
     path("account/", account.preferences, name="preferences"),
+    path("account/confirm/<str:token>/", account.confirm_email, name="confirm_email"),
     path("rules/<slug:ruleset>/", pages.rules_page, name="rules"),
     path(
         "campaigns/<id:campaign_id>/phases/<id:phase_id>/verify/",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -41,9 +42,27 @@ class Profile(models.Model):
         editable=False,
         help_text=_("The press written up to this moment has been mailed in a digest."),
     )
+    # The user's mail address (User.email) is only ever one its owner confirmed by the
+    # link mailed to it (or one an administrator set), so that every mail, whoever sends
+    # it, goes to a confirmed address. An address given at sign-up or in the preferences
+    # waits here for its link (campaign/account_mail.py).
+    unconfirmed_email = models.EmailField(
+        _("mail address waiting for confirmation"),
+        blank=True,
+        editable=False,
+        help_text=_("Mail goes to it once its owner follows the link mailed to it."),
+    )
 
     def __str__(self) -> str:
         return f"{self.user}'s preferences"
+
+    @staticmethod
+    def address_taken(address: str, user=None) -> bool:
+        """Whether an account other than ``user`` has ``address`` (in any case) as its mail
+        address. An address waiting for confirmation takes nothing, so that nobody can
+        keep an address from its owner by giving it first."""
+        others = get_user_model().objects.filter(email__iexact=address.strip())
+        return others.exclude(pk=getattr(user, "pk", None)).exists()
 
     @classmethod
     def language_of(cls, user) -> str:

@@ -1,70 +1,89 @@
-"""A user's own preferences: language, mail address, time zone, which mail they receive;
-and the password reset, throttled."""
+"""A user's own preferences: language, mail address (confirmed by a link before mail goes
+to it), time zone, which mail they receive; the link that confirms an address; and the
+password reset, which answers every request alike and leaves the mail to the worker."""
 
 from __future__ import annotations
 
-import hashlib
-
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
+from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from campaign import account_mail
 from campaign.forms import ProfileForm, RecipientsPasswordResetForm
 from campaign.middleware import remember_language, remember_time_zone
 from campaign.models import Profile
 from courier.proxy import client_address
-
-RESET_WINDOW = 60 * 60  # seconds: PASSWORD_RESET_LIMIT requests in an hour
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request):
     profile, _ = Profile.objects.get_or_create(user=request.user)
-    form = ProfileForm(
-        request.POST or None, instance=profile, initial={"email": request.user.email}
-    )
+    shown = profile.unconfirmed_email or request.user.email
+    form = ProfileForm(request.POST or None, instance=profile, initial={"email": shown})
     if request.method == "POST" and form.is_valid():
         form.save()
-        request.user.email = form.cleaned_data["email"]
-        request.user.save(update_fields=["email"])
+        _change_address(request, profile, form.cleaned_data["email"])
         remember_time_zone(request, profile.time_zone)
         remember_language(request, profile.language)
         messages.success(request, gettext("Preferences saved."))
         return redirect("campaign:preferences")
     status = 422 if form.is_bound else 200
-    return render(request, "campaign/preferences.html", {"form": form}, status=status)
+    context = {"form": form, "profile": profile}
+    return render(request, "campaign/preferences.html", context, status=status)
+
+
+def _change_address(request, profile: Profile, address: str) -> None:
+    """No address: no mail at all. The current one: kept, any other waiting dropped.
+    Another: it waits for the link mailed to it, mail still going to the current one."""
+    user = request.user
+    if not address or address.casefold() == user.email.casefold():
+        if not address and user.email:
+            user.email = ""
+            user.save(update_fields=["email"])
+        if profile.unconfirmed_email:
+            profile.unconfirmed_email = ""
+            profile.save(update_fields=["unconfirmed_email"])
+        return
+    account_mail.ask_confirmation(user, address)
+    messages.info(
+        request,
+        gettext(
+            "Courier has mailed a link to %(address)s: it writes to that address once you "
+            "follow it."
+        )
+        % {"address": address},
+    )
+
+
+@require_http_methods(["GET", "POST"])
+def confirm_email(request, token: str):
+    """The link mailed to an address: GET shows what it confirms, POST confirms it (a
+    mail reader that fetches the link confirms nothing). It works once."""
+    try:
+        user, address = account_mail.waiting(token)
+        if request.method == "POST":
+            account_mail.confirm(token)
+    except account_mail.Refused as refusal:
+        context = {"refusal": str(refusal)}
+        return render(request, "registration/confirm_email.html", context, status=410)
+    context = {"account": user, "address": address, "confirmed": request.method == "POST"}
+    return render(request, "registration/confirm_email.html", context)
 
 
 class PasswordResetView(auth_views.PasswordResetView):
-    """Django's password reset, throttled so that it cannot flood a mailbox or our mail
-    server: each client address, and each e-mail address, may ask
-    settings.PASSWORD_RESET_LIMIT times an hour; past that, a 429 page and no mail. The
-    mail is in its recipient's language and names the site as its other mail does."""
+    """Django's password reset, whose page answers every valid request alike: the same
+    page, as fast, whether an account has the address or not and whether a mail is sent
+    or not. The mail, if any, is written and sent by the worker; each address gets at
+    most one every account_mail.PERIOD, and each client may cause
+    settings.PASSWORD_RESET_LIMIT of them an hour (account_mail.ask_password_reset)."""
 
     form_class = RecipientsPasswordResetForm
-    extra_email_context = {"site_name": "Courier"}
 
-    def post(self, request, *args, **kwargs):
-        email = request.POST.get("email", "").strip().lower()
-        keys = [f"address:{client_address(request)}"] + ([f"email:{email}"] if email else [])
-        over = [_over_reset_limit(key) for key in keys]  # count every key, then decide
-        if any(over):
-            return render(request, "registration/password_reset_throttled.html", status=429)
-        return super().post(request, *args, **kwargs)
-
-
-def _over_reset_limit(key: str) -> bool:
-    """Count one more reset request under ``key``; True past the limit of the hour."""
-    key = "password-reset:" + hashlib.sha256(key.encode()).hexdigest()
-    cache.add(key, 0, timeout=RESET_WINDOW)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired or evicted meanwhile
-        cache.set(key, count := 1, timeout=RESET_WINDOW)
-    return count > settings.PASSWORD_RESET_LIMIT
+    def form_valid(self, form):
+        account_mail.ask_password_reset(form.cleaned_data["email"], client_address(self.request))
+        return HttpResponseRedirect(self.get_success_url())

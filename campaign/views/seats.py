@@ -20,8 +20,9 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
+from campaign import account_mail
 from campaign.errors import ServiceError
-from campaign.forms import SignupForm
+from campaign.forms import LoginForm, SignupForm
 from campaign.models import Seat
 from campaign.services import claim_seat
 
@@ -75,7 +76,17 @@ def join(request, token: str):
 
 
 class LoginView(auth_views.LoginView):
-    """Django's login page, which names the seat when it leads to an open invitation."""
+    """Django's login page, which names the seat when it leads to an open invitation; a
+    client address that has failed too many logins is refused with a 429
+    (courier/throttling.py)."""
+
+    authentication_form = LoginForm
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        if form.throttled():
+            response.status_code = 429
+        return response
 
     def get_context_data(self, **kwargs):
         context = super().get_context_data(**kwargs)
@@ -94,10 +105,13 @@ def _next_url(request) -> str:
 
 def _save_new_user(form: SignupForm):
     """The new user, or None (with the form's error) when the name was taken meanwhile:
-    another sign-up with the same name saved between this form's check and its save."""
+    another sign-up with the same name saved between this form's check and its save. The
+    mail address given waits for the link mailed to it."""
     try:
         with transaction.atomic():
-            return form.save()
+            user = form.save()
+            account_mail.ask_confirmation(user, form.cleaned_data["email"])
+            return user
     except IntegrityError:
         user = form.instance
         form.add_error("username", user.unique_error_message(type(user), ["username"]))
@@ -117,6 +131,14 @@ def signup(request):
     if request.method == "POST" and form.is_valid() and (user := _save_new_user(form)):
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, gettext("Welcome, %(user)s.") % {"user": user.get_username()})
+        messages.info(
+            request,
+            gettext(
+                "Courier has mailed a link to %(address)s: it writes to that address once "
+                "you follow it."
+            )
+            % {"address": form.cleaned_data["email"]},
+        )
         return HttpResponseRedirect(onward)
     status = 422 if form.is_bound else 200
     context = {"form": form, "next": next_url, "invited": invitation(next_url)}

@@ -123,6 +123,7 @@ NOTHING_TO_POST = {
     "campaign:area": "an area's panel",
     "campaign:question": "a ruleset's answer about one item",
     "campaign:lobby": "the campaigns open to new players (its forms post elsewhere)",
+    "campaign:confirm_email": "the link mailed to an address (its button posts nothing more)",
 }
 ADMIN = "admin"  # Django's admin: one target over all its routes (no role here is staff)
 

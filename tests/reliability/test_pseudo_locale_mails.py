@@ -27,7 +27,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from campaign import lobby, press, services
+from campaign import account_mail, lobby, press, services
 from campaign.models import Campaign, Seat
 from tests import pseudo
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
@@ -137,15 +137,31 @@ def test_the_lobby_mails_read_in_their_readers_language(
     assert_reads_clean(Allowed.of())
 
 
-def test_the_password_reset_reads_in_the_recipients_language_not_the_requests():
+def test_the_password_reset_reads_in_the_recipients_language_not_the_requests(
+    django_capture_on_commit_callbacks,
+):
     cache.clear()  # the resets an hour are counted in the cache
     user = User.objects.create_user("forgetful", "forgetful@example.org", PASSWORD)
     speak_pseudo(user)
-    response = Client().post(
-        reverse("password_reset"), {"email": user.email}, HTTP_ACCEPT_LANGUAGE="en"
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        response = Client().post(
+            reverse("password_reset"), {"email": user.email}, HTTP_ACCEPT_LANGUAGE="en"
+        )
     assert response.status_code == 302
     assert response.wsgi_request.LANGUAGE_CODE == "en"  # the page is the requester's
+    run_worker(django_capture_on_commit_callbacks)  # the worker writes and sends it
+    assert [m.to for m in mail.outbox] == [[user.email]]
+    assert_reads_clean(Allowed.of())
+
+
+def test_the_address_confirmation_reads_in_the_users_language(django_capture_on_commit_callbacks):
+    cache.clear()  # one confirmation an address a period, counted in the cache
+    user = User.objects.create_user("newcomer", password=PASSWORD)
+    speak_pseudo(user)
+    with django_capture_on_commit_callbacks(execute=True):
+        account_mail.ask_confirmation(user, "newcomer@example.org")
+    run_worker(django_capture_on_commit_callbacks)
+    assert [m.to for m in mail.outbox] == [["newcomer@example.org"]]
     assert_reads_clean(Allowed.of())
 
 

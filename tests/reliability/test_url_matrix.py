@@ -776,6 +776,14 @@ BUILDERS: dict[str, Spec] = {
             post(u("preferences"), {"time_zone": "UTC"}, 302),
         ],
     ),
+    "confirm_email": Spec(
+        PUBLIC,  # the link mailed to an address: anyone who holds it, logged in or not
+        ANY_METHOD,
+        lambda s: [
+            get(u("confirm_email", "forged:token"), 410, "a link Courier did not mail"),
+            post(u("confirm_email", "forged:token"), {}, 410, "a link Courier did not mail"),
+        ],
+    ),
     "rules": Spec(
         PUBLIC,
         ANY_METHOD,
