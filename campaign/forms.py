@@ -14,7 +14,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from campaign import time_zones, usernames
+from campaign import time_zones, usernames, watching
 from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
 from campaign.scheduling import (
@@ -531,11 +531,36 @@ class AdminLoginForm(ThrottledLogin, AdminAuthenticationForm):
 
 
 class LobbyForm(forms.ModelForm):
-    """Whether the campaign's free seats are listed in the lobby, and how they are taken."""
+    """Whether the campaign's free seats are listed in the lobby, and how they are taken;
+    whether anyone may watch and, in a game with hidden information, what watchers see
+    (campaign/watching.py)."""
 
     class Meta:
         model = Campaign
-        fields = ["lobby_open", "lobby_at_once", "lobby_watch"]
+        fields = ["lobby_open", "lobby_at_once", "lobby_watch", "watchers_see"]
+
+    @classmethod
+    def for_campaign(cls, campaign: Campaign, powers, data=None) -> LobbyForm:
+        """The form for ``campaign`` (``powers``: its powers): what watchers see is asked
+        only of a game with hidden information, among its powers."""
+        form = (
+            cls(data) if data is not None else cls(instance=campaign)
+        )  # data: never the campaign's
+        if campaign.rules.has_secrets:
+            form.fields["watchers_see"] = forms.ChoiceField(
+                label=_("Watchers see"),
+                choices=watching.choices(campaign, powers),
+                required=False,
+                initial=campaign.watchers_see,
+                help_text=_(
+                    "Watchers are observers: those who watch from the lobby and those you "
+                    "invite to an observer seat. Everything is shown to them once the "
+                    "campaign ends."
+                ),
+            )
+        else:
+            del form.fields["watchers_see"]
+        return form
 
 
 class AnswerForm(forms.Form):

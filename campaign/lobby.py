@@ -165,15 +165,28 @@ def _stop_watching(campaign: Campaign, user) -> None:
 # -- the GM's side ---------------------------------------------------------------------
 
 
-def set_lobby(*, campaign_id: int, lobby_open: bool, lobby_at_once: bool, lobby_watch: bool, actor):
+def set_lobby(
+    *,
+    campaign_id: int,
+    lobby_open: bool,
+    lobby_at_once: bool,
+    lobby_watch: bool,
+    actor,
+    watchers_see: str | None = None,
+):
     """List the free seats in the lobby (on request, or taken at once) or not, and let
-    anyone logged in watch or not; each change is logged."""
+    anyone logged in watch or not; in a game with hidden information, what watchers see
+    (``watchers_see``: "" no power's hidden information until the end, or a power's key;
+    None: unchanged; campaign/watching.py). Each change is logged."""
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         changes = _lobby_changes(campaign, lobby_open, lobby_at_once and lobby_open, lobby_watch)
+        if watchers_see is not None and watchers_see != campaign.watchers_see:
+            changes.append(_watchers_change(campaign, watchers_see))
+            campaign.watchers_see = watchers_see
         campaign.lobby_open, campaign.lobby_watch = lobby_open, lobby_watch
         campaign.lobby_at_once = lobby_at_once and lobby_open
-        campaign.save(update_fields=["lobby_open", "lobby_at_once", "lobby_watch"])
+        campaign.save(update_fields=["lobby_open", "lobby_at_once", "lobby_watch", "watchers_see"])
         for change in changes:
             said = Text(
                 "GM %(gm)s sets the lobby: %(change)s.", gm=actor.get_username(), change=change
@@ -197,6 +210,19 @@ def _lobby_changes(campaign: Campaign, lobby_open: bool, at_once: bool, watch: b
         else:
             changes.append(Text("nobody may watch from the lobby"))
     return changes
+
+
+def _watchers_change(campaign: Campaign, watchers_see: str) -> Text:
+    """The change of what watchers see, for the log; refused for a game without hidden
+    information or a power not of this campaign."""
+    if not campaign.rules.has_secrets:
+        raise ServiceError(_("This game hides nothing: watchers see what everyone sees."))
+    if not watchers_see:
+        return Text("watchers see no power's hidden information until the campaign ends")
+    power = campaign.powers.filter(key=watchers_see).first()
+    if power is None:
+        raise ServiceError(_("This campaign has no such power."))
+    return Text("watchers see what %(power)s's player sees", power=power.display_name)
 
 
 def answer_request(*, campaign_id: int, request_id: int, accept: bool, actor) -> SeatRequest:

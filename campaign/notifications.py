@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import dateformat, translation
 from django.utils.translation import gettext
 
-from campaign import delivery, readiness
+from campaign import delivery, readiness, watching
 from campaign.models import Campaign, Event, Phase, Profile, Seat
 from campaign.presenters import visible_text
 from rules.translation import localized
@@ -115,8 +115,7 @@ def _phase_resolved(campaign: Campaign, phase: Phase) -> None:
     events = list(Event.objects.filter(phase=phase).select_related("power").order_by("pk"))
     world = campaign.rules.load_world(campaign) if campaign.rules.has_secrets else None
     for seat, language in readers:
-        key = seat.power.key if seat.power_id else None
-        viewer = campaign.rules.viewer(world, key) if seat.power_id else None
+        viewer = watching.seat_viewer(seat, campaign.rules, world)
         with translation.override(language):
             lines = [
                 (

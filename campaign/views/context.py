@@ -18,7 +18,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.http import urlencode
 from django.utils.translation import get_language
 
-from campaign import gm_orders, presenters, progress, sealing, standing, summary
+from campaign import gm_orders, presenters, progress, sealing, standing, summary, watching
 from campaign.forms import AwayForm
 from campaign.gm_order_forms import GmOrdersForm
 from campaign.maps.drawn import campaign_map
@@ -72,8 +72,8 @@ class CampaignState:
 
     @property
     def viewer(self) -> frozenset[str] | None:
-        """Whose hidden state this seat sees (None: all of it)."""
-        return self.rules.viewer(self.world, self.seat.power.key if self.seat.power_id else None)
+        """Whose hidden state this seat sees (None: all of it; campaign/watching.py)."""
+        return watching.seat_viewer(self.seat, self.rules, self.world)
 
     @property
     def my_order(self) -> Order | None:

@@ -22,7 +22,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import gm_orders, lobby, presenters, rollback, scheduling, sealing
+from campaign import gm_orders, lobby, presenters, rollback, scheduling, sealing, watching
 from campaign.changes import expecting_state
 from campaign.errors import Conflict, ServiceError
 from campaign.forms import (
@@ -485,7 +485,8 @@ def dashboard_context(
             for row in seats
             if row["seat"].role == Seat.Role.PLAYER and row["seat"].user_id is None
         ],
-        "lobby_form": LobbyForm(instance=state.campaign),
+        "lobby_form": LobbyForm.for_campaign(state.campaign, state.powers),
+        "watchers_said": watching.description(state.campaign, state.rules, state.powers),
         "seat_requests": lobby.waiting_requests(state.campaign),
         "edit_panels": edit_panels(state, opened, prefilled),
     }

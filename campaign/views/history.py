@@ -22,7 +22,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from campaign import gm_orders, history, presenters, press
+from campaign import gm_orders, history, presenters, press, watching
 from campaign.maps.drawn import campaign_map
 from campaign.models import Campaign, Event, Phase, Seat
 from campaign.rollback import roll_back
@@ -64,13 +64,12 @@ def past_view(seat: Seat, then: Campaign, phase: Phase, past: history.PastState)
     """The map after ``phase`` (``past``: its state, ``then``: the campaign as of it),
     with the orders it resolved drawn on it, as ``seat`` may see them."""
     rules = then.rules
-    power_key = seat.power.key if seat.power_id else None
     if past.state is None:
         world = rules.load_world(then) if rules.has_secrets else None
-        return PastView(None, {}, rules.viewer(world, power_key) if world else None)
+        return PastView(None, {}, watching.seat_viewer(seat, rules, world) if world else None)
     rows = SnapshotRows(then, past.state)
     world = rules.load_world(then, rows)
-    viewer = rules.viewer(world, power_key)
+    viewer = watching.seat_viewer(seat, rules, world)
     presenter = rules.hooks.presenter
     powers = rows.powers()
     orders = resolved_orders(seat, then, phase, {power.pk: power.key for power in powers})

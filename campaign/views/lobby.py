@@ -83,7 +83,7 @@ def lobby_settings(request, campaign_id: int):
     return gm.perform(
         request,
         state,
-        LobbyForm(request.POST),
+        LobbyForm.for_campaign(state.campaign, state.powers, request.POST),
         lambda data: lobby.set_lobby(campaign_id=campaign_id, actor=request.user, **data),
         gettext("Lobby settings saved."),
         anchor="#lobby",

@@ -69,7 +69,8 @@ def test_the_panel_takes_no_post(campaign, client_as):
         ("player", {"Pyotr I", "Sheremetev", "Woronjetski"}, {"a block of Russia"}),
         ("other_player", set(), {"Pyotr I", "Sheremetev", "Woronjetski"}),
         ("gm", set(), {"Pyotr I", "Sheremetev", "Woronjetski"}),
-        ("observer", set(), {"Pyotr I"}),
+        # an observer sees no side's blocks unless the GM chose one (campaign/watching.py)
+        ("observer", {"Pyotr I", "Sheremetev", "Woronjetski"}, {"a block of Russia"}),
     ],
 )
 @pytest.mark.parametrize("htmx", [False, True])

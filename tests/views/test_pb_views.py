@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign.models import Adjacency, Area, Event, Order, Seat
+from campaign.models import Adjacency, Area, Campaign, Event, Order, Seat
 from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
 from rules.pax_baltica.services import gm_edit
 from tests.factories import make_pb_campaign, seat_users, snapshot
@@ -326,6 +326,12 @@ def test_why_for_a_fleet_at_sea_says_it_is_reinforced_only_in_a_port(pb, as_role
 
 @pytest.mark.parametrize("role", ["gm", "observer"])
 def test_gm_and_observer_may_ask_about_any_block_on_the_map(pb, as_role, ids, role):
+    """The observer, once the GM lets watchers see the Coalition's side (by default an
+    observer sees no side's blocks: campaign/watching.py)."""
+    if role == "observer":
+        hidden = as_role(role).get(question_url(pb, ids["Pyotr I"]), **HTMX)
+        assert hidden.status_code == 404
+        Campaign.objects.filter(pk=pb.pk).update(watchers_see="russia")
     response = as_role(role).get(question_url(pb, ids["Pyotr I"]), **HTMX)
     assert response.status_code == 200
     assert "Line of communication: Pyotr I" in response.content.decode()

@@ -289,7 +289,13 @@ def test_a_swedish_player_sees_the_faces_of_a_siege_but_not_the_coalition_blocks
         .values_list("name", flat=True)
     )
     assert "Menshikov" in coalition
-    for role, sees in (("player", False), ("gm", True), ("observer", True), ("other_player", True)):
+    # an observer sees no side's hidden state unless the GM chose one (campaign/watching.py)
+    for role, sees in (
+        ("player", False),
+        ("gm", True),
+        ("observer", False),
+        ("other_player", True),
+    ):
         html = unescape(client_for(users[role]).get(verify_url(campaign, siege)).content.decode())
         assert ("Menshikov" in html) == sees, role
         faces = [" ".join(map(str, r.faces)) for r in rolls]
