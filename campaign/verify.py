@@ -63,10 +63,12 @@ order = sorted(pool, key=lambda b: hmac.digest(secret, f"{context}/{b}".encode()
 print("order:", " | ".join(order))
 digits = next(k for k in range(1, 99) if 6**k >= len(order))  # dice per try
 limit, dice = 6**digits // len(order) * len(order), [int(f) - 1 for f in faces.split()]
-for start in range(0, len(dice), digits):  # a try at or above limit is rolled again
+for start in range(0, len(dice) - digits + 1, digits):  # a try at or above limit: again
     if (value := int("".join(map(str, dice[start : start + digits])), 6)) < limit:
         print("drawn:", order[value % len(order)])
         break
+else:  # every try rolled again, or too few faces for one: no draw to check
+    sys.exit(f"no draw: {len(dice)} faces do not complete a draw ({digits} per try)")
 """
 
 

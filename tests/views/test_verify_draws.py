@@ -162,6 +162,28 @@ def test_an_ended_campaign_refuses_orders_and_resolution_with_a_clear_message():
     assert Phase.objects.get(pk=campaign.phase_id).status == Phase.Status.OPEN
 
 
+@pytest.mark.parametrize(
+    "faces, pool",
+    [
+        ("6", SAXONS),  # 6 ≥ 5, the largest multiple of 5: rolled again, and no more faces
+        ("6 6", SAXONS),
+        ("", SAXONS),
+        ("3", [f"Block {n}" for n in range(7)]),  # 7 blocks: two dice a try, one given
+        ("6 6 6", [f"Block {n}" for n in range(7)]),  # 1 full try (rolled again), 1 die
+    ],
+)
+def test_the_draw_script_says_when_the_faces_do_not_complete_a_draw(faces, pool):
+    run = subprocess.run(
+        [sys.executable, str(VERIFY_DRAW), "c4" * 32, "9/1/0/recruitment/draw/2", faces, *pool],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert run.returncode == 1
+    assert "drawn:" not in run.stdout
+    assert "faces do not complete a draw" in run.stderr
+
+
 def test_the_draw_script_is_the_same_in_the_readme_and_bin_verify_draw_and_agrees():
     assert VERIFY_DRAW.read_text() == "#!/usr/bin/env python3\n" + DRAW_SCRIPT
     assert VERIFY_DRAW.stat().st_mode & 0o111, "bin/verify-draw is executable"
