@@ -208,6 +208,9 @@ POLL_SECONDS = int(os.environ.get("COURIER_POLL_SECONDS", "15"))
 # a digest of the press they have not read.
 PRESS_RATE_LIMIT = int(os.environ.get("COURIER_PRESS_RATE_LIMIT", "10"))
 PRESS_DIGEST_HOURS = int(os.environ.get("COURIER_PRESS_DIGEST_HOURS", "6"))
+# The largest campaign archive import_campaign reads, in bytes: a larger one is refused
+# before it is read (campaign/archive.py).
+ARCHIVE_MAX_BYTES = int(os.environ.get("COURIER_ARCHIVE_MAX_BYTES", str(20 * 1024 * 1024)))
 # How long an automatic resolution waits for a campaign another job holds before it
 # gives up (and is retried at the next clock tick) instead of blocking the worker.
 RESOLUTION_LOCK_TIMEOUT_MS = int(os.environ.get("COURIER_LOCK_TIMEOUT_MS", "10000"))
