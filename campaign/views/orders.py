@@ -8,8 +8,11 @@ whole campaign page is rendered, or on success redirected to. Refusals carry a s
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -18,6 +21,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from campaign import gm_orders, presenters
+from campaign.changes import locked_campaign
 from campaign.errors import PhaseClosed, ServiceError
 from campaign.gm_order_forms import PREFIX
 from campaign.services import decide, seat_for, submit_orders
@@ -50,28 +54,41 @@ def orders(request, campaign_id: int):
         return refuse(request, state, gettext("The form is incomplete: reload the page."), 400)
     if not state.takes_orders or phase_id != str(state.phase.pk):
         return refuse(request, state, closed_reason(state, phase_id), 409)
-    form = state.order_form(order_fields(request.POST))
-    gm_form = state.gm_form(request.POST)
-    if not all([form.is_valid(), gm_form.is_valid()]):
-        notice = gettext("Your orders were not saved.")
-        return refuse(request, state, notice, 422, order_form=form, gm_form=gm_form)
-    ready = request.POST.get("ready") == "1"
-    try:
-        submit_orders(
-            seat=state.seat,
-            phase_id=state.phase.pk,
-            payload={**form.payload(), **gm_form.payload()},
-            ready=ready,
-            actor=request.user,
-        )
-    except PhaseClosed as error:  # resolved meanwhile: show the phase that is open now
-        return refuse(request, load_state(player_seat(request.user, campaign_id)), str(error), 409)
-    except ServiceError as error:
-        return refuse(request, state, str(error), 400, order_form=form, gm_form=gm_form)
+    shared = shares_a_budget(state)
+    with transaction.atomic() if shared else nullcontext():
+        if shared:  # allies saving at once take turns, each reading what the other saved
+            locked_campaign(campaign_id)
+            state = with_saved_orders(state)
+        form = state.order_form(order_fields(request.POST))
+        gm_form = state.gm_form(request.POST)
+        if not all([form.is_valid(), gm_form.is_valid()]):
+            notice = gettext("Your orders were not saved.")
+            return refuse(request, state, notice, 422, order_form=form, gm_form=gm_form)
+        ready = request.POST.get("ready") == "1"
+        try:
+            submit_orders(
+                seat=state.seat,
+                phase_id=state.phase.pk,
+                payload={**form.payload(), **gm_form.payload()},
+                ready=ready,
+                actor=request.user,
+            )
+        except PhaseClosed as error:  # resolved meanwhile: show the phase that is open now
+            state = load_state(player_seat(request.user, campaign_id))
+            return refuse(request, state, str(error), 409)
+        except ServiceError as error:
+            return refuse(request, state, str(error), 400, order_form=form, gm_form=gm_form)
     notice = (
         gettext("Orders saved and marked ready.") if ready else gettext("Orders saved as a draft.")
     )
     return saved(request, with_saved_orders(state), notice)
+
+
+def shares_a_budget(state: CampaignState) -> bool:
+    """The open phase's order form reads the other powers' saved orders, whose budget its
+    orders share (BaseOrderForm.reads_saved_orders): they are read under the campaign's
+    lock, so that two allies saving at once cannot both spend what is left."""
+    return state.rules.hooks.phase(state.spec.key).order_form.reads_saved_orders
 
 
 @login_required
