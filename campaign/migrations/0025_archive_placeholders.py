@@ -29,6 +29,7 @@ class Migration(migrations.Migration):
             name="actor_placeholder",
             field=models.CharField(
                 blank=True,
+                db_default="",
                 help_text="The actor's user name in an imported archive, not confirmed here.",
                 max_length=150,
             ),

@@ -574,6 +574,7 @@ class Event(models.Model):
     actor_placeholder = models.CharField(
         max_length=150,
         blank=True,
+        db_default="",  # a phase's log lines are inserted without it (campaign/json_rows.py)
         help_text=_("The actor's user name in an imported archive, not confirmed here."),
     )
     power = models.ForeignKey(
