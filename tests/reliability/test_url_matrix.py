@@ -323,15 +323,16 @@ def question_calls(s: Scene) -> list[Call]:
     if s.ruleset != "pax_baltica":
         return [get(u("question", s.pk, "line", 1), 404, "no questions in this game")]
     ids = dict(Block.objects.filter(campaign=s.campaign).values_list("name", "pk"))
+    # an observer sees no side's blocks until the campaign ends (campaign/watching.py)
     return [
         get(
             u("question", s.pk, "line", ids["Karl XII"]),
-            seated(default=200, other_player=404),
+            seated(default=200, other_player=404, observer=404),
             "a Swedish block",
         ),
         get(
             u("question", s.pk, "line", ids["Pyotr I"]),
-            seated(default=200, player=404),
+            seated(default=200, player=404, observer=404),
             "a Russian block",
         ),
         get(u("question", s.pk, "line", MISSING), 404, "no such block"),
