@@ -356,8 +356,8 @@ def claim_seat(*, token: str, user) -> Seat:
         if Seat.objects.filter(campaign=campaign, user=user).exists():
             raise ServiceError(_("You already have a seat in this campaign."))
         _refuse_seating_after_reading(campaign, seat)
-        seat.user = user
-        seat.save(update_fields=["user"])
+        seat.user, seat.user_placeholder = user, ""  # an imported name gives way to the user
+        seat.save(update_fields=["user", "user_placeholder"])
         log(
             campaign,
             Event.Kind.SEAT,
@@ -383,12 +383,12 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
             raise ServiceError(_("The GM seat is not reassigned here."))
         if user is not None and seat.user_id != user.pk:
             _refuse_seating_after_reading(campaign, seat)
-        seat.user = user
+        seat.user, seat.user_placeholder = user, ""  # an imported name gives way too
         seat.away_from = seat.away_until = None
         seat.away_refused = seat.away_noticed = False
         try:
             with transaction.atomic():
-                seat.save(update_fields=["user", *AWAY_FIELDS])
+                seat.save(update_fields=["user", "user_placeholder", *AWAY_FIELDS])
         except IntegrityError:
             raise ServiceError(
                 _("%(user)s already has a seat here.") % {"user": user.get_username()}

@@ -170,6 +170,19 @@ def test_forged_user_names_seat_nobody_and_sign_nothing_without_a_mapping(tmp_pa
     assert "GM seat: nobody" in said
 
 
+def test_the_user_who_claims_an_imported_seat_replaces_its_placeholder(tmp_path):
+    data, users = archived_eia()
+    path = tmp_path / "forged.json"
+    path.write_text(dumps(forged(data, "victim")), encoding="utf-8")
+    run(str(path))
+    france = Campaign.objects.get().seats.get(power__key="france")
+    claimer = User.objects.create_user("claimer", password=PASSWORD)
+    seat = services.claim_seat(token=france.invite_token, user=claimer)
+    seat.refresh_from_db()
+    assert (seat.user, seat.user_placeholder) == (claimer, "")
+    assert not str(seat).startswith("(imported)")
+
+
 def test_a_forged_name_is_seated_only_when_mapped(tmp_path):
     data, users = archived_eia()
     victim = User.objects.create_user("victim", password=PASSWORD)
