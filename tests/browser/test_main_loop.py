@@ -163,9 +163,13 @@ def test_gm_and_two_players_play_a_revolt_step(live_server, browser, artifacts, 
         join_by_invitation(britain, invites["Great Britain"], "albion", "Great Britain")
         join_by_invitation(france, invites["France"], "marianne", "France")
 
-        # 3a. The GM resolves the peace step: no orders, no dice.
+        # 3a. The GM starts the campaign (it waits for the GM's word, the new-campaign form's
+        # default), then resolves the peace step: no orders, no dice.
         gm.goto(dashboard_url)
         expect(page.locator("#seats tr", has_text="Great Britain")).to_contain_text("taken")
+        page.locator("#phase").get_by_role("button", name="Start the campaign").click()
+        expect(page.locator("#phase")).to_contain_text("The campaign has started.")
+        gm.goto(dashboard_url)
         page.get_by_label("Dice faces, in the order the phase rolls them").fill("")
         page.get_by_role("button", name="Close and resolve Political phase · peace step").click()
         expect(page.get_by_role("status")).to_contain_text(

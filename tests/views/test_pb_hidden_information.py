@@ -151,6 +151,13 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
             status=422,
         ),
         Call("signup", "signup", "get", reverse("campaign:signup"), status=200),
+        Call(
+            "confirm_email",
+            "confirm a mail address, forged link",
+            "get",
+            reverse("campaign:confirm_email", args=["forged"]),
+            status=410,
+        ),
         Call("rules", "rules", "get", reverse("campaign:rules", args=["pax_baltica"]), status=200),
         Call(
             "rules",
