@@ -29,7 +29,8 @@ final newline), so that export → import → export gives the same bytes::
       "messages":  [{channel, author, author_placeholder, power, turn, phase, text,
                      created_at}],
       "state":     {...},                                       # see below
-      "withheld":  {sealed_orders: {phase, powers}, private_press: true}  # if any
+      "withheld":  {sealed_orders: {phase, powers}, private_press: true,
+                    dice_seed: [turn, position]}  # if any
     }
 
 (Seats have a ``user_placeholder`` and events an ``actor_placeholder`` beside the user,
@@ -65,8 +66,12 @@ Secrets. Seat invitation tokens are never exported (every imported seat gets a f
 one), nor the campaign's webhook URL (it carries its channel's token: set it again
 after an import). A phase's dice seed is exported once its dice are rolled (resolved,
 or waiting for a decision); a phase still open exports ``"seed": null, "seed_hash":
-null``. The campaign's ``secret`` (64 hexadecimal digits: it orders the hidden draws,
-revealed only when the campaign ends) is exported with its ``ended_at``. Whatever the
+null``, and so does a phase waiting for a decision in the GM's download (its answer rolls
+on with that seed; the GM may play a power), which its ``withheld`` says. An archive
+whose phase waits for a decision is imported only on the importer's word
+(``--trust-waiting-seed``: the file's seed decides the dice after the answer). The
+campaign's ``secret`` (64 hexadecimal digits: it orders the hidden draws, revealed only
+when the campaign ends) is exported with its ``ended_at``. Whatever the
 file says of them, an import draws what decides the future afresh (see "Import").
 Everything else is in the file, every power's hidden state and orders included: only
 the GM may download it.
@@ -129,7 +134,7 @@ Renewed on import: a new campaign ``secret`` (unless the campaign has ended: its
 is public then, and its draws stay checkable), and a new seed, seed hash and dice
 context for every phase still open for orders, whatever the file holds for them (a
 forged seed would let its author predict every roll). Phases resolved, or waiting for a
-decision (their dice are rolled), keep theirs, so their dice still verify. A campaign
+decision (on the importer's word), keep theirs, so their dice still verify. A campaign
 under way logs the new commitment (the secret's SHA-256 for a ruleset with hidden
 draws, as the start does); the campaign page shows the open phase's new seed hash.
 ``Campaign.imports`` gains an entry ``{"at", "secret": renewed?, "seeds": [[turn,
@@ -459,8 +464,8 @@ class _Reader:
         phases = []
         for raw in self.phases:
             row = encode(phase_fields, raw, self.refs)
-            if row["status"] == Phase.Status.OPEN:
-                row["seed"] = row["seed_hash"] = None  # secret until its dice are rolled
+            if row["status"] == Phase.Status.OPEN or self.dice_ahead(row):
+                row["seed"] = row["seed_hash"] = None  # secret while its dice are ahead
             phases.append(row)
         orders_out = []
         for raw in orders:
@@ -491,9 +496,18 @@ class _Reader:
             **self.withheld_mark(orders),
         }
 
+    def dice_ahead(self, phase: dict) -> bool:
+        """In the GM's download, a phase that waits for a decision, whose answer rolls on
+        with its seed: left out, as the verify pages keep it (the GM may play a power)."""
+        waiting = phase["status"] == Phase.Status.WAITING and self.campaign.ended_at is None
+        return waiting and self.press_reader is not None
+
     def withheld_mark(self, orders: list[dict]) -> dict:
         """``{"withheld": …}`` saying what this file leaves out, or nothing."""
         mark: dict = {}
+        waiting = [p for p in self.phases if self.dice_ahead(p)]
+        if waiting:
+            mark["dice_seed"] = [waiting[0]["turn"], waiting[0]["position"]]
         phase = self.campaign.phase_id
         left_out = {r["power_id"] for r in orders if r["phase_id"] == phase} & self.withheld
         if left_out:
@@ -1001,11 +1015,13 @@ def _check_withheld(check: Checker, withheld: Any) -> dict:
     if not isinstance(withheld, dict):
         check.problem("withheld must be an object")
         return {}
-    unknown = sorted(set(withheld) - {"sealed_orders", "private_press"})
+    unknown = sorted(set(withheld) - {"sealed_orders", "private_press", "dice_seed"})
     if unknown:
         check.problem(f"withheld: unknown field(s) {', '.join(map(repr, unknown))}")
     if withheld.get("private_press", True) is not True:
         check.problem("withheld.private_press must be true")
+    if "dice_seed" in withheld:
+        check.reference("withheld.dice_seed", Phase, withheld["dice_seed"])
     sealed = withheld.get("sealed_orders")
     if sealed is not None:
         if not (isinstance(sealed, dict) and set(sealed) == {"phase", "powers"}):
@@ -1191,14 +1207,21 @@ def import_archive(
     name: str | None = None,
     users: Mapping[str, Any] | None = None,
     by_name: bool = False,
+    trust_waiting_seed: bool = False,
 ) -> ImportReport:
     """A new campaign from archive data (see the module docstring): checked whole first,
     then created in one transaction, with a new secret and new seeds for the phases still
     open. ``gm``: the user who becomes its GM; ``name``: a name instead of the archive's;
     ``users``: the archive's names confirmed as users of this site ({name: user});
-    ``by_name``: every name that is a user name here is that user. ArchiveError lists
-    every problem (the mapping's too); nothing is created."""
+    ``by_name``: every name that is a user name here is that user;
+    ``trust_waiting_seed``: the seed of a phase waiting for a decision is taken from the
+    file (an archive of one's own, moved between servers): its answer rolls on with it,
+    so a forged one would let its author predict those dice, and without this word such
+    an archive is refused. ArchiveError lists every problem (the mapping's too); nothing
+    is created."""
     check, out = _check_archive(data, name=name)
+    if not trust_waiting_seed:
+        _refuse_waiting_seed(check, out)
     names = _people(out)
     confirmed = _confirm(check, out, names, users or {}, by_name, gm)
     if check.problems:
@@ -1210,6 +1233,20 @@ def import_archive(
         raise ArchiveError(
             f"The archive breaks a rule of the database: {str(error).splitlines()[0]}"
         ) from error
+
+
+def _refuse_waiting_seed(check, out: dict) -> None:
+    """A phase waiting for a decision in a campaign under way rolls on with the file's
+    seed: refused unless the importer vouches for it (``trust_waiting_seed``)."""
+    ended = (out.get("campaign") or {}).get("ended_at") is not None
+    for i, phase in enumerate(out.get("phases") or []):
+        if phase["status"] == Phase.Status.WAITING and not ended:
+            check.problem(
+                f"phases[{i}] waits for a decision, whose answer rolls on with the seed the "
+                "file gives (a forged one would let its author predict those dice): answer "
+                "the decision and export again, or, for an archive of your own, import it "
+                "with --trust-waiting-seed"
+            )
 
 
 def _create(out: dict, gm, names: dict, confirmed: dict) -> ImportReport:

@@ -143,12 +143,12 @@ def played_vq(monkeypatch):
     return campaign, users
 
 
-def move(campaign) -> tuple[str, Campaign]:
-    """Export, delete the campaign, import (its people confirmed by their names): the
-    archive text and the new campaign."""
+def move(campaign, **options) -> tuple[str, Campaign]:
+    """Export, delete the campaign, import (its people confirmed by their names; the
+    import's ``options``): the archive text and the new campaign."""
     text = dumps(export_campaign(campaign))
     Campaign.objects.filter(pk=campaign.pk).delete()
-    return text, import_campaign(json.loads(text), by_name=True)
+    return text, import_campaign(json.loads(text), by_name=True, **options)
 
 
 def unrenewed(text: str) -> str:
@@ -249,8 +249,9 @@ def test_a_pax_baltica_campaign_survives_export_and_import_and_plays_on(monkeypa
 
 
 def test_a_virgin_queen_campaign_waiting_for_a_decision_survives_and_goes_on(monkeypatch):
+    """The server's own archive, moved on the importer's word for its waiting seed."""
     campaign, users = played_vq(monkeypatch)
-    text, imported = move(campaign)
+    text, imported = move(campaign, trust_waiting_seed=True)
     same_but_renewed(dumps(export_campaign(imported)), text)
     data = json.loads(text)
     (pending,) = data["state"]["vq_pending"]

@@ -36,7 +36,13 @@ from campaign.management.commands.import_campaign import report_lines
 from campaign.models import Campaign, Event, Message, Order, Phase, Seat
 from rules.dice import SeededDice
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
-from tests.services.test_archive import counts, played_eia, played_pb, same_but_renewed
+from tests.services.test_archive import (
+    counts,
+    played_eia,
+    played_pb,
+    played_vq,
+    same_but_renewed,
+)
 from tests.services.test_eia_phase_services import resolve
 
 pytestmark = pytest.mark.django_db
@@ -398,3 +404,26 @@ def test_export_import_export_with_the_people_mapped_is_the_same_but_for_what_wa
     assert data["campaign"]["imports"][-1]["secret"] is True
     assert data["campaign"]["imports"][-1]["seeds"] == [[copy.phase.turn, copy.phase.position]]
     assert archive.seed_hash(copy.phase.seed) == copy.phase.seed_hash
+
+
+def test_a_waiting_phases_seed_is_taken_only_on_the_importers_word(monkeypatch):
+    """Its answer rolls on with the file's seed: a forged one would predict those dice."""
+    campaign, users = played_vq(monkeypatch)
+    data = export_campaign(campaign)
+    (waiting,) = [p for p in data["phases"] if p["status"] == Phase.Status.WAITING]
+    waiting["seed"] = "a" * 64
+    before = Campaign.objects.count()
+    with pytest.raises(archive.ArchiveError) as refused:
+        archive.import_archive(data, by_name=True, name="Forged")
+    assert any("waits for a decision" in problem for problem in refused.value.messages)
+    assert Campaign.objects.count() == before
+
+
+def test_the_gms_download_leaves_out_a_waiting_phases_seed_and_says_so(monkeypatch):
+    campaign, users = played_vq(monkeypatch)
+    gm = campaign.seats.get(role=Seat.Role.GM)
+    data = export_campaign(campaign, reader=gm)
+    (waiting,) = [p for p in data["phases"] if p["status"] == Phase.Status.WAITING]
+    assert waiting["seed"] is None and waiting["seed_hash"] is None
+    assert data["withheld"]["dice_seed"] == [waiting["turn"], waiting["position"]]
+    assert Phase.objects.get(campaign=campaign, status="waiting").seed not in dumps(data)

@@ -50,8 +50,16 @@ class Command(BaseCommand):
             help="Every person the archive names is the user of the same name here, if any "
             "(only for an archive from a server whose users are this one's).",
         )
+        parser.add_argument(
+            "--trust-waiting-seed",
+            action="store_true",
+            help="Take the dice seed of a phase waiting for a decision from the file (only for "
+            "an archive of your own: its answer rolls on with that seed).",
+        )
 
-    def handle(self, *args, file, gm, name, map_user, map_users_by_name, **options):
+    def handle(
+        self, *args, file, gm, name, map_user, map_users_by_name, trust_waiting_seed, **options
+    ):
         gm_user = self.user(gm) if gm else None
         users = self.mapping(map_user)
         label = "standard input" if file == "-" else Path(file).name
@@ -61,7 +69,12 @@ class Command(BaseCommand):
             raise CommandError(f"{label}: {error}") from error
         try:
             report = import_archive(
-                data, gm=gm_user, name=name, users=users, by_name=map_users_by_name
+                data,
+                gm=gm_user,
+                name=name,
+                users=users,
+                by_name=map_users_by_name,
+                trust_waiting_seed=trust_waiting_seed,
             )
         except ArchiveError as error:
             problems = "\n".join(f"  - {problem}" for problem in error.messages)
