@@ -128,23 +128,40 @@ def send_confirmation(user_id: int, address: str, attempt: int = 1) -> str:
     profile = Profile.objects.select_related("user").filter(user_id=user_id).first()
     if profile is None or profile.unconfirmed_email.casefold() != address.casefold():
         return "no longer asked"
+    taken = Profile.address_taken(address, profile.user)
     with translation.override(profile.language or settings.LANGUAGE_CODE):
         subject = gettext("[Courier] Confirm your mail address")
-        body = gettext(
-            "This address was given for the Courier account “%(user)s”. Courier sends it "
-            "no mail until you confirm it by following this link within %(days)s days:\n\n"
-            "%(link)s\n\nIf you have no such account, ignore this mail: Courier will not "
-            "write to you."
-        ) % {
-            "user": profile.user.get_username(),
-            "days": CONFIRMATION_DAYS,
-            "link": confirmation_link(user_id, address),
-        }
+        body = (
+            already_used(profile.user)
+            if taken
+            else gettext(
+                "This address was given for the Courier account “%(user)s”. Courier sends it "
+                "no mail until you confirm it by following this link within %(days)s days:\n\n"
+                "%(link)s\n\nIf you have no such account, ignore this mail: Courier will not "
+                "write to you."
+            )
+            % {
+                "user": profile.user.get_username(),
+                "days": CONFIRMATION_DAYS,
+                "link": confirmation_link(user_id, address),
+            }
+        )
     try:
         send_mail(subject, body, None, [address])
     except Exception as error:
         return _retry(send_confirmation, (user_id, address), attempt, error)
     return "sent"
+
+
+def already_used(user) -> str:
+    """The mail to an address another account already uses, instead of a link: the forms
+    accept any address, so that they tell nobody which addresses have accounts here."""
+    return gettext(
+        "This address was given for the Courier account “%(user)s”, but another Courier "
+        "account already uses it, so it cannot be confirmed for this one. If that account "
+        "is yours, log in with it (or reset its password). If you have no such account, "
+        "ignore this mail."
+    ) % {"user": user.get_username()}
 
 
 class Refused(Exception):

@@ -30,8 +30,6 @@ from courier import throttling
 from rules.dice import parse_faces
 from rules.engine import registry
 
-ADDRESS_TAKEN = _("This mail address belongs to another account.")
-
 
 class NewCampaignForm(forms.Form):
     name = forms.CharField(label=_("Campaign name"), max_length=120)
@@ -419,12 +417,6 @@ class ProfileForm(forms.ModelForm):
             {"data-search": _("Find a time zone"), "data-search-hint": _("a city or region")}
         )
 
-    def clean_email(self) -> str:
-        address = self.cleaned_data["email"]
-        if address and Profile.address_taken(address, self.instance.user):
-            raise forms.ValidationError(ADDRESS_TAKEN, code="email_taken")
-        return address
-
 
 class SignupForm(UserCreationForm):
     """A new account: user name, mail address (where the notifications go) and password."""
@@ -459,12 +451,6 @@ class SignupForm(UserCreationForm):
                 code="lookalike",
             )
         return usernames.normalized(name)
-
-    def clean_email(self) -> str:
-        address = self.cleaned_data["email"]
-        if Profile.address_taken(address):
-            raise forms.ValidationError(ADDRESS_TAKEN, code="email_taken")
-        return address
 
     def save(self, commit: bool = True):
         """The new user without a mail address: the one given waits on the profile for

@@ -47,10 +47,11 @@ class Kind(IntEnum):
     DECISION = 0  # a decision asked of the reader's power
     ORDERS = 1  # orders the reader's power owes, not ready
     DECIDE_FOR = 2  # GM: a decision waiting for a power without a player here
-    DICE = 3  # GM: everyone is ready, the dice are the GM's to enter
-    CLOSE = 4  # GM: a phase only the GM closes, nobody left to wait for
-    REQUESTS = 5  # GM: requests for a seat waiting for an answer
-    GM_ORDERS = 6  # GM: orders for the GM waiting to be carried out
+    START = 3  # GM: a campaign that waits for the GM's word to start
+    DICE = 4  # GM: everyone is ready, the dice are the GM's to enter
+    CLOSE = 5  # GM: a phase only the GM closes, nobody left to wait for
+    REQUESTS = 6  # GM: requests for a seat waiting for an answer
+    GM_ORDERS = 7  # GM: orders for the GM waiting to be carried out
 
 
 REST = len(Kind)  # the rank of an entry that needs nothing of the reader
@@ -152,7 +153,7 @@ def entries(user) -> list[Entry]:
 
 
 def under_way(campaign: Campaign) -> bool:
-    """The campaign has started and not ended, and its phase is not resolved."""
+    """The campaign has not ended and its phase is not resolved."""
     phase = campaign.phase
     return campaign.ended_at is None and phase is not None and phase.is_open
 
@@ -324,7 +325,10 @@ def gm_needs(entry: Entry, dashboard: str) -> list[Need]:
                 Kind.DECIDE_FOR, text % {"power": entry.asked.display_name}, dashboard + "#decision"
             )
         )
-    if phase is not None and phase.status == Phase.Status.OPEN and entry.all_ready:
+    if campaign.started_at is None and phase is not None:
+        text = _("The campaign waits for you to start it.")
+        found.append(Need(Kind.START, text, dashboard + "#phase", timed=False))
+    elif phase is not None and phase.status == Phase.Status.OPEN and entry.all_ready:
         spec = entry.spec
         if campaign.dice_mode == Campaign.DiceMode.SCRIPTED:
             if spec.takes_orders and entry.anyone_there:

@@ -150,6 +150,7 @@ def send_due_reminders(now: datetime) -> None:
     """24 h and 1 h before a deadline, mail the players whose orders are not ready."""
     phases = Phase.objects.filter(
         status=Phase.Status.OPEN,
+        campaign__started_at__isnull=False,  # a deadline runs from the start
         deadline__gt=now,
         deadline__lte=now + timedelta(hours=REMINDERS[0]),
     ).select_related("campaign")

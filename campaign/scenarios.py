@@ -41,6 +41,7 @@ from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from campaign.errors import ServiceError
 from campaign.models import Adjacency, Area, Campaign, Power, PowerRelation, Seat
@@ -300,7 +301,9 @@ def create_campaign(
     (campaign/lifecycle.py); None: it starts as it is created (a script's campaign).
     """
     if start_when is not None and start_when not in Campaign.StartWhen.values:
-        raise ServiceError(f"No start {start_when!r}: {', '.join(Campaign.StartWhen.values)}.")
+        raise ServiceError(
+            gettext("There is no such way to start a campaign: %(given)s.") % {"given": start_when}
+        )
     if data is None:
         data = shipped_scenario(scenario_key)
     campaign = Campaign.objects.create(

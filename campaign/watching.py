@@ -1,8 +1,8 @@
 """Whose hidden state a seat sees (the presenters' viewer, Ruleset.viewer): the one
 answer every page, fragment, mail and download of the campaign's state asks.
 
-A power's player sees what their power's rules let them see (Pax Baltica: their side's
-blocks); the GM sees everything. An observer (a watcher who took a seat from the lobby,
+A power's player sees what their power's rules let them see (their side's hidden
+pieces, say); the GM sees everything. An observer (a watcher who took a seat from the lobby,
 or an observer seat the GM opened) of a game with hidden information sees what the GM
 chose (Campaign.watchers_see): by default no power's hidden state while the campaign goes
 on, and all of it once it has ended; or what one power's player sees (one side). So a

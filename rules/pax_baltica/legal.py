@@ -1,10 +1,11 @@
-"""Which nations have something to order in a phase, from what every player sees.
+"""Which nations have something to order in a phase.
 
 The phases wait only for them (campaign.scheduling), and each phase's order form offers
 exactly these choices (tests/services/test_owing_agrees.py). A nation has something to
 order only where its choice can change the outcome, which reads its own blocks (their
 strength, a line of communication): whom a phase waits for tells the other side that a
-nation has such a choice, no more, as the phase's redacted log soon does anyway.
+nation has such a choice, no more: a deliberate trade, since a phase that waited for a
+nation with nothing to decide would stall the campaign.
 Pure: no Django.
 """
 
@@ -16,11 +17,6 @@ from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
 from rules.pax_baltica.phases import forage_checks, siege_refusal
 from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, TERRITORY, Block, World, option
-
-
-def _on_map(world: World, nation: str) -> list[str]:
-    """Where each of the nation's blocks on the map stands (one entry per block)."""
-    return [b.location for b in world.blocks.values() if b.nation == nation and not b.in_pool]
 
 
 def can_reinforce(world: World, block: Block) -> bool:

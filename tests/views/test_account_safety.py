@@ -296,14 +296,27 @@ def confirmation_links(address: str) -> list[str]:
     ]
 
 
-def test_an_address_of_another_account_is_refused(client_as, users):
+def test_an_address_of_another_account_is_never_confirmed_and_never_told_on_the_page(
+    client_as, users, commits
+):
+    """The forms answer alike whether an account uses the address (they would otherwise
+    tell anyone which addresses have accounts here); its mail says so instead of a link,
+    and the address stays the other account's."""
     User.objects.create_user("holder", "taken@example.org")
-    response = sign_up(Client(), "newcomer", email="Taken@Example.org")
-    assert response.status_code == 422
-    assert "another account" in response.context["form"].errors["email"][0]
+    with commits():
+        response = sign_up(Client(), "newcomer", email="Taken@Example.org")
+    assert response.status_code == 302
+    run_worker(commits)
+    (mail,) = sent_to("Taken@Example.org")
+    assert "another Courier account already uses it" in mail.body
+    assert not confirmation_links("Taken@Example.org")
+    newcomer = User.objects.get(username="newcomer")
+    token = account_mail.confirmation_link(newcomer.pk, "Taken@Example.org")
+    assert Client().post(token).status_code == 410  # a forged link confirms nothing either
     changed = client_as("player").post(PREFERENCES, {"email": "TAKEN@example.org"})
-    assert changed.status_code == 422
-    assert "another account" in changed.context["form"].errors["email"][0]
+    assert changed.status_code == 302
+    assert User.objects.get(username="holder").email == "taken@example.org"
+    assert User.objects.get(pk=users["player"].pk).email != "TAKEN@example.org"
 
 
 def test_an_address_nobody_confirmed_keeps_it_from_nobody(commits):

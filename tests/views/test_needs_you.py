@@ -406,6 +406,9 @@ def test_the_needs_and_whose_turn_read_in_the_pseudo_locale(revolt, settings):
     seat(by_gm, gm, role="gm")
     seat(by_gm, User.objects.create_user("briton"), "great_britain")
     mark_ready(by_gm, "great_britain")
+    not_yet = named("Not yet")
+    Campaign.objects.filter(pk=not_yet.pk).update(started_at=None)
+    seat(not_yet, gm, role="gm")
     settings.LANGUAGES = [*settings.LANGUAGES, (pseudo.CODE, pseudo.NAME)]
     kinds = set()
     with pseudo.installed():
@@ -419,3 +422,15 @@ def test_the_needs_and_whose_turn_read_in_the_pseudo_locale(revolt, settings):
             kinds |= set(re.findall(r'data-need="([a-z_]+)"', response.content.decode()))
             assert escapes_in(response, allowed) == [], user
     assert kinds == {kind.name.lower() for kind in home.Kind}
+
+
+def test_a_gm_whose_campaign_waits_to_start_is_told_to_start_it(reader):
+    """A new campaign waits for its GM's word: the GM's home page says so first."""
+    campaign = named("Not yet")
+    Campaign.objects.filter(pk=campaign.pk).update(started_at=None)
+    seat(campaign, reader, role="gm")
+    response = client_for(reader).get(HOME)
+    dashboard = reverse("campaign:gm", args=[campaign.pk])
+    assert need_rows(response.content.decode()) == [
+        ("start", f"{dashboard}#phase", "The campaign waits for you to start it.")
+    ]
