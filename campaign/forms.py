@@ -286,7 +286,7 @@ class ScheduleForm(forms.Form):
     apply_to_open = forms.BooleanField(
         label=_("Also set the open phase's deadline from this schedule"),
         required=False,
-        initial=True,
+        initial=False,  # a deadline the GM set or extended stays unless asked
         help_text=_(
             "Its kind's hours from when it opened (from now, if that moment has passed). "
             "Unticked, the open phase keeps its deadline and the schedule applies from the "

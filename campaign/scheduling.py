@@ -236,7 +236,9 @@ def _apply_to_open(campaign: Campaign, actor) -> str:
         deadline = max(phase.opened_at, campaign.started_at) + timedelta(hours=hours)
         if deadline <= now:
             deadline = now + timedelta(hours=hours)
-    if campaign.paused_at is not None:
+    # paused, with the campaign or on its own: it keeps the time until then for the resume
+    paused = campaign.paused_at is not None or phase.paused_remaining is not None
+    if paused:
         phase.deadline, phase.paused_remaining = None, deadline and deadline - now
     else:
         phase.deadline, phase.paused_remaining = deadline, None
@@ -245,7 +247,7 @@ def _apply_to_open(campaign: Campaign, actor) -> str:
     if deadline is None:
         log(campaign, Event.Kind.GM, Text("The open phase now has no deadline."), actor=actor)
         return _("The open phase now has no deadline: the GM closes it.")
-    if campaign.paused_at is not None:
+    if paused:
         left = _duration(phase.paused_remaining)
         said = Text("The open phase's deadline is paused with %(left)s left.", left=left)
         log(campaign, Event.Kind.GM, said, actor=actor)

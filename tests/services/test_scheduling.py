@@ -829,6 +829,29 @@ def test_a_campaign_made_by_a_script_has_started(clock):
 
 
 @pytest.mark.django_db
+def test_a_phase_paused_on_its_own_stays_paused_when_the_schedule_is_applied(eia, clock):
+    """Applying the schedule to the open phase changes how long it has, not whether its
+    clock runs: the GM paused it, and resumes it."""
+    campaign, users = eia
+    peace = open_phase(campaign)
+    scheduling.extend_deadline(
+        campaign_id=campaign.pk, phase_id=peace.pk, hours=5, actor=users["gm"]
+    )
+    scheduling.pause_deadline(campaign_id=campaign.pk, phase_id=peace.pk, actor=users["gm"])
+    said = scheduling.set_schedule(
+        campaign_id=campaign.pk,
+        auto_resolve=True,
+        deadline_hours={peace.key: 10},
+        webhook_url="",
+        actor=users["gm"],
+        apply_to_open=True,
+    )
+    peace.refresh_from_db()
+    assert (peace.deadline, peace.paused_remaining) == (None, timedelta(hours=10))
+    assert said == "The open phase's deadline is paused with 10 h 00 min left."
+
+
+@pytest.mark.django_db
 def test_saving_the_schedule_can_set_the_open_phase_deadline_from_it(eia, clock):
     campaign, users = eia
     peace = open_phase(campaign)  # opened at START, no deadline

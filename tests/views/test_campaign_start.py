@@ -196,7 +196,8 @@ def schedule(client, campaign, **data):
 def test_the_schedule_form_offers_to_set_the_open_phase_deadline(campaign, client_as):
     html = page(client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])))
     assert "Also set the open phase's deadline from this schedule" in html
-    assert 'id="id_apply_to_open" checked' in html
+    assert 'id="id_apply_to_open"' in html
+    assert 'id="id_apply_to_open" checked' not in html  # unless asked, the deadline stays
 
 
 def test_saving_the_schedule_says_what_became_of_the_open_phase(campaign, client_as):
