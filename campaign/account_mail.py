@@ -18,7 +18,6 @@ mail of the site goes to."""
 from __future__ import annotations
 
 import hashlib
-import logging
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -28,16 +27,14 @@ from django.core.cache import cache
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import translation
 from django.utils.translation import gettext
 from django_tasks import task
 
-from campaign.delivery import RETRIES, RETRY_DELAY
+from campaign.delivery import retry_later
 from campaign.forms import RecipientsPasswordResetForm
 from campaign.models import Profile
 from courier import throttling
-
-logger = logging.getLogger(__name__)
 
 PERIOD = 15 * 60  # seconds: at most one mail of each kind per address in this time
 RESET_WINDOW = 60 * 60  # seconds: a client's PASSWORD_RESET_LIMIT mails in this time
@@ -49,17 +46,6 @@ def _first_this_period(kind: str, address: str) -> bool:
     """True once per PERIOD for each kind of mail and address (in any case)."""
     digest = hashlib.sha256(address.strip().casefold().encode()).hexdigest()
     return cache.add(f"account-mail:{kind}:{digest}", 1, timeout=PERIOD)
-
-
-def _retry(send, args: tuple, attempt: int, error: Exception) -> str:
-    """Send again later, as campaign.delivery does (the task writes the link anew)."""
-    if attempt >= RETRIES:
-        logger.error("Giving up after %s attempts: %s", attempt, error)
-        return "failed"
-    delay = RETRY_DELAY * 2 ** (attempt - 1)
-    send.using(run_after=timezone.now() + delay).enqueue(*args, attempt=attempt + 1)
-    logger.warning("Attempt %s failed (%s); retrying in %s", attempt, error, delay)
-    return "retrying"
 
 
 # -- password reset -------------------------------------------------------------------
@@ -95,7 +81,7 @@ def send_password_reset(address: str, attempt: int = 1) -> str:
             extra_email_context={"site_name": "Courier"},
         )
     except Exception as error:
-        return _retry(send_password_reset, (address,), attempt, error)
+        return retry_later(send_password_reset, (address,), attempt, error)
     return "done"
 
 
@@ -149,7 +135,7 @@ def send_confirmation(user_id: int, address: str, attempt: int = 1) -> str:
     try:
         send_mail(subject, body, None, [address])
     except Exception as error:
-        return _retry(send_confirmation, (user_id, address), attempt, error)
+        return retry_later(send_confirmation, (user_id, address), attempt, error)
     return "sent"
 
 

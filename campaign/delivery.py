@@ -27,7 +27,7 @@ def deliver_mail(recipient: str, subject: str, body: str, attempt: int = 1) -> s
     try:
         send_mail(subject, body, None, [recipient])
     except Exception as error:
-        return _retry(deliver_mail, (recipient, subject, body), attempt, error)
+        return retry_later(deliver_mail, (recipient, subject, body), attempt, error)
     return "sent"
 
 
@@ -40,14 +40,14 @@ def deliver_webhook(url: str, payload: dict, attempt: int = 1) -> str:
     try:
         address = webhooks.webhook_address(url)
     except webhooks.WebhookHostNotFound as not_found:
-        return _retry(deliver_webhook, (url, payload), attempt, not_found)
+        return retry_later(deliver_webhook, (url, payload), attempt, not_found)
     except webhooks.WebhookRefused as refusal:
         logger.error("Webhook %s not sent: %s", url, refusal)
         return "refused"
     try:
         _post_json(url, address, payload)
     except Exception as error:
-        return _retry(deliver_webhook, (url, payload), attempt, error)
+        return retry_later(deliver_webhook, (url, payload), attempt, error)
     return "sent"
 
 
@@ -86,7 +86,9 @@ class PinnedHTTPSConnection(http.client.HTTPSConnection, PinnedHTTPConnection):
     pinned one."""
 
 
-def _retry(deliver, args: tuple, attempt: int, error: Exception) -> str:
+def retry_later(deliver, args: tuple, attempt: int, error: Exception) -> str:
+    """Enqueue the task ``deliver`` again with ``args``, the delay doubled after each
+    failure, or give up after RETRIES attempts; returns the task's outcome."""
     if attempt >= RETRIES:
         logger.error("Giving up after %s attempts: %s", attempt, error)
         return "failed"
