@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "django_tasks",
     "django_tasks_db",
     "axes",
+    "anymail",  # mail through a sending service, and its inbound webhook
     "rules",
     *COURIER_RULESETS,
 ]
@@ -215,27 +216,56 @@ ARCHIVE_MAX_BYTES = int(os.environ.get("COURIER_ARCHIVE_MAX_BYTES", str(20 * 102
 # gives up (and is retried at the next clock tick) instead of blocking the worker.
 RESOLUTION_LOCK_TIMEOUT_MS = int(os.environ.get("COURIER_LOCK_TIMEOUT_MS", "10000"))
 
-# Mail: SMTP when EMAIL_HOST is set; otherwise printed on the console (standard output),
-# password-reset links included. A deployment (DJANGO_DEBUG not 1) refuses to start with
-# neither: the console must be asked for (COURIER_EMAIL_CONSOLE=1), never fallen into.
+# Mail goes out through the first of these that is set:
+# - COURIER_MAIL_PROVIDER: a sending service by django-anymail's name for it ("mailgun",
+#   "postmark", "sendgrid", "amazon_ses", "brevo"…), configured by ANYMAIL_* variables
+#   (ANYMAIL_MAILGUN_API_KEY=… becomes ANYMAIL["MAILGUN_API_KEY"]); ANYMAIL_WEBHOOK_SECRET
+#   ("user:password") guards its inbound webhook (/anymail/<provider>/inbound/);
+# - EMAIL_HOST: an SMTP server (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD);
+# - COURIER_EMAIL_CONSOLE=1: printed on the server's standard output;
+# - in development (DEBUG) only: kept as files in MAIL_OUTBOX_DIR, which each recipient
+#   reads, and answers, at /outbox/ (campaign/outbox.py).
+# A deployment (DJANGO_DEBUG not 1) refuses to start with none of the first three: the
+# console must be asked for, never fallen into.
+MAIL_PROVIDER = os.environ.get("COURIER_MAIL_PROVIDER", "")
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 EMAIL_CONSOLE = os.environ.get("COURIER_EMAIL_CONSOLE", "0") == "1"
-if not DEBUG and not EMAIL_HOST and not EMAIL_CONSOLE:
+if not DEBUG and not (MAIL_PROVIDER or EMAIL_HOST or EMAIL_CONSOLE):
     raise ImproperlyConfigured(
-        "No mail server: set EMAIL_HOST (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD)"
-        " when DJANGO_DEBUG is not 1, or COURIER_EMAIL_CONSOLE=1 to print mail, password-reset"
-        " links included, on the server's standard output"
+        "No way to send mail: set COURIER_MAIL_PROVIDER (with its ANYMAIL_* settings) or"
+        " EMAIL_HOST (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD) when DJANGO_DEBUG"
+        " is not 1, or COURIER_EMAIL_CONSOLE=1 to print mail, password-reset links included,"
+        " on the server's standard output"
     )
-EMAIL_BACKEND = (
-    "django.core.mail.backends.smtp.EmailBackend"
-    if EMAIL_HOST
-    else "django.core.mail.backends.console.EmailBackend"
-)
+ANYMAIL = {
+    name.removeprefix("ANYMAIL_"): value
+    for name, value in os.environ.items()
+    if name.startswith("ANYMAIL_")
+}
+MAIL_OUTBOX = DEBUG and not (MAIL_PROVIDER or EMAIL_HOST or EMAIL_CONSOLE)
+MAIL_OUTBOX_DIR = Path(os.environ.get("COURIER_MAIL_OUTBOX_DIR", BASE_DIR / ".outbox"))
+if MAIL_PROVIDER:
+    EMAIL_BACKEND = f"anymail.backends.{MAIL_PROVIDER}.EmailBackend"
+elif EMAIL_HOST:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+elif MAIL_OUTBOX:
+    EMAIL_BACKEND = "campaign.outbox.OutboxBackend"
+else:
+    EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS", "1") == "1"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Courier <courier@localhost>")
+# Answers by mail (campaign/mail_replies.py): a mail that invites an answer is sent with
+# Reply-To <MAIL_REPLY_LOCAL>+<signed token>@<MAIL_REPLY_DOMAIN>; the domain's mail reaches
+# Courier by the sending service's inbound webhook or an MTA's pipe to `manage.py
+# receive_mail`. Empty: no mail invites an answer.
+MAIL_REPLY_DOMAIN = os.environ.get(
+    "COURIER_MAIL_REPLY_DOMAIN", "courier.localhost" if DEBUG else ""
+)
+MAIL_REPLY_LOCAL = os.environ.get("COURIER_MAIL_REPLY_LOCAL", "courier")
+MAIL_REPLY_MAX_BYTES = int(os.environ.get("COURIER_MAIL_REPLY_MAX_BYTES", str(512 * 1024)))
 SITE_URL = os.environ.get("COURIER_SITE_URL", "http://127.0.0.1:8000")
 # Webhooks to private or loopback addresses are refused unless this is set (a campaign
 # run inside a private network).

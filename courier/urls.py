@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
@@ -23,5 +24,9 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
+    # a sending service's webhooks, among them the inbound mail (campaign/mail_replies.py)
+    path("anymail/", include("anymail.urls")),
     path("", include("campaign.urls")),
 ]
+if settings.MAIL_OUTBOX:  # development without a mail server: each user's mails, kept here
+    urlpatterns.insert(0, path("outbox/", include("campaign.outbox_urls")))
