@@ -24,14 +24,14 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core import signing
 from django.core.cache import cache
-from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 from django_tasks import task
 
-from campaign.delivery import retry_later
+from campaign import outgoing
+from campaign.delivery import multipart, retry_later
 from campaign.forms import RecipientsPasswordResetForm
 from campaign.models import Profile
 from courier import throttling
@@ -132,8 +132,9 @@ def send_confirmation(user_id: int, address: str, attempt: int = 1) -> str:
                 "link": confirmation_link(user_id, address),
             }
         )
+        mail = outgoing.compose(address, outgoing.Letter(subject, body.split("\n\n")))
     try:
-        send_mail(subject, body, None, [address])
+        multipart(mail).send()
     except Exception as error:
         return retry_later(send_confirmation, (user_id, address), attempt, error)
     return "sent"

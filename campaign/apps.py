@@ -1,7 +1,7 @@
 from django.apps import AppConfig
 from django.conf import settings
 from django.core.management import call_command
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, post_save
 
 from rules import engine
 
@@ -13,13 +13,19 @@ class CampaignConfig(AppConfig):
     def ready(self) -> None:
         """Install the site's rulesets (before the admin registers their tables), and
         connect the worker's tasks to the lifecycle's signal (campaign/tasks.py, which
-        needs the models: it is imported once they are loaded) and login throttling to
-        failed logins."""
+        needs the models: it is imported once they are loaded), login throttling to
+        failed logins, the press's mail to each message written, and the answers by mail
+        that the sending service's webhook receives."""
         engine.install(settings.COURIER_RULESETS)  # first: modules below read the registry
-        from campaign import tasks  # noqa: F401
+        from anymail.signals import inbound
+
+        from campaign import mail_replies, press_mail, tasks  # noqa: F401
+        from campaign.models import Message
         from courier import throttling  # noqa: F401  (counts each client's failed logins)
 
         post_migrate.connect(create_cache_table, sender=self)
+        post_save.connect(press_mail.message_saved, sender=Message)
+        inbound.connect(mail_replies.inbound_received)
 
 
 def create_cache_table(using: str = "default", **kwargs) -> None:

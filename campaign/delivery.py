@@ -10,7 +10,7 @@ import socket
 from datetime import timedelta
 from urllib.parse import urlsplit
 
-from django.core.mail import send_mail
+from django.core.mail import EmailMultiAlternatives
 from django.utils import timezone
 from django_tasks import task
 
@@ -22,13 +22,28 @@ RETRY_DELAY = timedelta(minutes=1)  # doubled after each failure
 
 
 @task()
-def deliver_mail(recipient: str, subject: str, body: str, attempt: int = 1) -> str:
-    """Send one mail; on failure try again later (RETRIES times, waiting longer each time)."""
+def deliver_mail(mail: dict, attempt: int = 1) -> str:
+    """Send one mail as campaign/outgoing.py wrote it (to, subject, text, html, headers,
+    reply_to); on failure try again later (RETRIES times, waiting longer each time), with
+    the same Message-ID."""
     try:
-        send_mail(subject, body, None, [recipient])
+        multipart(mail).send()
     except Exception as error:
-        return retry_later(deliver_mail, (recipient, subject, body), attempt, error)
+        return retry_later(deliver_mail, (mail,), attempt, error)
     return "sent"
+
+
+def multipart(mail: dict) -> EmailMultiAlternatives:
+    """The message of a mail as campaign/outgoing.py composes it: text and HTML parts."""
+    message = EmailMultiAlternatives(
+        mail["subject"],
+        mail["text"],
+        to=[mail["to"]],
+        headers=mail["headers"],
+        reply_to=[mail["reply_to"]] if mail["reply_to"] else None,
+    )
+    message.attach_alternative(mail["html"], "text/html")
+    return message
 
 
 @task()

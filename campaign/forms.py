@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import re
+
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, UserCreationForm
 from django.core.exceptions import NON_FIELD_ERRORS
-from django.core.mail import EmailMultiAlternatives
 from django.template import loader
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from campaign import time_zones, usernames, watching
+from campaign import delivery, outgoing, time_zones, usernames, watching
 from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
 from campaign.scheduling import (
@@ -380,25 +381,51 @@ class PlaysForm(forms.Form):
         return form
 
 
+class ReminderHoursField(forms.CharField):
+    """Hours before a deadline, written "24, 8, 1": whole hours from 1 to a week, at most
+    REMINDERS_MOST of them; cleaned to a list, latest reminder last."""
+
+    REMINDERS_MOST = 6
+    WEEK = 7 * 24
+
+    def prepare_value(self, value):
+        return ", ".join(map(str, value)) if isinstance(value, list) else value
+
+    def to_python(self, value) -> list[int]:
+        words = [w for w in re.split(r"[\s,;]+", str(value or "").strip()) if w]
+        if not all(w.isascii() and w.isdigit() and 1 <= int(w) <= self.WEEK for w in words):
+            raise forms.ValidationError(
+                _("Write whole hours from 1 to %(most)s, separated by commas: “24, 2”.")
+                % {"most": self.WEEK}
+            )
+        hours = sorted({int(w) for w in words}, reverse=True)
+        if len(hours) > self.REMINDERS_MOST:
+            raise forms.ValidationError(
+                _("At most %(count)s reminders a deadline.") % {"count": self.REMINDERS_MOST}
+            )
+        return hours
+
+
 class ProfileForm(forms.ModelForm):
-    """A user's own preferences: language, mail address, time zone, which mail they receive."""
+    """A user's own preferences: language, mail address, time zone, when to be reminded."""
 
     email = forms.EmailField(
         label=_("Mail address"),
         required=False,
         help_text=_("Every mail Courier sends you goes here. Empty: you receive none."),
     )
+    reminder_hours = ReminderHoursField(
+        label=_("Remind me this many hours before a deadline"),
+        required=False,
+        help_text=_(
+            "While my orders are not marked ready, once for each: “24, 2” (the default), "
+            "“8, 4, 1”; empty: never."
+        ),
+    )
 
     class Meta:
         model = Profile
-        fields = [
-            "language",
-            "time_zone",
-            "mail_phase_opened",
-            "mail_reminders",
-            "mail_phase_resolved",
-            "mail_press_digest",
-        ]
+        fields = ["language", "time_zone", "reminder_hours"]
         labels = {"language": _("Language"), "time_zone": _("Time zone")}
         error_messages = {
             "language": {
@@ -478,12 +505,11 @@ class RecipientsPasswordResetForm(PasswordResetForm):
         html_email_template_name=None,
     ):
         with translation.override(Profile.language_of(context["user"])):
-            subject = loader.render_to_string(subject_template_name, context)
-            body = loader.render_to_string(email_template_name, context)
-        message = EmailMultiAlternatives(
-            "".join(subject.splitlines()), body, from_email, [to_email]
-        )
-        message.send()
+            subject = "".join(loader.render_to_string(subject_template_name, context).splitlines())
+            body = loader.render_to_string(email_template_name, context).strip()
+            paragraphs = [part.strip() for part in body.split("\n\n") if part.strip()]
+            mail = outgoing.compose(to_email, outgoing.Letter(subject, paragraphs))
+        delivery.multipart(mail).send()
 
 
 class ThrottledLogin:

@@ -160,8 +160,7 @@ def begin(campaign: Campaign, *, actor) -> None:
         clock = readiness.opening_clock(campaign, phase.key, now)
         for field, value in clock.items():
             setattr(phase, field, value)
-        phase.reminders_sent = []
-        phase.save(update_fields=[*clock, "reminders_sent"])
+        phase.save(update_fields=list(clock))
     log(
         campaign,
         Event.Kind.PHASE if actor is None else Event.Kind.GM,

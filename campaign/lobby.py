@@ -18,17 +18,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaign import delivery
+from campaign import outgoing
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, ServiceError
-from campaign.models import Campaign, Event, Profile, Seat, SeatRequest
+from campaign.models import Campaign, Event, MailChoice, Seat, SeatRequest
+from campaign.models.mail import MailKind
 from campaign.scenarios import scenario_name
 from campaign.services import assign_seat, claim_seat
 from rules.text import Text
@@ -272,44 +272,47 @@ def _seat_requester(campaign: Campaign, asked: SeatRequest, actor) -> list[SeatR
 # -- mail ------------------------------------------------------------------------------
 
 
-def _mail(user, write: Callable[[], tuple[str, str]]) -> None:
-    """Mail ``user`` (if they gave an address) once the transaction commits, written by
-    ``write`` in their language."""
-    if not user or not user.email:
+def _mail(user, campaign: Campaign, write: Callable[[], outgoing.Letter]) -> None:
+    """Mail ``user`` (if they gave an address and want the lobby's mail from the campaign)
+    once the transaction commits, written by ``write`` in their language."""
+    if not user or not user.email or not MailChoice.of(user.pk, campaign.pk).wants(MailKind.LOBBY):
         return
-    with translation.override(Profile.language_of(user)):
-        subject, body = write()
-    transaction.on_commit(lambda: delivery.deliver_mail.enqueue(user.email, subject, body))
+    transaction.on_commit(
+        lambda: outgoing.send(user, write, campaign=campaign, kind=MailKind.LOBBY)
+    )
 
 
 def _url(name: str, campaign: Campaign) -> str:
-    return settings.SITE_URL.rstrip("/") + reverse(name, args=[campaign.pk])
+    return outgoing.site_url(reverse(name, args=[campaign.pk]))
 
 
 def _mail_gm(campaign: Campaign, asked: SeatRequest) -> None:
     gm = campaign.seats.filter(role=Seat.Role.GM).select_related("user").first()
 
-    def write() -> tuple[str, str]:
+    def write() -> outgoing.Letter:
         names = {"user": asked.user.get_username(), "power": asked.power.display_name}
         subject = _("[%(campaign)s] %(user)s asks to play %(power)s") % {
             **names,
             "campaign": campaign.name,
         }
         body = _("%(user)s asks for %(power)s's seat: accept or refuse on your dashboard.")
-        return subject, f"{body % names}\n\n{_url('campaign:gm', campaign)}#lobby"
+        return outgoing.Letter(
+            subject, [body % names], link=f"{_url('campaign:gm', campaign)}#lobby"
+        )
 
-    _mail(gm and gm.user, write)
+    _mail(gm and gm.user, campaign, write)
 
 
 def _mail_answer(campaign: Campaign, asked: SeatRequest) -> None:
-    def write() -> tuple[str, str]:
+    def write() -> outgoing.Letter:
         names = {"campaign": campaign.name, "power": asked.power.display_name}
         if asked.status == SeatRequest.Status.ACCEPTED:
             subject = _("[%(campaign)s] You play %(power)s") % names
             body = _("The GM accepted your request: you play %(power)s.") % names
-            return subject, f"{body}\n\n{_url('campaign:detail', campaign)}"
+            return outgoing.Letter(subject, [body], link=_url("campaign:detail", campaign))
         subject = _("[%(campaign)s] Your request for %(power)s") % names
         body = _("The GM did not give you %(power)s's seat.") % names
-        return subject, f"{body}\n\n{settings.SITE_URL.rstrip('/')}{reverse('campaign:lobby')}"
+        link = outgoing.site_url(reverse("campaign:lobby"))
+        return outgoing.Letter(subject, [body], link=link)
 
-    _mail(asked.user, write)
+    _mail(asked.user, campaign, write)

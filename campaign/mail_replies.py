@@ -1,9 +1,270 @@
-"""Answers by mail: a reply to a mail that invited one, handed over by the sending
-service's inbound webhook or by `manage.py receive_mail`."""
+"""Answers by mail. A mail that invites an answer is sent with a reply address that says
+who answers about what (campaign/mail_tokens.py); a reply reaches ``receive`` by the
+sending service's inbound webhook (django-anymail's ``inbound`` signal) or by `manage.py
+receive_mail` (an MTA's pipe), and goes through the same services as the pages:
+
+- a reply to a press mail is written to the same channel, as the replier's power;
+- a reply to a "your orders" mail gives the orders written in it, one per line as the mail
+  showed them (campaign/order_text.py), READY marking them ready, validated by the same
+  order form as the page: every line is answered, accepted or refused with its reason,
+  and nothing is saved when any line is refused.
+
+Nothing is done for a mail that is automatic (an auto-reply, a bounce: dropped without a
+word, so that two robots never loop), unreadable, too large, received before (its
+Message-ID), sent to no reply address of this site or a forged or expired one, from
+another address than the token's user's, for a seat he no longer holds or a phase that
+has closed; to each of these a person gets at most one polite answer a day.
+"""
 
 from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone, translation
+from django.utils.translation import gettext
+
+from campaign import delivery, mail_orders, mail_reading, mail_tokens, order_text, outgoing, press
+from campaign.changes import locked_campaign
+from campaign.errors import ServiceError
+from campaign.mail_tokens import Purpose
+from campaign.models import Channel, Phase, ReceivedMail, RefusalAnswered, Seat
+from campaign.notifications import campaign_link, orders_answer
+from campaign.services import submit_orders
+
+logger = logging.getLogger(__name__)
+
+
+class Refused(Exception):
+    """The mail is not acted on; ``why`` is the polite answer, written when asked."""
+
+    def __init__(self, outcome: str, why: Callable[[], str]):
+        super().__init__(outcome)
+        self.outcome, self.why = outcome, why
 
 
 def receive(raw: bytes, *, envelope_sender: str | None = None, envelope_recipient: str = "") -> str:
     """Act on one received mail (RFC 5322 bytes); returns what was done, in a word."""
-    raise NotImplementedError
+    oversized = len(raw) > settings.MAIL_REPLY_MAX_BYTES
+    try:
+        incoming = mail_reading.read(
+            raw[: settings.MAIL_REPLY_MAX_BYTES],
+            envelope_sender=envelope_sender,
+            envelope_recipient=envelope_recipient,
+        )
+    except mail_reading.UnreadableMail:
+        return "unreadable"
+    if incoming.automatic:
+        return "automatic"
+    key = hashlib.sha256((incoming.message_id or raw.hex()).encode()).hexdigest()
+    try:
+        if oversized:
+            raise Refused("oversized", _too_large)
+        with transaction.atomic():
+            record = ReceivedMail.objects.create(key=key, sender=incoming.sender[:254], outcome="")
+    except IntegrityError:
+        _answer_refusal(incoming, Refused("replayed", _received_before))
+        return "replayed"
+    except Refused as refused:
+        _answer_refusal(incoming, refused)
+        return refused.outcome
+    try:
+        outcome = _act(incoming, record)
+    except Refused as refused:
+        _answer_refusal(incoming, refused)
+        outcome = refused.outcome
+    ReceivedMail.objects.filter(pk=record.pk).update(outcome=outcome)
+    return outcome
+
+
+def _act(incoming: mail_reading.Incoming, record: ReceivedMail) -> str:
+    try:
+        token = mail_tokens.reply_token(incoming.recipients)
+    except mail_tokens.TokenRefused as refusal:
+        raise Refused(refusal.reason, _not_an_answer) from None
+    user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
+    if user is None or not user.email or user.email.casefold() != incoming.sender.casefold():
+        raise Refused("other sender", _other_sender)
+    ReceivedMail.objects.filter(pk=record.pk).update(user=user)
+    if token.purpose == Purpose.ORDERS:
+        return _orders(user, token.target, incoming.text)
+    if token.purpose == Purpose.PRESS:
+        return _press(user, token.target, incoming.text)
+    raise Refused("forged", _not_an_answer)
+
+
+# -- orders -----------------------------------------------------------------------------
+
+
+def _orders(user, phase_id: int, text: str) -> str:
+    phase = Phase.objects.select_related("campaign").filter(pk=phase_id).first()
+    seat = phase and _seat(user, phase.campaign_id, playing=True)
+    if seat is None:
+        raise Refused("no seat", _no_seat)
+    campaign = phase.campaign
+    if campaign.phase_id != phase.pk or phase.status != Phase.Status.OPEN:
+        raise Refused("closed", _closed)
+    form_class = campaign.rules.hooks.phase(phase.key).order_form
+    with outgoing.reading_as(user), transaction.atomic():
+        if form_class.reads_saved_orders:  # allies saving at once take turns, as on the page
+            locked_campaign(campaign.pk)
+        world = campaign.rules.load_world(campaign)
+        reading = order_text.read(mail_orders.order_form(campaign, phase, seat.power, world), text)
+        bound = mail_orders.order_form(campaign, phase, seat.power, world, reading.data)
+        valid = bound.is_valid()
+        lines = order_text.answered(reading, bound)
+        refused = not valid or any(line.refusal for line in lines) or not lines
+        if not refused:
+            payload = mail_orders.payload_with_lines_kept(phase, seat.power, bound.payload())
+            try:
+                submit_orders(
+                    seat=seat, phase_id=phase.pk, payload=payload, ready=reading.ready, actor=user
+                )
+            except ServiceError as error:
+                reason = str(error)
+                raise Refused("closed", lambda: reason) from None
+        errors = list(bound.non_field_errors())
+    _answer_orders(seat, phase, lines, errors, saved=not refused, ready=reading.ready)
+    return "orders refused" if refused else "orders saved"
+
+
+def _answer_orders(seat: Seat, phase: Phase, lines, errors, *, saved: bool, ready: bool) -> None:
+    def write() -> outgoing.Letter:
+        if saved:
+            verdict = (
+                gettext("Your orders were saved and marked ready.")
+                if ready
+                else gettext("Your orders were saved as a draft.")
+            )
+        elif not lines:
+            verdict = gettext("Your answer held no orders: nothing was saved.")
+        else:
+            verdict = gettext("Nothing was saved: correct the refused lines and answer again.")
+        shown = [
+            gettext("refused: %(line)s — %(why)s") % {"line": line.text, "why": line.refusal}
+            if line.refusal
+            else gettext("accepted: %(line)s") % {"line": line.text}
+            for line in lines
+        ]
+        sections = [(gettext("Your lines:"), shown)] if shown else []
+        if errors:
+            sections.append((gettext("Your orders as a whole:"), [str(e) for e in errors]))
+        return outgoing.Letter(
+            subject=gettext("[%(campaign)s] Your orders by mail")
+            % {"campaign": phase.campaign.name},
+            paragraphs=[verdict],
+            sections=sections,
+            link=campaign_link(phase.campaign),
+        )
+
+    answer = None if saved and ready else orders_answer(phase)
+    outgoing.send(seat.user, write, campaign=phase.campaign, answer=answer)
+
+
+# -- press ------------------------------------------------------------------------------
+
+
+def _press(user, channel_id: int, text: str) -> str:
+    channel = Channel.objects.select_related("campaign").filter(pk=channel_id).first()
+    seat = channel and _seat(user, channel.campaign_id, playing=False)
+    if seat is None:
+        raise Refused("no seat", _no_seat)
+    if not text.strip():
+        raise Refused("empty", _empty_press)
+    try:
+        with outgoing.reading_as(user):
+            press.post_message(seat=seat, to=channel.key, text=text)
+    except ServiceError as error:
+        with outgoing.reading_as(user):
+            reason = str(error)
+        raise Refused("press refused", lambda: reason) from None
+    return "press posted"
+
+
+def _seat(user, campaign_id: int, *, playing: bool) -> Seat | None:
+    """The user's seat in the campaign: one with a power to give orders, else any that
+    writes press (not an observer's)."""
+    seats = Seat.objects.select_related("campaign", "power", "user").filter(
+        campaign_id=campaign_id, user=user
+    )
+    seats = seats.exclude(role=Seat.Role.OBSERVER)
+    if playing:
+        seats = seats.filter(power__isnull=False)
+    return seats.order_by("pk").first()
+
+
+# -- polite refusals --------------------------------------------------------------------
+
+
+def _answer_refusal(incoming: mail_reading.Incoming, refused: Refused) -> None:
+    """Tell the sender why nothing was done, at most once a day per address."""
+    sender = incoming.sender.strip().casefold()[:254]
+    if not sender or "@" not in sender:
+        return
+    try:
+        with transaction.atomic():
+            RefusalAnswered.objects.create(sender=sender, day=timezone.now().date())
+    except IntegrityError:
+        return
+    user = get_user_model().objects.filter(email__iexact=sender, is_active=True).first()
+    language = outgoing.reading_as(user) if user else translation.override(settings.LANGUAGE_CODE)
+    with language:
+        letter = outgoing.Letter(
+            subject=gettext("Re: %(subject)s") % {"subject": incoming.subject}
+            if incoming.subject
+            else gettext("[Courier] Your mail"),
+            paragraphs=[
+                refused.why(),
+                gettext("Courier answers such mail at most once a day."),
+            ],
+            link=outgoing.site_url("/"),
+        )
+        delivery.deliver_mail.enqueue(outgoing.compose(sender, letter))
+
+
+def _too_large() -> str:
+    return gettext("Your mail is too large for Courier to read: answer with the text alone.")
+
+
+def _received_before() -> str:
+    return gettext("Courier has already received this mail; it did not act on it again.")
+
+
+def _not_an_answer() -> str:
+    return gettext(
+        "Courier could not tell what your mail answers: its address is not one Courier "
+        "wrote, or it is too old. Answer the latest mail Courier sent you, or use the site."
+    )
+
+
+def _other_sender() -> str:
+    return gettext(
+        "This address answers mail sent to another address: answer from the address the "
+        "mail was sent to."
+    )
+
+
+def _no_seat() -> str:
+    return gettext("You no longer hold a seat that could answer this mail.")
+
+
+def _closed() -> str:
+    return gettext("The phase these orders were for has closed: nothing was saved.")
+
+
+def _empty_press() -> str:
+    return gettext("Your answer held no text to write: nothing was written.")
+
+
+def inbound_received(sender, event, esp_name: str, **kwargs) -> None:
+    """django-anymail's ``inbound`` signal: a mail the sending service received for us."""
+    message = event.message
+    receive(
+        message.as_bytes(),
+        envelope_sender=message.envelope_sender,
+        envelope_recipient=message.envelope_recipient or "",
+    )

@@ -23,8 +23,8 @@ A post locks nothing (no campaign row): it reads the channel, creates it the fir
 Each user may post settings.PRESS_RATE_LIMIT messages a minute, counted in Django's
 cache. Unread: each user's ReadMarker per channel holds the newest message id they
 have seen, moved when they open the channel. Mail: a digest of the press a user has not
-read (send_digests, enqueued by `manage.py clock` every DIGEST_CHECK_SECONDS), at most
-every settings.PRESS_DIGEST_HOURS and only to those who want it (Profile). The webhook
+read, or each message as it is written, as each reader chooses for each campaign
+(campaign/press_mail.py). The webhook
 gets a "press" event per message: a public message's author and text; of a private or
 GM message only that one was written, never its text, author or members.
 """
@@ -33,25 +33,24 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import dateformat, timezone, translation
+from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
 from campaign import delivery
 from campaign.changes import locked_campaign, log
 from campaign.errors import ServiceError
-from campaign.models import Campaign, Channel, Event, Message, Power, Profile, ReadMarker, Seat
+from campaign.models import Campaign, Channel, Event, Message, Power, ReadMarker, Seat
 from rules.text import Text
 from rules.translation import Term, localized
 
@@ -60,10 +59,6 @@ PAGE_SIZE = 50  # messages on a press page
 HISTORY_LIMIT = 200  # messages of a phase on its history page
 PUBLIC, GM_PREFIX, JOIN = "public", "gm-", "+"
 PRIVATE_CHOICE, GM_CHOICE = "private", "gm"  # the compose form's "to" for a set, the GM
-DIGEST_CHECK_SECONDS = 300
-DIGEST_DELAY = timedelta(minutes=15)  # press younger than this may still be read on a page
-DIGEST_LIMIT = 50  # messages per campaign in one digest
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # before any press: a user's first digest
 
 
 class PressError(ServiceError):
@@ -533,100 +528,3 @@ def set_rules(*, campaign_id: int, press: str, gm_reads_private: bool, actor) ->
             said = Text("GM %(gm)s sets %(change)s.", gm=actor.get_username(), change=change)
             log(campaign, Event.Kind.GM, said, actor=actor)
         campaign.bump_version()
-
-
-# -- the digest -------------------------------------------------------------------------
-
-
-def send_digests(now: datetime | None = None) -> int:
-    """Mail each user who wants it the press they have not read, written since their
-    last digest (and at least DIGEST_DELAY ago), at most every PRESS_DIGEST_HOURS; one
-    mail per user, whatever the number of campaigns. Returns the number of mails."""
-    now = now or timezone.now()
-    upto = now - DIGEST_DELAY
-    due = now - timedelta(hours=settings.PRESS_DIGEST_HOURS)
-    since = Coalesce(OuterRef("user__profile__press_digest_at"), Value(EPOCH))
-    fresh = Message.objects.filter(
-        campaign=OuterRef("campaign"), created_at__gt=since, created_at__lte=upto
-    ).exclude(author=OuterRef("user"))
-    seats = (
-        Seat.objects.filter(user__isnull=False, user__is_active=True)
-        .exclude(user__email="")
-        .exclude(user__profile__mail_press_digest=False)
-        .filter(
-            Q(user__profile__press_digest_at__isnull=True)
-            | Q(user__profile__press_digest_at__lte=due)
-        )
-        .filter(Exists(fresh))
-        .select_related("user", "power", "campaign")
-        .order_by("user_id", "campaign_id")
-    )
-    by_user: dict[int, list[Seat]] = defaultdict(list)
-    for seat in seats:
-        by_user[seat.user_id].append(seat)
-    profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=by_user)}
-    sent = 0
-    for user_id, user_seats in by_user.items():
-        profile = profiles.get(user_id) or Profile(user_id=user_id)
-        sent += _digest(profile, user_seats, upto)
-        profile.press_digest_at = upto
-        profile.save()
-    return sent
-
-
-def _digest(profile: Profile, seats: list[Seat], upto: datetime) -> int:
-    """Mail one user their unread press in these campaigns; 1 if a mail went, else 0."""
-    user = seats[0].user
-    language = profile.language or settings.LANGUAGE_CODE
-    zone = profile.time_zone or "UTC"
-    parts = []
-    with translation.override(language), timezone.override(zone):
-        for seat in seats:
-            part = _digest_part(seat, profile.press_digest_at, upto)
-            if part:
-                parts.append(part)
-        if not parts:
-            return 0
-        subject = gettext("[Courier] Press you have not read")
-        footer = gettext(
-            "You receive this digest at most every %(hours)s hours; turn it off in your "
-            "preferences: %(url)s"
-        ) % {
-            "hours": settings.PRESS_DIGEST_HOURS,
-            "url": settings.SITE_URL.rstrip("/") + reverse("campaign:preferences"),
-        }
-    delivery.deliver_mail.enqueue(user.email, subject, "\n\n".join([*parts, footer]))
-    return 1
-
-
-def _digest_part(seat: Seat, since: datetime | None, upto: datetime) -> str:
-    """One campaign's unread press for a seat, as text; empty when there is none."""
-    campaign = seat.campaign
-    marker = ReadMarker.objects.filter(user_id=seat.user_id, channel=OuterRef("channel"))
-    found = (
-        messages(seat)
-        .filter(created_at__lte=upto)
-        .exclude(author_id=seat.user_id)
-        .filter(pk__gt=Coalesce(Subquery(marker.values("last_read")[:1]), Value(0)))
-        .order_by("pk")
-    )
-    if since is not None:
-        found = found.filter(created_at__gt=since)
-    found = list(found[: DIGEST_LIMIT + 1])
-    if not found:
-        return ""
-    powers = campaign_powers(campaign)
-    shown = lines(seat, found[:DIGEST_LIMIT], powers)
-    head = ngettext(
-        "%(campaign)s: %(count)s message you have not read",
-        "%(campaign)s: %(count)s messages you have not read",
-        len(shown),
-    ) % {"campaign": campaign.name, "count": len(shown)}
-    body = [
-        f"{dateformat.format(timezone.localtime(line.created_at), 'd M H:i')} · {line.turn} · "
-        f"{line.author} → {line.channel_label}:\n{line.text}"
-        for line in shown
-    ]
-    if len(found) > DIGEST_LIMIT:
-        body.append(gettext("… and more on the press page."))
-    return "\n\n".join([head, *body, site_url(campaign)])

@@ -102,7 +102,6 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
             seed_hash=seed_hash(seed),
             deadline=default_deadline(campaign, last.key, timezone.now()),
             paused_remaining=None,
-            reminders_sent=[],
         )
         PhaseSnapshot.objects.filter(pk=snapshot.pk).update(
             resolution_event_id=None, before=None, options=None, dice_mode=""

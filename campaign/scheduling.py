@@ -129,8 +129,7 @@ def extend_deadline(*, campaign_id: int, phase_id: int, hours: int, actor) -> Ph
             raise ServiceError(_("The deadline is paused: resume it first."))
         start = phase.deadline or timezone.now()
         phase.deadline = start + timedelta(hours=hours)
-        phase.reminders_sent = []
-        phase.save(update_fields=["deadline", "reminders_sent"])
+        phase.save(update_fields=["deadline"])
         log(
             campaign,
             Event.Kind.GM,
@@ -242,8 +241,7 @@ def _apply_to_open(campaign: Campaign, actor) -> str:
         phase.deadline, phase.paused_remaining = None, deadline and deadline - now
     else:
         phase.deadline, phase.paused_remaining = deadline, None
-    phase.reminders_sent = []
-    phase.save(update_fields=["deadline", "paused_remaining", "reminders_sent"])
+    phase.save(update_fields=["deadline", "paused_remaining"])
     if deadline is None:
         log(campaign, Event.Kind.GM, Text("The open phase now has no deadline."), actor=actor)
         return _("The open phase now has no deadline: the GM closes it.")

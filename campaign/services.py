@@ -588,9 +588,7 @@ def set_deadline(*, campaign_id: int, phase_id: int, deadline, actor) -> None:
             raise ServiceError(_("A deadline must be in the future."))
         if deadline is not None and campaign.paused_at is not None:
             raise ServiceError(str(PAUSED_CAMPAIGN))
-        Phase.objects.filter(pk=phase_id).update(
-            deadline=deadline, paused_remaining=None, reminders_sent=[]
-        )
+        Phase.objects.filter(pk=phase_id).update(deadline=deadline, paused_remaining=None)
         said = moment_text(deadline) if deadline else Text("no deadline")
         log(
             campaign,

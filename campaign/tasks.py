@@ -20,7 +20,7 @@ from django.utils import timezone
 from django_tasks import TaskResultStatus, task
 from django_tasks_db.models import DBTaskResult
 
-from campaign import notifications, press, readiness, scheduling
+from campaign import press_mail, readiness, reminders, scheduling
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, PhaseAlreadyResolved
 from campaign.lifecycle import ready_to_resolve, runs_by_itself, settle
@@ -121,7 +121,7 @@ def tick() -> int:
         resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)
     for campaign_id in scheduling.begun_away_periods(now):
         settle_campaign.enqueue(campaign_id)
-    notifications.send_due_reminders(now)
+    reminders.send_due(now)
     return len(due)
 
 
@@ -142,6 +142,6 @@ def settle_campaign(campaign_id: int) -> str:
 
 @task()
 def send_press_digests() -> int:
-    """Mail each user the press they have not read (campaign/press.py); the clock enqueues
-    it every press.DIGEST_CHECK_SECONDS. Returns the number of mails."""
-    return press.send_digests()
+    """Mail each user the press they have not read (campaign/press_mail.py); the clock enqueues
+    it every press_mail.DIGEST_CHECK_SECONDS. Returns the number of mails."""
+    return press_mail.send_digests()

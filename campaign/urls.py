@@ -6,6 +6,7 @@ from campaign.views import (
     edits,
     ending,
     gm,
+    mail,
     maps,
     orders,
     pages,
@@ -115,6 +116,8 @@ urlpatterns = [
     path("signup/", seats.signup, name="signup"),
     path("account/", account.preferences, name="preferences"),
     path("account/confirm/<str:token>/", account.confirm_email, name="confirm_email"),
+    path("mail/off/<str:token>/", mail.unsubscribe, name="unsubscribe"),
+    path("campaigns/<id:campaign_id>/mail/", mail.mail_settings, name="mail_settings"),
     path("rules/<slug:ruleset>/", pages.rules_page, name="rules"),
     path(
         "campaigns/<id:campaign_id>/phases/<id:phase_id>/verify/",

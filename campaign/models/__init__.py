@@ -15,6 +15,14 @@ from campaign.models.core import (
 )
 from campaign.models.history import DecisionRecord, InputRecord, PhaseSnapshot
 from campaign.models.lobby import SeatRequest
+from campaign.models.mail import (
+    MailChoice,
+    MailKind,
+    PressMail,
+    ReceivedMail,
+    RefusalAnswered,
+    ReminderSent,
+)
 from campaign.models.maps import CampaignMap
 from campaign.models.people import Profile
 from campaign.models.press import Channel, Message, ReadMarker
@@ -28,6 +36,8 @@ __all__ = [
     "DecisionRecord",
     "Event",
     "InputRecord",
+    "MailChoice",
+    "MailKind",
     "Message",
     "Order",
     "Phase",
@@ -35,7 +45,11 @@ __all__ = [
     "Power",
     "Profile",
     "PowerRelation",
+    "PressMail",
     "ReadMarker",
+    "ReceivedMail",
+    "RefusalAnswered",
+    "ReminderSent",
     "RollRecord",
     "Seat",
     "SeatRequest",

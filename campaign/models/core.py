@@ -429,9 +429,6 @@ class Phase(models.Model):
     paused_remaining = models.DurationField(
         null=True, blank=True, help_text=_("Paused: the time that was left before the deadline.")
     )
-    reminders_sent = models.JSONField(
-        default=list, blank=True, help_text=_("Deadline reminders already sent (hours before).")
-    )
     failure = models.TextField(
         blank=True, help_text=_("Why the last automatic resolution failed, until one succeeds.")
     )

@@ -1,4 +1,5 @@
-"""What each user chooses for themselves: language, time zone and the mail they receive."""
+"""What each user chooses for themselves: language, time zone and when to be reminded
+(what mail each campaign sends them: campaign/models/mail.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from campaign.models.mail import default_reminder_hours
 from campaign.time_zones import TIME_ZONES
 
 
@@ -26,15 +28,11 @@ class Profile(models.Model):
         choices=[(tz, tz) for tz in TIME_ZONES],
         help_text=_("Empty: the browser's time zone."),
     )
-    mail_phase_opened = models.BooleanField(_("a phase opens"), default=True)
-    mail_reminders = models.BooleanField(
-        _("24 hours and 1 hour before a deadline, if my orders are not ready"), default=True
-    )
-    mail_phase_resolved = models.BooleanField(
-        _("a phase is resolved (with my rolls)"), default=True
-    )
-    mail_press_digest = models.BooleanField(
-        _("press I have not read, gathered in one mail every few hours at most"), default=True
+    reminder_hours = models.JSONField(
+        _("remind me this many hours before a deadline"),
+        default=default_reminder_hours,
+        blank=True,
+        help_text=_("While my orders are not marked ready; each campaign may turn them off."),
     )
     press_digest_at = models.DateTimeField(
         null=True,

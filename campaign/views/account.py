@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods
 from campaign import account_mail
 from campaign.forms import ProfileForm, RecipientsPasswordResetForm
 from campaign.middleware import remember_language, remember_time_zone
-from campaign.models import Profile
+from campaign.models import Campaign, Profile
 from courier.proxy import client_address
 
 
@@ -33,7 +33,8 @@ def preferences(request):
         messages.success(request, gettext("Preferences saved."))
         return redirect("campaign:preferences")
     status = 422 if form.is_bound else 200
-    context = {"form": form, "profile": profile}
+    campaigns = Campaign.objects.filter(seats__user=request.user).distinct().order_by("name")
+    context = {"form": form, "profile": profile, "campaigns": campaigns}
     return render(request, "campaign/preferences.html", context, status=status)
 
 

@@ -95,10 +95,9 @@ def played_eia():
         {"operations": ["palatinate"], "moves": [], "depot_attacks": []},
         users["player"],
     )
-    Phase.objects.filter(pk=campaign.phase_id).update(  # a paused clock, a reminder sent
+    Phase.objects.filter(pk=campaign.phase_id).update(  # a paused clock
         deadline=timezone.now() + timedelta(days=2),
         paused_remaining=timedelta(hours=30, microseconds=7),
-        reminders_sent=[24],
     )
     stack = GuerrillaStack.objects.filter(campaign=campaign).order_by("pk").first()
     Order.objects.create(

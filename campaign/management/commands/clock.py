@@ -1,5 +1,5 @@
 """manage.py clock: every CLOCK_INTERVAL_SECONDS, hand the worker the check of deadlines
-and reminders (campaign.tasks.tick), and every press.DIGEST_CHECK_SECONDS the press
+and reminders (campaign.tasks.tick), and every press_mail.DIGEST_CHECK_SECONDS the press
 digests (campaign.tasks.send_press_digests). Run it beside `manage.py db_worker`."""
 
 import time
@@ -7,7 +7,7 @@ import time
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from campaign import press
+from campaign import press_mail
 from campaign.tasks import send_press_digests, tick
 
 
@@ -19,12 +19,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, once: bool = False, **options):
         interval = settings.CLOCK_INTERVAL_SECONDS
-        digests_due = time.monotonic() + press.DIGEST_CHECK_SECONDS
+        digests_due = time.monotonic() + press_mail.DIGEST_CHECK_SECONDS
         while True:
             tick.enqueue()
             if time.monotonic() >= digests_due:
                 send_press_digests.enqueue()
-                digests_due = time.monotonic() + press.DIGEST_CHECK_SECONDS
+                digests_due = time.monotonic() + press_mail.DIGEST_CHECK_SECONDS
             if once:
                 return
             time.sleep(interval)

@@ -1,0 +1,110 @@
+"""Reminders before a deadline: each user chooses how many hours before it he is
+reminded (Profile.reminder_hours, "24, 2" unless he changes it), and each campaign may
+turn them off (MailChoice). A reminder goes while the power owes orders not marked ready,
+once for each offset and deadline: the offsets it covers are written (ReminderSent) in
+the transaction that queues its mail, so that several workers, a restart or a clock tick
+that comes late neither send it twice nor skip it; a moved deadline is a new one. When
+the worker comes back after several offsets have passed, one mail covers them, saying
+the time really left.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.translation import gettext, ngettext
+
+from campaign import mail_orders, notifications, order_text, outgoing, readiness
+from campaign.forms import ReminderHoursField
+from campaign.models import MailKind, Phase, Profile, ReminderSent, Seat
+from campaign.models.mail import default_reminder_hours
+
+LONGEST = timedelta(hours=ReminderHoursField.WEEK)  # no offset is longer
+
+
+def send_due(now: datetime) -> int:
+    """Queue every reminder due at ``now``; returns how many mails were queued."""
+    phases = Phase.objects.filter(
+        status=Phase.Status.OPEN,
+        campaign__started_at__isnull=False,  # a deadline runs from the start
+        campaign__phase=F("pk"),
+        deadline__gt=now,
+        deadline__lte=now + LONGEST,
+    ).select_related("campaign")
+    return sum(_remind(phase, now) for phase in phases)
+
+
+def _remind(phase: Phase, now: datetime) -> int:
+    """Queue this phase's due reminders, each in its own transaction."""
+    campaign = phase.campaign
+    late = {p.pk for p in readiness.owing_powers(campaign, phase) if not p.ready}
+    seats = [s for s in notifications.readers(campaign, MailKind.REMINDERS) if s.power_id in late]
+    if not seats:
+        return 0
+    hours = dict(
+        Profile.objects.filter(user__in=[s.user_id for s in seats]).values_list(
+            "user_id", "reminder_hours"
+        )
+    )
+    sent = set(
+        ReminderSent.objects.filter(phase=phase, deadline=phase.deadline).values_list(
+            "user_id", "hours"
+        )
+    )
+    left = phase.deadline - now
+    world = None
+    queued = 0
+    for seat in seats:
+        offsets = hours.get(seat.user_id, default_reminder_hours())
+        fresh = [h for h in offsets if left <= timedelta(hours=h) and (seat.user_id, h) not in sent]
+        if not fresh:
+            continue
+        world = world or campaign.rules.load_world(campaign)
+        queued += _queue(seat, phase, fresh, left, world)
+    return queued
+
+
+def _queue(seat: Seat, phase: Phase, offsets: list[int], left: timedelta, world) -> int:
+    """Count the offsets as sent and queue their one mail, together or not at all."""
+    try:
+        with transaction.atomic():
+            ReminderSent.objects.bulk_create(
+                ReminderSent(user=seat.user, phase=phase, deadline=phase.deadline, hours=h)
+                for h in offsets
+            )
+            outgoing.send(
+                seat.user,
+                lambda: _letter(seat, phase, left, world),
+                campaign=phase.campaign,
+                kind=MailKind.REMINDERS,
+                answer=notifications.orders_answer(phase),
+            )
+    except IntegrityError:  # another worker counted one of them first: its mail goes
+        return 0
+    return 1
+
+
+def time_left(left: timedelta) -> str:
+    """ "5 hours", "40 minutes": the time left, rounded down."""
+    hours, minutes = int(left.total_seconds() // 3600), int(left.total_seconds() // 60)
+    if hours:
+        return ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
+    return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
+
+
+def _letter(seat: Seat, phase: Phase, left: timedelta, world) -> outgoing.Letter:
+    campaign = phase.campaign
+    spec = campaign.rules.phase(phase.key)
+    form = mail_orders.order_form(campaign, phase, seat.power, world)
+    return outgoing.Letter(
+        subject=gettext("[%(campaign)s] %(phase)s: %(left)s left")
+        % {"campaign": campaign.name, "phase": spec.name, "left": time_left(left)},
+        paragraphs=[
+            gettext("%(phase)s closes at %(deadline)s and your orders are not marked ready.")
+            % {"phase": spec.name, "deadline": outgoing.moment(phase.deadline)}
+        ],
+        orders=order_text.written(form),
+        link=notifications.campaign_link(campaign),
+    )
