@@ -70,9 +70,10 @@ def reading_as(user):
 
 def moment(value) -> str:
     """A moment as the reader reads it: in their time zone and language, the zone named
-    ("6 December 2026 14:00 (Europe/Athens)")."""
-    written = formats.date_format(timezone.localtime(value), "DATETIME_FORMAT")
-    return f"{written} ({timezone.get_current_timezone_name()})"
+    ("Dec. 6, 2026, 14:00 (Europe/Athens)"), in 24 hours whatever the language."""
+    local = timezone.localtime(value)
+    day = formats.date_format(local, "DATE_FORMAT")
+    return f"{day}, {local:%H:%M} ({timezone.get_current_timezone_name()})"
 
 
 def thread_id(campaign: Campaign) -> str:

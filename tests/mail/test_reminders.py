@@ -1,0 +1,139 @@
+"""Reminders before a deadline at the offsets each user chooses: one mail per offset and
+deadline while the power owes orders not marked ready, with the orders to answer by mail;
+none when ready, turned off for the campaign, or already sent; again for a moved
+deadline; one mail for offsets a late clock passed together; and exactly once when two
+workers run the clock at the same moment (PostgreSQL, real transactions)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django_tasks_db.models import DBTaskResult
+
+from campaign import reminders, services
+from campaign.models import MailChoice, Profile, ReminderSent
+from tests.factories import make_eia_campaign, seat_users
+from tests.services.test_scheduling import (
+    START,
+    clock,  # noqa: F401  (a fixture)
+    eia,  # noqa: F401  (a fixture)
+    france_sponsors_a_revolt,
+    give_orders,
+    run_worker,
+    set_deadline,
+)
+
+pytestmark = pytest.mark.django_db
+DEADLINE_HOURS = 48
+
+
+@pytest.fixture
+def owing(eia):  # noqa: F811
+    """France owes orders in the peace step, due in 48 hours; its player has an address."""
+    campaign, users = eia
+    france_sponsors_a_revolt(campaign)
+    users["player"].email = "player@example.org"
+    users["player"].save(update_fields=["email"])
+    set_deadline(campaign, DEADLINE_HOURS, users)
+    return campaign, users
+
+
+def reminded(clock, **at) -> list[str]:  # noqa: F811
+    """Move the clock, run the reminders and the worker: the subjects mailed."""
+    clock(**at)
+    mail.outbox.clear()
+    reminders.send_due(START + timedelta(**at))
+    run_worker()
+    return [m.subject for m in mail.outbox if "left" in m.subject]
+
+
+def test_each_chosen_offset_reminds_once(owing, clock):  # noqa: F811
+    campaign, users = owing
+    Profile.objects.update_or_create(user=users["player"], defaults={"reminder_hours": [8, 4, 1]})
+    assert reminded(clock, hours=39) == []  # 9 h left
+    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=40)] == ["8 hours left"]
+    assert reminded(clock, hours=41) == []
+    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=44)] == ["4 hours left"]
+    assert reminded(clock, hours=45) == []
+    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=47, minutes=30)] == [
+        "30 minutes left"
+    ]
+    assert reminded(clock, hours=47, minutes=50) == []
+    assert ReminderSent.objects.filter(user=users["player"]).count() == 3
+
+
+def test_a_reminder_shows_the_orders_and_takes_them_by_answer(owing, clock):  # noqa: F811
+    campaign, users = owing
+    clock(hours=24)
+    reminders.send_due(START + timedelta(hours=24))
+    run_worker()
+    (message,) = [m for m in mail.outbox if "left" in m.subject]
+    assert message.reply_to and message.reply_to[0].startswith("courier+o-")
+    assert "READY" in message.body
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_no_reminder_when_ready_or_turned_off(owing, clock):  # noqa: F811
+    campaign, users = owing
+    MailChoice.objects.create(user=users["player"], campaign=campaign, reminders=False)
+    assert reminded(clock, hours=24) == []
+    MailChoice.objects.all().delete()
+    give_orders(campaign, "france")  # ready
+    assert reminded(clock, hours=47) == []
+
+
+def test_a_late_clock_sends_one_mail_for_the_offsets_it_passed(owing, clock):  # noqa: F811
+    campaign, users = owing
+    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=46, minutes=30)] == ["1 hour left"]
+    assert sorted(ReminderSent.objects.values_list("hours", flat=True)) == [2, 24]
+    assert reminded(clock, hours=47) == []
+
+
+def test_a_moved_deadline_is_reminded_again(owing, clock):  # noqa: F811
+    campaign, users = owing
+    assert len(reminded(clock, hours=24)) == 1
+    campaign.refresh_from_db()
+    services.set_deadline(
+        campaign_id=campaign.pk,
+        phase_id=campaign.phase_id,
+        deadline=START + timedelta(hours=60),
+        actor=users["gm"],
+    )
+    assert len(reminded(clock, hours=36)) == 1  # 24 h before the new deadline
+    assert reminded(clock, hours=37) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_at_once_send_each_reminder_once(on_postgresql, time_machine):
+    time_machine.move_to(START, tick=False)
+    campaign = make_eia_campaign()
+    users = seat_users(campaign)
+    france_sponsors_a_revolt(campaign)
+    users["player"].email = "player@example.org"
+    users["player"].save(update_fields=["email"])
+    set_deadline(campaign, DEADLINE_HOURS, users)
+    now = START + timedelta(hours=24)
+    for _ in range(5):
+        ReminderSent.objects.all().delete()
+        DBTaskResult.objects.all().delete()
+        barrier = threading.Barrier(2)
+
+        def work(barrier=barrier):
+            try:
+                barrier.wait(timeout=30)
+                reminders.send_due(now)
+            finally:
+                connection.close()
+
+        threads = [threading.Thread(target=work) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        queued = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail")
+        assert queued.count() == 1
+        assert ReminderSent.objects.count() == 1
