@@ -127,9 +127,19 @@ def _orders(user, phase_id: int, text: str) -> str:
             except ServiceError as error:
                 reason = str(error)
                 raise Refused("closed", lambda: reason) from None
-        errors = list(bound.non_field_errors())
+        errors = [*bound.non_field_errors(), *_unnamed_errors(bound, lines)]
     _answer_orders(seat, phase, lines, errors, saved=not refused, ready=reading.ready)
     return "orders refused" if refused else "orders saved"
+
+
+def _unnamed_errors(bound, lines) -> list[str]:
+    """The errors of fields no line of the answer named (a kept value no longer valid)."""
+    named = {line.field for line in lines}
+    return [
+        f"{bound.fields[name].label}: {' '.join(errors)}"
+        for name, errors in bound.errors.items()
+        if name in bound.fields and name not in named
+    ]
 
 
 def _answer_orders(seat: Seat, phase: Phase, lines, errors, *, saved: bool, ready: bool) -> None:
