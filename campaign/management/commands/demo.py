@@ -14,6 +14,7 @@ from campaign.scheduling import STANDARD_PACE, pace_hours
 from rules.engine import registry
 
 PASSWORD = "courier-demo"
+DEMO_MAIL_DOMAIN = "demo.courier.localhost"
 GM_USERNAME = "gm"
 
 
@@ -61,5 +62,6 @@ class Command(BaseCommand):
         user, created = get_user_model().objects.get_or_create(username=username)
         if created:
             user.set_password(PASSWORD)
-            user.save(update_fields=["password"])
+            user.email = f"{username}@{DEMO_MAIL_DOMAIN}"  # read in the outbox, /outbox/
+            user.save(update_fields=["password", "email"])
         return user
