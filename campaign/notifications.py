@@ -137,7 +137,8 @@ def _phase_resolved(campaign: Campaign, phase: Phase) -> None:
             ]
             mine = [line for own, line in lines if own]
             sections = [(gettext("Your rolls and results:"), mine)] if mine else []
-            sections.append((gettext("The whole phase:"), [line for _, line in lines]))
+            if lines:
+                sections.append((gettext("The whole phase:"), [line for _, line in lines]))
             return outgoing.Letter(
                 subject=gettext("[%(campaign)s] %(phase)s is resolved")
                 % {"campaign": campaign.name, "phase": spec.name},

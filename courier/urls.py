@@ -15,6 +15,15 @@ def favicon(request):
     return redirect(static("courier/favicon.svg"), permanent=True)
 
 
+def service_webhooks() -> list:
+    """The mail service's webhooks (django-anymail's), the inbound mail's among them
+    (campaign/mail_replies.py): the configured service's only."""
+    from anymail import urls
+
+    prefix = f"{settings.MAIL_PROVIDER}_"
+    return [route for route in urls.urlpatterns if (route.name or "").startswith(prefix)]
+
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # Django's own account pages, the password reset throttled, the login naming an invitation
@@ -24,9 +33,9 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
-    # a sending service's webhooks, among them the inbound mail (campaign/mail_replies.py)
-    path("anymail/", include("anymail.urls")),
     path("", include("campaign.urls")),
 ]
+if settings.MAIL_PROVIDER:
+    urlpatterns.insert(0, path("anymail/", include((service_webhooks(), "anymail"))))
 if settings.MAIL_OUTBOX:  # development without a mail server: each user's mails, kept here
     urlpatterns.insert(0, path("outbox/", include("campaign.outbox_urls")))

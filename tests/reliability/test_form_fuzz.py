@@ -124,6 +124,8 @@ NOTHING_TO_POST = {
     "campaign:question": "a ruleset's answer about one item",
     "campaign:lobby": "the campaigns open to new players (its forms post elsewhere)",
     "campaign:confirm_email": "the link mailed to an address (its button posts nothing more)",
+    "outbox:list": "the development outbox's mails (each answered on its own page)",
+    "outbox:html": "a kept mail's HTML part",
 }
 ADMIN = "admin"  # Django's admin: one target over all its routes (no role here is staff)
 

@@ -88,9 +88,12 @@ def test_a_deployment_with_a_mail_server_or_the_console_asked_for_starts():
     assert smtp.stdout.strip() == "django.core.mail.backends.smtp.EmailBackend"
     assert console.returncode == 0, console.stderr
     assert console.stdout.strip() == "django.core.mail.backends.console.EmailBackend"
-    # development needs neither
+    service = load_settings("EMAIL_BACKEND", COURIER_MAIL_PROVIDER="postmark", **production)
+    assert service.returncode == 0, service.stderr
+    assert service.stdout.strip() == "anymail.backends.postmark.EmailBackend"
+    # development needs none: its mail is kept in the outbox its recipients read
     assert load_settings("EMAIL_BACKEND", DJANGO_DEBUG="1").stdout.strip() == (
-        "django.core.mail.backends.console.EmailBackend"
+        "campaign.outbox.OutboxBackend"
     )
 
 
