@@ -77,6 +77,9 @@ def receive(raw: bytes, *, envelope_sender: str | None = None, envelope_recipien
     except Refused as refused:
         _answer_refusal(incoming, refused)
         outcome = refused.outcome
+    except Exception:  # not acted on (the database gave up): acted on when delivered again
+        ReceivedMail.objects.filter(pk=record.pk).delete()
+        raise
     ReceivedMail.objects.filter(pk=record.pk).update(outcome=outcome)
     return outcome
 
