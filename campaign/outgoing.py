@@ -59,11 +59,8 @@ def _domain() -> str:
 
 @contextmanager
 def reading_as(user):
-    """Write in the user's language and time zone (their Profile's, else the site's and
-    UTC)."""
-    profile = Profile.objects.filter(user=user).only("language", "time_zone").first()
-    language = (profile and profile.language) or settings.LANGUAGE_CODE
-    zone = (profile and profile.time_zone) or "UTC"
+    """Write in the user's language and time zone (Profile.reading_of)."""
+    language, zone = Profile.reading_of(user)
     with translation.override(language), timezone.override(zone):
         yield
 

@@ -28,6 +28,10 @@ class Profile(models.Model):
         choices=[(tz, tz) for tz in TIME_ZONES],
         help_text=_("Empty: the browser's time zone."),
     )
+    # What the user's browser last said, for the mail of a user who chose neither: written
+    # in the language and time zone he reads the site in (campaign/middleware.py).
+    browser_language = models.CharField(max_length=8, blank=True, editable=False)
+    browser_time_zone = models.CharField(max_length=64, blank=True, editable=False)
     reminder_hours = models.JSONField(
         _("remind me this many hours before a deadline"),
         default=default_reminder_hours,
@@ -65,6 +69,15 @@ class Profile(models.Model):
     @classmethod
     def language_of(cls, user) -> str:
         """The language to write to ``user`` in, whoever made the mail: their choice, else
-        the site's."""
-        chosen = cls.objects.filter(user=user).values_list("language", flat=True).first()
-        return chosen or settings.LANGUAGE_CODE
+        their browser's, else the site's."""
+        return cls.reading_of(user)[0]
+
+    @classmethod
+    def reading_of(cls, user) -> tuple[str, str]:
+        """The language and time zone a mail to ``user`` is written in: their choice, else
+        what their browser last said, else the site's language and UTC."""
+        found = cls.objects.filter(user=user).first()
+        if found is None:
+            return settings.LANGUAGE_CODE, "UTC"
+        language = found.language or found.browser_language or settings.LANGUAGE_CODE
+        return language, found.time_zone or found.browser_time_zone or "UTC"
