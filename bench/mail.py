@@ -69,14 +69,13 @@ from campaign import (  # noqa: E402
     order_text,
     outgoing,
     readiness,
-    scheduling,
     services,
 )
 from campaign.delivery import deliver_mail  # noqa: E402
 from campaign.mail_tokens import Purpose, reply_address  # noqa: E402
 from campaign.models import Campaign, Phase, Seat  # noqa: E402
-from rules.empires_in_arms.models import Revolt  # noqa: E402
 from tests.factories import make_eia_campaign  # noqa: E402
+from tests.services.test_scheduling import france_sponsors_a_revolt  # noqa: E402
 
 PREFIX = "Mail bench"
 USERS = "mailbench-"
@@ -220,18 +219,8 @@ def reply(seat: Seat, phase: Phase, original: dict, text: str, n: int) -> bytes:
 
 def replies(count: int) -> dict:
     campaign, _ = campaign_with_players("replies")
-    # France sponsors a revolt in Austrian Minor 001 (test_scheduling.py
-    # france_sponsors_a_revolt): in the peace step it owes orders beside Great Britain
-    Revolt.objects.create(
-        campaign=campaign,
-        sponsor=campaign.powers.get(key="france"),
-        area=campaign.areas.get(key="minor-1"),
-        number=3,
-        started_turn=1,
-    )
-    scheduling.state_edited(Campaign.objects.get(pk=campaign.pk))
+    phase = france_sponsors_a_revolt(campaign)  # France owes orders beside Great Britain
     campaign = Campaign.objects.get(pk=campaign.pk)
-    phase = campaign.phase
     players = owing_players(campaign, phase)
     since = timezone.now()
     notifications._phase_opened(campaign, phase)  # the mails they answer
