@@ -132,14 +132,14 @@ def send_digests(now: datetime | None = None) -> int:
     by_user: dict[int, list[Seat]] = defaultdict(list)
     for seat in seats:
         by_user[seat.user_id].append(seat)
-    profiles = {p.user_id: p for p in Profile.objects.filter(user_id__in=by_user)}
+    since = dict(
+        Profile.objects.filter(user_id__in=by_user).values_list("user_id", "press_digest_at")
+    )
     sent = 0
     for user_id, user_seats in by_user.items():
-        profile = profiles.get(user_id) or Profile(user_id=user_id)
         for seat in user_seats:
-            sent += _digest(seat, profile.press_digest_at, upto)
-        profile.press_digest_at = upto
-        profile.save()
+            sent += _digest(seat, since.get(user_id), upto)
+        Profile.objects.update_or_create(user_id=user_id, defaults={"press_digest_at": upto})
     return sent
 
 
