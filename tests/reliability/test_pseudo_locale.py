@@ -14,11 +14,14 @@ leave to the browser's language (a preferences form posted without one) is read 
 The turn: the factories' campaign of each ruleset (tests/factories.py) played until its
 first turn ends or a decision is awaited (every power's default orders), its log read on
 the campaign page and on each resolved phase's history and verify pages, as every seat;
-and every mail the turn sends (a phase opened, a phase resolved), read from the outbox.
+and every mail the turn sends (a phase opened, a phase resolved), read from the outbox:
+its subject, its text part and what its HTML part shows.
 
 What may show untranslated, because no catalog holds it (``Allowed``): what a person
 typed or chose (user names, campaign names, press messages, the fields and values a
-form post carried and its error repeats, the campaign's link in a mail), the languages'
+form post carried and its error repeats, the campaign's links in a mail: its page, its
+mail settings, the signed link that turns a kind of mail off), the word that marks orders
+given by mail ready (``MAIL_KEYWORDS``, the same in every language), the languages'
 own names in the switcher, the time zone picker's place names (IANA's), names that are no
 word (``NOT_WORDS``), dice seeds and their hashes, rule numbers and Pax Baltica's combat
 ratings (``CODES``), and the proper names of Pax Baltica's blocks, Empires in Arms'
@@ -41,6 +44,7 @@ from django.core import mail
 from django.db import transaction
 from django.test import Client
 
+from campaign import order_text
 from campaign.models import Campaign, Phase, Profile
 from campaign.time_zones import grouped_choices
 from tests import pseudo
@@ -132,6 +136,27 @@ class Allowed:
 def link(campaign: Campaign) -> str:
     """The campaign's address, as the mails give it."""
     return settings.SITE_URL.rstrip("/") + u("detail", campaign.pk)
+
+
+# A word a mail names as it is, in every language: the line that marks orders answered by
+# mail ready (campaign/order_text.py).
+MAIL_KEYWORDS = {order_text.READY}
+
+
+def mail_links(campaign: Campaign) -> re.Pattern:
+    """The links the campaign's mail carries besides its page: its mail settings page, and
+    the signed link that turns one kind of mail off."""
+    site = re.escape(settings.SITE_URL.rstrip("/"))
+    choices = site + re.escape(u("mail_settings", campaign.pk))
+    off = site + re.escape(u("unsubscribe", "TOKEN")).replace("TOKEN", r"[\w:-]+")
+    return re.compile(f"{choices}|{off}")
+
+
+def mail_texts(message) -> list[str]:
+    """What a person reads of a mail: its subject, its text part line by line and what its
+    HTML part shows."""
+    (html,) = [content for content, kind in message.alternatives if kind == "text/html"]
+    return [message.subject, *message.body.splitlines(), *pseudo.shown(html)]
 
 
 def time_zone_places() -> set[str]:
@@ -298,10 +323,11 @@ def test_a_turn_s_log_and_mail_read_in_the_pseudo_locale(
     resolved = play_a_turn(campaign, django_capture_on_commit_callbacks)
     run_worker(django_capture_on_commit_callbacks)
     allowed = Allowed.of(campaign)
+    in_mail = (mail_links(campaign), *allowed.also(MAIL_KEYWORDS).patterns)
     found = []
     for message in mail.outbox:
-        for text in (message.subject, *message.body.splitlines()):
-            if pseudo.escapes(text, CODES, *allowed.patterns):
+        for text in mail_texts(message):
+            if pseudo.escapes(text, CODES, *in_mail):
                 found.append(f"mail to {message.to[0]}: {text[:160]}")
     assert mail.outbox, "the turn sent no mail"
     pages = [u("detail", campaign.pk)]

@@ -1,8 +1,10 @@
 """Every mail Courier sends reads in its recipient's language: read in the pseudo-locale
 (tests/pseudo.py) by a recipient whose Profile chose it, the deadline reminder, the press
-digest, the lobby's mails (a request to the GM, its acceptance, its refusal) and the
-password reset show no letter the catalogs did not write, apart from what people typed or
-chose and the links; and the password reset is written in the recipient's language, not
+digest, the press mailed as it is written, the lobby's mails (a request to the GM, its
+acceptance, its refusal) and the password reset show no letter the catalogs did not
+write, in their subject, text part or HTML part, apart from what people typed or chose,
+the links and the word that marks orders ready by mail; and the password reset is
+written in the recipient's language, not
 in the language of the request that asked for it. The scenario's names are not allowed
 here: the mails name the powers through the catalogs. The mails of a phase that opens or
 is resolved are read in tests/reliability/test_pseudo_locale.py.
@@ -27,11 +29,17 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from campaign import account_mail, lobby, press, services
-from campaign.models import Campaign, Seat
+from campaign import account_mail, lobby, press, press_mail, services
+from campaign.models import Campaign, MailChoice, PressMail, Seat
 from tests import pseudo
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
-from tests.reliability.test_pseudo_locale import CODES, Allowed, speak_pseudo
+from tests.reliability.test_pseudo_locale import (
+    CODES,
+    MAIL_KEYWORDS,
+    Allowed,
+    mail_texts,
+    speak_pseudo,
+)
 from tests.services.test_scheduling import (
     START,
     france_sponsors_a_revolt,
@@ -70,11 +78,13 @@ def users(campaign):
 
 
 def escapes_in_mail(allowed: Allowed) -> list[str]:
-    """The outbox's subject and body lines that show a letter no catalog wrote."""
+    """The outbox's subjects, text lines and HTML texts that show a letter no catalog
+    wrote (the word that marks orders ready by mail aside: MAIL_KEYWORDS)."""
     found = []
+    keywords = pseudo.allowing(MAIL_KEYWORDS)
     for message in mail.outbox:
-        for text in (message.subject, *message.body.splitlines()):
-            if pseudo.escapes(text, CODES, LINKS, *allowed.patterns):
+        for text in mail_texts(message):
+            if pseudo.escapes(text, CODES, LINKS, keywords, *allowed.patterns):
                 found.append(f"mail to {message.to[0]}: {text[:160]}")
     return found
 
@@ -108,8 +118,24 @@ def test_the_press_digest_reads_in_the_readers_language(campaign, users):
     press.post_message(seat=seat, to=press.PRIVATE_CHOICE, chosen=["great_britain"], text=text)
     press.post_message(seat=seat, to=press.GM_CHOICE, chosen=[], text=text)
     mail.outbox.clear()
-    assert press.send_digests(timezone.now() + timedelta(hours=1)) > 0
+    assert press_mail.send_digests(timezone.now() + timedelta(hours=1)) > 0
     run_worker()
+    assert_reads_clean(Allowed.of().also({text}))
+
+
+def test_the_press_mailed_as_written_reads_in_the_readers_language(
+    campaign, users, django_capture_on_commit_callbacks
+):
+    cache.clear()  # the posting rate is counted in the cache
+    for user in users.values():
+        MailChoice.objects.create(user=user, campaign=campaign, press=PressMail.EACH)
+    seat = Seat.objects.get(campaign=campaign, user=users["player"])
+    text = "Shall we share Bavaria?"
+    with django_capture_on_commit_callbacks(execute=True):
+        press.post_message(seat=seat, to=press.PUBLIC, chosen=[], text=text)
+        press.post_message(seat=seat, to=press.PRIVATE_CHOICE, chosen=["great_britain"], text=text)
+        press.post_message(seat=seat, to=press.GM_CHOICE, chosen=[], text=text)
+    run_worker(django_capture_on_commit_callbacks)
     assert_reads_clean(Allowed.of().also({text}))
 
 

@@ -31,8 +31,8 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from campaign import services
-from campaign.models import Campaign, Phase, Seat
+from campaign import mail_tokens, services
+from campaign.models import Campaign, MailKind, Phase, Seat
 from rules.dice import ScriptedDice
 from rules.engine import ruleset_for
 from rules.pax_baltica.models import Block
@@ -451,6 +451,42 @@ def foreign_seat_request(s: Scene):
     )[0]
 
 
+def mail_settings_calls(s: Scene) -> list[Call]:
+    """The mail the campaign sends the reader: saved, or refused (a press mail that is no
+    choice); a campaign that does not exist. Any user may ask (the view reads the seat):
+    one with no seat or request in the campaign finds no page."""
+    url = u("mail_settings", s.pk)
+    choice = {"your_turn": "on", "reminders": "on", "resolved": "on", "press": "each"}
+
+    def ok(status: int) -> dict:
+        return {**seated(default=status), "outsider": 404}
+
+    return [
+        get(url, ok(200)),
+        post(url, choice, ok(302), "saved"),
+        post(url, {**choice, "press": "sometimes"}, ok(422), "not a choice"),
+        get(u("mail_settings", MISSING), 404, "no such campaign"),
+    ]
+
+
+def unsubscribe_calls(s: Scene) -> list[Call]:
+    """The link every mail of a kind carries: whoever holds it may use it (a mail provider
+    posts to it without logging in, RFC 8058); a link Courier did not sign is refused."""
+    player = s.users["player"].pk
+
+    def link(*target) -> str:
+        return u("unsubscribe", mail_tokens.unsubscribe_token(*target))
+
+    return [
+        get(link(player, s.pk, MailKind.PRESS)),
+        post(link(player, s.pk, MailKind.PRESS), {}, 200, "one click"),
+        get(u("unsubscribe", "forged:token"), 400, "a link Courier did not sign"),
+        post(u("unsubscribe", "forged:token"), {}, 400, "a link Courier did not sign"),
+        get(link(player, s.pk, "spam"), 400, "no kind of mail"),
+        get(link(player, MISSING, MailKind.PRESS), 404, "no such campaign"),
+    ]
+
+
 def press_calls(s: Scene) -> list[Call]:
     """The press pages and fragments; messages to everyone, empty, to nowhere."""
     url = u("press", s.pk)
@@ -777,6 +813,8 @@ BUILDERS: dict[str, Spec] = {
             post(u("preferences"), {"time_zone": "UTC"}, 302),
         ],
     ),
+    "mail_settings": Spec(ACCOUNT, ANY_METHOD, mail_settings_calls),
+    "unsubscribe": Spec(PUBLIC, ANY_METHOD, unsubscribe_calls),
     "confirm_email": Spec(
         PUBLIC,  # the link mailed to an address: anyone who holds it, logged in or not
         ANY_METHOD,

@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from campaign import lobby
+from campaign import lobby, outgoing
 from campaign.errors import Conflict, ServiceError
-from campaign.models import Campaign, Event, Seat, SeatRequest
+from campaign.models import Campaign, Event, MailChoice, Seat, SeatRequest
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -41,16 +41,16 @@ def users(campaign):
 
 @pytest.fixture
 def mailed(monkeypatch, django_capture_on_commit_callbacks):
-    """The mails handed to the worker, as (recipient, subject, body); each test's commit
+    """The mails handed to the worker, as (recipient, subject, text); each test's commit
     callbacks run as it ends its ``with mailed.sending():`` block."""
     sent: list[tuple[str, str, str]] = []
 
     class Deliver:
         @staticmethod
-        def enqueue(recipient, subject, body):
-            sent.append((recipient, subject, body))
+        def enqueue(mail: dict):
+            sent.append((mail["to"], mail["subject"], mail["text"]))
 
-    monkeypatch.setattr(lobby.delivery, "deliver_mail", Deliver)
+    monkeypatch.setattr(outgoing.delivery, "deliver_mail", Deliver)
 
     class Outbox(list):
         def sending(self):
@@ -96,6 +96,20 @@ def test_asking_makes_a_request_and_mails_the_gm(campaign, users, mailed):
     assert to == "gm@example.org"
     assert f"asker-{campaign.pk} asks to play Spain" in subject
     assert f"/campaigns/{campaign.pk}/gm/#lobby" in body
+
+
+def test_the_lobby_mails_no_one_who_turned_them_off_for_the_campaign(campaign, users, mailed):
+    MailChoice.objects.create(user=users["gm"], campaign=campaign, lobby=False)
+    MailChoice.objects.create(user=users["asker"], campaign=make_eia_campaign(), lobby=False)
+    with mailed.sending():
+        asked = ask(campaign, users["asker"])
+    assert mailed.sent == []  # the GM turned the lobby's mail off
+    with mailed.sending():
+        answer(campaign, asked, True, users["gm"])
+    # the asker turned it off for another campaign only
+    assert [(to, subject) for to, subject, _ in mailed.sent] == [
+        ("asker@example.org", f"[{campaign.name}] You play Spain")
+    ]
 
 
 def test_a_campaign_not_in_the_lobby_takes_no_request(campaign, users):

@@ -1,8 +1,10 @@
 """Mail and webhooks, sent by the worker after the commit: a phase opens (orders awaited
-only from powers that owe them), reminders 24 h and 1 h before a deadline to the powers
-not ready (each once), the resolution with the reader's own rolls first and never the
-other side's hidden lines, each user's choices; a webhook POSTs JSON to a local test
-server; a failed mail or webhook is retried later, and given up after five attempts.
+only from powers that owe them, its deadline in the reader's language and time zone),
+reminders before a deadline (24 h and 2 h unless the reader chose other hours) to the
+powers not ready (each once), the resolution with the reader's own rolls first and never
+the other side's hidden lines, each user's choices for the campaign (MailChoice); a
+webhook POSTs JSON to a local test server; a failed mail or webhook is retried later,
+and given up after five attempts.
 
 Mail is read from Django's test outbox (pytest-django's locmem backend).
 """
@@ -10,6 +12,7 @@ Mail is read from Django's test outbox (pytest-django's locmem backend).
 from __future__ import annotations
 
 import json
+import re
 import smtplib
 import socket
 import threading
@@ -18,10 +21,11 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from django.core import mail
+from django.core.mail.backends import locmem
 from django_tasks_db.models import DBTaskResult
 
-from campaign import delivery, scheduling, services
-from campaign.models import Campaign, Profile, RollRecord, Seat
+from campaign import delivery, order_text, outgoing, scheduling, services
+from campaign.models import Campaign, MailChoice, Profile, RollRecord, Seat
 from rules.pax_baltica.models import Block
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
 from tests.services.test_eia_phase_services import CyclingDice
@@ -59,6 +63,11 @@ def mails(subject_part: str = "") -> dict[str, list[mail.EmailMessage]]:
             (to,) = message.to
             found.setdefault(to.split("@")[0], []).append(message)
     return found
+
+
+def without_links(text: str) -> str:
+    """The text, its links left out (a signed token may spell anything)."""
+    return re.sub(r"https?://\S+", "", text)
 
 
 def resolve(campaign, users, capture) -> None:
@@ -155,23 +164,36 @@ def test_a_phase_opening_is_mailed_to_seated_users_and_asks_orders_of_those_who_
     opened = mails("is open")
     assert sorted(opened) == ["gm", "other_player", "player"]  # not the outsider
     for role, (message,) in opened.items():
+        awaited = role != "gm"
         assert message.subject == f"[{campaign.name}] Political phase · revolt step is open"
-        assert "The deadline is 14 Jan 2026 09:00 UTC." in message.body
+        paragraphs = message.body.split("\n\n")
+        assert "The deadline is Jan. 14, 2026, 09:00 (UTC)." in paragraphs
         assert f"/campaigns/{campaign.pk}/" in message.body
-        assert ("Your orders are awaited." in message.body) == (role != "gm")
+        assert ("Your orders are awaited." in paragraphs) == awaited
+        # the orders awaited come in plain text, to be answered by mail
+        assert (order_text.READY in message.body) == awaited
+        assert bool(message.reply_to) == awaited
+        html, kind = message.alternatives[0]
+        assert kind == "text/html"
+        assert "The deadline is Jan. 14, 2026, 09:00 (UTC)." in html
+        assert ("Your orders are awaited." in html) == awaited
 
 
-def test_a_mails_deadline_names_its_month_in_the_readers_language(
+def test_a_mails_deadline_is_in_the_readers_language_and_time_zone(
     eia, django_capture_on_commit_callbacks
 ):
     campaign, users = eia
-    Profile.objects.create(user=users["player"], language="el")
+    Profile.objects.create(user=users["player"], language="ru", time_zone="Europe/Moscow")
+    Profile.objects.create(user=users["other_player"], language="el", time_zone="Europe/Athens")
     revolt_step_open_48_hours(campaign, users)
     resolve(campaign, users, django_capture_on_commit_callbacks)
     run_worker(django_capture_on_commit_callbacks)
-    greek = [m.body for m in mail.outbox if m.to == [users["player"].email]]
+    russian = [without_links(m.body) for m in mail.outbox if m.to == [users["player"].email]]
+    assert russian and all("Jan" not in body for body in russian)
+    assert any("14 января 2026 г., 12:00 (Europe/Moscow)" in body for body in russian)
+    greek = [without_links(m.body) for m in mail.outbox if m.to == [users["other_player"].email]]
     assert greek and all("Jan" not in body for body in greek)
-    assert any("14 Ιαν 2026 09:00" in body for body in greek)
+    assert any("14/01/2026, 11:00 (Europe/Athens)" in body for body in greek)
 
 
 def test_a_power_that_owes_no_orders_is_not_told_its_orders_are_awaited(
@@ -194,7 +216,7 @@ def test_a_power_that_owes_no_orders_is_not_told_its_orders_are_awaited(
 # -- reminders ----------------------------------------------------------------------
 
 
-def test_reminders_24_h_and_1_h_before_go_once_to_owing_powers_not_ready(
+def test_reminders_24_h_and_2_h_before_go_once_to_owing_powers_not_ready(
     eia, clock, django_capture_on_commit_callbacks
 ):
     campaign, users = eia
@@ -221,29 +243,59 @@ def test_reminders_24_h_and_1_h_before_go_once_to_owing_powers_not_ready(
     sent = tick_and_send()
     assert list(sent) == ["player"]
     (message,) = sent["player"]
-    assert message.subject == f"[{campaign.name}] Political phase · peace step: 24 h left"
-    assert "closes at 14 Jan 2026 09:00 UTC and your orders are not marked ready" in message.body
+    assert message.subject == f"[{campaign.name}] Political phase · peace step: 24 hours left"
+    assert (
+        "closes at Jan. 14, 2026, 09:00 (UTC) and your orders are not marked ready" in message.body
+    )
+    assert order_text.READY in message.body and message.reply_to  # to be answered by mail
     clock(hours=30)
     assert tick_and_send() == {}
-    clock(hours=46, minutes=59)
+    clock(hours=45, minutes=59)
     assert tick_and_send() == {}
-    clock(hours=47)
+    clock(hours=46)
     sent = tick_and_send()
     assert list(sent) == ["player"]
-    assert sent["player"][0].subject.endswith(": 1 h left")
+    assert sent["player"][0].subject.endswith(": 2 hours left")
     clock(hours=47, minutes=30)
     assert tick_and_send() == {}
 
 
-def test_a_first_tick_within_the_last_hour_sends_one_reminder(eia, clock):
+def test_a_first_tick_within_the_last_two_hours_sends_one_reminder(eia, clock):
     campaign, users = eia
     france_sponsors_a_revolt(campaign)  # so that France owes orders in the peace step
     set_deadline(campaign, 48, users)
     clock(hours=47, minutes=30)
     tick()
     run_worker()
-    assert [m.subject.rsplit(": ", 1)[1] for m in mails("left")["player"]] == ["1 h left"]
+    assert [m.subject.rsplit(": ", 1)[1] for m in mails("left")["player"]] == ["30 minutes left"]
     assert sorted(mails("left")) == ["other_player", "player"]
+    mail.outbox.clear()
+    clock(hours=47, minutes=45)  # both offsets are covered by that one mail
+    tick()
+    run_worker()
+    assert mails("left") == {}
+
+
+def test_each_user_is_reminded_at_the_hours_they_chose(eia, clock):
+    campaign, users = eia
+    france_sponsors_a_revolt(campaign)  # so that France owes orders in the peace step
+    Profile.objects.create(user=users["player"], reminder_hours=[8])
+    Profile.objects.create(user=users["other_player"], reminder_hours=[])  # never
+    set_deadline(campaign, 48, users)
+
+    def left_at(hours: int) -> dict[str, list[str]]:
+        mail.outbox.clear()
+        clock(hours=hours)
+        tick()
+        run_worker()
+        return {
+            role: [m.subject.rsplit(": ", 1)[1] for m in found]
+            for role, found in mails("left").items()
+        }
+
+    assert left_at(24) == {}
+    assert left_at(40) == {"player": ["8 hours left"]}
+    assert left_at(46) == {}
 
 
 # -- a phase is resolved ------------------------------------------------------------
@@ -338,13 +390,14 @@ def test_each_user_receives_only_the_mail_they_chose(
     eia, clock, django_capture_on_commit_callbacks
 ):
     campaign, users = eia
-    Profile.objects.create(
-        user=users["player"],
-        mail_phase_opened=False,
-        mail_reminders=False,
-        mail_phase_resolved=False,
+    MailChoice.objects.create(
+        user=users["player"], campaign=campaign, your_turn=False, reminders=False, resolved=False
     )
-    Profile.objects.create(user=users["other_player"], mail_phase_resolved=False)
+    MailChoice.objects.create(user=users["other_player"], campaign=campaign, resolved=False)
+    elsewhere = make_eia_campaign()  # a choice is the campaign's: another one's changes nothing
+    MailChoice.objects.create(
+        user=users["gm"], campaign=elsewhere, your_turn=False, reminders=False, resolved=False
+    )
     set_deadline(campaign, 48, users)
     clock(hours=47)
     tick()
@@ -447,44 +500,55 @@ def test_a_failing_webhook_is_retried_later_and_given_up_after_five_attempts(clo
     assert DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_webhook").count() == 5
 
 
-def test_a_failed_mail_is_retried_and_then_sent(eia, clock, monkeypatch):
-    campaign, users = eia
-    real = delivery.send_mail
+def mail_server_down(monkeypatch) -> None:
+    """Every mail sent from now on fails as with an SMTP server that hangs up."""
 
     def down(*args, **kwargs):
         raise smtplib.SMTPServerDisconnected("the mail server is down")
 
-    monkeypatch.setattr(delivery, "send_mail", down)
-    delivery.deliver_mail.enqueue("player@example.org", "Subject", "Body")
-    assert run_worker() == [("deliver_mail", "retrying")]
-    (retry,) = DBTaskResult.objects.filter(status="READY")
-    assert retry.run_after == START + timedelta(minutes=1)
-    assert retry.args_kwargs["kwargs"] == {"attempt": 2}
-    assert mail.outbox == []
+    monkeypatch.setattr(locmem.EmailBackend, "send_messages", down)
 
-    monkeypatch.setattr(delivery, "send_mail", real)
+
+def a_mail() -> dict:
+    return outgoing.compose("player@example.org", outgoing.Letter("Subject", ["Body"]))
+
+
+def test_a_failed_mail_is_retried_and_then_sent(eia, clock, monkeypatch):
+    campaign, users = eia
+    with monkeypatch.context() as server:
+        mail_server_down(server)
+        written = a_mail()
+        delivery.deliver_mail.enqueue(written)
+        assert run_worker() == [("deliver_mail", "retrying")]
+        (retry,) = DBTaskResult.objects.filter(status="READY")
+        assert retry.run_after == START + timedelta(minutes=1)
+        assert retry.args_kwargs == {"args": [written], "kwargs": {"attempt": 2}}
+        assert mail.outbox == []
+
     clock(minutes=1)
     assert run_worker() == [("deliver_mail", "sent")]
     (message,) = mail.outbox
     assert (message.to, message.subject, message.body) == (
         ["player@example.org"],
         "Subject",
-        "Body",
+        written["text"],
     )
+    assert message.body.startswith("Body\n\n-- \n")
+    assert message.alternatives[0] == (written["html"], "text/html")
+    # the same mail, under the same Message-ID: a reader's client sees one mail
+    assert message.extra_headers["Message-ID"] == written["headers"]["Message-ID"]
 
 
 def test_a_mail_that_always_fails_is_given_up_after_five_attempts(clock, monkeypatch):
-    def down(*args, **kwargs):
-        raise smtplib.SMTPServerDisconnected("the mail server is down")
-
-    monkeypatch.setattr(delivery, "send_mail", down)
-    delivery.deliver_mail.enqueue("player@example.org", "Subject", "Body")
+    mail_server_down(monkeypatch)
+    delivery.deliver_mail.enqueue(a_mail())
     outcomes = []
     for minutes in (0, 1, 3, 7, 15, 60):
         clock(minutes=minutes)
         outcomes += [value for _, value in run_worker()]
     assert outcomes == ["retrying"] * 4 + ["failed"]
     assert not DBTaskResult.objects.filter(status="READY").exists()
+    assert mail.outbox == []
 
 
 def test_a_webhook_to_a_private_address_is_not_sent(settings, hook_server):

@@ -13,8 +13,18 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from campaign import archive, delivery, press
-from campaign.models import Campaign, Channel, Event, Message, Profile, ReadMarker, Seat
+from campaign import archive, delivery, press, press_mail
+from campaign.models import (
+    Campaign,
+    Channel,
+    Event,
+    MailChoice,
+    Message,
+    PressMail,
+    Profile,
+    ReadMarker,
+    Seat,
+)
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_archive import unrenewed
 
@@ -373,7 +383,7 @@ def test_the_stamp_changes_only_with_what_the_reader_may_read(seats, users):
 
 
 @pytest.fixture
-def mailed(users, django_capture_on_commit_callbacks):
+def mailed(campaign, users):
     """Every user has a mail address; ``digest(at)`` runs the digest and its mail tasks."""
     for role, user in users.items():
         user.email = f"{role}@example.org"
@@ -381,30 +391,32 @@ def mailed(users, django_capture_on_commit_callbacks):
 
     def digest(at) -> dict[str, str]:
         mail.outbox.clear()
-        sent = press.send_digests(at)
+        sent = press_mail.send_digests(at)
         from django_tasks_db.models import DBTaskResult
 
         for result in DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail"):
             delivery.deliver_mail.call(*result.args_kwargs["args"])
         DBTaskResult.objects.all().delete()
         bodies = {m.to[0].split("@")[0]: m.body for m in mail.outbox}
-        assert sent == len(bodies)
+        assert sent == len(bodies)  # one mail a reader (all in one campaign here)
+        assert all(m.subject.startswith(f"[{campaign.name}] ") for m in mail.outbox)
         return bodies
 
     return digest
 
 
 def test_a_digest_mails_unread_press_once_and_never_what_a_reader_may_not_read(
-    seats, mailed, time_machine
+    campaign, seats, mailed, time_machine
 ):
     start = timezone.now()
     time_machine.move_to(start, tick=False)
     post(seats("player"), press.PUBLIC, "Public news")
     post(seats("player"), press.PRIVATE_CHOICE, "Secret pact", chosen=["great_britain"])
     assert mailed(start) == {}  # too fresh: it may be read on the page meanwhile
-    later = start + press.DIGEST_DELAY + timedelta(seconds=1)
+    later = start + press_mail.DIGEST_DELAY + timedelta(seconds=1)
     bodies = mailed(later)
     assert set(bodies) == {"gm", "observer", "other_player", "third"}
+    assert {m.subject for m in mail.outbox} == {f"[{campaign.name}] Press you have not read"}
     assert "Secret pact" in bodies["other_player"] and "Public news" in bodies["other_player"]
     for role in ("gm", "observer", "third"):
         assert "Public news" in bodies[role] and "Secret pact" not in bodies[role], role
@@ -431,11 +443,13 @@ def test_a_digest_waits_its_hours_and_skips_what_was_read(seats, users, mailed, 
     assert "third" not in bodies  # read on the page meanwhile
 
 
-def test_no_digest_for_a_user_who_turned_it_off_or_wrote_it(seats, users, mailed):
-    Profile.objects.create(user=users["other_player"], mail_press_digest=False)
+def test_no_digest_for_a_user_who_turned_it_off_or_wrote_it(campaign, seats, users, mailed):
+    MailChoice.objects.create(user=users["other_player"], campaign=campaign, press=PressMail.OFF)
+    MailChoice.objects.create(user=users["gm"], campaign=campaign, press=PressMail.EACH)
     post(seats("player"), press.PUBLIC, "News")
     bodies = mailed(timezone.now() + timedelta(hours=1))
     assert "other_player" not in bodies and "player" not in bodies and "third" in bodies
+    assert "gm" not in bodies  # mailed each message as written, not a digest
 
 
 def test_a_digest_is_written_in_the_readers_language(seats, users, mailed):
@@ -443,6 +457,9 @@ def test_a_digest_is_written_in_the_readers_language(seats, users, mailed):
     post(seats("player"), press.PUBLIC, "News")
     body = mailed(timezone.now() + timedelta(hours=1))["third"]
     assert "News" in body and "Test campaign" in body
+    assert "Ιανουάριος 1805" in body and "January" not in body  # the turn, in Greek
+    (subject,) = [m.subject for m in mail.outbox if m.to == ["third@example.org"]]
+    assert "Press you have not read" not in subject
 
 
 def test_the_clocks_task_sends_the_digests(seats, users, mailed):

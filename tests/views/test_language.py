@@ -61,7 +61,7 @@ def test_the_preferences_save_the_language(users):
     url = reverse("campaign:preferences")
     html = client.get(url).content.decode()
     assert 'name="language"' in html and 'value="el"' in html and "Ελληνικά" in html
-    response = client.post(url, {"language": "el", "mail_phase_opened": "on"})
+    response = client.post(url, {"language": "el", "reminder_hours": "24, 2"})
     assert response.status_code == 302
     assert Profile.objects.get(user=users["player"]).language == "el"
     assert page_language(client.get(url, HTTP_ACCEPT_LANGUAGE="ru")) == "el"
@@ -70,7 +70,7 @@ def test_the_preferences_save_the_language(users):
     later.force_login(users["player"])
     assert page_language(later.get(url, HTTP_ACCEPT_LANGUAGE="ru")) == "el"
 
-    assert client.post(url, {"language": "", "mail_phase_opened": "on"}).status_code == 302
+    assert client.post(url, {"language": "", "reminder_hours": "24, 2"}).status_code == 302
     assert page_language(client.get(url, HTTP_ACCEPT_LANGUAGE="ru")) == "ru"
 
 

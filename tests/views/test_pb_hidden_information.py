@@ -23,6 +23,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from campaign import services
+from campaign.mail_tokens import unsubscribe_token
 from campaign.models import Event, Phase, Seat
 from rules.pax_baltica.forms.edits import EDIT_FORMS
 from rules.pax_baltica.models import Block, PbSide
@@ -171,6 +172,20 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         Call("join", "join, post", "post", reverse("campaign:join", args=[seat.invite_token])),
         Call("gm", "gm", "get", reverse("campaign:gm", args=[pk]), status=403),
         Call("export", "export", "get", reverse("campaign:export", args=[pk]), status=403),
+        Call(
+            "mail_settings",
+            "mail settings",
+            "get",
+            reverse("campaign:mail_settings", args=[pk]),
+            status=200,
+        ),
+        Call(
+            "unsubscribe",
+            "turn the press mail off",
+            "get",
+            reverse("campaign:unsubscribe", args=[unsubscribe_token(seat.user_id, pk, "press")]),
+            status=200,
+        ),
     ]
     for past in Phase.objects.filter(campaign=campaign).order_by("turn", "position"):
         url = reverse("campaign:verify", args=[pk, past.pk])

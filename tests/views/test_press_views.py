@@ -16,7 +16,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign import press
-from campaign.models import Campaign, Channel, Message, Seat
+from campaign.models import Campaign, Channel, MailChoice, Message, PressMail, Seat
 from campaign.services import resolve_open_phase
 from tests.factories import make_eia_campaign, seat_users
 
@@ -453,8 +453,12 @@ def test_a_stale_press_rules_form_is_refused(campaign, users, client_as):
     assert campaign.press == "full"
 
 
-def test_a_user_turns_the_press_digest_off(users, client_as):
-    client, page = client_as("player"), reverse("campaign:preferences")
-    assert 'name="mail_press_digest"' in client.get(page).content.decode()
-    assert client.post(page, {"time_zone": "UTC"}).status_code == 302
-    assert users["player"].profile.mail_press_digest is False
+def test_a_user_turns_the_press_digest_off(campaign, users, client_as):
+    client, page = client_as("player"), reverse("campaign:mail_settings", args=[campaign.pk])
+    html = client.get(page).content.decode()
+    assert 'name="press" value="digest"' in html and 'name="press" value="off"' in html
+    assert MailChoice.of(users["player"].pk, campaign.pk).press == PressMail.DIGEST
+    assert client.post(page, {"your_turn": "on", "press": "off"}).status_code == 302
+    choice = MailChoice.objects.get(user=users["player"], campaign=campaign)
+    assert (choice.press, choice.your_turn, choice.reminders) == (PressMail.OFF, True, False)
+    assert not MailChoice.objects.exclude(pk=choice.pk).exists()  # the player's, this campaign's

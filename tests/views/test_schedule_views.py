@@ -380,31 +380,26 @@ def test_players_and_observers_may_not_touch_the_clock(role, campaign, client_as
 # -- preferences and time zones -----------------------------------------------------
 
 
-def test_preferences_are_shown_and_saved(users):
+def test_preferences_are_shown_and_saved(campaign, users):
     client = Client()
     client.force_login(users["player"])
     url = reverse("campaign:preferences")
     html = page(client.get(url))
-    assert 'name="time_zone"' in html and 'name="mail_reminders"' in html
+    assert 'name="time_zone"' in html and 'name="reminder_hours" value="24, 2"' in html
+    # what each campaign mails is chosen on its own page
+    assert reverse("campaign:mail_settings", args=[campaign.pk]) in html
     response = client.post(
         url,
-        {
-            "email": "france@example.org",
-            "time_zone": "Europe/Athens",
-            "mail_phase_opened": "on",
-            "mail_phase_resolved": "on",
-        },
-    )  # mail_reminders unchecked
+        {"email": "france@example.org", "time_zone": "Europe/Athens", "reminder_hours": "1; 8"},
+    )
     assert response.status_code == 302
     profile = Profile.objects.get(user=users["player"])
-    assert (profile.time_zone, profile.mail_phase_opened, profile.mail_reminders) == (
-        "Europe/Athens",
-        True,
-        False,
-    )
-    assert profile.mail_phase_resolved
+    assert (profile.time_zone, profile.reminder_hours) == ("Europe/Athens", [8, 1])
     assert profile.unconfirmed_email == "france@example.org"  # mailed once its link is followed
-    assert "Preferences saved." in page(client.get(url))
+    html = page(client.get(url))
+    assert "Preferences saved." in html and 'name="reminder_hours" value="8, 1"' in html
+    assert client.post(url, {"time_zone": "Europe/Athens", "reminder_hours": ""}).status_code == 302
+    assert Profile.objects.get(user=users["player"]).reminder_hours == []  # never reminded
 
 
 @pytest.mark.parametrize(
@@ -412,6 +407,10 @@ def test_preferences_are_shown_and_saved(users):
     [
         {"time_zone": "Mars/Olympus_Mons"},
         {"time_zone": "Europe/Athens", "email": "not an address"},
+        {"time_zone": "Europe/Athens", "reminder_hours": "0"},
+        {"time_zone": "Europe/Athens", "reminder_hours": "24, two"},
+        {"time_zone": "Europe/Athens", "reminder_hours": "169"},  # longer than a week
+        {"time_zone": "Europe/Athens", "reminder_hours": "1, 2, 3, 4, 5, 6, 7"},
     ],
 )
 def test_bad_preferences_are_refused(data, users):
@@ -420,7 +419,7 @@ def test_bad_preferences_are_refused(data, users):
     response = client.post(reverse("campaign:preferences"), data)
     assert response.status_code == 422
     profile = Profile.objects.filter(user=users["player"]).first()
-    assert profile is None or profile.time_zone == ""
+    assert profile is None or (profile.time_zone, profile.reminder_hours) == ("", [24, 2])
     users["player"].refresh_from_db()
     assert users["player"].email == ""
 
@@ -442,7 +441,7 @@ def test_a_deadline_is_shown_in_the_chosen_time_zone(deadline, shown, campaign, 
     assert (
         client.post(
             reverse("campaign:preferences"),
-            {"time_zone": "Europe/Athens", "mail_phase_opened": "on"},
+            {"time_zone": "Europe/Athens", "reminder_hours": "24, 2"},
         ).status_code
         == 302
     )
@@ -469,7 +468,7 @@ def test_without_a_chosen_zone_the_browsers_time_zone_is_used(campaign, users):
 def test_the_gm_enters_a_deadline_in_the_gm_s_own_time_zone(campaign, users):
     gm = Client()
     gm.force_login(users["gm"])
-    preferences = {"time_zone": "Europe/Athens", "mail_phase_opened": "on"}
+    preferences = {"time_zone": "Europe/Athens", "reminder_hours": "24, 2"}
     assert gm.post(reverse("campaign:preferences"), preferences).status_code == 302
     data = {"phase": campaign.phase_id, "deadline": "2026-01-20T12:00"}
     assert post(gm, campaign, "deadline", data).status_code == 302
