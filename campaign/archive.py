@@ -212,6 +212,7 @@ from campaign.models import (
     DecisionRecord,
     Event,
     InputRecord,
+    MailChoice,
     Message,
     Order,
     Phase,
@@ -220,6 +221,9 @@ from campaign.models import (
     PowerRelation,
     Profile,
     ReadMarker,
+    ReceivedMail,
+    RefusalAnswered,
+    ReminderSent,
     RollRecord,
     Seat,
     SeatRequest,
@@ -273,6 +277,10 @@ NOT_ARCHIVED[DecisionRecord] = "the answers a replay feeds back: they go with th
 NOT_ARCHIVED[InputRecord] = "the inputs a replay applies again: they go with the snapshots"
 NOT_ARCHIVED[SeatRequest] = "requests from the lobby for a seat, between users and this site"
 NOT_ARCHIVED[CampaignMap] = "drawn from the areas' points: build_map --campaign draws it again"
+NOT_ARCHIVED[MailChoice] = "the mail each user wants from the campaign: their own choice"
+NOT_ARCHIVED[ReminderSent] = "the reminders this site mailed, for deadlines of its own"
+NOT_ARCHIVED[ReceivedMail] = "the answers by mail this site received, kept against replays"
+NOT_ARCHIVED[RefusalAnswered] = "whom this site told it could not act on a mail, and when"
 
 
 def archived_models() -> set[type[models.Model]]:

@@ -3,9 +3,9 @@
 Language: the one chosen in their preferences, else the language switcher's cookie or
 the browser's Accept-Language (LocaleMiddleware). Time zone: the one chosen in their
 preferences, else the browser's (a cookie set by static/courier/timezone.js), else UTC.
-Both choices are kept in the session when the user logs in or saves them. What a signed-in
-user's browser says is kept on the profile, once it changes, for the mail of a user who
-chose neither (Profile.reading_of)."""
+Both choices are kept in the session when the user logs in or saves them. What the browser
+that logs in says is kept on the profile, for the mail of a user who chose neither
+(Profile.reading_of)."""
 
 from __future__ import annotations
 
@@ -38,6 +38,19 @@ def _on_login(sender, request, user, **kwargs) -> None:
     time_zone, language = chosen or ("", "")
     remember_time_zone(request, time_zone)
     remember_language(request, language)
+    _remember_browser(request, user)
+
+
+def _remember_browser(request, user) -> None:
+    """Keep on the profile the language and time zone the browser that logs in reads the
+    site in: the mail of a user who chose neither is written in them."""
+    language = getattr(request, "LANGUAGE_CODE", "")[:8]
+    zone = request.COOKIES.get(COOKIE, "")
+    zone = zone if zone in time_zones.TIME_ZONES else ""
+    if language or zone:
+        Profile.objects.update_or_create(
+            user=user, defaults={"browser_language": language, "browser_time_zone": zone}
+        )
 
 
 class TimeZoneMiddleware:
@@ -65,35 +78,3 @@ class LanguageMiddleware:
             translation.activate(code)
             request.LANGUAGE_CODE = translation.get_language()
         return self.get_response(request)
-
-
-class BrowserReadingMiddleware:
-    """Keep on the signed-in user's profile the language and time zone his browser reads
-    the site in (a write only when they change, remembered in the session)."""
-
-    SEEN_KEY = "browser_reading"
-
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
-        response = self.get_response(request)
-        if request.user.is_authenticated:
-            self._remember(request)
-        return response
-
-    def _remember(self, request) -> None:
-        seen = [getattr(request, "LANGUAGE_CODE", "")[:8], request.COOKIES.get(COOKIE, "")[:64]]
-        if request.session.get(self.SEEN_KEY) == seen:
-            return
-        language, zone = seen
-        zone = zone if zone in time_zones.TIME_ZONES else ""
-        updated = Profile.objects.filter(user=request.user).update(
-            browser_language=language, browser_time_zone=zone
-        )
-        if not updated:
-            Profile.objects.get_or_create(
-                user=request.user,
-                defaults={"browser_language": language, "browser_time_zone": zone},
-            )
-        request.session[self.SEEN_KEY] = seen

@@ -75,7 +75,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "campaign.middleware.TimeZoneMiddleware",
     "campaign.middleware.LanguageMiddleware",
-    "campaign.middleware.BrowserReadingMiddleware",  # for the mail of who chose neither
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",

@@ -85,3 +85,10 @@ def test_bad_reminder_offsets_are_refused_and_change_nothing(client_as, users, w
 def test_the_preferences_link_each_campaigns_mail_settings(campaign, client_as):
     page = client_as("player").get(PREFERENCES).content.decode()
     assert settings_url(campaign) in page
+
+
+def test_a_post_without_the_reminder_field_keeps_the_offsets(client_as, users):
+    Profile.objects.create(user=users["player"], reminder_hours=[8, 1])
+    data = {"email": "", "time_zone": "", "language": ""}
+    assert client_as("player").post(PREFERENCES, data).status_code == 302
+    assert Profile.objects.get(user=users["player"]).reminder_hours == [8, 1]

@@ -51,9 +51,6 @@ def page_queries(areas: int, page: str, django_assert_max_num_queries) -> int:
     client = Client()
     if role:
         client.force_login(users[role])
-        # a session's first request also keeps on the profile what the browser reads
-        # (campaign/middleware.py BrowserReadingMiddleware): once, not for each page
-        client.get(reverse("campaign:list"))
     url = url_of(campaign)
     bound = MAX_PAGE_QUERIES if method == "get" else MAX_SUBMIT_QUERIES
     with (
