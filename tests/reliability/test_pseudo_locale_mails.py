@@ -3,7 +3,9 @@
 digest, the press mailed as it is written, the lobby's mails (a request to the GM, its
 acceptance, its refusal) and the password reset show no letter the catalogs did not
 write, in their subject, text part or HTML part, apart from what people typed or chose,
-the links and the word that marks orders ready by mail; and the password reset is
+the links and the word that marks orders ready by mail, and so does Courier's answer to
+orders given by mail and its polite refusal of a mail it cannot act on; and the password
+reset is
 written in the recipient's language, not
 in the language of the request that asked for it. The scenario's names are not allowed
 here: the mails name the powers through the catalogs. The mails of a phase that opens or
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from email.message import EmailMessage
+from email.utils import make_msgid
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -26,10 +30,20 @@ from django.core import mail
 from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django_tasks_db.models import DBTaskResult
 
-from campaign import account_mail, lobby, press, press_mail, services
+from campaign import (
+    account_mail,
+    lobby,
+    mail_orders,
+    mail_replies,
+    mail_tokens,
+    order_text,
+    press,
+    press_mail,
+    services,
+)
 from campaign.models import Campaign, MailChoice, PressMail, Seat
 from tests import pseudo
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
@@ -218,3 +232,36 @@ def test_the_webhooks_read_in_the_sites_language(
         if payload.get(field) and pseudo.escapes(payload[field], CODES, *allowed.patterns)
     ]
     assert not found, f"{len(found)} texts outside the catalogs:\n" + "\n".join(found)
+
+
+def test_the_answers_to_replies_read_in_the_readers_language(
+    campaign, users, time_machine, django_capture_on_commit_callbacks
+):
+    """Courier's answer to orders given by mail (each line accepted or refused, with its
+    reason) and its polite refusal of a mail it cannot act on."""
+    time_machine.move_to(START, tick=False)
+    phase = france_sponsors_a_revolt(campaign)  # France owes orders in the peace step
+    player = users["player"]
+    with translation.override(pseudo.CODE):
+        world = campaign.rules.load_world(campaign)
+        france = campaign.powers.get(key="france")
+        form = mail_orders.order_form(campaign, phase, france, world)
+        lines = [line for line in order_text.written(form).splitlines() if line[:1] != "#"]
+    typed = [*lines, "Nonsense: 3", order_text.READY]
+    address = mail_tokens.reply_address(mail_tokens.Purpose.ORDERS, phase.pk, player.pk)
+    mail.outbox.clear()
+    assert mail_replies.receive(client_reply(player.email, address, typed)) == "orders refused"
+    forged = address.replace("+o-", "+p-", 1)
+    assert mail_replies.receive(client_reply(player.email, forged, ["Hello"])) == "forged"
+    run_worker(django_capture_on_commit_callbacks)
+    assert len(mail.outbox) == 2
+    assert_reads_clean(Allowed.of(campaign).also({*typed, "Nonsense", "Re: My orders", "Hello"}))
+
+
+def client_reply(sender: str, to: str, lines: list[str]) -> bytes:
+    """A plain reply as a mail client sends it."""
+    message = EmailMessage()
+    message["From"], message["To"], message["Subject"] = sender, to, "Re: My orders"
+    message["Message-ID"] = make_msgid(domain="mail.example.net")
+    message.set_content("\n".join(lines) + "\n")
+    return message.as_bytes()
