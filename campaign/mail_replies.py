@@ -13,7 +13,8 @@ Nothing is done for a mail that is automatic (an auto-reply, a bounce: dropped w
 word, so that two robots never loop), unreadable, too large, received before (its
 Message-ID), sent to no reply address of this site or a forged or expired one, from
 another address than the token's user's, for a seat he no longer holds or a phase that
-has closed; to each of these a person gets at most one polite answer a day.
+has closed; to each of these a person who answered Courier's mail, or has an account
+here, gets at most one polite answer a day (a stranger's mail, spam, gets none).
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ def receive(raw: bytes, *, envelope_sender: str | None = None, envelope_recipien
         return "unreadable"
     if incoming.automatic:
         return "automatic"
-    key = hashlib.sha256((incoming.message_id or raw.hex()).encode()).hexdigest()
+    key = hashlib.sha256(incoming.message_id.encode() if incoming.message_id else raw).hexdigest()
     try:
         if oversized:
             raise Refused("oversized", _too_large)
@@ -214,16 +215,21 @@ def _seat(user, campaign_id: int, *, playing: bool) -> Seat | None:
 
 
 def _answer_refusal(incoming: mail_reading.Incoming, refused: Refused) -> None:
-    """Tell the sender why nothing was done, at most once a day per address."""
+    """Tell the sender why nothing was done, at most once a day per address: a sender
+    who answered a mail Courier wrote (its reply address is genuine, if expired), or has
+    an account here. Anyone else's mail (spam to the reply domain, its sender forged) is
+    not answered, so that Courier never mails an address that did not write to it."""
     sender = incoming.sender.strip().casefold()[:254]
     if not sender or "@" not in sender:
+        return
+    user = get_user_model().objects.filter(email__iexact=sender, is_active=True).first()
+    if user is None and not _answers_courier(incoming):
         return
     try:
         with transaction.atomic():
             RefusalAnswered.objects.create(sender=sender, day=timezone.now().date())
     except IntegrityError:
         return
-    user = get_user_model().objects.filter(email__iexact=sender, is_active=True).first()
     language = outgoing.reading_as(user) if user else translation.override(settings.LANGUAGE_CODE)
     with language:
         letter = outgoing.Letter(
@@ -237,6 +243,15 @@ def _answer_refusal(incoming: mail_reading.Incoming, refused: Refused) -> None:
             link=outgoing.site_url("/"),
         )
         delivery.deliver_mail.enqueue(outgoing.compose(sender, letter))
+
+
+def _answers_courier(incoming: mail_reading.Incoming) -> bool:
+    """Whether the mail was sent to a reply address Courier wrote (its time over or not)."""
+    try:
+        mail_tokens.reply_token(incoming.recipients)
+    except mail_tokens.TokenRefused as refusal:
+        return refusal.reason == "expired"
+    return True
 
 
 def _too_large() -> str:

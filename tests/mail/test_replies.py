@@ -510,3 +510,25 @@ def test_the_inbound_webhook_hands_a_raw_mail_to_the_replies(revolt_step, settin
     assert post("u:p").status_code == 200
     order = france_order(campaign)
     assert order.ready and order.payload == {"targets": ["minor-3"]}
+
+
+def test_a_strangers_mail_to_a_made_up_address_is_not_answered(revolt_step):
+    """Spam to the reply domain, its sender forged: Courier mails nobody who did not
+    write to it (no backscatter), and changes nothing."""
+    campaign, users, opened = revolt_step()
+    before = state(campaign)
+    raw = reply(
+        opened["player"],
+        "Buy now",
+        sender="victim@elsewhere.example",
+        to=forged(opened["player"]["reply_to"]),
+    )
+    assert mail_replies.receive(raw) == "forged"
+    no_token = reply(
+        opened["player"],
+        "Buy now",
+        sender="victim@elsewhere.example",
+        to="courier@courier.localhost",
+    )
+    assert mail_replies.receive(no_token) == "missing"
+    assert taken() == [] and state(campaign) == before
