@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from email.utils import make_msgid
 from urllib.parse import urlsplit
 
@@ -96,6 +96,8 @@ def send(
         reply_to = (
             mail_tokens.reply_address(answer.purpose, answer.target, user.pk) if answer else ""
         )
+        if answer and not reply_to:  # orders written to be answered, where none is taken
+            letter = replace(letter, orders="")
         mail = compose(
             user.email,
             letter,

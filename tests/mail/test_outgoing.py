@@ -163,3 +163,13 @@ def test_the_reply_address_is_signed_short_and_read_back(campaign_and_player, se
     forged = address.replace("-o-", "-p-", 1) if "-o-" in address else "x" + address
     with pytest.raises(mail_tokens.TokenRefused):
         mail_tokens.reply_token([forged.replace("+o-", "+p-")])
+
+
+def test_without_a_reply_domain_no_mail_shows_orders_to_answer(campaign_and_player, settings):
+    campaign, player = campaign_and_player
+    settings.MAIL_REPLY_DOMAIN = ""
+    answer = outgoing.Answer(mail_tokens.Purpose.ORDERS, 1, lambda: "Answer this mail.")
+    parsed = sent_mail(player, campaign, letter(), kind=MailKind.YOUR_TURN, answer=answer)
+    text = parsed.get_body(("plain",)).get_content()
+    assert parsed["Reply-To"] is None
+    assert "France: peace" not in text and "Answer this mail." not in text
