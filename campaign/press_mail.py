@@ -47,7 +47,10 @@ def message_saved(sender, instance: Message, created: bool, **kwargs) -> None:
 def mail_message(message_id: int) -> int:
     """Mail the message to each reader of its channel (its author aside) who wants each
     message; returns the number of mails."""
-    message = Message.objects.select_related("channel", "campaign", "phase").get(pk=message_id)
+    found = Message.objects.select_related("channel", "campaign", "phase").filter(pk=message_id)
+    message = found.first()
+    if message is None:  # deleted meanwhile (its campaign with it)
+        return 0
     campaign = message.campaign
     powers = press.campaign_powers(campaign)
     address = press.address_of(message.channel.key, powers)
