@@ -300,11 +300,19 @@ class _HtmlText(HTMLParser):
 
 def _html_text(html: str) -> str:
     """The text of an HTML body, without the quoted mail (entities decoded, no-break
-    spaces as spaces)."""
+    spaces as spaces). A "<" that opens no tag is text: Python's parser would take time
+    that grows with the square of their number (or fail on some)."""
     parser = _HtmlText()
-    parser.feed(html)
-    parser.close()
+    try:
+        parser.feed(_NOT_A_TAG.sub("&lt;", html[:LONGEST_HTML]))
+        parser.close()
+    except Exception as error:  # the standard library's parser gave up: no text to read
+        raise UnreadableMail(f"unreadable HTML: {error}") from None
     return "".join(parser.chunks).replace("\xa0", " ")
+
+
+LONGEST_HTML = 256 * 1024  # characters: the new text comes first, the quoted mail after
+_NOT_A_TAG = re.compile(r"<(?![!/?a-zA-Z][^<>]*>)")
 
 
 # -- the new text of a reply -----------------------------------------------------------
@@ -317,8 +325,9 @@ _ATTRIBUTION = re.compile(
     r"(On\s.*\swrote:"
     r"|(.*\s)?έγραψε:"
     r"|(.*\s)?(пишет|написал|написала|написал\(а\)):"
-    r"|.*<\s*[^<>\s]+@[^<>\s]+>:)"
+    r"|.*<\s*[^<>\s@]+@[^<>\s]+>:)"
 )
+LONGEST_ATTRIBUTION = 500  # characters: a longer line is none (nor read by the pattern)
 _ATTRIBUTION_OPENING = re.compile(r"(On|Στις)\s")
 _END_OF_NEW_TEXT = re.compile(
     r"--"  # the signature ("-- ", its trailing space stripped)
@@ -361,7 +370,7 @@ def _attribution_length(lines: list[str], index: int) -> int:
     """How many lines the attribution starting at ``index`` spans (0 if none): one, or two
     when wrapped (Gmail: "On …, Courier <" and "x@y> wrote:")."""
     line = lines[index]
-    if _QUOTED.match(line):
+    if _QUOTED.match(line) or len(line) > LONGEST_ATTRIBUTION:
         return 0
     if _ATTRIBUTION.fullmatch(line):
         return 1

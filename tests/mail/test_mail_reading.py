@@ -647,3 +647,22 @@ def test_a_sample_cut_short_is_read_or_refused(name):
     raw = sample(name)
     for end in range(0, len(raw), 11):  # a mail past the size limit is read cut short
         read_or_refuse(raw[:end])
+
+
+@pytest.mark.parametrize(
+    "body, subtype",
+    [
+        ("<" + "@" * 64_000, "plain"),  # once quadratic in the attribution's pattern: minutes
+        (("x <" + "@" * 50 + " ") * 5_000, "plain"),
+        ("<a " * 40_000, "html"),  # once quadratic in Python's HTML parser: minutes
+    ],
+    ids=["at-signs", "many-addresses", "unclosed-tags"],
+)
+def test_pathological_mail_is_read_as_the_text_it_is(body, subtype):
+    raw = f"From: a@b.example\nContent-Type: text/{subtype}\n\n{body}".encode()
+    assert read(raw).text == body.strip()
+
+
+def test_html_the_parser_cannot_read_is_text():
+    raw = b"From: a@b.example\nContent-Type: text/html\n\n<![<![x"
+    assert read(raw).text == "<![<![x"
