@@ -1,11 +1,12 @@
 """Reminders before a deadline: each user chooses how many hours before it he is
 reminded (Profile.reminder_hours, "24, 2" unless he changes it), and each campaign may
 turn them off (MailChoice). A reminder goes while the power owes orders not marked ready,
-once for each offset and deadline: the offsets it covers are written (ReminderSent) in
-the transaction that queues its mail, so that several workers, a restart or a clock tick
-that comes late neither send it twice nor skip it; a moved deadline is a new one. When
-the worker comes back after several offsets have passed, one mail covers them, saying
-the time really left.
+once for each offset: the offsets it covers are written (ReminderSent) in the transaction
+that queues its mail, so that several workers, a restart or a clock tick that comes late
+neither send it twice nor skip it. A deadline moved later by at least an offset that went
+(an extension of a day for the 24-hour reminder) has that offset go again when it is due;
+a pause or a shorter move does not. When the worker comes back after several offsets
+have passed, one mail covers them, saying the time really left.
 """
 
 from __future__ import annotations
@@ -48,12 +49,8 @@ def _remind(phase: Phase, now: datetime) -> int:
             "user_id", "reminder_hours"
         )
     )
-    sent = set(
-        ReminderSent.objects.filter(phase=phase, deadline=phase.deadline).values_list(
-            "user_id", "hours"
-        )
-    )
     left = phase.deadline - now
+    sent = _counted(phase)
     world = None
     queued = 0
     for seat in seats:
@@ -64,6 +61,19 @@ def _remind(phase: Phase, now: datetime) -> int:
         world = world or campaign.rules.load_world(campaign)
         queued += _queue(seat, phase, fresh, left, world)
     return queued
+
+
+def _counted(phase: Phase) -> set[tuple[int, int]]:
+    """The (user, offset) already reminded of. A reminder for an earlier deadline counts
+    unless the deadline moved later by at least its offset (an extension of a day for the
+    24-hour reminder): then it is forgotten, to go again; a pause does not."""
+    counted = set()
+    for row in ReminderSent.objects.filter(phase=phase):
+        if phase.deadline - row.deadline >= timedelta(hours=row.hours):
+            row.delete()
+        else:
+            counted.add((row.user_id, row.hours))
+    return counted
 
 
 def _queue(seat: Seat, phase: Phase, offsets: list[int], left: timedelta, world) -> int:

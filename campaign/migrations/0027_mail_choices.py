@@ -195,7 +195,7 @@ class Migration(migrations.Migration):
             options={
                 "constraints": [
                     models.UniqueConstraint(
-                        fields=("user", "phase", "deadline", "hours"),
+                        fields=("user", "phase", "hours"),
                         name="one_reminder_per_offset",
                     )
                 ],

@@ -77,8 +77,10 @@ def default_reminder_hours() -> list[int]:
 
 
 class ReminderSent(models.Model):
-    """A reminder counted for one user, phase, deadline and offset: written in the same
-    transaction as the mail's task, so that it goes exactly once, whatever the workers."""
+    """A reminder counted for one user, phase and offset, with the deadline it was for:
+    written in the same transaction as the mail's task, so that it goes exactly once,
+    whatever the workers. A deadline moved so far that the offset is no longer due counts
+    it again (campaign/reminders.py)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     phase = models.ForeignKey("campaign.Phase", on_delete=models.CASCADE)
@@ -88,7 +90,7 @@ class ReminderSent(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(
-                fields=["user", "phase", "deadline", "hours"], name="one_reminder_per_offset"
+                fields=["user", "phase", "hours"], name="one_reminder_per_offset"
             )
         ]
 

@@ -14,7 +14,7 @@ from django.core import mail
 from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
-from campaign import reminders, services
+from campaign import reminders, scheduling, services
 from campaign.models import MailChoice, Profile, ReminderSent
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_scheduling import (
@@ -93,18 +93,19 @@ def test_a_late_clock_sends_one_mail_for_the_offsets_it_passed(owing, clock):  #
     assert reminded(clock, hours=47) == []
 
 
-def test_a_moved_deadline_is_reminded_again(owing, clock):  # noqa: F811
+def test_a_deadline_moved_later_by_the_offset_is_reminded_again(owing, clock):  # noqa: F811
     campaign, users = owing
     assert len(reminded(clock, hours=24)) == 1
     campaign.refresh_from_db()
     services.set_deadline(
         campaign_id=campaign.pk,
         phase_id=campaign.phase_id,
-        deadline=START + timedelta(hours=60),
+        deadline=START + timedelta(hours=72),
         actor=users["gm"],
     )
-    assert len(reminded(clock, hours=36)) == 1  # 24 h before the new deadline
-    assert reminded(clock, hours=37) == []
+    assert reminded(clock, hours=30) == []  # 42 h left
+    assert len(reminded(clock, hours=48)) == 1  # 24 h before the new deadline
+    assert reminded(clock, hours=49) == []
 
 
 @pytest.mark.django_db(transaction=True)
@@ -137,3 +138,17 @@ def test_two_workers_at_once_send_each_reminder_once(on_postgresql, time_machine
         queued = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail")
         assert queued.count() == 1
         assert ReminderSent.objects.count() == 1
+
+
+def test_a_pause_or_a_short_extension_does_not_remind_again(owing, clock):  # noqa: F811
+    campaign, users = owing
+    assert len(reminded(clock, hours=24)) == 1  # 24 h left
+    campaign.refresh_from_db()
+    ids = {"campaign_id": campaign.pk, "phase_id": campaign.phase_id, "actor": users["gm"]}
+    scheduling.pause_deadline(**ids)
+    clock(hours=24, minutes=30)
+    scheduling.resume_deadline(**ids)  # the deadline is now 30 minutes later
+    assert reminded(clock, hours=25) == []
+    scheduling.extend_deadline(hours=1, **ids)  # 23 h 30 min left: the 24 h one stays sent
+    assert reminded(clock, hours=26) == []
+    assert ReminderSent.objects.filter(user=users["player"], hours=24).count() == 1
