@@ -20,8 +20,8 @@ here, gets at most one polite answer a day (a stranger's mail, spam, gets none).
 from __future__ import annotations
 
 import hashlib
-import logging
 from collections.abc import Callable
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -36,8 +36,13 @@ from campaign.mail_tokens import Purpose
 from campaign.models import Channel, Phase, ReceivedMail, RefusalAnswered, Seat
 from campaign.notifications import campaign_link, orders_answer
 from campaign.services import submit_orders
+from courier import throttling
 
-logger = logging.getLogger(__name__)
+MOST_ORDER_LINES = 300  # in one answer giving orders (the form's lines and their notes)
+LONGEST_LINE = 2000  # characters in one of its lines
+ANSWERS_AN_HOUR = 20  # answers to orders by mail one user receives, at most
+ANSWER_WINDOW = 60 * 60  # seconds
+STALE_RECEPTION = timedelta(minutes=10)  # a mail received but not acted on in this time
 
 
 class Refused(Exception):
@@ -65,6 +70,7 @@ def receive(raw: bytes, *, envelope_sender: str | None = None, envelope_recipien
     try:
         if oversized:
             raise Refused("oversized", _too_large)
+        _forget_if_never_acted_on(key)
         with transaction.atomic():
             record = ReceivedMail.objects.create(key=key, sender=incoming.sender[:254], outcome="")
     except IntegrityError:
@@ -85,6 +91,13 @@ def receive(raw: bytes, *, envelope_sender: str | None = None, envelope_recipien
     return outcome
 
 
+def _forget_if_never_acted_on(key: str) -> None:
+    """A mail received long ago but never acted on (the process died meanwhile) is not
+    received: its redelivery is acted on, not refused as a replay."""
+    stale = timezone.now() - STALE_RECEPTION
+    ReceivedMail.objects.filter(key=key, outcome="", received_at__lt=stale).delete()
+
+
 def _act(incoming: mail_reading.Incoming, record: ReceivedMail) -> str:
     try:
         token = mail_tokens.reply_token(incoming.recipients)
@@ -95,6 +108,9 @@ def _act(incoming: mail_reading.Incoming, record: ReceivedMail) -> str:
         raise Refused("other sender", _other_sender)
     ReceivedMail.objects.filter(pk=record.pk).update(user=user)
     if token.purpose == Purpose.ORDERS:
+        lines = incoming.text.splitlines()
+        if len(lines) > MOST_ORDER_LINES or any(len(line) > LONGEST_LINE for line in lines):
+            raise Refused("too long", _too_many_lines)
         return _orders(user, token.target, incoming.text)
     if token.purpose == Purpose.PRESS:
         return _press(user, token.target, incoming.text)
@@ -175,6 +191,9 @@ def _answer_orders(seat: Seat, phase: Phase, lines, errors, *, saved: bool, read
             link=campaign_link(phase.campaign),
         )
 
+    answered = throttling.counted(f"orders-answers:{seat.user_id}", ANSWER_WINDOW)
+    if answered > ANSWERS_AN_HOUR:  # a robot answering each answer: the loop stops here
+        return
     answer = None if saved and ready else orders_answer(phase)
     outgoing.send(seat.user, write, campaign=phase.campaign, answer=answer)
 
@@ -252,6 +271,13 @@ def _answers_courier(incoming: mail_reading.Incoming) -> bool:
     except mail_tokens.TokenRefused as refusal:
         return refusal.reason == "expired"
     return True
+
+
+def _too_many_lines() -> str:
+    return gettext(
+        "Your answer has too many lines, or too long a line, to be orders: answer with the "
+        "order lines alone."
+    )
 
 
 def _too_large() -> str:

@@ -22,6 +22,7 @@ from rules.translation import localized
 
 
 def campaign_link(campaign: Campaign) -> str:
+    """The campaign page's address, as mail links to it."""
     return outgoing.site_url(reverse("campaign:detail", args=[campaign.pk]))
 
 

@@ -36,7 +36,6 @@ class Letter:
     sections: list[tuple[str, list[str]]] = field(default_factory=list)  # a heading, its lines
     orders: str = ""  # orders in plain text, to answer with
     link: str = ""  # the page to act on
-    link_label: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,6 +49,7 @@ class Answer:
 
 
 def site_url(path: str) -> str:
+    """The site's address of ``path``, as a mail links to it (settings.SITE_URL)."""
     return settings.SITE_URL.rstrip("/") + path
 
 
@@ -132,7 +132,7 @@ def compose(
     context["footer"] = _footer(context)
     return {
         "to": to,
-        "subject": letter.subject,
+        "subject": " ".join(letter.subject.split()),  # one line, whatever a sender wrote
         "text": _text(context),
         "html": render_to_string("mail/message.html", context),
         "headers": _headers(campaign, unsubscribe_url),
@@ -193,5 +193,5 @@ def _text(context: dict) -> str:
         blocks.append(letter.orders)
     blocks += ["\n".join([heading, *lines]) for heading, lines in letter.sections]
     if letter.link:
-        blocks.append(f"{letter.link_label}: {letter.link}" if letter.link_label else letter.link)
+        blocks.append(letter.link)
     return "\n\n".join(blocks) + "\n\n-- \n" + "\n".join(context["footer"]) + "\n"

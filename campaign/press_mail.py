@@ -89,13 +89,22 @@ def _mail_one(seat: Seat, message: Message, address: press.Address, powers) -> N
         )
 
     answer = None
-    if seat.role != Seat.Role.OBSERVER:
+    if _writes_to(seat, address):
         answer = outgoing.Answer(
             Purpose.PRESS,
             message.channel_id,
             lambda: gettext("Answer this mail to write to the same channel."),
         )
     outgoing.send(seat.user, write, campaign=seat.campaign, kind=MailKind.PRESS, answer=answer)
+
+
+def _writes_to(seat: Seat, address: press.Address) -> bool:
+    """Whether the seat may write to the channel (an answer by mail would be written)."""
+    try:
+        press.signature(seat, address)
+    except press.PressError:
+        return False
+    return True
 
 
 def _heading(line: press.Line) -> list[str]:

@@ -32,6 +32,19 @@ def keep_mail_choices(apps, schema_editor):
             )
 
 
+def back_to_profiles(apps, schema_editor):
+    """Undone: a kind turned off in any campaign is off in the user's profile."""
+    profiles = apps.get_model("campaign", "Profile")
+    choices = apps.get_model("campaign", "MailChoice")
+    for choice in choices.objects.all():
+        profile, _ = profiles.objects.get_or_create(user_id=choice.user_id)
+        profile.mail_phase_opened &= choice.your_turn
+        profile.mail_reminders &= choice.reminders
+        profile.mail_phase_resolved &= choice.resolved
+        profile.mail_press_digest &= choice.press == "digest"
+        profile.save()
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("campaign", "0026_email_confirmation"),
@@ -201,7 +214,7 @@ class Migration(migrations.Migration):
                 ],
             },
         ),
-        migrations.RunPython(keep_mail_choices, migrations.RunPython.noop),
+        migrations.RunPython(keep_mail_choices, back_to_profiles),
         migrations.RemoveField(
             model_name="phase",
             name="reminders_sent",

@@ -19,6 +19,8 @@ class MailKind(models.TextChoices):
 
 
 class PressMail(models.TextChoices):
+    """How a campaign's press reaches a user by mail."""
+
     EACH = "each", _("each message as it is written")
     DIGEST = "digest", _("the unread messages, gathered in one mail every few hours at most")
     OFF = "off", _("none")
@@ -68,11 +70,17 @@ class MailChoice(models.Model):
 
     def turn_off(self, kind: str) -> None:
         """Stop this kind of mail, saved at once."""
-        setattr(self, MailKind(kind).value, PressMail.OFF if kind == MailKind.PRESS else False)
-        self.save()
+        field = MailKind(kind).value
+        setattr(self, field, PressMail.OFF if kind == MailKind.PRESS else False)
+        MailChoice.objects.update_or_create(  # two first saves at once: one row
+            user_id=self.user_id,
+            campaign_id=self.campaign_id,
+            defaults={field: getattr(self, field)},
+        )
 
 
 def default_reminder_hours() -> list[int]:
+    """The hours before a deadline a user is reminded at, until he chooses others."""
     return [24, 2]
 
 

@@ -19,10 +19,11 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.management import call_command
-from django.db import connection
+from django.db import OperationalError, connection
 from django.test import Client
 from django.urls import reverse
 
+from campaign import mail_replies
 from campaign.models import Order
 from tests.factories import make_eia_campaign, seat_users
 from tests.mail.test_replies import reply, taken
@@ -69,6 +70,20 @@ def test_receive_mail_reads_the_reply_on_standard_input(
     )
     assert out.getvalue().strip() == "orders saved"
     shows_orders_saved_and_ready(campaign, player)
+
+
+def test_a_mail_not_acted_on_is_left_to_the_mta_to_hand_over_again(monkeypatch):
+    """The database gave up: exit 75 (EX_TEMPFAIL), so that the MTA keeps the mail and
+    tries again, instead of bouncing it to the player."""
+
+    def fails(raw, **envelope):
+        raise OperationalError("the database is down")
+
+    monkeypatch.setattr(mail_replies, "receive", fails)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"From: a@b.example\n\nx")))
+    with pytest.raises(SystemExit) as exited:
+        call_command("receive_mail")
+    assert exited.value.code == 75
 
 
 def database_url() -> str:

@@ -14,6 +14,7 @@ sending service's inbound webhook (anymail, Postmark's raw MIME) reaches the sam
 from __future__ import annotations
 
 import base64
+import hashlib
 import itertools
 import json
 import re
@@ -23,6 +24,7 @@ from email.utils import format_datetime, make_msgid
 from pathlib import Path
 
 import pytest
+from django.core.cache import cache
 from django.db import OperationalError
 from django.test import Client, override_settings
 from django.urls import include, path, reverse
@@ -30,7 +32,17 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from campaign import mail_replies, mail_tokens, press, services
-from campaign.models import MailChoice, Message, Order, PressMail, Profile, ReceivedMail, Seat
+from campaign.models import (
+    Campaign,
+    MailChoice,
+    Message,
+    Order,
+    PressMail,
+    Profile,
+    ReceivedMail,
+    Seat,
+)
+from campaign.press_mail import mail_message
 from courier.urls import service_webhooks
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_notifications import resolve, with_mail
@@ -532,3 +544,72 @@ def test_a_strangers_mail_to_a_made_up_address_is_not_answered(revolt_step):
     )
     assert mail_replies.receive(no_token) == "missing"
     assert taken() == [] and state(campaign) == before
+
+
+# -- what a robot or a failure may do ----------------------------------------------------
+
+
+def test_a_robot_answering_every_answer_is_answered_twenty_times_an_hour(revolt_step):
+    """An autoresponder without any of the marks of one, answering from the player's
+    address: Courier's answers stop after ANSWERS_AN_HOUR, so the two never loop."""
+    campaign, users, opened = revolt_step()
+    cache.clear()
+    outcomes = [
+        mail_replies.receive(reply(opened["player"], "I am away until Monday."))
+        for _ in range(mail_replies.ANSWERS_AN_HOUR + 5)
+    ]
+    assert set(outcomes) == {"orders refused"}
+    assert len(taken()) == mail_replies.ANSWERS_AN_HOUR
+
+
+def test_an_answer_of_too_many_lines_is_refused_whole(revolt_step):
+    campaign, users, opened = revolt_step()
+    before = state(campaign)
+    lines = "\n".join(["Revolt attempts: Minor 001"] * (mail_replies.MOST_ORDER_LINES + 1))
+    assert mail_replies.receive(reply(opened["player"], lines)) == "too long"
+    assert state(campaign) == before
+    (answer,) = taken()
+    assert "too many lines" in answer["text"]
+
+
+def test_a_mail_received_but_never_acted_on_is_acted_on_when_it_comes_again(revolt_step, clock):
+    """The process died between recording the mail and acting on it: the redelivery,
+    after STALE_RECEPTION, gives the orders instead of being refused as a replay."""
+    campaign, users, opened = revolt_step()
+    raw = reply(opened["player"], "Revolt attempts: Minor 005")
+    key = re.search(rb"Message-ID: <([^>]+)>", raw).group(1)
+    ReceivedMail.objects.create(
+        key=hashlib.sha256(key).hexdigest(), sender=users["player"].email, outcome=""
+    )
+    clock(minutes=11)
+    assert mail_replies.receive(raw) == "orders saved"
+    assert france_order(campaign).payload == {"targets": ["minor-5"]}
+
+
+def test_a_subject_that_decodes_to_several_lines_is_answered_on_one(revolt_step):
+    campaign, users, opened = revolt_step()
+    raw = reply(opened["player"], "Hello", to=forged(opened["player"]["reply_to"]))
+    encoded = base64.b64encode(b"Re: x\nBcc: victim@elsewhere.example").decode()
+    raw = re.sub(rb"Subject: [^\n]+", f"Subject: =?utf-8?b?{encoded}?=".encode(), raw, count=1)
+    assert mail_replies.receive(raw) == "forged"
+    (answer,) = taken()
+    assert "\n" not in answer["subject"] and answer["to"] == users["player"].email
+
+
+def test_a_gm_reading_private_press_is_not_invited_to_answer_it(db):
+    """He may read it (the campaign says so) but not write there: no reply address."""
+    campaign = make_eia_campaign()
+    users = with_mail(seat_users(campaign))
+    Campaign.objects.filter(pk=campaign.pk).update(gm_reads_private=True)
+    for role in ("gm", "other_player"):
+        MailChoice.objects.create(user=users[role], campaign=campaign, press=PressMail.EACH)
+    seat = Seat.objects.select_related("campaign", "power").get(user=users["player"])
+    cache.clear()
+    message = press.post_message(
+        seat=seat, to=press.PRIVATE_CHOICE, chosen=["great_britain"], text="A pact?"
+    )
+    taken()
+    assert mail_message(message.pk) == 2
+    reply_to = {mail["to"]: mail["reply_to"] for mail in taken()}
+    assert reply_to[users["gm"].email] == ""
+    assert reply_to[users["other_player"].email].startswith("courier+p-")
