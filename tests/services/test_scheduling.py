@@ -324,16 +324,22 @@ def test_an_extension_moves_the_deadline_on(eia, clock):
     assert open_phase(campaign).deadline == START + timedelta(hours=29)
 
 
+def save_schedule(campaign, users, deadline_hours: dict, **options) -> str:
+    """The GM saves the schedule: resolution at deadlines, these hours, no webhook."""
+    return scheduling.set_schedule(
+        campaign_id=campaign.pk,
+        auto_resolve=True,
+        deadline_hours=deadline_hours,
+        webhook_url="",
+        actor=users["gm"],
+        **options,
+    )
+
+
 @pytest.mark.django_db
 def test_each_phase_kind_opens_with_its_default_deadline(eia, clock):
     campaign, users = eia
-    scheduling.set_schedule(
-        campaign_id=campaign.pk,
-        auto_resolve=True,
-        deadline_hours={"revolt": 48, "land": 72},
-        webhook_url="",
-        actor=users["gm"],
-    )
+    save_schedule(campaign, users, {"revolt": 48, "land": 72})
     clock(hours=1)
     services.resolve_open_phase(
         campaign_id=campaign.pk, expected_phase_id=campaign.phase_id, actor=users["gm"]
@@ -838,14 +844,7 @@ def test_a_phase_paused_on_its_own_stays_paused_when_the_schedule_is_applied(eia
         campaign_id=campaign.pk, phase_id=peace.pk, hours=5, actor=users["gm"]
     )
     scheduling.pause_deadline(campaign_id=campaign.pk, phase_id=peace.pk, actor=users["gm"])
-    said = scheduling.set_schedule(
-        campaign_id=campaign.pk,
-        auto_resolve=True,
-        deadline_hours={peace.key: 10},
-        webhook_url="",
-        actor=users["gm"],
-        apply_to_open=True,
-    )
+    said = save_schedule(campaign, users, {peace.key: 10}, apply_to_open=True)
     peace.refresh_from_db()
     assert (peace.deadline, peace.paused_remaining) == (None, timedelta(hours=10))
     assert said == "The open phase's deadline is paused with 10 h 00 min left."
@@ -856,39 +855,18 @@ def test_saving_the_schedule_can_set_the_open_phase_deadline_from_it(eia, clock)
     campaign, users = eia
     peace = open_phase(campaign)  # opened at START, no deadline
     clock(hours=3)
-    said = scheduling.set_schedule(
-        campaign_id=campaign.pk,
-        auto_resolve=True,
-        deadline_hours={peace.key: 10},
-        webhook_url="",
-        actor=users["gm"],
-        apply_to_open=True,
-    )
+    said = save_schedule(campaign, users, {peace.key: 10}, apply_to_open=True)
     peace.refresh_from_db()
     assert peace.deadline == START + timedelta(hours=10)  # from when it opened
     assert said == "The open phase's deadline is now 12 January 2026, 19:00 UTC."
     assert gm_texts(campaign)[-1] == said
 
     clock(hours=12)  # ten hours from the opening have passed: from now, then
-    scheduling.set_schedule(
-        campaign_id=campaign.pk,
-        auto_resolve=True,
-        deadline_hours={peace.key: 10},
-        webhook_url="",
-        actor=users["gm"],
-        apply_to_open=True,
-    )
+    save_schedule(campaign, users, {peace.key: 10}, apply_to_open=True)
     peace.refresh_from_db()
     assert peace.deadline == START + timedelta(hours=22)
 
-    said = scheduling.set_schedule(
-        campaign_id=campaign.pk,
-        auto_resolve=True,
-        deadline_hours={},
-        webhook_url="",
-        actor=users["gm"],
-        apply_to_open=True,
-    )
+    said = save_schedule(campaign, users, {}, apply_to_open=True)
     peace.refresh_from_db()
     assert peace.deadline is None
     assert said == "The open phase now has no deadline: the GM closes it."
@@ -898,37 +876,17 @@ def test_saving_the_schedule_can_set_the_open_phase_deadline_from_it(eia, clock)
 def test_saving_the_schedule_without_applying_it_keeps_the_open_phase_deadline(eia, clock):
     campaign, users = eia
     peace = set_deadline(campaign, 5, users)
-    said = scheduling.set_schedule(
-        campaign_id=campaign.pk,
-        auto_resolve=True,
-        deadline_hours={peace.key: 48},
-        webhook_url="",
-        actor=users["gm"],
-    )
+    said = save_schedule(campaign, users, {peace.key: 48})
     peace.refresh_from_db()
     assert peace.deadline == START + timedelta(hours=5)
     assert said == "The open phase keeps its deadline, 12 January 2026, 14:00 UTC."
 
-    said = scheduling.set_schedule(
-        campaign_id=campaign.pk,
-        auto_resolve=True,
-        deadline_hours={peace.key: 48},
-        webhook_url="",
-        actor=users["gm"],
-        paused=True,
-        apply_to_open=True,
-    )
+    said = save_schedule(campaign, users, {peace.key: 48}, paused=True, apply_to_open=True)
     peace.refresh_from_db()
     assert (peace.deadline, peace.paused_remaining) == (None, timedelta(hours=48))
     assert said == "The open phase's deadline is paused with 48 h 00 min left."
     with pytest.raises(errors.ServiceError, match="whole number of hours"):
-        scheduling.set_schedule(
-            campaign_id=campaign.pk,
-            auto_resolve=True,
-            deadline_hours={peace.key: -1},
-            webhook_url="",
-            actor=users["gm"],
-        )
+        save_schedule(campaign, users, {peace.key: -1})
 
 
 def gm_texts(campaign) -> list[str]:
