@@ -18,23 +18,32 @@ from django.db.models import F
 from django.utils.translation import gettext, ngettext
 
 from campaign import mail_orders, notifications, order_text, outgoing, readiness
-from campaign.forms import ReminderHoursField
 from campaign.models import MailKind, Phase, Profile, ReminderSent, Seat
 from campaign.models.mail import default_reminder_hours
 
-LONGEST = timedelta(hours=ReminderHoursField.WEEK)  # no offset is longer
-
 
 def send_due(now: datetime) -> int:
-    """Queue every reminder due at ``now``; returns how many mails were queued."""
+    """Queue every reminder due at ``now``; returns how many mails were queued. (The clock
+    calls it every few seconds: only the phases whose deadline is within the longest
+    offset a seated user chose are read.)"""
     phases = Phase.objects.filter(
         status=Phase.Status.OPEN,
         campaign__started_at__isnull=False,  # a deadline runs from the start
         campaign__phase=F("pk"),
         deadline__gt=now,
-        deadline__lte=now + LONGEST,
+        deadline__lte=now + _longest_offset(),
     ).select_related("campaign")
     return sum(_remind(phase, now) for phase in phases)
+
+
+def _longest_offset() -> timedelta:
+    """The longest offset a user seated in a running campaign chose (the default's for
+    those who chose none), in one query."""
+    chosen = Profile.objects.filter(
+        user__seats__campaign__started_at__isnull=False, user__seats__campaign__ended_at=None
+    ).values_list("reminder_hours", flat=True)
+    hours = max((max(offsets, default=0) for offsets in chosen.distinct()), default=0)
+    return timedelta(hours=max(hours, *default_reminder_hours()))
 
 
 def _remind(phase: Phase, now: datetime) -> int:

@@ -152,3 +152,11 @@ def test_a_pause_or_a_short_extension_does_not_remind_again(owing, clock):  # no
     scheduling.extend_deadline(hours=1, **ids)  # 23 h 30 min left: the 24 h one stays sent
     assert reminded(clock, hours=26) == []
     assert ReminderSent.objects.filter(user=users["player"], hours=24).count() == 1
+
+
+def test_an_offset_longer_than_a_day_is_read_too(owing, clock):  # noqa: F811
+    """The clock reads only the phases within the longest offset a seated user chose."""
+    campaign, users = owing
+    Profile.objects.update_or_create(user=users["player"], defaults={"reminder_hours": [40]})
+    assert reminded(clock, hours=7) == []  # 41 h left
+    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=8)] == ["40 hours left"]
