@@ -211,9 +211,13 @@ from campaign.models import (
     Channel,
     DecisionRecord,
     Event,
+    Extension,
+    Handover,
     InputRecord,
     MailChoice,
     Message,
+    NewGmRequest,
+    Note,
     Order,
     Phase,
     PhaseSnapshot,
@@ -223,10 +227,12 @@ from campaign.models import (
     ReadMarker,
     ReceivedMail,
     RefusalAnswered,
+    Reliability,
     ReminderSent,
     RollRecord,
     Seat,
     SeatRequest,
+    Tenure,
 )
 from campaign.storage import Table, key_fields, named_tables, piece_paths, state_tables, table_of
 from rules.dice import new_seed, seed_hash
@@ -281,6 +287,12 @@ NOT_ARCHIVED[MailChoice] = "the mail each user wants from the campaign: their ow
 NOT_ARCHIVED[ReminderSent] = "the reminders this site mailed, for deadlines of its own"
 NOT_ARCHIVED[ReceivedMail] = "the answers by mail this site received, kept against replays"
 NOT_ARCHIVED[RefusalAnswered] = "whom this site told it could not act on a mail, and when"
+NOT_ARCHIVED[Tenure] = "which of this site's users played which power, and when"
+NOT_ARCHIVED[Reliability] = "a user's record on this site, across campaigns"
+NOT_ARCHIVED[Extension] = "the extensions taken on this site: an import starts the budgets anew"
+NOT_ARCHIVED[Note] = "each user's private notes: read by nobody else"
+NOT_ARCHIVED[Handover] = "offers of the campaign between this site's users"
+NOT_ARCHIVED[NewGmRequest] = "players' requests to this site's admins for a new GM"
 
 
 def archived_models() -> set[type[models.Model]]:

@@ -129,6 +129,9 @@ class Ruleset:
     gm_orders: GmOrders = GmOrders()
     procedures: dict[str, tuple[str, str]] = field(default_factory=dict)
     default_orders: str = "it does nothing this phase"  # what a power without orders does
+    # the campaign year a turn belongs to (a budget per year counts by it, e.g. the
+    # deadline extensions): by default, each turn is a year
+    year_of: Callable[[int, dict], int] = field(default=lambda turn, setup: turn)
 
     @property
     def folder(self) -> Path:

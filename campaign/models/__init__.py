@@ -13,6 +13,8 @@ from campaign.models.core import (
     RollRecord,
     Seat,
 )
+from campaign.models.extensions import Extension
+from campaign.models.gm_team import Handover, NewGmRequest
 from campaign.models.history import DecisionRecord, InputRecord, PhaseSnapshot
 from campaign.models.lobby import SeatRequest
 from campaign.models.mail import (
@@ -24,7 +26,9 @@ from campaign.models.mail import (
     ReminderSent,
 )
 from campaign.models.maps import CampaignMap
+from campaign.models.notes import Note
 from campaign.models.people import Profile
+from campaign.models.players import Reliability, Tenure
 from campaign.models.press import Channel, Message, ReadMarker
 
 __all__ = [
@@ -35,22 +39,28 @@ __all__ = [
     "Channel",
     "DecisionRecord",
     "Event",
+    "Extension",
+    "Handover",
     "InputRecord",
     "MailChoice",
     "MailKind",
     "Message",
+    "NewGmRequest",
+    "Note",
     "Order",
     "Phase",
     "PhaseSnapshot",
     "Power",
-    "Profile",
     "PowerRelation",
     "PressMail",
+    "Profile",
     "ReadMarker",
     "ReceivedMail",
     "RefusalAnswered",
+    "Reliability",
     "ReminderSent",
     "RollRecord",
     "Seat",
     "SeatRequest",
+    "Tenure",
 ]

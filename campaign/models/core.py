@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import F, Q
 from django.urls import reverse
@@ -152,6 +153,52 @@ class Campaign(models.Model):
             "power's key, what that power's player sees (campaign/watching.py)."
         ),
     )
+    disorder_after = models.PositiveSmallIntegerField(
+        _("missed deadlines before civil disorder"),
+        default=2,
+        validators=[MaxValueValidator(20)],
+        help_text=_(
+            "A power whose player misses this many deadlines in a row falls into civil "
+            "disorder, and its seat is offered to a new player in the lobby; 0: never."
+        ),
+    )
+    replacements_need_gm = models.BooleanField(
+        _("the GM accepts each replacement"),
+        default=True,
+        help_text=_(
+            "A user who asks for the seat of a power in civil disorder waits for the GM's "
+            "answer; off: they take it at once."
+        ),
+    )
+    min_on_time = models.PositiveSmallIntegerField(
+        _("lowest on-time rate for a seat request (%)"),
+        default=0,
+        validators=[MaxValueValidator(100)],
+        help_text=_(
+            "A user whose orders came in on time less often than this, in percent of the "
+            "phases they owed, cannot ask for a seat from the lobby; 0: anyone."
+        ),
+    )
+    extensions_per_year = models.PositiveSmallIntegerField(
+        _("deadline extensions per power and year"),
+        default=2,
+        validators=[MaxValueValidator(20)],
+        help_text=_(
+            "How many times each power's player may move a deadline back in one campaign "
+            "year; 0: never."
+        ),
+    )
+    extension_hours = models.PositiveSmallIntegerField(
+        _("hours each extension adds"),
+        default=24,
+        validators=[MinValueValidator(1), MaxValueValidator(168)],
+    )
+    extension_cap_hours = models.PositiveSmallIntegerField(
+        _("most hours extensions add to one phase"),
+        default=48,
+        validators=[MinValueValidator(1), MaxValueValidator(24 * 14)],
+        help_text=_("The players' extensions never move a phase's deadline further than this."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -219,6 +266,17 @@ class Power(models.Model):
         default=False,
         help_text=_("Its player is away: it owes no orders and gets its default orders."),
     )
+    missed_in_row = models.PositiveSmallIntegerField(
+        default=0, help_text=_("The deadlines its player has missed in a row.")
+    )
+    disorder_since = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "In civil disorder since then: it owes no orders, plays its default orders, and "
+            "its seat is offered to a new player."
+        ),
+    )
 
     class Meta:
         ordering = ["sort", "name"]
@@ -283,6 +341,18 @@ class Seat(models.Model):
         default=False,
         help_text=_("The open phase has stopped waiting for the power since its period began."),
     )
+    former_power = models.ForeignKey(
+        Power,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="former_seats",
+        help_text=_(
+            "A replaced player's seat (an observer's): they read what they could read as "
+            "this power's player until they left, and act no more."
+        ),
+    )
+    left_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["role", "power__sort"]

@@ -38,6 +38,13 @@ class Profile(models.Model):
         blank=True,
         help_text=_("While my orders are not marked ready; each campaign may turn them off."),
     )
+    away_from = models.DateTimeField(_("away from"), null=True, blank=True)
+    away_until = models.DateTimeField(
+        _("away until"),
+        null=True,
+        blank=True,
+        help_text=_("Applies to every campaign I sit in; each GM may refuse it for theirs."),
+    )
     press_digest_at = models.DateTimeField(
         null=True,
         blank=True,

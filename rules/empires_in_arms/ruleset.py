@@ -433,6 +433,7 @@ RULESET = Ruleset(
     options=OPTIONS,
     sequence=sequence,
     turn_label=turn_label,
+    year_of=lambda turn, setup: month_of(turn, setup)[0],
     gm_orders=GmOrders(
         kinds=(MOVE, BATTLE),
         module=gm_orders,

@@ -361,6 +361,7 @@ RULESET = Ruleset(
     options=OPTIONS,
     sequence=sequence,
     turn_label=turn_label,
+    year_of=lambda turn, setup: season_of(turn, setup)[0],
     draw_rule=DRAW_RULE,
     draw_checks=phases.check_draws,
     gm_orders=GmOrders(
