@@ -30,6 +30,7 @@ final newline), so that export → import → export gives the same bytes::
       "state":     {...},                                       # see below
       "withheld":  {sealed_orders: {phase, powers}, private_press: true,
                     dice_seed: [turn, position]}  # if any
+      "notes":     [{phase, text}]          # the reader's own, in a reader's download
     }
 
 (Seats have a ``user_placeholder`` and events an ``actor_placeholder`` beside the user,
@@ -92,6 +93,12 @@ channels are left out, as the players are told; ``manage.py export_campaign`` (r
 whoever runs the server, who holds the database anyway) exports every channel. Read
 markers are each user's own and are not exported: an imported campaign's press is all
 unread.
+
+Notes. A reader's download (the GM's, from the dashboard) holds that reader's own
+private notes (campaign/notes.py), if any: ``notes`` lists them, the campaign's first
+(``phase`` null), then each phase's in phase order, with their ``text``. Nobody else's
+notes are in any file, nor are any in ``manage.py export_campaign``'s; an import reads
+past them: they are their writer's, not the campaign's.
 
 ``state`` is the game state alone, everything the phases and the GM's edits change
 (``state_of()``; the same object serves per-phase snapshots and rollback)::
@@ -186,7 +193,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_duration
 
-from campaign import history, press, sealing
+from campaign import history, notes, press, sealing
 from campaign.archive_rows import (
     AREA_IDENTITY,
     POWER_IDENTITY,
@@ -268,6 +275,7 @@ HISTORY = ("phases", "orders", "rolls", "events")
 RETIRED_FIELDS = {Phase: {"reminders_sent"}}
 TOP_LEVEL = ("format", "version", "campaign", "powers", "areas", "adjacency", "seats")
 TOP_LEVEL += (*HISTORY, "state", "channels", "messages", "withheld")
+TOP_LEVEL += ("notes",)  # the reader's own: not imported
 # Every model of the campaign app is in the archive (with the state tables,
 # archived_models()); a new one must be added, or listed here as deliberately left out,
 # with the reason.
@@ -290,7 +298,7 @@ NOT_ARCHIVED[RefusalAnswered] = "whom this site told it could not act on a mail,
 NOT_ARCHIVED[Tenure] = "which of this site's users played which power, and when"
 NOT_ARCHIVED[Reliability] = "a user's record on this site, across campaigns"
 NOT_ARCHIVED[Extension] = "the extensions taken on this site: an import starts the budgets anew"
-NOT_ARCHIVED[Note] = "each user's private notes: read by nobody else"
+NOT_ARCHIVED[Note] = "each user's private notes: in that user's own download only, not imported"
 NOT_ARCHIVED[Handover] = "offers of the campaign between this site's users"
 NOT_ARCHIVED[NewGmRequest] = "players' requests to this site's admins for a new GM"
 
@@ -569,14 +577,16 @@ def export_campaign(campaign: Campaign, *, reader: Seat | None = None) -> dict:
     """The whole campaign as archive data (format version 1, see the module docstring);
     for a ``reader`` (the GM's seat), without the open phase's orders it may not read yet
     (campaign/sealing.py) and without the press it does not read (campaign/press.py),
-    which its ``withheld`` section says.
+    which its ``withheld`` section says, and with the reader's own notes.
 
     Reads under the campaign's row lock, so a phase resolving meanwhile waits and the
     archive is one consistent moment of the campaign."""
     with transaction.atomic():
         locked = Campaign.objects.select_for_update().get(pk=campaign.pk)
         withheld = sealing.withheld_powers(reader, locked.phase) if reader else frozenset()
-        return _Reader(locked, withheld, reader).archive()
+        data = _Reader(locked, withheld, reader).archive()
+        mine = notes.exported(locked.pk, reader.user_id) if reader and reader.user_id else []
+        return {**data, "notes": mine} if mine else data
 
 
 def state_of(campaign: Campaign, *, ids: bool = False) -> dict:

@@ -18,6 +18,7 @@ from campaign.views import away as away_views
 from campaign.views import gm_orders as gm_orders_views
 from campaign.views import history as history_views
 from campaign.views import lobby as lobby_views
+from campaign.views import notes as notes_views
 from campaign.views import press as press_views
 from campaign.views.area import area
 
@@ -118,6 +119,7 @@ urlpatterns = [
     path("account/confirm/<str:token>/", account.confirm_email, name="confirm_email"),
     path("mail/off/<str:token>/", mail.unsubscribe, name="unsubscribe"),
     path("campaigns/<id:campaign_id>/mail/", mail.mail_settings, name="mail_settings"),
+    path("campaigns/<id:campaign_id>/notes/", notes_views.notes_page, name="notes"),
     path("rules/<slug:ruleset>/", pages.rules_page, name="rules"),
     path(
         "campaigns/<id:campaign_id>/phases/<id:phase_id>/verify/",

@@ -75,6 +75,7 @@ HTMX_ENDPOINTS = {
     "gm_orders_reveal",
     "rollback",
     "end",
+    "notes",
 }
 MISSING = 10**17  # an id no row has
 LOGIN = "login"  # expected: a redirect to the login page
@@ -535,6 +536,23 @@ def press_channel_calls(s: Scene) -> list[Call]:
     ]
 
 
+def notes_calls(s: Scene) -> list[Call]:
+    """The reader's notes: the page; a note on the campaign, the open phase, a past one;
+    an empty one (deleted); phases of no campaign, of another, not a number; too long."""
+    url = u("notes", s.pk)
+    return [
+        get(url),
+        post(url, {"phase": "", "text": "On the campaign"}, 302, "the campaign's note"),
+        post(url, {"phase": s.phase.pk, "text": "Now"}, 302, "the open phase's note"),
+        post(url, {"phase": s.resolved_phase, "text": "Then"}, 302, "a past phase's note"),
+        post(url, {"phase": s.phase.pk, "text": " "}, 302, "emptied: deleted"),
+        post(url, {"phase": MISSING, "text": "x"}, 422, "no such phase"),
+        post(url, {"phase": s.other.phase_id, "text": "x"}, 422, "another campaign's phase"),
+        post(url, {"phase": "x1", "text": "x"}, 422, "a phase that is no number"),
+        post(url, {"text": "x" * 20_001}, 422, "too long"),
+    ]
+
+
 def foreign_gm_order(s: Scene):
     """An order for the GM of the other campaign of the ruleset (its ids are foreign here)."""
     from campaign.models import Order
@@ -814,6 +832,7 @@ BUILDERS: dict[str, Spec] = {
         ],
     ),
     "mail_settings": Spec(ACCOUNT, ANY_METHOD, mail_settings_calls),
+    "notes": Spec(SEAT, ANY_METHOD, notes_calls),
     "unsubscribe": Spec(PUBLIC, ANY_METHOD, unsubscribe_calls),
     "confirm_email": Spec(
         PUBLIC,  # the link mailed to an address: anyone who holds it, logged in or not

@@ -326,6 +326,8 @@ def press_and_lobby_calls(campaign, me: str, seat: Seat) -> list[Call]:
         Call("lobby", "lobby", "get", reverse("campaign:lobby"), status=200),
         Call("lobby_ask", "lobby ask", "post", reverse("campaign:lobby_ask", args=[pk, 1])),
         Call("lobby_watch", "lobby watch", "post", reverse("campaign:lobby_watch", args=[pk])),
+        Call("notes", "notes", "get", reverse("campaign:notes", args=[pk]), status=200),
+        Call("notes", "a note", "post", reverse("campaign:notes", args=[pk]), {"text": "x"}),
     ]
     gm_only = {
         "press_rules": [pk],
