@@ -136,6 +136,27 @@ class SeatRequestAdmin(StateAdmin):
     raw_id_fields = ["campaign", "power", "user"]
 
 
+@admin.register(models.NewGmRequest)
+class NewGmRequestAdmin(StateAdmin):
+    """Players' requests for a new GM of a campaign whose GMs are quiet
+    (campaign/gm_team.py): an admin makes a user GM in the campaign's seats (a seat with
+    the role "Game master")."""
+
+    list_display = ["campaign", "user", "created_at"]
+    list_filter = ["campaign"]
+    raw_id_fields = ["campaign", "user"]
+
+
+@admin.register(models.Handover)
+class HandoverAdmin(StateAdmin):
+    """Offers of a campaign from one of its GMs to another user (campaign/gm_team.py)."""
+
+    list_display = ["campaign", "from_user", "to_user", "status", "created_at", "answered_at"]
+    list_filter = ["status"]
+    raw_id_fields = ["campaign", "from_user", "to_user"]
+    readonly_fields = ["token"]
+
+
 # Everything else (orders, relations, adjacency, history, profiles, and each ruleset's
 # state tables, in the app whose label is the ruleset's key) with the admin's plain
 # forms, so a ruleset's new table is editable here without naming it.

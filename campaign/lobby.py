@@ -16,18 +16,19 @@ once, one takes it and the other is told it has been taken, and nothing else cha
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Prefetch, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaign import outgoing
+from campaign import outgoing, reliability
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, ServiceError
-from campaign.models import Campaign, Event, MailChoice, Seat, SeatRequest
+from campaign.models import Area, Campaign, Event, MailChoice, Seat, SeatRequest
 from campaign.models.mail import MailKind
 from campaign.scenarios import scenario_name
 from campaign.services import assign_seat, claim_seat
@@ -38,13 +39,16 @@ PENDING = SeatRequest.Status.PENDING
 
 @dataclass(frozen=True)
 class Listing:
-    """A campaign in the lobby as one user sees it: the free seats they may ask for, their
-    own seat there (if any) and their request waiting for the GM (if any)."""
+    """A campaign in the lobby as one user sees it: the free seats they may ask for, the
+    seats of its powers in civil disorder that want a new player (``wanted``, each power
+    with ``holds``: the names of the areas it controls), their own seat there (if any)
+    and their request waiting for the GM (if any)."""
 
     campaign: Campaign
     free_seats: list[Seat]
     seat: Seat | None = None
     request: SeatRequest | None = None
+    wanted: list[Seat] = field(default_factory=list)
 
     @property
     def scenario(self) -> str:
@@ -52,21 +56,41 @@ class Listing:
 
 
 def listings(user) -> list[Listing]:
-    """The campaigns in the lobby, by name, that have a free seat to offer or may be
-    watched (four queries)."""
+    """The campaigns in the lobby, by name, that have a free seat to offer, a power in
+    civil disorder that wants a new player, or may be watched (six queries)."""
     free = Seat.objects.filter(role=Seat.Role.PLAYER, user__isnull=True).select_related("power")
+    wanted = Seat.objects.filter(
+        role=Seat.Role.PLAYER, user__isnull=False, power__disorder_since__isnull=False
+    ).select_related("power")
     campaigns = (
-        Campaign.objects.filter(Q(lobby_open=True) | Q(lobby_watch=True), ended_at__isnull=True)
+        Campaign.objects.filter(
+            Q(lobby_open=True) | Q(lobby_watch=True) | Q(powers__disorder_since__isnull=False),
+            ended_at__isnull=True,
+        )
+        .distinct()
         .select_related("phase")
-        .prefetch_related(Prefetch("seats", queryset=free.order_by("power__sort"), to_attr="free"))
+        .prefetch_related(
+            Prefetch("seats", queryset=free.order_by("power__sort"), to_attr="free"),
+            Prefetch("seats", queryset=wanted.order_by("power__sort"), to_attr="wanted"),
+        )
         .order_by("name", "pk")
     )
-    shown = [c for c in campaigns if c.lobby_watch or (c.lobby_open and c.free)]
+    shown = [c for c in campaigns if c.lobby_watch or c.wanted or (c.lobby_open and c.free)]
+    _holdings([seat.power for c in shown for seat in c.wanted])
     seats, requests = _own(user, shown)
     return [
-        Listing(c, c.free if c.lobby_open else [], seats.get(c.pk), requests.get(c.pk))
+        Listing(c, c.free if c.lobby_open else [], seats.get(c.pk), requests.get(c.pk), c.wanted)
         for c in shown
     ]
+
+
+def _holdings(powers: list) -> None:
+    """Give each power ``holds``: the names of the areas it controls (one query)."""
+    held: dict[int, list] = {power.pk: [] for power in powers}
+    for area in Area.objects.filter(controller__in=powers).only("name", "controller_id"):
+        held[area.controller_id].append(area.display_name)
+    for power in powers:
+        power.holds = held[power.pk]
 
 
 def _own(user, campaigns: list[Campaign]) -> tuple[dict, dict]:
@@ -89,10 +113,17 @@ def pending_of(user, campaigns=None) -> dict[int, SeatRequest]:
 
 def waiting_requests(campaign: Campaign) -> list[SeatRequest]:
     """The requests the GM has to answer, oldest first, each with ``taken`` (its power's
-    seat has a player meanwhile): one query."""
-    taken = Seat.objects.filter(power=OuterRef("power"), user__isnull=False)
+    seat has a player meanwhile, and wants no new one) and ``record`` (the requester's
+    record, campaign/reliability.py): two queries."""
+    taken = Seat.objects.filter(
+        power=OuterRef("power"), user__isnull=False, power__disorder_since__isnull=True
+    )
     found = campaign.seat_requests.filter(status=PENDING).select_related("user", "power")
-    return list(found.annotate(taken=Exists(taken)))
+    asked = list(found.annotate(taken=Exists(taken)))
+    records = reliability.of_users(a.user_id for a in asked)
+    for each in asked:
+        each.record = records[each.user_id]
+    return asked
 
 
 # -- the user's side -------------------------------------------------------------------
@@ -103,15 +134,18 @@ def ask_for_seat(*, campaign_id: int, power_id: int, user) -> Seat | SeatRequest
     the lobby at once, else a request for the GM to answer."""
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
-        if not campaign.lobby_open or campaign.ended_at is not None:
+        if campaign.ended_at is not None:
             raise ServiceError(_("This campaign does not take players from the lobby."))
-        seat = _free_seat(campaign, power_id)
+        seat = _offered_seat(campaign, power_id)
         _refuse_if_playing(campaign, user)
         if campaign.seat_requests.filter(user=user, status=PENDING).exists():
             raise Conflict(
                 _("You have already asked for a seat in this campaign: wait for the GM's answer.")
             )
-        if campaign.lobby_at_once:
+        reliability.refuse_below_minimum(campaign, user)
+        if seat.power.in_disorder and not campaign.replacements_need_gm:
+            return claim_seat(token=seat.invite_token, user=user)
+        if campaign.lobby_at_once and not seat.power.in_disorder:
             _stop_watching(campaign, user)
             return claim_seat(token=seat.invite_token, user=user)
         asked = SeatRequest.objects.create(campaign=campaign, power=seat.power, user=user)
@@ -134,8 +168,27 @@ def watch(*, campaign_id: int, user) -> Seat:
         return seat
 
 
-def _free_seat(campaign: Campaign, power_id: int) -> Seat:
-    """The power's player seat, locked, while it has no player."""
+def _offered_seat(campaign: Campaign, power_id: int) -> Seat:
+    """The power's player seat, locked, while the lobby offers it: free in a campaign that
+    lists its free seats, or wanting a new player (its power in civil disorder)."""
+    seat = _seat_to_give(campaign, power_id)
+    if not _wants_new_player(seat) and not campaign.lobby_open:
+        raise ServiceError(_("This campaign does not take players from the lobby."))
+    return seat
+
+
+def _seat_to_give(campaign: Campaign, power_id: int) -> Seat:
+    """The power's player seat, locked, while it has no player or wants a new one."""
+    seat = _player_seat(campaign, power_id)
+    return seat if _wants_new_player(seat) else _still_free(seat)
+
+
+def _wants_new_player(seat: Seat) -> bool:
+    return seat.user_id is not None and seat.power.in_disorder
+
+
+def _player_seat(campaign: Campaign, power_id: int) -> Seat:
+    """The power's player seat, locked."""
     seat = (
         Seat.objects.select_for_update(of=("self",))
         .select_related("power")
@@ -144,6 +197,11 @@ def _free_seat(campaign: Campaign, power_id: int) -> Seat:
     )
     if seat is None:
         raise ServiceError(_("This campaign has no such seat to offer."))
+    return seat
+
+
+def _still_free(seat: Seat) -> Seat:
+    """The seat, while it has no player."""
     if seat.user_id is not None:
         raise Conflict(
             _("%(power)s's seat has already been taken.") % {"power": seat.power.display_name}
@@ -212,6 +270,56 @@ def _lobby_changes(campaign: Campaign, lobby_open: bool, at_once: bool, watch: b
     return changes
 
 
+PLAYER_RULES = ("disorder_after", "replacements_need_gm", "min_on_time")
+
+
+def set_player_rules(*, campaign_id: int, actor, **rules) -> None:
+    """The campaign's missed-orders policy and lowest on-time rate for a seat request
+    (``rules``: PLAYER_RULES); each change logged. ServiceError for a value out of its
+    range, or an unknown one."""
+    unknown = set(rules) - set(PLAYER_RULES)
+    if unknown:
+        raise ServiceError(_("Unknown setting: %(names)s.") % {"names": ", ".join(unknown)})
+    with transaction.atomic():
+        campaign = locked_campaign(campaign_id)
+        changed = [name for name, value in rules.items() if value != getattr(campaign, name)]
+        for name in changed:
+            setattr(campaign, name, rules[name])
+        try:
+            campaign.clean_fields(
+                exclude=[f.name for f in Campaign._meta.fields if f.name not in changed]
+            )
+        except ValidationError as error:
+            raise ServiceError(" ".join(error.messages)) from None
+        campaign.save(update_fields=changed)
+        for name in changed:
+            said = Text(
+                "GM %(gm)s sets the players' rules: %(change)s.",
+                gm=actor.get_username(),
+                change=_player_rule_change(name, rules[name]),
+            )
+            log(campaign, Event.Kind.GM, said, actor=actor)
+        campaign.bump_version()
+
+
+def _player_rule_change(name: str, value) -> Text:
+    if name == "disorder_after":
+        if not value:
+            return Text("no power falls into civil disorder for missed deadlines")
+        return Text(
+            "a power falls into civil disorder after %(missed)s missed deadlines", missed=value
+        )
+    if name == "replacements_need_gm":
+        if value:
+            return Text("the GM accepts each replacement")
+        return Text("a replacement takes the seat at once")
+    if not value:
+        return Text("anyone may ask for a seat, whatever their record")
+    return Text(
+        "a seat request needs orders in on time in %(rate)s%% of the phases owed", rate=value
+    )
+
+
 def _watchers_change(campaign: Campaign, watchers_see: str) -> Text:
     """The change of what watchers see, for the log; refused for a game without hidden
     information or a power not of this campaign."""
@@ -255,7 +363,7 @@ def answer_request(*, campaign_id: int, request_id: int, accept: bool, actor) ->
 
 def _seat_requester(campaign: Campaign, asked: SeatRequest, actor) -> list[SeatRequest]:
     """Give the requester the power's seat; the other requests for it, now refused."""
-    seat = _free_seat(campaign, asked.power_id)
+    seat = _seat_to_give(campaign, asked.power_id)
     _stop_watching(campaign, asked.user)
     assign_seat(seat=seat, user=asked.user, actor=actor)
     others = list(
@@ -287,7 +395,8 @@ def _url(name: str, campaign: Campaign) -> str:
 
 
 def _mail_gm(campaign: Campaign, asked: SeatRequest) -> None:
-    gm = campaign.seats.filter(role=Seat.Role.GM).select_related("user").first()
+    """Mail every GM of the campaign the request to answer."""
+    gms = campaign.seats.filter(role=Seat.Role.GM, user__isnull=False).select_related("user")
 
     def write() -> outgoing.Letter:
         names = {"user": asked.user.get_username(), "power": asked.power.display_name}
@@ -300,7 +409,8 @@ def _mail_gm(campaign: Campaign, asked: SeatRequest) -> None:
             subject, [body % names], link=f"{_url('campaign:gm', campaign)}#lobby"
         )
 
-    _mail(gm and gm.user, campaign, write)
+    for gm in gms:
+        _mail(gm.user, campaign, write)
 
 
 def _mail_answer(campaign: Campaign, asked: SeatRequest) -> None:

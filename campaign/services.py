@@ -13,15 +13,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Subquery
 from django.http import Http404
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaign import gm_orders, history, lifecycle, sealing, standing
+from campaign import (
+    away_everywhere,
+    disorder,
+    gm_orders,
+    history,
+    lifecycle,
+    reliability,
+    replacements,
+    sealing,
+    standing,
+    tenures,
+)
 from campaign.changes import locked_campaign, log, moment_text, refuse_if_ended
 from campaign.errors import Conflict, DiceError, PhaseAlreadyResolved, PhaseClosed, ServiceError
-from campaign.models import Campaign, Event, Order, Phase, Power, Seat
+from campaign.models import Campaign, Event, Order, Phase, Power, Seat, Tenure
 from campaign.readiness import PAUSED_CAMPAIGN, away_at
 from rules.dice import DiceExhausted, ScriptedDice, SeededDice
 from rules.gm_orders import keep_done, without_lines
@@ -46,13 +57,19 @@ class PhaseContext:
 
 
 def seat_for(user, campaign_id: int) -> Seat:
-    """The user's seat in the campaign; 404 for anyone without one."""
+    """The user's seat in the campaign, with ``gm_team_power_id``: the power a GM of the
+    campaign plays (what a co-GM's reading is sealed by: campaign/sealing.py); 404 for
+    anyone without a seat."""
     if not getattr(user, "is_authenticated", False):
         raise Http404("No such campaign.")
+    playing = Seat.objects.filter(
+        campaign=OuterRef("campaign_id"), role=Seat.Role.GM, power__isnull=False
+    )
     seat = (
         Seat.objects.select_related("campaign", "power", "campaign__phase", "campaign__drawn_map")
         .defer("campaign__drawn_map__document")  # read only when the map is drawn
         .filter(campaign_id=campaign_id, user=user)
+        .annotate(gm_team_power_id=Subquery(playing.values("power_id")[:1]))
         .first()
     )
     if seat is None:
@@ -191,6 +208,12 @@ def decide(*, seat: Seat, phase_id: int, answer: dict, actor, version: int | Non
 def _default_orders_line(power: Power, rules) -> Text:
     """The log line for a power that gave no orders: what the ruleset makes it do."""
     does = Term(rules.default_orders)
+    if power.in_disorder:
+        return Text(
+            "%(power)s (in civil disorder) gave no orders: %(does)s.",
+            power=power.display_name,
+            does=does,
+        )
     if power.absent:
         return Text(
             "%(power)s (absent) gave no orders: %(does)s.", power=power.display_name, does=does
@@ -249,6 +272,7 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
         for power, text in lines
     )
     gm_orders.reveal(campaign, phase, saved)  # the lines for the GM, which the rules ignore
+    disorder.count_turnout(campaign, phase, {order.power_id for order in saved})
     return {order.power.key: without_lines(order.payload) for order in saved + carried}
 
 
@@ -293,7 +317,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
                     "seeing the others'."
                 )
             )
-        if not seat.is_gm and sealing.is_sealed(own) and sealing.sealed_by_gm(own, _gm(campaign)):
+        if not seat.is_gm and sealing.is_sealed(own) and sealing.sealed_by_gm(own, _gms(campaign)):
             raise PhaseClosed(
                 _(
                     "%(power)s's orders for this phase were sealed by the GM who played it: "
@@ -311,6 +335,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
                 "submitted_by": actor,
             },
         )
+        disorder.player_is_back(campaign, seat, actor)
         if ready:
             lifecycle.resolve_when_everyone_is_ready(campaign, campaign.phase)
         names = {"power": seat.power.display_name, "phase": Term(spec.name)}
@@ -351,13 +376,19 @@ def claim_seat(*, token: str, user) -> Seat:
         )
         if seat.user_id == user.pk:
             return seat
+        if replacements.is_replacement(seat, user):
+            return _take_over(campaign, seat, user, actor=user)
         if seat.user_id is not None:
             raise ServiceError(_("This seat has already been taken."))
+        if seat.is_gm:  # a watcher who becomes a GM stops watching (campaign/gm_team.py)
+            Seat.objects.filter(campaign=campaign, user=user, role=Seat.Role.OBSERVER).delete()
         if Seat.objects.filter(campaign=campaign, user=user).exists():
             raise ServiceError(_("You already have a seat in this campaign."))
         _refuse_seating_after_reading(campaign, seat)
         seat.user, seat.user_placeholder = user, ""  # an imported name gives way to the user
         seat.save(update_fields=["user", "user_placeholder"])
+        if seat.power_id is not None:
+            tenures.begin(campaign, seat.power, user)
         log(
             campaign,
             Event.Kind.SEAT,
@@ -369,6 +400,7 @@ def claim_seat(*, token: str, user) -> Seat:
             actor=user,
             power=seat.power,
         )
+        away_everywhere.apply_to_seat(campaign, seat)
         campaign.bump_version()
         lifecycle.settle(campaign)
         return seat
@@ -381,6 +413,8 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
         seat = Seat.objects.select_for_update(of=("self",)).select_related("power").get(pk=seat.pk)
         if seat.is_gm:
             raise ServiceError(_("The GM seat is not reassigned here."))
+        if user is not None and replacements.is_replacement(seat, user):
+            return _take_over(campaign, seat, user, actor=actor)
         if user is not None and seat.user_id != user.pk:
             _refuse_seating_after_reading(campaign, seat)
         seat.user, seat.user_placeholder = user, ""  # an imported name gives way too
@@ -393,6 +427,7 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
             raise ServiceError(
                 _("%(user)s already has a seat here.") % {"user": user.get_username()}
             ) from None
+        _change_tenure(campaign, seat, user)
         who = user.get_username() if user else Text("nobody")
         log(
             campaign,
@@ -406,9 +441,34 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
             actor=actor,
             power=seat.power,
         )
+        away_everywhere.apply_to_seat(campaign, seat)
         campaign.bump_version()
         lifecycle.settle(campaign)
         return seat
+
+
+def _take_over(campaign: Campaign, seat: Seat, user, *, actor) -> Seat:
+    """``user`` takes over the seat of a power in civil disorder (campaign/replacements.py),
+    in the caller's transaction: refused to a user who plays or runs the campaign."""
+    if campaign.seats.filter(user=user).exclude(role=Seat.Role.OBSERVER).exists():
+        raise Conflict(_("%(user)s already has a seat here.") % {"user": user.get_username()})
+    _refuse_seating_after_reading(campaign, seat)
+    replacements.take_over(campaign, seat, user, actor=actor)
+    campaign.bump_version()
+    lifecycle.settle(campaign)
+    return seat
+
+
+def _change_tenure(campaign: Campaign, seat: Seat, user) -> None:
+    """A power's seat the GM gives to ``user`` (None: empties): its player's tenure ends,
+    counted as a seat left once the campaign has started, and the new one's begins."""
+    if seat.power_id is None:
+        return
+    left = tenures.end(campaign, seat.power, Tenure.Ended.LEFT)
+    if left is not None and campaign.started_at is not None:
+        reliability.add([left.user_id], "seats_left")
+    if user is not None:
+        tenures.begin(campaign, seat.power, user)
 
 
 def set_options(*, campaign_id: int, options: dict, dice_mode: str, actor) -> None:
@@ -448,15 +508,19 @@ def set_options(*, campaign_id: int, options: dict, dice_mode: str, actor) -> No
 
 
 def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
-    """The GM also plays a power (its open player seat goes to the GM's seat), or stops
-    (the power gets a player seat again, with a fresh invitation)."""
+    """A GM (``actor``) also plays a power (its open player seat goes to the GM's own
+    seat), or stops (the power gets a player seat again, with a fresh invitation). One
+    GM of a campaign plays a power at a time."""
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         gm = (
             Seat.objects.select_for_update(of=("self",))
             .select_related("power")
-            .get(campaign=campaign, role=Seat.Role.GM)
+            .filter(campaign=campaign, role=Seat.Role.GM, user_id=getattr(actor, "pk", None))
+            .first()
         )
+        if gm is None:
+            raise ServiceError(_("Only a GM of this campaign plays a power as its GM."))
         if gm.power_id is not None:
             power = gm.power
             _seal_leaving_gm_orders(campaign, power, actor)
@@ -468,6 +532,7 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
             said = Text("The GM no longer plays %(power)s.", power=power.display_name)
             log(campaign, Event.Kind.SEAT, said, actor=actor)
         if power_key:
+            _refuse_a_second_playing_gm(campaign, gm)
             seat = (
                 Seat.objects.select_for_update(of=("self",))
                 .select_related("power")
@@ -530,22 +595,40 @@ def _refuse_taking_a_power_mid_phase(campaign: Campaign, power: Power) -> None:
         )
 
 
-def _gm(campaign: Campaign) -> Seat:
-    """The campaign's GM seat."""
-    return Seat.objects.get(campaign=campaign, role=Seat.Role.GM)
+def _refuse_a_second_playing_gm(campaign: Campaign, gm: Seat) -> None:
+    """One GM of a campaign plays a power at a time: the whole GM team's reading of the
+    open phase's orders is sealed by that power's (sealing.py)."""
+    others = Seat.objects.filter(campaign=campaign, role=Seat.Role.GM, power__isnull=False)
+    playing = others.exclude(pk=gm.pk).select_related("power").first()
+    if playing is not None:
+        raise Conflict(
+            _(
+                "Another GM of this campaign already plays %(power)s: one GM plays a power "
+                "at a time."
+            )
+            % {"power": playing.power.display_name}
+        )
+
+
+def _gms(campaign: Campaign) -> list[Seat]:
+    """The campaign's GM seats (a campaign may have several: campaign/gm_team.py)."""
+    return list(Seat.objects.filter(campaign=campaign, role=Seat.Role.GM))
 
 
 def _refuse_seating_after_reading(campaign: Campaign, seat: Seat) -> None:
-    """Nobody is seated as a power that may still act in the open phase once the GM, who
-    plays or played a power in it, has read the others' orders: the account could be the
-    GM's own (sealing.py). Refused, whoever seats whom, until the phase is resolved."""
+    """Nobody is seated as a power that may still act in the open phase once the GMs, one
+    of whom plays or played a power in it, have read the others' orders: the account
+    could be a GM's own (sealing.py). Refused, whoever seats whom, until the phase is
+    resolved. A GM seat is never refused: a new GM reads what every GM reads (sealed
+    while the power a GM plays has not sealed its orders), and orders no power unless
+    they take one, which gm_plays refuses once other powers have given orders."""
     if seat.role != Seat.Role.PLAYER or seat.power_id is None or campaign.phase_id is None:
         return
     phase = Phase.objects.get(pk=campaign.phase_id)
     waiting = phase.status == Phase.Status.WAITING
     acts = waiting or campaign.rules.phase(phase.key).takes_orders_from(seat.power.key)
     orders = {order.power_id: order for order in phase.orders.all()}
-    if sealing.reseat_refused(_gm(campaign), phase, orders, acts_in_phase=acts):
+    if sealing.reseat_refused(_gms(campaign), phase, orders, acts_in_phase=acts):
         raise Conflict(
             _(
                 "Nobody can be seated as %(power)s until this phase is resolved: the GM, who "

@@ -15,10 +15,14 @@ from campaign.views import (
     verify,
 )
 from campaign.views import away as away_views
+from campaign.views import extensions as extension_views
 from campaign.views import gm_orders as gm_orders_views
+from campaign.views import gm_team as gm_team_views
 from campaign.views import history as history_views
+from campaign.views import disorder as disorder_views
 from campaign.views import lobby as lobby_views
 from campaign.views import notes as notes_views
+from campaign.views import people as people_views
 from campaign.views import press as press_views
 from campaign.views.area import area
 
@@ -82,7 +86,22 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/gm/plays/", gm.plays, name="plays"),
     path("campaigns/<id:campaign_id>/gm/schedule/", gm.schedule, name="schedule"),
     path("campaigns/<id:campaign_id>/gm/powers/<id:power_id>/absent/", gm.absent, name="absent"),
+    path(
+        "campaigns/<id:campaign_id>/gm/powers/<id:power_id>/disorder/",
+        disorder_views.set_disorder,
+        name="disorder",
+    ),
     path("campaigns/<id:campaign_id>/away/", away_views.mark_away, name="away"),
+    path(
+        "campaigns/<id:campaign_id>/extend/",
+        extension_views.take_extension,
+        name="take_extension",
+    ),
+    path(
+        "campaigns/<id:campaign_id>/gm/extensions/",
+        extension_views.extension_rules,
+        name="extension_rules",
+    ),
     path(
         "campaigns/<id:campaign_id>/gm/seats/<id:seat_id>/away/refuse/",
         away_views.refuse_away,
@@ -109,13 +128,42 @@ urlpatterns = [
         name="lobby_settings",
     ),
     path(
+        "campaigns/<id:campaign_id>/gm/players/",
+        lobby_views.player_rules,
+        name="player_rules",
+    ),
+    path(
         "campaigns/<id:campaign_id>/gm/requests/<id:request_id>/",
         lobby_views.answer_request,
         name="seat_request",
     ),
+    path("campaigns/<id:campaign_id>/gm/gms/add/", gm_team_views.add, name="gm_add"),
+    path("campaigns/<id:campaign_id>/gm/gms/open/", gm_team_views.open_seat, name="gm_open"),
+    path(
+        "campaigns/<id:campaign_id>/gm/gms/<id:seat_id>/remove/",
+        gm_team_views.remove,
+        name="gm_remove",
+    ),
+    path("campaigns/<id:campaign_id>/gm/handover/", gm_team_views.offer, name="handover_offer"),
+    path(
+        "campaigns/<id:campaign_id>/gm/handover/withdraw/",
+        gm_team_views.withdraw,
+        name="handover_withdraw",
+    ),
+    path(
+        "campaigns/<id:campaign_id>/gm-invitation/<str:token>/",
+        gm_team_views.join,
+        name="gm_join",
+    ),
+    path("campaigns/handover/<str:token>/", gm_team_views.handover, name="handover"),
+    path(
+        "campaigns/<id:campaign_id>/new-gm/", gm_team_views.ask_for_new_gm, name="new_gm_request"
+    ),
     path("join/<str:token>/", seats.join, name="join"),
     path("signup/", seats.signup, name="signup"),
     path("account/", account.preferences, name="preferences"),
+    path("account/away/", account.away, name="away_everywhere"),
+    path("users/<str:username>/", people_views.profile, name="profile"),
     path("account/confirm/<str:token>/", account.confirm_email, name="confirm_email"),
     path("mail/off/<str:token>/", mail.unsubscribe, name="unsubscribe"),
     path("campaigns/<id:campaign_id>/mail/", mail.mail_settings, name="mail_settings"),

@@ -215,6 +215,9 @@ ARCHIVE_MAX_BYTES = int(os.environ.get("COURIER_ARCHIVE_MAX_BYTES", str(20 * 102
 # How long an automatic resolution waits for a campaign another job holds before it
 # gives up (and is retried at the next clock tick) instead of blocking the worker.
 RESOLUTION_LOCK_TIMEOUT_MS = int(os.environ.get("COURIER_LOCK_TIMEOUT_MS", "10000"))
+# After how many days without an action of any of its GMs a campaign under way tells its
+# players so, and lets them ask the site's admins for a new GM (campaign/gm_team.py).
+GM_INACTIVE_DAYS = int(os.environ.get("COURIER_GM_INACTIVE_DAYS", "14"))
 
 # Mail goes out through the first of these that is set:
 # - COURIER_MAIL_PROVIDER: a sending service by django-anymail's name for it ("mailgun",

@@ -19,8 +19,10 @@ from django.utils.http import urlencode
 from django.utils.translation import get_language
 
 from campaign import gm_orders, presenters, progress, sealing, standing, summary, watching
+from campaign.extensions import offer as extension_offer
 from campaign.forms import AwayForm
 from campaign.gm_order_forms import GmOrdersForm
+from campaign.gm_team import quiet_for
 from campaign.maps.drawn import campaign_map
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
@@ -299,6 +301,8 @@ def page_context(state: CampaignState, **forms) -> dict:
         "progress": progress.on_page(state),
         "summary": mine,
         "away": away_panel(state.seat),
+        "gm_quiet": quiet_for(state.seat),
+        "extension": extension_offer(state.seat),
     }
 
 
@@ -380,6 +384,8 @@ def map_context(state: CampaignState, highlight: set[str], kind: str = CHOOSE) -
     reader so that it is served from the cache without reading the state again."""
     seat = state.seat
     reads = "every" if sealing.reads_every_order(seat, state.orders) else "own"
+    if reads == "own":  # whose orders: a co-GM reads those of the power another GM plays
+        reads = f"own-{sealing.played_power_id(seat) or ''}"
     shown = sorted(highlight)
     key = [*state_view(state), reads, seat.power_id or "", ",".join(shown), kind if shown else ""]
     key = ":".join(map(str, key))

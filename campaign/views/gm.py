@@ -25,6 +25,8 @@ from django_htmx.http import HttpResponseClientRedirect
 from campaign import gm_orders, lobby, presenters, rollback, scheduling, sealing, watching
 from campaign.changes import expecting_state
 from campaign.errors import Conflict, ServiceError
+from campaign.extension_forms import ExtensionRulesForm
+from campaign.extensions import budgets as extension_budgets
 from campaign.forms import (
     AbsentForm,
     AdvanceForm,
@@ -33,11 +35,14 @@ from campaign.forms import (
     DeadlineForm,
     LobbyForm,
     OptionsForm,
+    PlayerRulesForm,
     PlaysForm,
     ScheduleForm,
     StateVersionForm,
 )
 from campaign.gm_order_forms import RevealForm
+from campaign.gm_team import team_of as gm_team_of
+from campaign.gm_team import with_offer
 from campaign.lifecycle import runs_by_itself
 from campaign.models import Campaign, Seat
 from campaign.press_forms import PressRulesForm
@@ -89,6 +94,8 @@ IN_PLACE = {
         ),
     ),
     "#gm-orders": ("campaign/gm_orders.html#dashboard", ()),
+    "#gms": ("campaign/gm_team.html#dashboard", (f"{GM_PAGE}#seats",)),
+    "#extensions": ("campaign/extensions.html#gm_panel", ()),
 }
 
 
@@ -436,8 +443,12 @@ def gm_order_rows(state: CampaignState) -> list | None:
     return presenters.order_rows(state.powers, state.orders, gm_orders.line_texts(state), said)
 
 
-def seat_rows(request, state: CampaignState) -> list[dict]:
-    seats = state.campaign.seats.select_related("user", "power")
+def campaign_seats(state: CampaignState) -> list[Seat]:
+    """Every seat of the campaign, for the seats table and the GM team (one query)."""
+    return list(with_offer(state.campaign.seats.select_related("user", "power", "former_power")))
+
+
+def seat_rows(request, seats: list[Seat]) -> list[dict]:
     return [
         {
             "seat": s,
@@ -459,7 +470,8 @@ def dashboard_context(
     """The dashboard; ``opened``: the (edit, item) of a long list whose form is shown
     (``prefilled``: from an order for the GM)."""
     shown = state_context(state)
-    seats = seat_rows(request, state)
+    every = campaign_seats(state)
+    seats = seat_rows(request, every)
     return {
         **shown,
         "advance_form": advance_form(state.campaign),
@@ -480,15 +492,20 @@ def dashboard_context(
             if row.awaited == "owes" and row.status != "ready"
         ],
         "seats": seats,
+        "gm_team": gm_team_of(every, request.build_absolute_uri),
         "free_seats": [
             row["seat"].power.display_name
             for row in seats
             if row["seat"].role == Seat.Role.PLAYER and row["seat"].user_id is None
         ],
         "lobby_form": LobbyForm.for_campaign(state.campaign, state.powers),
+        "player_rules_form": PlayerRulesForm(instance=state.campaign),
         "watchers_said": watching.description(state.campaign, state.rules, state.powers),
         "seat_requests": lobby.waiting_requests(state.campaign),
         "edit_panels": edit_panels(state, opened, prefilled),
+        "extension_form": ExtensionRulesForm.for_campaign(state.campaign),
+        # read only where the extensions' panel is drawn
+        "extension_budgets": SimpleLazyObject(lambda: extension_budgets(state.campaign)),
     }
 
 

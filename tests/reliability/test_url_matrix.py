@@ -64,9 +64,18 @@ HTMX_ENDPOINTS = {
     "schedule",
     "seat",
     "absent",
+    "disorder",
+    "player_rules",
     "plays",
     "observer",
     "refuse_away",
+    "gm_add",
+    "gm_open",
+    "gm_remove",
+    "handover_offer",
+    "handover_withdraw",
+    "take_extension",
+    "extension_rules",
     "lobby_settings",
     "seat_request",
     "press_rules",
@@ -91,6 +100,11 @@ GM = "gm"  # the GM seat; no seat: 404, another seat: 403
 ANY_METHOD = frozenset({"get", "post"})
 GET_ONLY = frozenset({"get"})
 POST_ONLY = frozenset({"post"})
+
+
+def played_power(scene) -> int:
+    """The id of the power the scene's "player" plays."""
+    return Seat.objects.get(campaign=scene.campaign, user=scene.users["player"]).power_id
 
 
 def campaign_url_names() -> set[str]:
@@ -553,6 +567,59 @@ def notes_calls(s: Scene) -> list[Call]:
     ]
 
 
+def take_extension_calls(s: Scene) -> list[Call]:
+    """A deadline extension: the scenes' phases have no deadline to extend (a phase under
+    way has none that applies); another campaign's phase; a moment that is none."""
+    url, later = u("take_extension", s.pk), "2999-01-01T20:00"
+    return [
+        post(url, {"phase": s.phase.pk, "seen_deadline": later}, 409 if s.waiting else 422),
+        post(url, {"phase": s.other.phase_id, "seen_deadline": later}, 409, "another campaign's"),
+        post(url, {"phase": s.phase.pk, "seen_deadline": "soon"}, 422, "not a moment"),
+    ]
+
+
+def gm_seat_of(s: Scene) -> Seat:
+    return Seat.objects.get(campaign=s.campaign, role=Seat.Role.GM)
+
+
+def gm_team_calls(name: str, s: Scene) -> list[Call]:
+    """Make a user a GM or offer them the campaign: an outsider; a player (refused); no
+    such user."""
+    url = u(name, s.pk)
+    return [
+        post(url, {"username": s.users["outsider"].username}, 302, "a user"),
+        post(url, {"username": s.users["player"].username}, 422, "a player"),
+        post(url, {"username": "nobody-here"}, 422, "no such user"),
+        post(url, {}, 422, "no user named"),
+    ]
+
+
+def gm_remove_calls(s: Scene) -> list[Call]:
+    """The only GM (refused: a campaign keeps one), a player's seat, another campaign's GM
+    seat, no seat."""
+    remove = lambda seat_id: u("gm_remove", s.pk, seat_id)  # noqa: E731
+    other = Seat.objects.get(campaign=s.other, role=Seat.Role.GM)
+    return [
+        post(remove(gm_seat_of(s).pk), {}, 422, "the last GM"),
+        post(remove(s.open_seat.pk), {}, 422, "a player's seat"),
+        post(remove(other.pk), {}, 422, "another campaign's GM seat"),
+        post(remove(MISSING), {}, 422, "no such seat"),
+    ]
+
+
+def gm_join_calls(s: Scene) -> list[Call]:
+    """The GM seat's invitation (taken: its GM holds it, anyone else is refused); a
+    player seat's invitation is none; a token of nothing."""
+    taken = u("gm_join", s.pk, gm_seat_of(s).invite_token)
+    refused = {role: 409 for role in ("outsider", *SEATED)}
+    return [
+        get(taken, 200, "a taken GM seat"),
+        post(taken, {}, {**refused, "gm": 302}, "a taken GM seat"),
+        get(u("gm_join", s.pk, s.open_seat.invite_token), 404, "a player seat's invitation"),
+        post(u("gm_join", s.pk, "not-a-token"), {}, 404, "no such invitation"),
+    ]
+
+
 def foreign_gm_order(s: Scene):
     """An order for the GM of the other campaign of the ruleset (its ids are foreign here)."""
     from campaign.models import Order
@@ -746,6 +813,30 @@ BUILDERS: dict[str, Spec] = {
             ),
         ],
     ),
+    "disorder": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("disorder", s.pk, played_power(s)), {"disorder": "on"}, 302),
+            post(u("disorder", s.pk, played_power(s)), {}, 422, "not in civil disorder"),
+            post(u("disorder", s.pk, s.open_seat.power_id), {"disorder": "on"}, 422, "no player"),
+            post(
+                u("disorder", s.pk, s.other.powers.first().pk),
+                {"disorder": "on"},
+                422,
+                "another campaign's power",
+            ),
+        ],
+    ),
+    "player_rules": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(u("player_rules", s.pk), {"disorder_after": "3", "min_on_time": "50"}, 302),
+            post(u("player_rules", s.pk), {"disorder_after": "-1", "min_on_time": "0"}, 422),
+            post(u("player_rules", s.pk), {"disorder_after": "2", "min_on_time": "101"}, 422),
+        ],
+    ),
     "away": Spec(
         PLAYER,
         POST_ONLY,
@@ -770,7 +861,46 @@ BUILDERS: dict[str, Spec] = {
             ),
         ],
     ),
+    "take_extension": Spec(PLAYER, POST_ONLY, take_extension_calls),
+    "extension_rules": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [
+            post(
+                u("extension_rules", s.pk),
+                {"extensions_per_year": "3", "extension_hours": "12", "extension_cap_hours": "36"},
+                302,
+            ),
+            post(
+                u("extension_rules", s.pk),
+                {"extensions_per_year": "2", "extension_hours": "24", "extension_cap_hours": "12"},
+                422,
+                "a cap under one extension",
+            ),
+        ],
+    ),
     "export": Spec(GM, GET_ONLY, lambda s: [get(u("export", s.pk))]),
+    "gm_add": Spec(GM, POST_ONLY, lambda s: gm_team_calls("gm_add", s)),
+    "gm_open": Spec(GM, POST_ONLY, lambda s: [post(u("gm_open", s.pk), {}, 302)]),
+    "gm_remove": Spec(GM, POST_ONLY, gm_remove_calls),
+    "handover_offer": Spec(GM, POST_ONLY, lambda s: gm_team_calls("handover_offer", s)),
+    "handover_withdraw": Spec(
+        GM, POST_ONLY, lambda s: [post(u("handover_withdraw", s.pk), {}, 409, "no offer")]
+    ),
+    "gm_join": Spec(ACCOUNT, ANY_METHOD, gm_join_calls),
+    "handover": Spec(
+        ACCOUNT,
+        ANY_METHOD,
+        lambda s: [
+            get(u("handover", "forged-token"), 404, "no such offer"),
+            post(u("handover", "forged-token"), {"answer": "accept"}, 404, "no such offer"),
+        ],
+    ),
+    "new_gm_request": Spec(
+        PLAYER,
+        POST_ONLY,
+        lambda s: [post(u("new_gm_request", s.pk), {}, 422, "the GMs have acted lately")],
+    ),
     "join": Spec(
         PUBLIC,  # anyone reads an invitation; taking it needs a login
         ANY_METHOD,
@@ -829,6 +959,24 @@ BUILDERS: dict[str, Spec] = {
         lambda s: [
             get(u("preferences")),
             post(u("preferences"), {"time_zone": "UTC"}, 302),
+        ],
+    ),
+    "away_everywhere": Spec(
+        ACCOUNT,
+        POST_ONLY,
+        lambda s: [
+            post(u("away_everywhere"), {"end": in_days(3)}, 302),
+            post(u("away_everywhere"), {"end": in_days(90)}, 422, "longer than 60 days"),
+            post(u("away_everywhere"), {"start": "2000-01-01T20:00", "end": in_days(3)}, 422),
+            post(u("away_everywhere"), {"action": "back"}, 422, "no period to end"),
+        ],
+    ),
+    "profile": Spec(
+        ACCOUNT,
+        GET_ONLY,
+        lambda s: [
+            get(u("profile", s.users["player"].get_username())),
+            get(u("profile", "nobody-here"), 404, "no such user"),
         ],
     ),
     "mail_settings": Spec(ACCOUNT, ANY_METHOD, mail_settings_calls),

@@ -133,7 +133,7 @@ def test_the_gm_seats_no_existing_account_as_another_power_after_reading(campaig
 
 def test_a_gm_who_plays_and_sealed_their_orders_seats_nobody(campaign, users):
     gm_drafts_spain(campaign, users, ready=True)  # sealed: the GM reads every order
-    assert sealing.gm_has_read(gm_seat(campaign), campaign.phase, orders_of(campaign))
+    assert sealing.gm_has_read([gm_seat(campaign)], campaign.phase, orders_of(campaign))
     before = snapshot(campaign)
     with pytest.raises(Conflict, match="Nobody can be seated as Austria"):
         services.assign_seat(

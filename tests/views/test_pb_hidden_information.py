@@ -306,9 +306,14 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
     return calls
 
 
+def gm_join(campaign_id: int, token: str) -> str:
+    return reverse("campaign:gm_join", args=[campaign_id, token])
+
+
 def press_and_lobby_calls(campaign, me: str, seat: Seat) -> list[Call]:
-    """The press pages and posts, an away period, the lobby, and the GM's forms for
-    press, orders for the GM, the lobby and away periods (refused to a player)."""
+    """The press pages and posts, an away period, the lobby, the GM team's links, and
+    the GM's forms for press, orders for the GM, the lobby, away periods and the GM team
+    (refused to a player)."""
     pk, other = campaign.pk, "russia" if me == "sweden" else "sweden"
     press = reverse("campaign:press", args=[pk])
 
@@ -328,6 +333,9 @@ def press_and_lobby_calls(campaign, me: str, seat: Seat) -> list[Call]:
         Call("lobby_watch", "lobby watch", "post", reverse("campaign:lobby_watch", args=[pk])),
         Call("notes", "notes", "get", reverse("campaign:notes", args=[pk]), status=200),
         Call("notes", "a note", "post", reverse("campaign:notes", args=[pk]), {"text": "x"}),
+        Call("gm_join", "a GM invitation", "get", gm_join(pk, seat.invite_token), status=404),
+        Call("handover", "a handover", "get", reverse("campaign:handover", args=["x"]), status=404),
+        Call("new_gm_request", "a new GM", "post", reverse("campaign:new_gm_request", args=[pk])),
     ]
     gm_only = {
         "press_rules": [pk],
@@ -336,6 +344,11 @@ def press_and_lobby_calls(campaign, me: str, seat: Seat) -> list[Call]:
         "lobby_settings": [pk],
         "seat_request": [pk, 10**17],
         "refuse_away": [pk, seat.pk],
+        "gm_add": [pk],
+        "gm_open": [pk],
+        "gm_remove": [pk, seat.pk],
+        "handover_offer": [pk],
+        "handover_withdraw": [pk],
     }
     for name, args in gm_only.items():
         calls.append(Call(name, name, "post", reverse(f"campaign:{name}", args=args), status=403))
