@@ -40,6 +40,7 @@ from collections import Counter, defaultdict
 from contextlib import contextmanager
 from copy import deepcopy
 from dataclasses import dataclass, field
+from datetime import timedelta
 from functools import cache
 from html import unescape
 from urllib.parse import quote, urlencode, urlsplit
@@ -50,6 +51,7 @@ from django.contrib.auth.tokens import default_token_generator
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.encoding import force_bytes
 from django.utils.http import MAX_URL_REDIRECT_LENGTH, urlsafe_base64_encode
 from django_tasks_db.models import DBTaskResult
@@ -185,9 +187,17 @@ class Stage:
         return self.seats[role].get(campaign_id, "none")
 
 
+def due_later(campaign: Campaign) -> None:
+    """The open phase due in two days: its page offers the deadline's controls (a
+    player's extension among them)."""
+    open_phase = campaign.phases.filter(pk=campaign.phase_id, status="open")
+    open_phase.update(deadline=timezone.now() + timedelta(days=2))
+
+
 def build_stage(key: str) -> Stage:
     scene = SCENES[key]()
     x = scene.campaign
+    due_later(x)
     powers = dict(Seat.objects.filter(campaign=x).values_list("user", "power__key"))
     y = OTHER[scene.ruleset]()
     y_users = seat_users(
