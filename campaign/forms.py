@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from campaign import delivery, outgoing, time_zones, usernames, watching
+from campaign import away_everywhere, delivery, outgoing, time_zones, usernames, watching
 from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
 from campaign.scheduling import (
@@ -443,6 +443,40 @@ class ProfileForm(forms.ModelForm):
         zone.widget.attrs.update(
             {"data-search": _("Find a time zone"), "data-search-hint": _("a city or region")}
         )
+
+
+class AwayEverywhereForm(forms.Form):
+    """The user's away period for every campaign (campaign/away_everywhere.py), in the
+    user's time zone: shown as saved, so that saving it again keeps it."""
+
+    start = forms.DateTimeField(
+        label=_("Away from"),
+        required=False,
+        widget=datetime_local(),
+        help_text=_("Leave empty to be away from now."),
+    )
+    end = forms.DateTimeField(label=_("Until"), widget=datetime_local())
+
+    def __init__(self, *args, profile: Profile, **kwargs):
+        self.profile = profile
+        period = away_everywhere.current(profile, timezone.now())
+        if period is not None:
+            kwargs.setdefault("initial", {"start": period[0], "end": period[1]})
+        kwargs.setdefault("auto_id", "id_away-%s")
+        super().__init__(*args, **kwargs)
+        self.fields["end"].help_text = gettext("At most %(days)s days later.") % {
+            "days": AWAY_MAX_DAYS
+        }
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("end") is not None:
+            now = timezone.now()
+            start, end = cleaned.get("start"), cleaned["end"]
+            refusal = away_everywhere.refusal(self.profile, start, end, now)
+            if refusal:
+                raise forms.ValidationError(refusal, code="invalid")
+        return cleaned
 
 
 class SignupForm(UserCreationForm):

@@ -1,6 +1,7 @@
 """A user's own preferences: language, mail address (confirmed by a link before mail goes
-to it), time zone, which mail they receive; the link that confirms an address; and the
-password reset, which answers every request alike and leaves the mail to the worker."""
+to it), time zone, which mail they receive, an away period for every campaign; the link
+that confirms an address; and the password reset, which answers every request alike and
+leaves the mail to the worker."""
 
 from __future__ import annotations
 
@@ -9,11 +10,13 @@ from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign import account_mail
-from campaign.forms import ProfileForm, RecipientsPasswordResetForm
+from campaign import account_mail, away_everywhere
+from campaign.errors import ServiceError
+from campaign.forms import AwayEverywhereForm, ProfileForm, RecipientsPasswordResetForm
 from campaign.middleware import remember_language, remember_time_zone
 from campaign.models import Campaign, Profile
 from courier.proxy import client_address
@@ -33,9 +36,54 @@ def preferences(request):
         messages.success(request, gettext("Preferences saved."))
         return redirect("campaign:preferences")
     status = 422 if form.is_bound else 200
+    return _page(request, profile, form, AwayEverywhereForm(profile=profile), status)
+
+
+def _page(request, profile: Profile, form, away_form, status: int):
+    """The preferences page with its two forms."""
     campaigns = Campaign.objects.filter(seats__user=request.user).distinct().order_by("name")
-    context = {"form": form, "profile": profile, "campaigns": campaigns}
+    context = {
+        "form": form,
+        "profile": profile,
+        "campaigns": campaigns,
+        "away_form": away_form,
+        "away": away_everywhere.current(profile, timezone.now()),
+    }
     return render(request, "campaign/preferences.html", context, status=status)
+
+
+BACK = "back"  # the posted action that ends the away period
+
+
+@login_required
+@require_POST
+def away(request):
+    """The away period of every campaign the user plays in: saved, or (``action`` BACK)
+    ended."""
+    profile, _ = Profile.objects.get_or_create(user=request.user)
+    form = AwayEverywhereForm(request.POST, profile=profile)
+    try:
+        if request.POST.get("action") == BACK:
+            away_everywhere.end_period(user=request.user)
+            messages.success(request, gettext("Welcome back: your powers owe orders again."))
+            return redirect("campaign:preferences")
+        if form.is_valid():
+            start, end = form.cleaned_data["start"], form.cleaned_data["end"]
+            away_everywhere.set_period(user=request.user, start=start, end=end)
+            messages.success(
+                request,
+                gettext(
+                    "Away period saved: it applies to every campaign you play in, and to "
+                    "each seat you take while it lasts."
+                ),
+            )
+            return redirect("campaign:preferences")
+    except ServiceError as error:
+        form.add_error(None, str(error))
+    messages.error(request, gettext("Your away period was not saved."))
+    shown = profile.unconfirmed_email or request.user.email
+    preferences_form = ProfileForm(instance=profile, initial={"email": shown})
+    return _page(request, profile, preferences_form, form, 422)
 
 
 def _change_address(request, profile: Profile, address: str) -> None:

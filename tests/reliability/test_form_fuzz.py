@@ -126,6 +126,7 @@ NOTHING_TO_POST = {
     "campaign:question": "a ruleset's answer about one item",
     "campaign:lobby": "the campaigns open to new players (its forms post elsewhere)",
     "campaign:confirm_email": "the link mailed to an address (its button posts nothing more)",
+    "campaign:profile": "a user's record and campaigns",
     "outbox:list": "the development outbox's mails (each answered on its own page)",
     "outbox:html": "a kept mail's HTML part",
 }
@@ -194,10 +195,19 @@ def due_later(campaign: Campaign) -> None:
     open_phase.update(deadline=timezone.now() + timedelta(days=2))
 
 
+def away_in_preferences(user) -> None:
+    """An away period for every campaign in the user's preferences, not yet on his seat:
+    the preferences page offers it as saved, and saving it again gives it to his seat."""
+    start = timezone.now().replace(second=0, microsecond=0)
+    period = {"away_from": start, "away_until": start + timedelta(days=3)}
+    Profile.objects.update_or_create(user=user, defaults=period)
+
+
 def build_stage(key: str) -> Stage:
     scene = SCENES[key]()
     x = scene.campaign
     due_later(x)
+    away_in_preferences(scene.users["player"])
     powers = dict(Seat.objects.filter(campaign=x).values_list("user", "power__key"))
     y = OTHER[scene.ruleset]()
     y_users = seat_users(
@@ -675,7 +685,8 @@ def rows(table: str) -> dict:
 def may_change(stage: Stage, request: Request, response):
     """Which rows an accepted request may change, as a test of (table, campaign id): the
     campaign its path names (or its invitation's) and the task queue; any other
-    accepted request, no existing campaign's rows. A refused one, none."""
+    accepted request, no existing campaign's rows (but, for the away period for every
+    campaign, those where the user plays a power). A refused one, none."""
     if request.method != "post" or refused(request, response):
         return None
     found = route_name(request.path)
@@ -687,6 +698,10 @@ def may_change(stage: Stage, request: Request, response):
         named = {pk for (pk,) in named}
     else:
         existing = {stage.campaign.pk, stage.other.pk}
+        if name == "campaign:away_everywhere":  # the campaigns where the user plays a power
+            kinds = stage.seats.get(request.role, {})
+            plays = {pk for pk, kind in kinds.items() if kind in ("player", "gm_player")}
+            return lambda table, campaign: campaign not in existing or campaign in plays
         return lambda table, campaign: campaign not in existing
     return lambda table, campaign: campaign in named or table == TASKS
 
