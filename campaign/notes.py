@@ -145,3 +145,17 @@ def exported(campaign_id: int, user_id: int) -> list[dict]:
         {"phase": [n.phase.turn, n.phase.position] if n.phase else None, "text": n.text}
         for n in notes
     ]
+
+
+def phase_withdrawn(withdrawn: Phase, reopened: Phase) -> None:
+    """A rollback withdraws ``withdrawn`` and opens ``reopened`` again, inside its
+    transaction: each note on the withdrawn phase moves to the reopened one, after the
+    note its owner already has there, so that no note is lost."""
+    for note in Note.objects.filter(phase=withdrawn):
+        kept = Note.objects.filter(user_id=note.user_id, phase=reopened).first()
+        if kept is None:
+            Note.objects.filter(pk=note.pk).update(phase=reopened)
+            continue
+        kept.text = f"{kept.text}\n\n{note.text}"
+        kept.save(update_fields=["text", "updated_at"])
+        note.delete()

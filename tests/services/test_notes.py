@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from campaign import archive, notes
+from campaign import archive, notes, rollback
 from campaign.errors import ServiceError
 from campaign.models import Campaign, Event, Note, Phase, Seat
 from tests.factories import make_eia_campaign, seat_users
@@ -285,3 +285,19 @@ def test_two_saves_of_one_note_at_once_keep_one_note(on_postgresql):
             [(phase_id, "one")],
             [(phase_id, "two")],
         )
+
+
+def test_a_rollback_keeps_the_notes_on_the_phase_it_withdraws(campaign, users, past):
+    """Undoing the last resolution withdraws the phase that opened after it: its notes
+    move to the phase that opens again, after the note already there."""
+    campaign.refresh_from_db()
+    withdrawn = campaign.phase_id
+    save(campaign, users["player"], past.pk, "on the resolved phase")
+    save(campaign, users["player"], withdrawn, "on the phase withdrawn")
+    save(campaign, users["gm"], withdrawn, "the GM's")
+    rollback.roll_back(campaign_id=campaign.pk, actor=users["gm"])
+    assert not Phase.objects.filter(pk=withdrawn).exists()
+    assert texts(campaign, users["player"])[past.pk] == (
+        "on the resolved phase\n\non the phase withdrawn"
+    )
+    assert texts(campaign, users["gm"])[past.pk] == "the GM's"
