@@ -34,6 +34,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.urls import reverse
@@ -369,7 +370,15 @@ def _name(user) -> str:
 
 def last_gm_action(campaign: Campaign) -> datetime | None:
     """When a GM of the campaign last acted in it: their newest line of its log, or the
-    moment they took their seat if later; None without a GM (one query)."""
+    moment they took their seat if later; None without a GM. Kept in the cache for the
+    campaign's version (a GM's act and a change of seats bump it): one query when the
+    cache has not got it, none when it has."""
+    key = f"courier:gm-acted:{campaign.pk}:{campaign.version}"
+    (acted,) = cache.get_or_set(key, lambda: (_last_gm_action(campaign),), timeout=24 * 3600)
+    return acted
+
+
+def _last_gm_action(campaign: Campaign) -> datetime | None:
     newest = Event.objects.filter(campaign=campaign, actor=OuterRef("user")).order_by("-pk")
     rows = (
         Seat.objects.filter(campaign=campaign, role=Seat.Role.GM, user__isnull=False)

@@ -249,6 +249,28 @@ def test_a_playing_gm_reads_the_others_orders_for_the_gm_once_theirs_are_ready(r
     }
 
 
+def test_a_co_gm_reads_the_others_orders_for_the_gm_once_the_playing_gms_are_ready(reader):
+    campaign = named("Sealed team")
+    playing = seat(campaign, User.objects.create_user("player-gm"), role="gm")
+    Seat.objects.filter(campaign=campaign, power__key="france").delete()
+    Seat.objects.filter(pk=playing.pk).update(power=campaign.powers.get(key="france"))
+    Seat.objects.create(campaign=campaign, role=Seat.Role.GM, user=reader)  # the co-GM
+    seat(campaign, User.objects.create_user("briton"), "great_britain")
+    Order.objects.create(
+        campaign=campaign,
+        phase_id=campaign.phase_id,
+        power=campaign.powers.get(key="great_britain"),
+        payload={"for_gm": {"lines": [{"kind": "card", "text": "Secret"}]}},
+    )
+    assert "gm_orders" not in {
+        k for k, _, _ in need_rows(client_for(reader).get(HOME).content.decode())
+    }
+    mark_ready(campaign, "france")
+    assert "gm_orders" in {
+        k for k, _, _ in need_rows(client_for(reader).get(HOME).content.decode())
+    }
+
+
 def test_the_gm_enters_the_dice_once_everyone_is_ready(reader):
     campaign = named("Scripted", dice_mode="scripted")
     seat(campaign, reader, role="gm")
