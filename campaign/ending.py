@@ -12,9 +12,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from campaign import reliability, tenures
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, ServiceError
-from campaign.models import Campaign, Event, Phase
+from campaign.models import Campaign, Event, Phase, Tenure
 from rules.text import Text
 
 
@@ -37,6 +38,8 @@ def end_campaign(*, campaign_id: int, expected_state_version: int, actor) -> Cam
             raise ServiceError(_("This campaign has not started: there is nothing to end."))
         campaign.ended_at = timezone.now()
         campaign.save(update_fields=["ended_at"])
+        finished = tenures.end_all(campaign, Tenure.Ended.FINISHED)
+        reliability.add(finished, "finished")
         Phase.objects.filter(pk=campaign.phase_id).update(deadline=None, paused_remaining=None)
         text = Text(
             "GM %(gm)s ends the campaign. Its secret, which ordered the hidden draws, is "

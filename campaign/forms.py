@@ -327,6 +327,12 @@ class AbsentForm(forms.Form):
     absent = forms.BooleanField(required=False)
 
 
+class DisorderForm(forms.Form):
+    """Into civil disorder (checked) or out of it."""
+
+    disorder = forms.BooleanField(required=False)
+
+
 class AwayForm(forms.Form):
     """A player's away period, in the player's time zone."""
 
@@ -607,6 +613,15 @@ class LobbyForm(forms.ModelForm):
         else:
             del form.fields["watchers_see"]
         return form
+
+
+class PlayerRulesForm(forms.ModelForm):
+    """What becomes of a power whose player misses deadlines, how a new player takes its
+    seat, and whose seat requests the campaign takes (campaign/disorder.py)."""
+
+    class Meta:
+        model = Campaign
+        fields = ["disorder_after", "replacements_need_gm", "min_on_time"]
 
 
 class AnswerForm(forms.Form):

@@ -26,7 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
-from campaign import press, readiness
+from campaign import press, readiness, sealing
 from campaign.models import (
     Campaign,
     Message,
@@ -124,10 +124,18 @@ def entries(user) -> list[Entry]:
     ready = Order.objects.filter(
         phase_id=OuterRef("campaign__phase_id"), power_id=OuterRef("power_id"), ready=True
     )
+    playing = Seat.objects.filter(
+        campaign=OuterRef("campaign_id"), role=Seat.Role.GM, power__isnull=False
+    )
+    team_ready = Order.objects.filter(
+        phase_id=OuterRef("campaign__phase_id"), power_id=OuterRef("gm_team_power_id"), ready=True
+    )
     seats = list(
         Seat.objects.filter(user=user)
         .select_related("campaign", "campaign__phase", "power")
         .annotate(ready=Exists(ready))
+        .annotate(gm_team_power_id=Subquery(playing.values("power_id")[:1]))
+        .annotate(team_ready=Exists(team_ready))
     )
     unread = unread_press(user, seats)
     now = timezone.now()
@@ -170,6 +178,7 @@ def owes(seat: Seat, now: datetime) -> bool:
         phase.status == Phase.Status.OPEN
         and spec.takes_orders
         and not seat.power.absent
+        and not seat.power.in_disorder
         and not seat.away_at(now)
         and phase.waits_for(spec, seat.power.key)
     )
@@ -194,7 +203,7 @@ def powers_of(campaigns: list[Campaign], now: datetime) -> dict[int, list[Power]
     )
     found: dict[int, list[Power]] = defaultdict(list)
     for power in rows:
-        power.present = power.seated and not power.absent
+        power.present = power.seated and not power.absent and not power.in_disorder
         found[power.campaign_id].append(power)
     return found
 
@@ -259,8 +268,9 @@ def waiting_requests(gm_seats: list[Seat]) -> dict[int, int]:
 
 def gm_lines_waiting(gm_seats: list[Seat]) -> dict[int, int]:
     """By GM seat id, the lines for the GM of the open phase's orders not yet carried out
-    that the GM may read (campaign/sealing.py: a playing GM reads the others' once their
-    own orders are ready): one query, none without GM seats."""
+    that the GM may read (campaign/sealing.py: while a GM of the campaign plays a power,
+    every GM reads the others' once that power's orders are ready; ``team_ready``): one
+    query, none without GM seats."""
     open_seats = [s for s in gm_seats if s.campaign.phase.status == Phase.Status.OPEN]
     if not open_seats:
         return {}
@@ -277,8 +287,9 @@ def gm_lines_waiting(gm_seats: list[Seat]) -> dict[int, int]:
     by_campaign = {s.campaign_id: s for s in open_seats}
     for campaign_id, power_id, payload in rows:
         seat = by_campaign[campaign_id]
-        reads_all = seat.power_id is None or seat.ready  # sealing.reads_every_order
-        if not (reads_all or power_id == seat.power_id):
+        played = sealing.played_power_id(seat)
+        reads_all = played is None or seat.team_ready  # sealing.reads_every_order
+        if not (reads_all or power_id == played):
             continue
         left = sum(1 for line in gmo.lines_of(payload) if not line.get("done"))
         found[seat.pk] = found.get(seat.pk, 0) + left

@@ -211,8 +211,9 @@ class Readiness:
     status: str  # "ready", "draft" or "none"
     updated_at: Any
     # whether the phase waits for it: "owes"; or why not: "nothing" (nothing to order),
-    # "away", "absent", "unseated"
+    # "away", "absent", "disorder" (civil disorder), "unseated"
     awaited: str = "owes"
+    missed: int = 0  # the deadlines its player has missed in a row
 
 
 @dataclass(frozen=True)
@@ -515,6 +516,7 @@ def readiness(
                 status=status,
                 updated_at=order.updated_at if order else None,
                 awaited=awaited(power, spec, phase),
+                missed=power.missed_in_row,
             )
         )
     return rows
@@ -524,6 +526,8 @@ def awaited(power: Any, spec: Any, phase: Any) -> str:
     """Whether the phase waits for the power's orders ("owes"), or why not."""
     if not power.player:
         return "unseated"
+    if power.in_disorder:
+        return "disorder"
     if power.absent:
         return "absent"
     if getattr(power, "away", False):

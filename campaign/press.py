@@ -9,7 +9,10 @@ channel); and each power's channel with the GM. A channel is named by its key:
 Who reads. The public channel: every seat (powers, the GM, observers). A private
 channel: its member powers' players, and the GM when the campaign says the GM reads
 private press (Campaign.gm_reads_private, default no). A power's channel with the GM:
-that power's player and the GM. A GM who also plays a power reads what it reads too.
+that power's player and the GM. A GM who also plays a power reads what it reads too. A
+replaced player (an observer's seat that remembers its power, Seat.former_power:
+campaign/replacements.py) reads, besides the public channel, their power's channels as
+they stood when they left (``left_at``): nothing written there since, not even how much.
 
 Who writes (Campaign.press, default full press). Observers never write. Full press: a
 power writes to the public channel, to any set of powers that includes it, and to the
@@ -178,16 +181,34 @@ def reads(seat: Seat, address: Address) -> bool:
     return address.has(seat.power_id)
 
 
+def reads_before_leaving(seat: Seat, address: Address) -> bool:
+    """A replaced player's seat reads this channel of their power, up to when they left."""
+    return address.has(seat.former_power_id)
+
+
+def until_left(seat: Seat, prefix: str = "") -> Q:
+    """The messages ``seat`` reads in the channels it reads: every one, but for a replaced
+    player only those written before they left, in any channel but the public one
+    (``prefix``: the path from the queried model to the message, "" for Message)."""
+    if seat.former_power_id is None:
+        return Q()
+    return Q(**{f"{prefix}channel__kind": Channel.Kind.PUBLIC}) | Q(
+        **{f"{prefix}created_at__lte": seat.left_at}
+    )
+
+
 def readable(seat: Seat) -> QuerySet[Channel]:
-    """The campaign's channels the seat reads."""
+    """The campaign's channels the seat reads (a replaced player's: the ones of their
+    power too, whose messages ``until_left`` limits)."""
     wanted = Q(kind=Channel.Kind.PUBLIC)
     if seat.is_gm:
         wanted |= Q(kind=Channel.Kind.GM)
         if seat.campaign.gm_reads_private:
             wanted |= Q(kind=Channel.Kind.PRIVATE)
-    if seat.power_id is not None:
-        member = Channel.members.through.objects.filter(power_id=seat.power_id)
-        wanted |= Q(pk__in=member.values("channel_id"))
+    for power_id in (seat.power_id, seat.former_power_id):
+        if power_id is not None:
+            member = Channel.members.through.objects.filter(power_id=power_id)
+            wanted |= Q(pk__in=member.values("channel_id"))
     return Channel.objects.filter(campaign_id=seat.campaign_id).filter(wanted)
 
 
@@ -382,10 +403,12 @@ def entries(seat: Seat, user, powers: dict[str, Power]) -> list[Entry]:
     """The channels the seat reads, with the user's unread counts (one query): the
     public one, then the channels with the GM (the player's own; each power's for the
     GM), then the private ones, the most recently written first."""
-    newest = Message.objects.filter(channel=OuterRef("pk")).order_by("-pk")
+    newest = Message.objects.filter(until_left(seat), channel=OuterRef("pk")).order_by("-pk")
     marker = ReadMarker.objects.filter(user_id=user.pk, channel=OuterRef("pk"))
     unread = (
-        Message.objects.filter(channel=OuterRef("pk"), pk__gt=OuterRef("read_upto"))
+        Message.objects.filter(
+            until_left(seat), channel=OuterRef("pk"), pk__gt=OuterRef("read_upto")
+        )
         .exclude(author_id=user.pk)
         .order_by()
         .values("channel")
@@ -426,7 +449,7 @@ def stamp(listed: list[Entry]) -> str:
 
 def messages(seat: Seat, address: Address | None = None) -> QuerySet[Message]:
     """The messages of one channel, or of every channel the seat reads; newest first."""
-    found = Message.objects.filter(campaign_id=seat.campaign_id)
+    found = Message.objects.filter(until_left(seat), campaign_id=seat.campaign_id)
     if address is not None:
         found = found.filter(channel__campaign_id=seat.campaign_id, channel__key=address.key)
     else:
@@ -497,7 +520,7 @@ def of_phase(seat: Seat, phase_id: int, powers: dict[str, Power]) -> tuple[list[
     """The press written in a phase that the seat reads, oldest first (at most
     HISTORY_LIMIT), and whether there was more."""
     found = list(
-        Message.objects.filter(phase_id=phase_id, channel__in=readable(seat))
+        Message.objects.filter(until_left(seat), phase_id=phase_id, channel__in=readable(seat))
         .select_related("channel", "phase")
         .order_by("pk")[: HISTORY_LIMIT + 1]
     )

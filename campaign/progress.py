@@ -78,10 +78,10 @@ def on_page(state: Any) -> Progress | None:
 
 def all_ready(powers: list[Any], orders: dict[int, Any], spec: Any, phase: Phase) -> bool:
     """readiness.everyone_ready over loaded rows: the phase takes orders, some power's
-    player is there (``power.player``, not absent, not ``away``), and every such power the
-    phase waits for has marked its orders ready."""
+    player is there (``power.player``, not absent, not ``away``, not in civil disorder),
+    and every such power the phase waits for has marked its orders ready."""
     if not spec.takes_orders:
         return False
-    present = [p for p in powers if p.player and not p.absent and not p.away]
+    present = [p for p in powers if p.player and not (p.absent or p.away or p.in_disorder)]
     owing = [p for p in present if phase.waits_for(spec, p.key)]
     return bool(present) and all(p.pk in orders and orders[p.pk].ready for p in owing)

@@ -7,7 +7,8 @@ them ready, or when its deadline passes. A power owes orders in a phase when the
 takes orders from it, the ruleset says it has a choice there that can change the outcome
 (PhaseSpec.owes, asked as the phase opens and after every GM edit: Phase.owing; its
 order form's ``owes`` agrees, tests/services/test_owing_agrees.py), its seat has a
-player, it is not marked absent and its player is not away. An optional order for the
+player, it is not marked absent or in civil disorder (campaign/disorder.py) and its player
+is not away. An optional order for the
 GM never makes a power owe. A phase in which nobody owes anything resolves as soon as it
 opens, as long as some player is there at all (else the GM drives the campaign); a
 GM-run step (one that takes no orders) waits for its deadline or the GM. A phase's
@@ -37,10 +38,11 @@ def away_at(moment: datetime) -> Q:
 
 
 def present_powers(campaign: Campaign):
-    """The campaign's powers whose player is there: seated, not marked absent, not away."""
+    """The campaign's powers whose player is there: seated, not marked absent, not away,
+    not in civil disorder (campaign/disorder.py)."""
     seated = Seat.objects.filter(user__isnull=False, power__isnull=False)
     there = seated.exclude(away_at(timezone.now())).values("power_id")
-    return campaign.powers.filter(absent=False, pk__in=there)
+    return campaign.powers.filter(absent=False, disorder_since__isnull=True, pk__in=there)
 
 
 def to_order(campaign: Campaign, spec, world: Any = None) -> list[str] | None:

@@ -528,6 +528,7 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
                 Phase.objects.filter(pk=campaign.phase_id).update(gm_stopped_playing=True)
             gm.power = None
             gm.save(update_fields=["power"])
+            tenures.end(campaign, power, Tenure.Ended.LEFT)
             Seat.objects.create(campaign=campaign, role=Seat.Role.PLAYER, power=power)
             said = Text("The GM no longer plays %(power)s.", power=power.display_name)
             log(campaign, Event.Kind.SEAT, said, actor=actor)
@@ -551,6 +552,7 @@ def gm_plays(*, campaign_id: int, power_key: str | None, actor) -> Seat:
             seat.delete()
             gm.power = power
             gm.save(update_fields=["power"])
+            tenures.begin(campaign, power, actor)
             log(
                 campaign,
                 Event.Kind.SEAT,

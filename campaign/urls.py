@@ -15,11 +15,11 @@ from campaign.views import (
     verify,
 )
 from campaign.views import away as away_views
+from campaign.views import disorder as disorder_views
 from campaign.views import extensions as extension_views
 from campaign.views import gm_orders as gm_orders_views
 from campaign.views import gm_team as gm_team_views
 from campaign.views import history as history_views
-from campaign.views import disorder as disorder_views
 from campaign.views import lobby as lobby_views
 from campaign.views import notes as notes_views
 from campaign.views import people as people_views
@@ -156,9 +156,7 @@ urlpatterns = [
         name="gm_join",
     ),
     path("campaigns/handover/<str:token>/", gm_team_views.handover, name="handover"),
-    path(
-        "campaigns/<id:campaign_id>/new-gm/", gm_team_views.ask_for_new_gm, name="new_gm_request"
-    ),
+    path("campaigns/<id:campaign_id>/new-gm/", gm_team_views.ask_for_new_gm, name="new_gm_request"),
     path("join/<str:token>/", seats.join, name="join"),
     path("signup/", seats.signup, name="signup"),
     path("account/", account.preferences, name="preferences"),

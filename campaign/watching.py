@@ -7,7 +7,8 @@ or an observer seat the GM opened) of a game with hidden information sees what t
 chose (Campaign.watchers_see): by default no power's hidden state while the campaign goes
 on, and all of it once it has ended; or what one power's player sees (one side). So a
 player's second account, watching, never sees the other side unless the GM says so. A
-game without hidden information hides nothing from anyone.
+replaced player keeps an observer's seat that sees no power's hidden state until the end,
+whatever watchers see. A game without hidden information hides nothing from anyone.
 """
 
 from __future__ import annotations
@@ -21,13 +22,27 @@ from campaign.models import Seat
 NOTHING_HIDDEN = frozenset()  # the viewer that sees no power's hidden state
 
 
-def seat_viewer(seat: Seat, rules: Any, world: Any) -> frozenset[str] | None:
-    """Whose hidden state ``seat`` sees in ``world`` (None: all of it)."""
+def seat_viewer(seat: Seat, rules: Any, world: Any, at: Any = None) -> frozenset[str] | None:
+    """Whose hidden state ``seat`` sees in ``world`` (None: all of it); ``at``: the moment
+    ``world`` stood as it is, for a past state (a history page)."""
     if seat.power_id is not None:
         return rules.viewer(world, seat.power.key)
     if seat.role != Seat.Role.OBSERVER:
         return None
+    if seat.former_power_id is not None:
+        return former_viewer(seat, rules, world, at)
     return watcher_viewer(seat.campaign, rules, world)
+
+
+def former_viewer(seat: Seat, rules: Any, world: Any, at: Any) -> frozenset[str] | None:
+    """Whose hidden state a replaced player sees: what their power's player saw in a past
+    state from before they left; otherwise no power's while the campaign goes on (their
+    power's plans are their successor's now), and all of it once it has ended."""
+    if not rules.has_secrets or seat.campaign.ended_at is not None:
+        return None
+    if at is not None and world is not None and at <= seat.left_at:
+        return rules.viewer(world, seat.former_power.key)
+    return NOTHING_HIDDEN
 
 
 def watcher_viewer(campaign: Any, rules: Any, world: Any) -> frozenset[str] | None:

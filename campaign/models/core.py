@@ -293,6 +293,11 @@ class Power(models.Model):
         the scenario's word, and as a word of the log's sentences (rules.translation.Name)."""
         return Name(self.name)
 
+    @property
+    def in_disorder(self) -> bool:
+        """It is in civil disorder (campaign/disorder.py)."""
+        return self.disorder_since is not None
+
 
 class Seat(models.Model):
     """Who takes part: the GM (who may also play a power), a power's player, or an

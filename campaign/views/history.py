@@ -22,7 +22,7 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from campaign import gm_orders, history, presenters, press, watching
+from campaign import gm_orders, history, presenters, press, tenures, watching
 from campaign.maps.drawn import campaign_map
 from campaign.models import Campaign, Event, Phase, Seat
 from campaign.rollback import roll_back
@@ -69,7 +69,7 @@ def past_view(seat: Seat, then: Campaign, phase: Phase, past: history.PastState)
         return PastView(None, {}, watching.seat_viewer(seat, rules, world) if world else None)
     rows = SnapshotRows(then, past.state)
     world = rules.load_world(then, rows)
-    viewer = watching.seat_viewer(seat, rules, world)
+    viewer = watching.seat_viewer(seat, rules, world, at=phase.resolved_at)
     presenter = rules.hooks.presenter
     powers = rows.powers()
     orders = resolved_orders(seat, then, phase, {power.pk: power.key for power in powers})
@@ -140,6 +140,7 @@ def phase_history(request, campaign_id: int, phase_id: int):
         "next": browsable[at + 1] if at is not None and at + 1 < len(browsable) else None,
         "ruleset_templates": presenters.templates_of(campaign.rules),
         "history": True,
+        "played_by": tenures.played_by(campaign),
     }
     if phase.is_open:
         if browsable:

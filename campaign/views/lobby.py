@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import lobby
+from campaign import lobby, reliability
 from campaign.errors import Conflict, ServiceError
-from campaign.forms import AnswerForm, LobbyForm
+from campaign.forms import AnswerForm, LobbyForm, PlayerRulesForm
 from campaign.models import Seat
 from campaign.views import gm
 from campaign.views.access import gm_seat
@@ -27,6 +27,8 @@ def lobby_page(request):
 
 def show(request, status: int = 200):
     context = {"listings": lobby.listings(request.user), "next": reverse("campaign:lobby")}
+    if request.user.is_authenticated:
+        context["my_record"] = reliability.of(request.user)
     return render(request, "campaign/lobby.html", context, status=status)
 
 
@@ -86,6 +88,21 @@ def lobby_settings(request, campaign_id: int):
         LobbyForm.for_campaign(state.campaign, state.powers, request.POST),
         lambda data: lobby.set_lobby(campaign_id=campaign_id, actor=request.user, **data),
         gettext("Lobby settings saved."),
+        anchor="#lobby",
+    )
+
+
+@login_required
+@require_POST
+def player_rules(request, campaign_id: int):
+    """What becomes of a power whose player misses deadlines, and who may ask for a seat."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    return gm.perform(
+        request,
+        state,
+        PlayerRulesForm(request.POST),
+        lambda data: lobby.set_player_rules(campaign_id=campaign_id, actor=request.user, **data),
+        gettext("Players' rules saved."),
         anchor="#lobby",
     )
 

@@ -51,7 +51,9 @@ def press_channel(request, campaign_id: int, channel: str):
     seat = seat_for(request.user, campaign_id)
     powers = press.campaign_powers(seat.campaign)
     address = press.address_of(channel, powers)
-    if address is None or not press.reads(seat, address):
+    if address is None or not (
+        press.reads(seat, address) or press.reads_before_leaving(seat, address)
+    ):
         raise Http404("No such channel.")
     return answer(request, seat, address, powers)
 

@@ -351,6 +351,13 @@ def press_and_lobby_calls(campaign, me: str, seat: Seat) -> list[Call]:
         Call("gm_join", "a GM invitation", "get", gm_join(pk, seat.invite_token), status=404),
         Call("handover", "a handover", "get", reverse("campaign:handover", args=["x"]), status=404),
         Call("new_gm_request", "a new GM", "post", reverse("campaign:new_gm_request", args=[pk])),
+        Call(
+            "take_extension",
+            "an extension",
+            "post",
+            reverse("campaign:take_extension", args=[pk]),
+            {"phase": 1, "seen_deadline": "2999-01-01T20:00"},
+        ),
     ]
     gm_only = {
         "press_rules": [pk],
@@ -364,6 +371,9 @@ def press_and_lobby_calls(campaign, me: str, seat: Seat) -> list[Call]:
         "gm_remove": [pk, seat.pk],
         "handover_offer": [pk],
         "handover_withdraw": [pk],
+        "extension_rules": [pk],
+        "player_rules": [pk],
+        "disorder": [pk, seat.power_id],
     }
     for name, args in gm_only.items():
         calls.append(Call(name, name, "post", reverse(f"campaign:{name}", args=args), status=403))

@@ -12,8 +12,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
+from campaign import disorder
 from campaign.ending import end_campaign
 from campaign.models import Campaign, Phase, Seat
+from campaign.services import assign_seat
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import resolve
 from tests.views.conftest import ROLES
@@ -139,3 +141,32 @@ def test_the_lobby_refuses_watching_until_the_gm_allows_it(campaign, users):
     assert client_for(users["watcher"]).post(url).status_code == 302
     assert Seat.objects.get(campaign=campaign, user=users["watcher"]).role == Seat.Role.OBSERVER
     assert sees(page(campaign, users["watcher"])) == set()
+
+
+def test_a_replaced_player_sees_their_sides_past_but_not_its_present(campaign, users):
+    """Sweden's player is replaced after civil disorder: the phases resolved while they
+    played still show them Sweden's blocks, the campaign as it goes on shows them no side's
+    (even where watchers see Sweden's), and they can no longer act."""
+    resolve(campaign, users["gm"])  # recruitment, resolved while they played
+    played = Phase.objects.filter(campaign=campaign, resolved_at__isnull=False).first()
+    sweden = campaign.powers.get(key="sweden")
+    disorder.set_disorder(
+        campaign_id=campaign.pk, power_id=sweden.pk, disorder=True, actor=users["gm"]
+    )
+    successor = User.objects.create_user(f"successor-{campaign.pk}")
+    assign_seat(seat=campaign.seats.get(power=sweden), user=successor, actor=users["gm"])
+    set_watchers(campaign, users["gm"], "sweden")
+    replaced = users["player"]
+    assert sees(page(campaign, replaced)) == set()
+    assert sees(page(campaign, successor)) == {SWEDISH}
+    assert sees(page(campaign, replaced, "campaign:history", played.pk)) == {SWEDISH}
+    resolve(campaign, users["gm"])  # a phase resolved after they left
+    later = Phase.objects.filter(campaign=campaign, resolved_at__isnull=False).last()
+    assert sees(page(campaign, replaced, "campaign:history", later.pk)) == set()
+    before = snapshot(campaign)
+    campaign.refresh_from_db()
+    orders = client_for(replaced).post(
+        reverse("campaign:orders", args=[campaign.pk]), {"phase": campaign.phase_id, "ready": "1"}
+    )
+    assert orders.status_code == 403
+    assert snapshot(campaign) == before

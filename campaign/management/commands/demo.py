@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaign import lifecycle
+from campaign import lifecycle, tenures
 from campaign.changes import locked_campaign
 from campaign.models import Campaign, Seat
 from campaign.scenarios import available_scenarios, create_campaign
@@ -47,9 +47,11 @@ class Command(BaseCommand):
             seats = list(
                 campaign.seats.filter(role=Seat.Role.PLAYER).select_related("power", "user")
             )
-            for seat in seats:
-                seat.user = seat.user or self._user(seat.power.key)
-            Seat.objects.bulk_update(seats, ["user"])
+            free = [seat for seat in seats if seat.user is None]
+            for seat in free:
+                seat.user = self._user(seat.power.key)
+                tenures.begin(campaign, seat.power, seat.user)
+            Seat.objects.bulk_update(free, ["user"])
             # every seat is taken: it starts, and a phase that waits for nobody resolves
             lifecycle.settle(locked_campaign(campaign.pk))
             lines.append(f"{campaign.name}: {campaign.get_absolute_url()}")
