@@ -28,15 +28,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from campaign.changes import locked_campaign, log, moment_text
+from campaign import scheduling
+from campaign.changes import locked_campaign
 from campaign.errors import ServiceError
 from campaign.lifecycle import settle
-from campaign.models import Campaign, Event, Profile, Seat
-from campaign.scheduling import away_refusal
-from rules.text import Text
+from campaign.models import Campaign, Profile, Seat
 
 Period = tuple[datetime, datetime]
-AWAY_FIELDS = ["away_from", "away_until", "away_refused", "away_noticed"]
 
 
 def current(profile: Profile | None, now: datetime) -> Period | None:
@@ -69,10 +67,10 @@ def refusal(profile: Profile | None, start: datetime | None, end: datetime, now:
     start = start_of(profile, start, now)
     running = current(profile, now)
     if running is None or start != running[0]:
-        return away_refusal(start, end, now)
+        return scheduling.away_refusal(start, end, now)
     if end <= now:
         return _("An away period cannot end in the past: end it instead.")
-    return away_refusal(start, end, start)
+    return scheduling.away_refusal(start, end, start)
 
 
 def set_period(*, user, start: datetime | None, end: datetime) -> list[Campaign]:
@@ -135,9 +133,9 @@ def _follow(campaign_id: int, user, previous: Period | None) -> Campaign | None:
     period = current(Profile.objects.filter(user=user).first(), now)
     held = (seat.away_from, seat.away_until)
     if period is not None and held != period:
-        _give(campaign, seat, period, user, now)
+        scheduling.begin_away(campaign, seat, *period, user, now)
     elif period is None and previous is not None and held == previous:
-        _end(campaign, seat, user)
+        scheduling.back(campaign, seat, user)
     else:
         return None
     campaign.bump_version()
@@ -156,7 +154,7 @@ def apply_to_seat(campaign: Campaign, seat: Seat) -> None:
     profile = Profile.objects.select_for_update().filter(user_id=seat.user_id).first()
     period = current(profile, now)
     if period is not None:
-        _give(campaign, seat, period, seat.user, now)
+        scheduling.begin_away(campaign, seat, *period, seat.user, now)
 
 
 def from_preferences(seat: Seat) -> bool:
@@ -165,25 +163,3 @@ def from_preferences(seat: Seat) -> bool:
         return False
     period = Profile.objects.filter(user_id=seat.user_id).values_list("away_from", "away_until")
     return period.first() == (seat.away_from, seat.away_until)
-
-
-def _give(campaign: Campaign, seat: Seat, period: Period, actor, now: datetime) -> None:
-    seat.away_from, seat.away_until = period
-    seat.away_refused, seat.away_noticed = False, seat.away_from <= now
-    seat.save(update_fields=AWAY_FIELDS)
-    said = Text(
-        "%(power)s's player is away from %(start)s until %(end)s: meanwhile %(power)s "
-        "owes no orders and gets its default orders.",
-        power=seat.power.display_name,
-        start=moment_text(seat.away_from),
-        end=moment_text(seat.away_until),
-    )
-    log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
-
-
-def _end(campaign: Campaign, seat: Seat, actor) -> None:
-    seat.away_from = seat.away_until = None
-    seat.away_refused = seat.away_noticed = False
-    seat.save(update_fields=AWAY_FIELDS)
-    said = Text("%(power)s's player is back.", power=seat.power.display_name)
-    log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)

@@ -450,6 +450,14 @@ class ProfileForm(forms.ModelForm):
             {"data-search": _("Find a time zone"), "data-search-hint": _("a city or region")}
         )
 
+    def save(self, commit: bool = True) -> Profile:
+        """Write this form's fields only: the profile's other columns (the away period,
+        the browser's language) may change meanwhile, by other requests."""
+        profile = super().save(commit=False)
+        if commit:
+            profile.save(update_fields=self._meta.fields)
+        return profile
+
 
 class AwayEverywhereForm(forms.Form):
     """The user's away period for every campaign (campaign/away_everywhere.py), in the

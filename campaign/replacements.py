@@ -25,8 +25,6 @@ from campaign.changes import log
 from campaign.models import Campaign, Event, Seat, Tenure
 from rules.text import Text
 
-AWAY_FIELDS = ("away_from", "away_until", "away_refused", "away_noticed")
-
 
 def is_replacement(seat: Seat, user) -> bool:
     """Whether giving ``seat`` to ``user`` takes it over from its player: its power is in
@@ -45,10 +43,9 @@ def take_over(campaign: Campaign, seat: Seat, user, *, actor) -> Seat:
     old, power = seat.user, seat.power
     campaign.seats.filter(user=user, role=Seat.Role.OBSERVER).delete()
     seat.user, seat.user_placeholder = user, ""
-    seat.away_from = seat.away_until = None
-    seat.away_refused = seat.away_noticed = False
+    seat.clear_away()
     seat.invite_token = Seat._meta.get_field("invite_token").get_default()
-    seat.save(update_fields=["user", "user_placeholder", "invite_token", *AWAY_FIELDS])
+    seat.save(update_fields=["user", "user_placeholder", "invite_token", *Seat.AWAY_FIELDS])
     Seat.objects.create(
         campaign=campaign,
         role=Seat.Role.OBSERVER,

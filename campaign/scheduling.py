@@ -383,17 +383,7 @@ def set_away(*, seat_id: int, start: datetime | None, end: datetime, actor) -> S
         campaign_id = Seat.objects.filter(pk=seat_id).values_list("campaign_id", flat=True)
         campaign = locked_campaign(campaign_id.first() or 0)
         seat = _own_seat(campaign, seat_id, actor)
-        seat.away_from, seat.away_until = max(start, now), end
-        seat.away_refused, seat.away_noticed = False, start <= now
-        seat.save(update_fields=["away_from", "away_until", "away_refused", "away_noticed"])
-        said = Text(
-            "%(power)s's player is away from %(start)s until %(end)s: meanwhile %(power)s "
-            "owes no orders and gets its default orders.",
-            power=seat.power.display_name,
-            start=moment_text(seat.away_from),
-            end=moment_text(end),
-        )
-        log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
+        begin_away(campaign, seat, max(start, now), end, actor, now)
         campaign.bump_version()
         if seat.away_noticed:
             settle(campaign)
@@ -408,17 +398,37 @@ def end_away(*, seat_id: int, actor) -> Seat:
         seat = _own_seat(campaign, seat_id, actor)
         if seat.away_from is None:
             raise ServiceError(_("You have no away period to end."))
-        _clear_away(seat)
-        said = Text("%(power)s's player is back.", power=seat.power.display_name)
-        log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
+        back(campaign, seat, actor)
         campaign.bump_version()
         return seat
 
 
+def begin_away(campaign: Campaign, seat: Seat, start: datetime, end: datetime, actor, now) -> None:
+    """Inside the caller's transaction (the campaign locked): the seat's player is away
+    from ``start`` until ``end``, logged; noticed at once when it has begun (``now``)."""
+    seat.away_from, seat.away_until = start, end
+    seat.away_refused, seat.away_noticed = False, start <= now
+    seat.save(update_fields=Seat.AWAY_FIELDS)
+    said = Text(
+        "%(power)s's player is away from %(start)s until %(end)s: meanwhile %(power)s "
+        "owes no orders and gets its default orders.",
+        power=seat.power.display_name,
+        start=moment_text(seat.away_from),
+        end=moment_text(end),
+    )
+    log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
+
+
+def back(campaign: Campaign, seat: Seat, actor) -> None:
+    """Inside the caller's transaction: the seat's player is back, logged."""
+    _clear_away(seat)
+    said = Text("%(power)s's player is back.", power=seat.power.display_name)
+    log(campaign, Event.Kind.SEAT, said, actor=actor, power=seat.power)
+
+
 def _clear_away(seat: Seat) -> None:
-    seat.away_from = seat.away_until = None
-    seat.away_refused = seat.away_noticed = False
-    seat.save(update_fields=["away_from", "away_until", "away_refused", "away_noticed"])
+    seat.clear_away()
+    seat.save(update_fields=Seat.AWAY_FIELDS)
 
 
 def refuse_away(*, campaign_id: int, seat_id: int, actor) -> Seat:

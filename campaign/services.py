@@ -39,8 +39,6 @@ from rules.gm_orders import keep_done, without_lines
 from rules.text import Text, message_of
 from rules.translation import Term, localized
 
-AWAY_FIELDS = ("away_from", "away_until", "away_refused", "away_noticed")
-
 
 @dataclass
 class PhaseContext:
@@ -418,11 +416,10 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
         if user is not None and seat.user_id != user.pk:
             _refuse_seating_after_reading(campaign, seat)
         seat.user, seat.user_placeholder = user, ""  # an imported name gives way too
-        seat.away_from = seat.away_until = None
-        seat.away_refused = seat.away_noticed = False
+        seat.clear_away()
         try:
             with transaction.atomic():
-                seat.save(update_fields=["user", "user_placeholder", *AWAY_FIELDS])
+                seat.save(update_fields=["user", "user_placeholder", *Seat.AWAY_FIELDS])
         except IntegrityError:
             raise ServiceError(
                 _("%(user)s already has a seat here.") % {"user": user.get_username()}
@@ -454,6 +451,7 @@ def _take_over(campaign: Campaign, seat: Seat, user, *, actor) -> Seat:
         raise Conflict(_("%(user)s already has a seat here.") % {"user": user.get_username()})
     _refuse_seating_after_reading(campaign, seat)
     replacements.take_over(campaign, seat, user, actor=actor)
+    away_everywhere.apply_to_seat(campaign, seat)
     campaign.bump_version()
     lifecycle.settle(campaign)
     return seat

@@ -391,6 +391,13 @@ class Seat(models.Model):
     def is_gm(self) -> bool:
         return self.role == self.Role.GM
 
+    AWAY_FIELDS = ("away_from", "away_until", "away_refused", "away_noticed")
+
+    def clear_away(self) -> None:
+        """No away period any more (to be saved with AWAY_FIELDS)."""
+        self.away_from = self.away_until = None
+        self.away_refused = self.away_noticed = False
+
     def away_at(self, moment) -> bool:
         """Its player is away at ``moment`` (a period the GM has not refused)."""
         return (

@@ -228,33 +228,15 @@ def test_the_gm_is_told_of_orders_for_the_gm_not_yet_carried_out(reader):
     ]
 
 
-def test_a_playing_gm_reads_the_others_orders_for_the_gm_once_theirs_are_ready(reader):
+@pytest.mark.parametrize("co_gm", [False, True])
+def test_a_gm_reads_the_others_orders_for_the_gm_once_the_playing_gms_are_ready(reader, co_gm):
+    """Whether the reader plays France or is a co-GM of the GM who does."""
     campaign = named("Sealed")
-    gm_seat = seat(campaign, reader, role="gm")
-    Seat.objects.filter(campaign=campaign, power__key="france").delete()
-    Seat.objects.filter(pk=gm_seat.pk).update(power=campaign.powers.get(key="france"))
-    seat(campaign, User.objects.create_user("briton"), "great_britain")
-    Order.objects.create(
-        campaign=campaign,
-        phase_id=campaign.phase_id,
-        power=campaign.powers.get(key="great_britain"),
-        payload={"for_gm": {"lines": [{"kind": "card", "text": "Secret"}]}},
-    )
-    assert "gm_orders" not in {
-        k for k, _, _ in need_rows(client_for(reader).get(HOME).content.decode())
-    }
-    mark_ready(campaign, "france")
-    assert "gm_orders" in {
-        k for k, _, _ in need_rows(client_for(reader).get(HOME).content.decode())
-    }
-
-
-def test_a_co_gm_reads_the_others_orders_for_the_gm_once_the_playing_gms_are_ready(reader):
-    campaign = named("Sealed team")
-    playing = seat(campaign, User.objects.create_user("player-gm"), role="gm")
+    playing = seat(campaign, User.objects.create_user("player-gm") if co_gm else reader, role="gm")
     Seat.objects.filter(campaign=campaign, power__key="france").delete()
     Seat.objects.filter(pk=playing.pk).update(power=campaign.powers.get(key="france"))
-    Seat.objects.create(campaign=campaign, role=Seat.Role.GM, user=reader)  # the co-GM
+    if co_gm:
+        Seat.objects.create(campaign=campaign, role=Seat.Role.GM, user=reader)
     seat(campaign, User.objects.create_user("briton"), "great_britain")
     Order.objects.create(
         campaign=campaign,
