@@ -184,7 +184,7 @@ def _seat_to_give(campaign: Campaign, power_id: int) -> Seat:
 
 
 def _wants_new_player(seat: Seat) -> bool:
-    return seat.user_id is not None and seat.power.in_disorder
+    return seat.user_id is not None and seat.wants_player
 
 
 def _player_seat(campaign: Campaign, power_id: int) -> Seat:

@@ -393,6 +393,12 @@ class Seat(models.Model):
 
     AWAY_FIELDS = ("away_from", "away_until", "away_refused", "away_noticed")
 
+    @property
+    def wants_player(self) -> bool:
+        """Its invitation may be taken: it has no user, or its power is in civil disorder
+        and a new player may take it over (campaign/replacements.py)."""
+        return self.user_id is None or (self.power_id is not None and self.power.in_disorder)
+
     def clear_away(self) -> None:
         """No away period any more (to be saved with AWAY_FIELDS)."""
         self.away_from = self.away_until = None

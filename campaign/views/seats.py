@@ -47,7 +47,7 @@ def invitation(next_url: str) -> Seat | None:
     if match.view_name != "campaign:join":
         return None
     seat = offered_seat(match.kwargs["token"])
-    return seat if seat is not None and seat.user_id is None else None
+    return seat if seat is not None and seat.wants_player else None
 
 
 @require_http_methods(["GET", "POST"])

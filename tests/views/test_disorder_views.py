@@ -180,3 +180,18 @@ def test_the_player_is_told_and_the_replaced_player_reads_but_cannot_act(toy):
     orders = nora.post(reverse("campaign:orders", args=[campaign.pk]), {"phase": campaign.phase_id})
     assert orders.status_code == 403
     assert snapshot(campaign) == before
+
+
+def test_the_gm_sends_the_seats_invitation_link_and_a_new_player_takes_it_over(toy):
+    campaign, users = toy
+    into_disorder(campaign, users["gm"])
+    dashboard = client_for(users["gm"]).get(reverse("campaign:gm", args=[campaign.pk]))
+    link = reverse("campaign:join", args=[campaign.seats.get(power__key="north").invite_token])
+    assert link in dashboard.content.decode()
+    rita = client_for(User.objects.create_user("rita"))
+    page = rita.get(link).content.decode()
+    assert "You are invited to take over <strong>North</strong>, in civil disorder" in page
+    assert rita.post(link).status_code == 302
+    assert campaign.seats.get(power__key="north").user.get_username() == "rita"
+    other = client_for(User.objects.create_user("late")).get(link).content.decode()
+    assert "This invitation link is not valid." in other  # renewed as it was taken
