@@ -240,6 +240,7 @@ from campaign.models import (
     Seat,
     SeatRequest,
     Tenure,
+    Turnout,
 )
 from campaign.storage import Table, key_fields, named_tables, piece_paths, state_tables, table_of
 from rules.dice import new_seed, seed_hash
@@ -297,6 +298,7 @@ NOT_ARCHIVED[ReceivedMail] = "the answers by mail this site received, kept again
 NOT_ARCHIVED[RefusalAnswered] = "whom this site told it could not act on a mail, and when"
 NOT_ARCHIVED[Tenure] = "which of this site's users played which power, and when"
 NOT_ARCHIVED[Reliability] = "a user's record on this site, across campaigns"
+NOT_ARCHIVED[Turnout] = "what this site counted in each user's record, to undo on a rollback"
 NOT_ARCHIVED[Extension] = "the extensions taken on this site: an import starts the budgets anew"
 NOT_ARCHIVED[Note] = "each user's private notes: in that user's own download only, not imported"
 NOT_ARCHIVED[Handover] = "offers of the campaign between this site's users"

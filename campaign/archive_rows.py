@@ -16,8 +16,9 @@ from campaign.models import Campaign, Seat
 from campaign.storage import Table, piece_paths
 
 # A power's and an area's fields outside the game state (the rest is in ``state``);
-# ``absent`` is the GM's seat management, which a rollback leaves as it is.
-POWER_IDENTITY = ("key", "name", "color", "sort", "absent")
+# ``absent`` and civil disorder (campaign/disorder.py) are the seat's management, which a
+# rollback leaves as it is (campaign/disorder.py undoes what a withdrawn phase counted).
+POWER_IDENTITY = ("key", "name", "color", "sort", "absent", "missed_in_row", "disorder_since")
 AREA_IDENTITY = ("key", "name", "kind", "x", "y")
 # Never exported: an invitation token opens a seat, a webhook URL holds its channel's token.
 SECRET_FIELDS = {Seat: ("invite_token",), Campaign: ("webhook_url",)}

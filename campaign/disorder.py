@@ -24,38 +24,67 @@ from campaign import outgoing, reliability
 from campaign.changes import locked_campaign, log
 from campaign.errors import ServiceError
 from campaign.lifecycle import settle
-from campaign.models import Campaign, Event, Phase, Power, Seat, SeatRequest
+from campaign.models import Campaign, Event, Phase, Power, Seat, SeatRequest, Turnout
 from campaign.readiness import present_powers
 from rules.text import Text
 
 
 def count_turnout(campaign: Campaign, phase: Phase, gave: set[int]) -> None:
     """Count, as ``phase`` resolves, each power it waited for (``gave``: the ids of the
-    powers that saved orders for it): see the module docstring."""
+    powers that saved orders for it): see the module docstring. What it counts is kept
+    (Turnout) for a rollback to undo (``resolution_withdrawn``)."""
     spec = campaign.rules.phase(phase.key)
     if not spec.takes_orders:
         return
     owing = [p for p in present_powers(campaign) if phase.waits_for(spec, p.key)]
-    players = dict(
-        Seat.objects.filter(power__in=owing, user__isnull=False)
-        .exclude(role=Seat.Role.OBSERVER)
-        .values_list("power_id", "user_id")
+    seats = Seat.objects.filter(power__in=owing, user__isnull=False).exclude(
+        role=Seat.Role.OBSERVER
     )
-    in_time = [p for p in owing if p.pk in gave]
-    reliability.add((players.get(p.pk) for p in in_time), "owed", "on_time")
-    Power.objects.filter(pk__in=[p.pk for p in in_time], missed_in_row__gt=0).update(
+    players = {seat.power_id: seat for seat in seats}
+    deadline_passed = phase.deadline is not None and phase.deadline <= timezone.now()
+    counted = [
+        Turnout(
+            phase=phase,
+            power=power,
+            user_id=players[power.pk].user_id if power.pk in players else None,
+            missed=power.pk not in gave,
+            missed_before=power.missed_in_row,
+        )
+        for power in owing
+        if power.pk in gave or deadline_passed
+    ]
+    in_time = [t for t in counted if not t.missed]
+    reliability.add((t.user_id for t in in_time), "owed", "on_time")
+    Power.objects.filter(pk__in=[t.power_id for t in in_time], missed_in_row__gt=0).update(
         missed_in_row=0
     )
-    deadline_passed = phase.deadline is not None and phase.deadline <= timezone.now()
-    if not deadline_passed:
-        return
-    missed = [p for p in owing if p.pk not in gave]
-    reliability.add((players.get(p.pk) for p in missed), "owed", "missed")
-    for power in missed:
-        _missed(campaign, phase, power)
+    missed = [t for t in counted if t.missed]
+    reliability.add((t.user_id for t in missed), "owed", "missed")
+    for turnout in missed:
+        seat = players.get(turnout.power_id)
+        turnout.fell = _missed(campaign, phase, turnout.power, seat is not None and seat.is_gm)
+    Turnout.objects.bulk_create(counted)
 
 
-def _missed(campaign: Campaign, phase: Phase, power: Power) -> None:
+def resolution_withdrawn(phase: Phase) -> None:
+    """A rollback undoes ``phase``'s resolution, inside its transaction: what it counted
+    of each power (missed deadlines in a row, the records, a fall into civil disorder) is
+    undone, to be counted again as it resolves again."""
+    counted = list(Turnout.objects.filter(phase=phase).select_related("power"))
+    for turnout in counted:
+        power = turnout.power
+        power.missed_in_row = turnout.missed_before
+        if turnout.fell:
+            power.disorder_since = None
+        power.save(update_fields=["missed_in_row", "disorder_since"])
+    reliability.add((t.user_id for t in counted if t.missed), "owed", "missed", by=-1)
+    reliability.add((t.user_id for t in counted if not t.missed), "owed", "on_time", by=-1)
+    Turnout.objects.filter(phase=phase).delete()
+
+
+def _missed(campaign: Campaign, phase: Phase, power: Power, gm_plays: bool) -> bool:
+    """Count the missed deadline, logged; whether the power falls into civil disorder (a
+    power the GM plays never does: its seat is the GM's)."""
     power.missed_in_row += 1
     power.save(update_fields=["missed_in_row"])
     limit = campaign.disorder_after
@@ -69,8 +98,10 @@ def _missed(campaign: Campaign, phase: Phase, power: Power) -> None:
     else:
         said = Text("%(power)s missed the deadline: %(missed)s in a row.", **names)
     log(campaign, Event.Kind.ORDER, said, power=power, phase=phase)
-    if limit and power.missed_in_row >= limit:
+    falls = bool(limit) and power.missed_in_row >= limit and not gm_plays
+    if falls:
         _fall(campaign, power, actor=None)
+    return falls
 
 
 def _fall(campaign: Campaign, power: Power, *, actor) -> None:
@@ -96,7 +127,9 @@ def _fall(campaign: Campaign, power: Power, *, actor) -> None:
             gm=actor.get_username(),
             **names,
         )
-    log(campaign, Event.Kind.SEAT, said, actor=actor, power=power)
+    # a fall as a phase resolves is part of its resolution: a rollback withdraws its line
+    kind = Event.Kind.ORDER if actor is None else Event.Kind.SEAT
+    log(campaign, kind, said, actor=actor, power=power)
     _mail_player(campaign, power, seat.user)
 
 
@@ -180,7 +213,7 @@ def player_is_back(campaign: Campaign, seat: Seat, actor) -> None:
     """Inside the caller's transaction: the player of a power in civil disorder gives
     orders again, which takes it out (logged)."""
     power = seat.power
-    if not power.in_disorder or seat.is_gm or seat.user_id != getattr(actor, "pk", None):
+    if not power.in_disorder or seat.user_id != getattr(actor, "pk", None):
         return
     _keep_player(campaign, power)
     said = Text(

@@ -44,7 +44,7 @@ from django.utils.translation import gettext as _
 from campaign import outgoing
 from campaign.changes import locked_campaign, log
 from campaign.errors import Conflict, ServiceError
-from campaign.models import Campaign, Event, Handover, NewGmRequest, Seat
+from campaign.models import Campaign, Event, Handover, NewGmRequest, Phase, Seat
 from rules.text import Text
 
 PENDING = Handover.Status.PENDING
@@ -153,10 +153,19 @@ def remove_gm(*, campaign_id: int, seat_id: int, actor) -> Seat:
             raise ServiceError(_("This campaign has no such GM seat."))
         if seat.user_id is not None:
             _refuse_removing(campaign, seat)
+            _leaves_having_read(campaign)
         seat.delete()
         log(campaign, Event.Kind.SEAT, _removed_text(seat, actor), actor=actor)
         campaign.bump_version()
         return seat
+
+
+def _leaves_having_read(campaign: Campaign) -> None:
+    """A GM leaves the campaign while a phase is open: they may have read every order of
+    it, so nobody is seated as a power that acts in it until it is resolved, as when a GM
+    stops playing (campaign/sealing.py gm_has_read): the account could be seated next."""
+    if campaign.phase_id is not None:
+        Phase.objects.filter(pk=campaign.phase_id).update(gm_stopped_playing=True)
 
 
 def _refuse_removing(campaign: Campaign, seat: Seat) -> None:
@@ -330,6 +339,7 @@ def _accept(campaign: Campaign, offer: Handover) -> None:
         )
     _refuse_seated(campaign, user)
     _stop_watching(campaign, user)
+    _leaves_having_read(campaign)
     seat.user, seat.user_placeholder = user, ""
     seat.save(update_fields=["user", "user_placeholder"])
     _answered(offer, Handover.Status.ACCEPTED)

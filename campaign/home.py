@@ -440,7 +440,9 @@ def unread_press(user, seats: list[Seat]) -> dict[int, int]:
     written by someone else."""
     if not seats:
         return {}
-    readable = reduce(or_, (Q(channel__in=press.readable(seat)) for seat in seats))
+    readable = reduce(
+        or_, (Q(channel__in=press.readable(seat)) & press.until_left(seat) for seat in seats)
+    )
     marker = ReadMarker.objects.filter(user_id=user.pk, channel_id=OuterRef("channel_id"))
     rows = (
         Message.objects.filter(readable)

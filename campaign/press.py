@@ -186,15 +186,12 @@ def reads_before_leaving(seat: Seat, address: Address) -> bool:
     return address.has(seat.former_power_id)
 
 
-def until_left(seat: Seat, prefix: str = "") -> Q:
+def until_left(seat: Seat) -> Q:
     """The messages ``seat`` reads in the channels it reads: every one, but for a replaced
-    player only those written before they left, in any channel but the public one
-    (``prefix``: the path from the queried model to the message, "" for Message)."""
+    player only those written before they left, in any channel but the public one."""
     if seat.former_power_id is None:
         return Q()
-    return Q(**{f"{prefix}channel__kind": Channel.Kind.PUBLIC}) | Q(
-        **{f"{prefix}created_at__lte": seat.left_at}
-    )
+    return Q(channel__kind=Channel.Kind.PUBLIC) | Q(created_at__lte=seat.left_at)
 
 
 def readable(seat: Seat) -> QuerySet[Channel]:
@@ -205,10 +202,12 @@ def readable(seat: Seat) -> QuerySet[Channel]:
         wanted |= Q(kind=Channel.Kind.GM)
         if seat.campaign.gm_reads_private:
             wanted |= Q(kind=Channel.Kind.PRIVATE)
-    for power_id in (seat.power_id, seat.former_power_id):
-        if power_id is not None:
-            member = Channel.members.through.objects.filter(power_id=power_id)
-            wanted |= Q(pk__in=member.values("channel_id"))
+    if seat.power_id is not None:
+        member = Channel.members.through.objects.filter(power_id=seat.power_id)
+        wanted |= Q(pk__in=member.values("channel_id"))
+    if seat.former_power_id is not None:  # those of them that were there when they left
+        member = Channel.members.through.objects.filter(power_id=seat.former_power_id)
+        wanted |= Q(pk__in=member.values("channel_id"), created_at__lte=seat.left_at)
     return Channel.objects.filter(campaign_id=seat.campaign_id).filter(wanted)
 
 

@@ -18,8 +18,9 @@ from campaign.models import Campaign, Reliability
 COUNTERS = ("owed", "on_time", "missed", "seats_left", "replaced_in", "finished")
 
 
-def add(user_ids: Iterable[int | None], *counters: str) -> None:
-    """Add one to each of ``counters`` of every user in ``user_ids`` (two queries)."""
+def add(user_ids: Iterable[int | None], *counters: str, by: int = 1) -> None:
+    """Add ``by`` (one, or minus one to take back) to each of ``counters`` of every user
+    in ``user_ids`` (two queries)."""
     ids = {user_id for user_id in user_ids if user_id is not None}
     if not ids or not counters:
         return
@@ -30,7 +31,7 @@ def add(user_ids: Iterable[int | None], *counters: str) -> None:
         [Reliability(user_id=user_id) for user_id in ids], ignore_conflicts=True
     )
     Reliability.objects.filter(user_id__in=ids).update(
-        **{counter: F(counter) + 1 for counter in counters}
+        **{counter: F(counter) + by for counter in counters}
     )
 
 

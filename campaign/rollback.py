@@ -23,7 +23,7 @@ from django.db import transaction
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from campaign import notes
+from campaign import disorder, notes
 from campaign.archive import restore_state
 from campaign.changes import locked_campaign, log, refuse_if_ended
 from campaign.errors import Conflict, ServiceError
@@ -110,6 +110,7 @@ def roll_back(*, campaign_id: int, actor) -> Phase:
         campaign.turn, campaign.phase_id = last.turn, last.pk
         campaign.save(update_fields=["turn", "phase"])
         notes.phase_withdrawn(newer, last)
+        disorder.resolution_withdrawn(last)
         newer.delete()  # with its snapshot (it has no orders, rolls or decisions)
         last.refresh_from_db()
         text = _rollback_line(campaign, last, newer, actor, edited=edited, inputs=inputs)

@@ -295,6 +295,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
     with transaction.atomic():
         campaign = locked_campaign(seat.campaign_id)
         refuse_if_ended(campaign)
+        seat = _still_held(seat)
         if campaign.phase_id != phase_id:
             raise PhaseClosed(_("This phase is closed: your orders were not saved."))
         spec = campaign.rules.phase(campaign.phase.key)
@@ -353,6 +354,17 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
         return order
 
 
+def _still_held(seat: Seat) -> Seat:
+    """The seat as it stands under the campaign's lock, while its user still holds it as
+    the same power's player (a replacement may have taken it since the page was loaded)."""
+    now = Seat.objects.select_related("power").filter(pk=seat.pk).first()
+    if now is None or (now.user_id, now.power_id) != (seat.user_id, seat.power_id):
+        raise PhaseClosed(
+            _("Your seat has changed since the page was loaded: your orders were not saved.")
+        )
+    return now
+
+
 # -- seats and options --------------------------------------------------------------
 
 
@@ -384,7 +396,8 @@ def claim_seat(*, token: str, user) -> Seat:
             raise ServiceError(_("You already have a seat in this campaign."))
         _refuse_seating_after_reading(campaign, seat)
         seat.user, seat.user_placeholder = user, ""  # an imported name gives way to the user
-        seat.save(update_fields=["user", "user_placeholder"])
+        _new_holder(seat)
+        seat.save(update_fields=["user", "user_placeholder", *NEW_HOLDER_FIELDS])
         if seat.power_id is not None:
             tenures.begin(campaign, seat.power, user)
         log(
@@ -415,16 +428,21 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
             return _take_over(campaign, seat, user, actor=actor)
         if user is not None and seat.user_id != user.pk:
             _refuse_seating_after_reading(campaign, seat)
+        before = seat.user_id
         seat.user, seat.user_placeholder = user, ""  # an imported name gives way too
         seat.clear_away()
+        if seat.user_id != before:
+            _new_holder(seat)
         try:
             with transaction.atomic():
-                seat.save(update_fields=["user", "user_placeholder", *Seat.AWAY_FIELDS])
+                fields = ["user", "user_placeholder", *Seat.AWAY_FIELDS, *NEW_HOLDER_FIELDS]
+                seat.save(update_fields=fields)
         except IntegrityError:
             raise ServiceError(
                 _("%(user)s already has a seat here.") % {"user": user.get_username()}
             ) from None
-        _change_tenure(campaign, seat, user)
+        if seat.user_id != before:
+            _change_tenure(campaign, seat, user)
         who = user.get_username() if user else Text("nobody")
         log(
             campaign,
@@ -442,6 +460,19 @@ def assign_seat(*, seat: Seat, user, actor) -> Seat:
         campaign.bump_version()
         lifecycle.settle(campaign)
         return seat
+
+
+NEW_HOLDER_FIELDS = ("former_power", "left_at")
+
+
+def _new_holder(seat: Seat) -> None:
+    """A seat changes hands (to save with NEW_HOLDER_FIELDS): a replaced player's
+    observer seat no longer reads what they read as their power's player, and the power
+    of a seat that gets a new player, or none, is no longer in civil disorder (a new
+    player of it by a replacement: campaign/replacements.py)."""
+    seat.former_power, seat.left_at = None, None
+    if seat.power_id is not None and seat.power.in_disorder:
+        disorder.restore(seat.power)
 
 
 def _take_over(campaign: Campaign, seat: Seat, user, *, actor) -> Seat:

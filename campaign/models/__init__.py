@@ -28,7 +28,7 @@ from campaign.models.mail import (
 from campaign.models.maps import CampaignMap
 from campaign.models.notes import Note
 from campaign.models.people import Profile
-from campaign.models.players import Reliability, Tenure
+from campaign.models.players import Reliability, Tenure, Turnout
 from campaign.models.press import Channel, Message, ReadMarker
 
 __all__ = [
@@ -63,4 +63,5 @@ __all__ = [
     "Seat",
     "SeatRequest",
     "Tenure",
+    "Turnout",
 ]

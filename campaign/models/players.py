@@ -71,3 +71,27 @@ class Reliability(models.Model):
     def on_time_rate(self) -> int | None:
         """The orders in on time, in percent of the phases owed; None before any."""
         return round(100 * self.on_time / self.owed) if self.owed else None
+
+
+class Turnout(models.Model):
+    """What a resolved phase counted of one power whose orders it waited for
+    (campaign/disorder.py): whether they were missed, for whom it counted them, the
+    power's missed deadlines in a row before, and whether it fell into civil disorder; a
+    rollback of the phase undoes exactly that."""
+
+    phase = models.ForeignKey("campaign.Phase", on_delete=models.CASCADE, related_name="+")
+    power = models.ForeignKey("campaign.Power", on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    missed = models.BooleanField()
+    missed_before = models.PositiveSmallIntegerField()
+    fell = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["phase", "power"], name="one_turnout_per_power")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.power} {'missed' if self.missed else 'in time'} in {self.phase_id}"

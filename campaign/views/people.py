@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_GET
 
@@ -37,6 +38,8 @@ class Played:
 @login_required
 @require_GET
 def profile(request, username: str):
+    if "\x00" in username:  # no user has it, and PostgreSQL refuses it in a query
+        raise Http404("No such user.")
     person = get_object_or_404(get_user_model(), username=username, is_active=True)
     record = Reliability.objects.filter(user=person).first()
     context = {

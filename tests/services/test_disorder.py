@@ -14,8 +14,18 @@ from django.db import connection
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from campaign import disorder, ending, lobby, readiness, reliability, services, tenures
-from campaign.errors import Conflict, ServiceError
+from campaign import (
+    disorder,
+    ending,
+    gm_team,
+    lobby,
+    readiness,
+    reliability,
+    rollback,
+    services,
+    tenures,
+)
+from campaign.errors import Conflict, PhaseClosed, ServiceError
 from campaign.models import Area, Event, Phase, Power, Seat, SeatRequest, Tenure
 from tests.factories import make_toy_campaign
 
@@ -385,3 +395,89 @@ def test_two_users_taking_the_same_seat_at_once_one_gets_it(on_postgresql):
     assert len(seats) == 1 and refusals == ["North's seat has already been taken."]
     assert campaign.seats.get(power=north).user == seats[0].user
     assert Tenure.objects.filter(power=north, ended_at__isnull=True).count() == 1
+
+
+# -- what a change of seats, a rollback or a stale page must not do ----------------------
+
+
+def test_a_rollback_undoes_what_the_phase_counted(toy, django_capture_on_commit_callbacks):
+    campaign, gm, players = toy
+    fall_into_disorder(campaign, gm, django_capture_on_commit_callbacks)
+    rollback.roll_back(campaign_id=campaign.pk, actor=gm)
+    north = power(campaign, "north")
+    assert (north.missed_in_row, north.in_disorder) == (1, False)
+    assert lines(campaign, "falls into civil disorder") == []
+    nora, sam = reliability.of(players["north"]), reliability.of(players["south"])
+    assert (nora.owed, nora.missed, sam.owed, sam.on_time) == (1, 1, 1, 1)
+    give_orders(campaign, "south")
+    resolve_after_deadline(campaign, gm, django_capture_on_commit_callbacks)
+    assert power(campaign, "north").in_disorder
+    assert reliability.of(players["north"]).missed == 2
+
+
+def test_a_power_the_gm_plays_counts_its_misses_but_never_falls(
+    toy, django_capture_on_commit_callbacks
+):
+    campaign, gm, _ = toy
+    services.gm_plays(campaign_id=campaign.pk, power_key="west", actor=gm)
+    for _ in range(3):
+        give_orders(campaign, "south")
+        give_orders(campaign, "north")
+        resolve_after_deadline(campaign, gm, django_capture_on_commit_callbacks)
+    west = power(campaign, "west")
+    assert west.missed_in_row == 3 and not west.in_disorder
+
+
+def test_a_seat_given_anew_leaves_civil_disorder_and_a_replaced_players_reading(
+    toy, django_capture_on_commit_callbacks
+):
+    campaign, gm, players = toy
+    fall_into_disorder(campaign, gm, django_capture_on_commit_callbacks)
+    north_seat = campaign.seats.get(power__key="north")
+    services.assign_seat(seat=north_seat, user=None, actor=gm)
+    assert not power(campaign, "north").in_disorder  # a free seat, as any other
+    rita = User.objects.create_user("rita")
+    services.assign_seat(seat=north_seat, user=rita, actor=gm)
+    disorder.set_disorder(
+        campaign_id=campaign.pk, power_id=power(campaign, "north").pk, disorder=True, actor=gm
+    )
+    services.assign_seat(seat=north_seat, user=User.objects.create_user("una"), actor=gm)
+    former = campaign.seats.get(user=rita)
+    assert former.former_power is not None
+    services.assign_seat(seat=former, user=User.objects.create_user("someone"), actor=gm)
+    former.refresh_from_db()
+    assert (former.former_power, former.left_at) == (None, None)
+
+
+def test_seating_the_same_player_again_changes_no_record(toy):
+    campaign, gm, players = toy
+    seat = campaign.seats.get(power__key="north")
+    services.assign_seat(seat=seat, user=players["north"], actor=gm)
+    assert reliability.of(players["north"]).seats_left == 0
+    assert Tenure.objects.filter(power__key="north", campaign=campaign).count() == 1
+
+
+def test_orders_from_a_page_loaded_before_a_replacement_are_refused(
+    toy, django_capture_on_commit_callbacks
+):
+    campaign, gm, players = toy
+    fall_into_disorder(campaign, gm, django_capture_on_commit_callbacks)
+    stale = campaign.seats.select_related("power", "user").get(power__key="north")
+    services.assign_seat(seat=stale, user=User.objects.create_user("rita"), actor=gm)
+    campaign.refresh_from_db()
+    with pytest.raises(PhaseClosed, match="Your seat has changed"):
+        services.submit_orders(
+            seat=stale, phase_id=campaign.phase_id, payload={}, ready=True, actor=players["north"]
+        )
+    assert not campaign.orders.filter(phase_id=campaign.phase_id, power__key="north").exists()
+
+
+def test_a_gm_who_leaves_an_open_phase_seats_nobody_in_it(toy):
+    campaign, gm, _ = toy
+    co = User.objects.create_user("co")
+    gm_team.add_gm(campaign_id=campaign.pk, user=co, actor=gm)
+    gm_team.remove_gm(campaign_id=campaign.pk, seat_id=campaign.seats.get(user=co).pk, actor=co)
+    campaign.refresh_from_db()
+    assert Phase.objects.get(pk=campaign.phase_id).gm_stopped_playing
+    with pytest.raises(Conflict, match="Nobody can be seated as West"):
+        services.assign_seat(seat=campaign.seats.get(power__key="west"), user=co, actor=gm)

@@ -12,6 +12,7 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
@@ -579,7 +580,9 @@ def test_a_second_resolution_after_a_handover_is_refused_as_already_done(on_post
 
 
 def age(campaign, days: int) -> None:
-    """Make everything the GMs did, their seats and the start ``days`` old."""
+    """Make everything the GMs did, their seats and the start ``days`` old (rewriting the
+    past, which the cache keeps for the campaign's version: that goes too)."""
+    cache.clear()
     then = timezone.now() - timedelta(days=days)
     Event.objects.filter(campaign=campaign).update(created_at=then)
     Seat.objects.filter(campaign=campaign).update(created_at=then)
@@ -610,6 +613,7 @@ def test_a_gms_action_or_a_new_gm_ends_the_quiet(campaign, users, settings):
     resolve(campaign)  # the deadline's resolution is no GM's action
     assert gm_team.quiet_since(campaign) is not None
     Seat.objects.create(campaign=campaign, role=Seat.Role.GM, user=users["co"])
+    campaign.bump_version()  # as every change of seats does
     assert gm_team.quiet_since(campaign) is None
 
 

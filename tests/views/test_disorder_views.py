@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign import disorder, press, reliability, services
+from campaign import disorder, home, press, reliability, services
 from campaign.models import Area, Power, Seat
 from tests.factories import make_toy_campaign, snapshot
 
@@ -164,7 +164,17 @@ def test_the_player_is_told_and_the_replaced_player_reads_but_cannot_act(toy):
         chosen=["south"],
         text="after leaving",
     )
+    press.post_message(
+        seat=campaign.seats.get(user=rita),
+        to=press.PRIVATE_CHOICE,
+        chosen=["south", "west"],
+        text="a new channel",
+    )
+    former = campaign.seats.get(user=users["nora"])
+    assert home.unread_press(users["nora"], [former]) == {}  # nothing since, not even how much
     nora = client_for(users["nora"])
+    index = nora.get(reverse("campaign:press", args=[campaign.pk])).content.decode()
+    assert "a new channel" not in index and "West" not in index
     text = nora.get(page).content.decode()
     assert "You played North until" in text
     press_page = nora.get(reverse("campaign:press_channel", args=[campaign.pk, channel.key]))
