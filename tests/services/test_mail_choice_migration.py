@@ -9,10 +9,10 @@ from django.db.migrations.executor import MigrationExecutor
 
 from campaign.models import MailChoice, PressMail
 from tests.factories import make_eia_campaign, seat_users
+from tests.migration_steps import latest, migrate
 
 BEFORE = [("campaign", "0026_email_confirmation")]
 AFTER = [("campaign", "0027_mail_choices")]
-LATEST = [("campaign", "0029_queued_mail_as_multipart")]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -25,7 +25,7 @@ def test_mail_turned_off_in_the_profile_stays_off_in_each_campaign():
     old.objects.update_or_create(
         user_id=player.pk, defaults={"mail_reminders": False, "mail_press_digest": False}
     )
-    MigrationExecutor(connection).migrate(LATEST)
+    migrate(latest())
     choice = MailChoice.objects.get(user=player, campaign=campaign)
     assert (choice.your_turn, choice.reminders, choice.resolved, choice.press) == (
         True,
@@ -43,4 +43,4 @@ def test_mail_turned_off_in_the_profile_stays_off_in_each_campaign():
         False,
         True,
     )
-    MigrationExecutor(connection).migrate(LATEST)
+    migrate(latest())

@@ -1,0 +1,19 @@
+"""For the tests of one migration: the database is taken back to before it and on to
+it, then left at the newest migrations, as every other test expects it."""
+
+from __future__ import annotations
+
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+
+def latest(app: str = "campaign") -> list[tuple[str, str]]:
+    """The app's newest migrations, as the code on disk has them."""
+    return MigrationExecutor(connection).loader.graph.leaf_nodes(app)
+
+
+def migrate(targets: list[tuple[str, str]]) -> MigrationExecutor:
+    """Migrate to ``targets``; the executor, whose loader knows the states on the way."""
+    executor = MigrationExecutor(connection)
+    executor.migrate(targets)
+    return executor
