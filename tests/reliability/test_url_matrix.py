@@ -14,12 +14,14 @@ method the view does not take: 405); a refused request (4xx, or anonymous) and e
 GET change nothing (tests.factories.snapshot, taken when the request wrote anything);
 in Pax Baltica, nothing a Swedish player
 receives names a Coalition block, and nothing a Russian player receives names a
-Swedish block (the rules page's public examples excepted there).
+Swedish block (the rules page's public examples excepted there); in every campaign, each
+seated role keeps a private note (campaign/notes.py) that no other role ever receives.
 """
 
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import timedelta
@@ -31,7 +33,7 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from campaign import mail_tokens, services
+from campaign import mail_tokens, notes, services
 from campaign.models import Campaign, MailKind, Phase, Seat
 from rules.dice import ScriptedDice
 from rules.engine import ruleset_for
@@ -1196,12 +1198,25 @@ def check(scene: Scene, role: str, client: Client, name: str, spec: Spec, call: 
             text = unescape(body)
             leaked = sorted(n for n in secrets - public if n in text)
             if leaked:
-                problems.append(f"{where}: shows the other side's blocks {leaked}")
+                problems.append(f"{where}: shows what it may not read {leaked}")
         transaction.set_rollback(True)
     return problems
 
 
 PUBLIC_NAMES: dict[str, set[str]] = {}
+
+
+def notes_of_each_role(scene: Scene) -> dict[str, str]:
+    """Each seated role's private notes on the campaign and its open phase, with a marker
+    of its own, by role."""
+    markers = {}
+    for role in SEATED:
+        markers[role] = f"NOTE-{role}-{uuid.uuid4().hex[:12]}"
+        for phase_id in (None, scene.campaign.phase_id):
+            text = f"{markers[role]} <b>plans</b>"
+            user = scene.users[role]
+            notes.save_note(campaign_id=scene.pk, user=user, phase_id=phase_id, text=text)
+    return markers
 
 
 def test_every_campaign_url_name_has_a_builder():
@@ -1217,6 +1232,10 @@ def test_every_url_with_every_role(scene_key, settings):
     assert names <= set(BUILDERS), f"no argument builder for {names - set(BUILDERS)}"
     scene = SCENES[scene_key]()
     scene.other = OTHER[scene.ruleset]()
+    markers = notes_of_each_role(scene)
+    for role in ROLES:
+        others = {marker for writer, marker in markers.items() if writer != role}
+        scene.secrets[role] = scene.secrets.get(role, set()) | others
     rules_html = Client().get(u("rules", scene.ruleset)).content.decode()
     all_names = set().union(*scene.secrets.values()) if scene.secrets else set()
     PUBLIC_NAMES[scene.ruleset] = {n for n in all_names if n in unescape(rules_html)}
