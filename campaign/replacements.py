@@ -7,10 +7,12 @@ for the GM's answer, otherwise the seat is theirs at once; the GM may also seat 
 by name or send the seat's invitation link. The seat's player leaves it: the tenure that
 says who played which phases closes (campaign/tenures.py), both records count it
 (campaign/reliability.py), the player is told by mail and keeps an observer seat that
-remembers the power (Seat.former_power): they read what an observer reads, and act no
-more. The callers (services.claim_seat, services.assign_seat) lock the campaign and the
-seat and check the seat may be given, in that order, so of two users taking the same
-seat at once one gets it and the other is told it has been taken.
+remembers the power (Seat.former_power, left_at): they read what an observer reads, their
+power's press up to then and its hidden state in the phases they played
+(campaign/press.py, campaign/watching.py), and act no more. The callers
+(services.claim_seat, services.assign_seat) lock the campaign and the seat and check the
+seat may be given, in that order, so of two users taking the same seat at once one gets
+it and the other is told it has been taken.
 """
 
 from __future__ import annotations
