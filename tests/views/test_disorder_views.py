@@ -70,6 +70,17 @@ def test_the_gm_puts_a_power_into_civil_disorder_from_the_dashboard(toy, htmx):
     assert "Take out of civil disorder" in dashboard
 
 
+def test_the_home_page_marks_a_power_that_missed_deadlines_or_fell(toy):
+    campaign, users = toy
+    home_page = reverse("campaign:list")
+    Power.objects.filter(campaign=campaign, key="north").update(missed_in_row=1)
+    assert "missed 1 deadline" in client_for(users["nora"]).get(home_page).content.decode()
+    into_disorder(campaign, users["gm"])
+    listed = client_for(users["nora"]).get(home_page).content.decode()
+    assert '<span class="disorder">civil disorder</span>' in listed
+    assert "civil disorder" not in client_for(users["sam"]).get(home_page).content.decode()
+
+
 @pytest.mark.parametrize("who", ["nora", "sam"])
 def test_players_cannot_use_the_gms_controls(toy, who):
     campaign, users = toy
