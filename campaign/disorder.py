@@ -24,7 +24,17 @@ from campaign import outgoing, reliability
 from campaign.changes import locked_campaign, log
 from campaign.errors import ServiceError
 from campaign.lifecycle import settle
-from campaign.models import Campaign, Event, Phase, Power, Seat, SeatRequest, Turnout
+from campaign.models import (
+    Campaign,
+    Event,
+    MailChoice,
+    MailKind,
+    Phase,
+    Power,
+    Seat,
+    SeatRequest,
+    Turnout,
+)
 from campaign.readiness import present_powers
 from rules.text import Text
 
@@ -151,6 +161,24 @@ def _mail_player(campaign: Campaign, power: Power, user) -> None:
     transaction.on_commit(lambda: outgoing.send(user, write, campaign=campaign))
 
 
+def _mail_requester(campaign: Campaign, power: Power, user) -> None:
+    """Tell a user who asked for the seat that it wants no new player any more (if they
+    want the lobby's mail from the campaign)."""
+    if not MailChoice.of(user.pk, campaign.pk).wants(MailKind.LOBBY):
+        return
+
+    def write() -> outgoing.Letter:
+        names = {"campaign": campaign.name, "power": power.display_name}
+        subject = _("[%(campaign)s] Your request for %(power)s") % names
+        body = _("%(power)s no longer wants a new player: its player is back.") % names
+        link = outgoing.site_url(reverse("campaign:lobby"))
+        return outgoing.Letter(subject, [body], link=link)
+
+    transaction.on_commit(
+        lambda: outgoing.send(user, write, campaign=campaign, kind=MailKind.LOBBY)
+    )
+
+
 def restore(power: Power) -> None:
     """Out of civil disorder, with no missed deadline counted."""
     power.disorder_since, power.missed_in_row = None, 0
@@ -159,11 +187,12 @@ def restore(power: Power) -> None:
 
 def _keep_player(campaign: Campaign, power: Power) -> None:
     """The power keeps its player after all: out of civil disorder, and the requests to
-    take its seat over are refused."""
+    take its seat over are refused, each requester mailed."""
     restore(power)
-    campaign.seat_requests.filter(power=power, status=SeatRequest.Status.PENDING).update(
-        status=SeatRequest.Status.REFUSED, answered_at=timezone.now()
-    )
+    waiting = campaign.seat_requests.filter(power=power, status=SeatRequest.Status.PENDING)
+    for asked in waiting.select_related("user"):
+        _mail_requester(campaign, power, asked.user)
+    waiting.update(status=SeatRequest.Status.REFUSED, answered_at=timezone.now())
 
 
 def set_disorder(*, campaign_id: int, power_id: int, disorder: bool, actor) -> Power:

@@ -192,11 +192,13 @@ def test_the_gm_puts_a_power_into_civil_disorder_and_takes_it_out(
         f"GM {gm_name} puts North into civil disorder: it plays its default orders, and its "
         "seat is offered to a new player."
     ]
-    asker = User.objects.create_user("rita")
+    asker = User.objects.create_user("rita", email="rita@example.org")
     lobby.ask_for_seat(campaign_id=campaign.pk, power_id=power(campaign, "north").pk, user=asker)
-    disorder.set_disorder(
-        campaign_id=campaign.pk, power_id=power(campaign, "north").pk, disorder=False, actor=gm
-    )
+    with django_capture_on_commit_callbacks(execute=True):
+        disorder.set_disorder(
+            campaign_id=campaign.pk, power_id=power(campaign, "north").pk, disorder=False, actor=gm
+        )
+    assert queued_mail("Your request for North") == ["rita@example.org"]
     assert not power(campaign, "north").in_disorder
     assert SeatRequest.objects.get(user=asker).status == SeatRequest.Status.REFUSED
     assert lines(campaign, "out of civil disorder") == [
