@@ -50,28 +50,6 @@ def users(campaign):
     return found
 
 
-@pytest.fixture
-def mailed(monkeypatch, django_capture_on_commit_callbacks):
-    """The mails handed to the worker, as (recipient, subject, text), once the test's
-    ``with mailed.sending():`` block commits."""
-    sent: list[tuple[str, str, str]] = []
-
-    class Deliver:
-        @staticmethod
-        def enqueue(mail: dict):
-            sent.append((mail["to"], mail["subject"], mail["text"]))
-
-    monkeypatch.setattr(outgoing.delivery, "deliver_mail", Deliver)
-
-    class Outbox(list):
-        def sending(self):
-            return django_capture_on_commit_callbacks(execute=True)
-
-    outbox = Outbox()
-    outbox.sent = sent
-    return outbox
-
-
 def due_in(campaign, **delta) -> Phase:
     """The open phase's deadline, ``delta`` from now."""
     Phase.objects.filter(pk=campaign.phase_id).update(deadline=timezone.now() + timedelta(**delta))

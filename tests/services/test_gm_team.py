@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from campaign import gm_team, lobby, outgoing, sealing, services
+from campaign import gm_team, lobby, sealing, services
 from campaign.errors import Conflict, PhaseClosed, ServiceError
 from campaign.models import Campaign, Event, Handover, NewGmRequest, Order, Phase, Seat
 from tests.factories import make_eia_campaign, seat_users, snapshot
@@ -39,28 +39,6 @@ def users(campaign):
     found["gm"].email = "gm@example.org"
     found["gm"].save(update_fields=["email"])
     return found
-
-
-@pytest.fixture
-def mailed(monkeypatch, django_capture_on_commit_callbacks):
-    """The mails handed to the worker, as (recipient, subject, text), once the block of
-    ``mailed.sending()`` ends (its commit callbacks run)."""
-    sent: list[tuple[str, str, str]] = []
-
-    class Deliver:
-        @staticmethod
-        def enqueue(mail: dict):
-            sent.append((mail["to"], mail["subject"], mail["text"]))
-
-    monkeypatch.setattr(outgoing.delivery, "deliver_mail", Deliver)
-
-    class Outbox(list):
-        def sending(self):
-            return django_capture_on_commit_callbacks(execute=True)
-
-    outbox = Outbox()
-    outbox.sent = sent
-    return outbox
 
 
 def everything(campaign) -> tuple:

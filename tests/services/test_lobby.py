@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from campaign import lobby, outgoing
+from campaign import lobby
 from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, MailChoice, Seat, SeatRequest
 from tests.factories import make_eia_campaign, seat_users, snapshot
@@ -37,28 +37,6 @@ def users(campaign):
     found["gm"].email = "gm@example.org"
     found["gm"].save(update_fields=["email"])
     return found
-
-
-@pytest.fixture
-def mailed(monkeypatch, django_capture_on_commit_callbacks):
-    """The mails handed to the worker, as (recipient, subject, text); each test's commit
-    callbacks run as it ends its ``with mailed.sending():`` block."""
-    sent: list[tuple[str, str, str]] = []
-
-    class Deliver:
-        @staticmethod
-        def enqueue(mail: dict):
-            sent.append((mail["to"], mail["subject"], mail["text"]))
-
-    monkeypatch.setattr(outgoing.delivery, "deliver_mail", Deliver)
-
-    class Outbox(list):
-        def sending(self):
-            return django_capture_on_commit_callbacks(execute=True)
-
-    outbox = Outbox()
-    outbox.sent = sent
-    return outbox
 
 
 def power_id(campaign, key: str) -> int:
