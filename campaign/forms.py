@@ -353,11 +353,14 @@ class AwayForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("end") is not None:
-            now = timezone.now()
-            refusal = away_refusal(cleaned.get("start") or now, cleaned["end"], now)
+            refusal = self.refusal(cleaned.get("start"), cleaned["end"], timezone.now())
             if refusal:
                 raise forms.ValidationError(refusal, code="invalid")
         return cleaned
+
+    def refusal(self, start, end, now) -> str:
+        """Why the period is refused ("" when it is fine); an empty start is now."""
+        return away_refusal(start or now, end, now)
 
 
 class PlaysForm(forms.Form):
@@ -459,17 +462,9 @@ class ProfileForm(forms.ModelForm):
         return profile
 
 
-class AwayEverywhereForm(forms.Form):
+class AwayEverywhereForm(AwayForm):
     """The user's away period for every campaign (campaign/away_everywhere.py), in the
     user's time zone: shown as saved, so that saving it again keeps it."""
-
-    start = forms.DateTimeField(
-        label=_("Away from"),
-        required=False,
-        widget=datetime_local(),
-        help_text=_("Leave empty to be away from now."),
-    )
-    end = forms.DateTimeField(label=_("Until"), widget=datetime_local())
 
     def __init__(self, *args, profile: Profile, **kwargs):
         self.profile = profile
@@ -478,19 +473,9 @@ class AwayEverywhereForm(forms.Form):
             kwargs.setdefault("initial", {"start": period[0], "end": period[1]})
         kwargs.setdefault("auto_id", "id_away-%s")
         super().__init__(*args, **kwargs)
-        self.fields["end"].help_text = gettext("At most %(days)s days later.") % {
-            "days": AWAY_MAX_DAYS
-        }
 
-    def clean(self):
-        cleaned = super().clean()
-        if cleaned.get("end") is not None:
-            now = timezone.now()
-            start, end = cleaned.get("start"), cleaned["end"]
-            refusal = away_everywhere.refusal(self.profile, start, end, now)
-            if refusal:
-                raise forms.ValidationError(refusal, code="invalid")
-        return cleaned
+    def refusal(self, start, end, now) -> str:
+        return away_everywhere.refusal(self.profile, start, end, now)
 
 
 class SignupForm(UserCreationForm):
