@@ -443,8 +443,10 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> SiegeDec
         block.besieging = True
     world.say(
         "GNW-1",
-        Text(
+        Plural(
+            "%(blocks)s lays siege to %(territory)s (1 action).",
             "%(blocks)s lay siege to %(territory)s (1 action).",
+            count=len(blocks),
             blocks=Join(*(b.name for b in blocks), sep=", "),
             territory=territory.name,
         ),
