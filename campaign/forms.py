@@ -334,21 +334,25 @@ class DisorderForm(forms.Form):
 
 
 class AwayForm(forms.Form):
-    """A player's away period, in the player's time zone."""
+    """A player's away period, in the player's time zone. Each field's hint is drawn under
+    that field (templates/campaign/away.html#fields): the start may be left empty, the
+    end may not."""
+
+    template_name = "campaign/away.html#fields"
 
     start = forms.DateTimeField(
         label=_("Away from"),
         required=False,
         widget=datetime_local(),
-        help_text=_("Leave empty to be away from now."),
+        help_text=_("Optional: leave it empty to be away from now."),
     )
     end = forms.DateTimeField(label=_("Until"), widget=datetime_local())
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["end"].help_text = gettext("At most %(days)s days later.") % {
-            "days": AWAY_MAX_DAYS
-        }
+        self.fields["end"].help_text = gettext(
+            "Required: at most %(days)s days after the start."
+        ) % {"days": AWAY_MAX_DAYS}
 
     def clean(self):
         cleaned = super().clean()
