@@ -1,7 +1,8 @@
 """Orders for the GM in a campaign (rules/gm_orders.py): the lines each reader may read
 (the GM and the power itself until the phase is over: campaign/sealing.py), the GM
-carrying one out with a prefilled edit (logged against it, and marked done), and their
-reveal in the log once the phase is resolved (a campaign setting, on by default)."""
+carrying one out in one step (the edit it names, made as the order says) or through a
+prefilled edit he may change first (either way logged against it, and marked done), and
+their reveal in the log once the phase is resolved (a campaign setting, on by default)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,11 @@ class PowerOrders:
     ready: bool
     lines: tuple[GmLine, ...]
     note: str
+
+
+class NeedsEditing(Exception):
+    """The edit an order names is not complete as the order says: the GM completes it in
+    the prefilled form (not a refusal: nothing is wrong, one step is missing)."""
 
 
 @dataclass(frozen=True)
@@ -177,6 +183,39 @@ def apply_edit(form, data, *, seat, actor) -> Text:
     text = gm_edits.apply(form, campaign=seat.campaign, actor=actor, carrying_out=task.carrying_out)
     _mark_done(task)
     return text
+
+
+def carry_out(state, *, order_id: int, number: int, digest: str, edit_forms: dict, actor) -> str:
+    """Carry out a line in one step: the edit prefilled from it, made as it is, logged
+    against the order (as an edit the GM saves from the prefilled form) and the line
+    marked done; the message that says so. Call within the GM's change (campaign.changes
+    .expecting_state). NeedsEditing: the order does not say all the edit needs."""
+    task = find(state.seat, order_id, number, digest)
+    shown = prefilled(state, task, edit_forms)
+    form = type(shown)(
+        _as_posted(shown), world=state.world, caption=shown.caption, auto_id=shown.auto_id
+    )
+    if not form.is_valid():
+        raise NeedsEditing(
+            _("%(power)s's order %(number)s does not say all the edit needs: complete it.")
+            % {"power": task.order.power.display_name, "number": number}
+        )
+    text = gm_edits.apply(
+        form, campaign=state.campaign, actor=actor, carrying_out=task.carrying_out
+    )
+    _mark_done(task)
+    return _("Carried out %(power)s's order %(number)s: %(edit)s.") % {
+        "power": task.order.power.display_name,
+        "number": number,
+        "edit": localized(text),
+    }
+
+
+def _as_posted(form) -> dict:
+    """An unbound form's values as its page would post them (a field with no value: not
+    posted, as a browser sends no empty checkbox)."""
+    values = {name: form[name].value() for name in form.fields}
+    return {name: value for name, value in values.items() if value not in (None, False)}
 
 
 def mark_done(*, seat, order_id: int, number: int, digest: str, actor) -> str:

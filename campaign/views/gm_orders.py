@@ -1,12 +1,16 @@
-"""The GM and the orders for the GM (campaign/gm_orders.py): the edit form prefilled from
-an order, marking an order carried out by hand, and whether the log reveals them."""
+"""The GM and the orders for the GM (campaign/gm_orders.py): carrying an order out in one
+step, or through the edit form prefilled from it, marking an order carried out by hand,
+and whether the log reveals them."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
-from django.views.decorators.http import require_GET, require_POST
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_orders
 from campaign.errors import Conflict
@@ -14,15 +18,19 @@ from campaign.gm_order_forms import CarryOutForm, RevealForm
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
 from campaign.views.edit_panels import edit_forms
-from campaign.views.gm import GM_PAGE, dashboard_context, perform
+from campaign.views.gm import GM_PAGE, Refusal, act, dashboard_context, perform, refuse
 from rules.forms import row_item
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def carry_out(request, campaign_id: int, order_id: int, line: int):
-    """The dashboard with the edit form that carries out line ``line`` of an order open,
-    prefilled from it; ``?digest=``: the line as the GM's page showed it."""
+    """GET: the dashboard with the edit form that carries out line ``line`` of an order
+    open, prefilled from it, for the GM to change before saving; ``?digest=``: the line
+    as the GM's page showed it. POST (``digest`` and the state version posted): carry
+    it out at once, as the order says (campaign.gm_orders.carry_out)."""
+    if request.method == "POST":
+        return carry_out_now(request, campaign_id, order_id, line)
     state = load_state(gm_seat(request.user, campaign_id))
     try:
         task = gm_orders.find(state.seat, order_id, line, request.GET.get("digest", ""))
@@ -33,6 +41,45 @@ def carry_out(request, campaign_id: int, order_id: int, line: int):
     opened = (form.edit_key, row_item(form))
     context = dashboard_context(request, state, opened=opened, prefilled=form)
     return render(request, GM_PAGE, context)
+
+
+def carry_out_now(request, campaign_id: int, order_id: int, line: int):
+    """Carry the line out in one step; back to the dashboard saying what the edit did
+    (the whole page: the edit may change the map and any panel). An order that does not
+    say all its edit needs opens the prefilled form instead, saying so; a refusal shows
+    the dashboard with the reason, having changed nothing."""
+    state = load_state(gm_seat(request.user, campaign_id))
+    digest = request.POST.get("digest", "")
+    try:
+        said = act(
+            request,
+            state,
+            None,
+            lambda _: gm_orders.carry_out(
+                state,
+                order_id=order_id,
+                number=line,
+                digest=digest,
+                edit_forms=edit_forms(state),
+                actor=request.user,
+            ),
+        )
+    except gm_orders.NeedsEditing as error:
+        messages.error(request, str(error))
+        url = reverse("campaign:carry_out", args=[campaign_id, order_id, line])
+        return _back(request, f"{url}?{urlencode({'digest': digest})}")
+    except Refusal as refusal:
+        if request.htmx:
+            messages.error(request, refusal.reason)
+            return HttpResponseClientRedirect(reverse("campaign:gm", args=[campaign_id]))
+        return refuse(request, refusal.state, refusal.reason, refusal.status)
+    messages.success(request, said)
+    return _back(request, reverse("campaign:gm", args=[campaign_id]) + "#gm-orders")
+
+
+def _back(request, url: str):
+    """To ``url``: the whole page, also for an HTMX request."""
+    return HttpResponseClientRedirect(url) if request.htmx else redirect(url)
 
 
 @login_required
