@@ -126,13 +126,14 @@ def assert_nothing_leaks_to(russia: Tab, spain: Tab, campaign, history: str) -> 
 
 
 def carry_out_the_move(gm: Tab, campaign) -> None:
-    """The dashboard lists France's line; "Carry it out" opens the corps edit prefilled."""
+    """The dashboard lists France's line; "Edit it first" opens the corps edit prefilled
+    ("Carry it out" makes it in one step: tests/views/test_carry_out_now.py)."""
     page = gm.page
     gm.goto(f"/campaigns/{campaign.pk}/gm/")
     listing = page.locator("#gm-orders")
     expect(listing).to_contain_text("France orders")
     line = listing.locator("li", has_text=MOVE)
-    line.get_by_role("link", name="Carry it out").click()
+    line.get_by_role("link", name="Edit it first").click()
     form = page.locator("#edit-corps form.edit-row", has=page.locator(".carrying"))
     expect(form.locator(".carrying")).to_have_text("Carrying out France's order 1.")
     expect(form.get_by_label("Area")).to_have_value("andalusia")
