@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Prefetch, Q
+from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -31,6 +31,7 @@ from campaign.errors import Conflict, ServiceError
 from campaign.models import Area, Campaign, Event, MailChoice, Seat, SeatRequest
 from campaign.models.mail import MailKind
 from campaign.scenarios import scenario_name
+from campaign.scheduling import NO_PACE, PACE_NAMES, PACES, pace_hours
 from campaign.services import assign_seat, claim_seat
 from rules.text import Text
 
@@ -54,14 +55,67 @@ class Listing:
     def scenario(self) -> str:
         return scenario_name(self.campaign.scenario)
 
+    @property
+    def gms(self) -> list:
+        """The users who run the campaign, the first GM first."""
+        return [seat.user for seat in self.campaign.gm_seats]
+
+    @property
+    def seats_taken(self) -> int:
+        """The powers' seats that have a player (the campaign's ``taken``, annotated)."""
+        return self.campaign.taken
+
+    @property
+    def seats(self) -> int:
+        return self.campaign.player_seats
+
+    @property
+    def pace(self) -> str:
+        return pace_of(self.campaign)
+
+
+def pace_of(campaign: Campaign) -> str:
+    """How long the campaign's phases last, from its default deadlines
+    (Campaign.deadline_hours): a pace's name and hours where they are one of the new
+    campaign's paces (campaign/scheduling.py PACES), else the range of hours; none: the GM
+    closes every phase."""
+    hours = campaign.deadline_hours or {}
+    if not hours:
+        said = str(PACE_NAMES[NO_PACE])
+    else:
+        named = next(
+            (p for p in PACES if pace_hours(campaign.rules, p) == hours),
+            None,
+        )
+        if named is not None:
+            said = _("%(pace)s: %(orders)s h for orders, %(gm)s h for a GM step") % {
+                "pace": PACE_NAMES[named],
+                "orders": PACES[named][0],
+                "gm": PACES[named][1],
+            }
+        elif min(hours.values()) == max(hours.values()):
+            said = _("%(hours)s h a phase") % {"hours": min(hours.values())}
+        else:
+            said = _("%(low)s to %(high)s h a phase") % {
+                "low": min(hours.values()),
+                "high": max(hours.values()),
+            }
+    if campaign.paused_at is not None:
+        return _("%(pace)s (the deadlines are paused)") % {"pace": said}
+    return said
+
 
 def listings(user) -> list[Listing]:
     """The campaigns in the lobby, by name, that have a free seat to offer, a power in
-    civil disorder that wants a new player, or may be watched (six queries)."""
+    civil disorder that wants a new player, or may be watched; each with its GMs, its
+    powers' seats taken and in all, and its pace (seven queries, however many)."""
     free = Seat.objects.filter(role=Seat.Role.PLAYER, user__isnull=True).select_related("power")
     wanted = Seat.objects.filter(
         role=Seat.Role.PLAYER, user__isnull=False, power__disorder_since__isnull=False
     ).select_related("power")
+    gms = Seat.objects.filter(role=Seat.Role.GM, user__isnull=False).select_related("user")
+    player = Q(seats__role=Seat.Role.PLAYER, seats__power__isnull=False)
+    counted = Campaign.objects.filter(pk=OuterRef("pk"))
     campaigns = (
         Campaign.objects.filter(
             Q(lobby_open=True) | Q(lobby_watch=True) | Q(powers__disorder_since__isnull=False),
@@ -69,9 +123,14 @@ def listings(user) -> list[Listing]:
         )
         .distinct()
         .select_related("phase")
+        .annotate(
+            player_seats=_count(counted, player),
+            taken=_count(counted, player & Q(seats__user__isnull=False)),
+        )
         .prefetch_related(
             Prefetch("seats", queryset=free.order_by("power__sort"), to_attr="free"),
             Prefetch("seats", queryset=wanted.order_by("power__sort"), to_attr="wanted"),
+            Prefetch("seats", queryset=gms.order_by("created_at", "pk"), to_attr="gm_seats"),
         )
         .order_by("name", "pk")
     )
@@ -82,6 +141,13 @@ def listings(user) -> list[Listing]:
         Listing(c, c.free if c.lobby_open else [], seats.get(c.pk), requests.get(c.pk), c.wanted)
         for c in shown
     ]
+
+
+def _count(campaign, seats: Q) -> Subquery:
+    """The number of ``campaign``'s seats that match ``seats`` (a subquery, for the
+    lobby's query filters on the campaign's powers and joins no seats into it)."""
+    found = campaign.annotate(n=Count("seats", filter=seats)).values("n")
+    return Subquery(found, output_field=IntegerField())
 
 
 def _holdings(powers: list) -> None:
