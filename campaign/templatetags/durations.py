@@ -1,12 +1,17 @@
 """How long ago, or how long until, in the reader's language: Django's ``timesince`` and
 ``timeuntil`` with their words taken from Courier's catalogs, since Django's own Greek
-catalog leaves them untranslated (a Greek page read "0 minutes")."""
+catalog leaves them untranslated (a Greek page read "0 minutes"); under a minute, "less
+than a minute" (never "0 minutes"), which reads in each of their sentences ("Saved less
+than a minute ago", "in less than a minute")."""
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from django import template
+from django.utils import timezone
 from django.utils.timesince import timesince, timeuntil
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import gettext, ngettext_lazy
 
 register = template.Library()
 
@@ -32,9 +37,26 @@ def until(value) -> str:
     return span(timeuntil, value)
 
 
+MINUTE = timedelta(minutes=1)
+
+
 def span(measure, value) -> str:
     """``measure`` (Django's timesince or timeuntil) of ``value`` in Courier's words."""
     try:
-        return measure(value, time_strings=TIME_STRINGS) if value else ""
+        if not value:
+            return ""
+        if _within_a_minute(value):
+            return gettext("less than a minute")
+        return measure(value, time_strings=TIME_STRINGS)
     except (ValueError, TypeError, AttributeError):
         return ""
+
+
+def _within_a_minute(value) -> bool:
+    """``value`` (a datetime, or a date: never) is less than a minute from now, either
+    way; as Django's timesince says "0 minutes" then, so also for a moment slightly
+    ahead of the clock."""
+    if not isinstance(value, datetime):
+        return False
+    now = timezone.now() if timezone.is_aware(value) else datetime.now()
+    return abs(now - value) < MINUTE
