@@ -75,15 +75,39 @@ def logs(ruleset: str) -> dict[str, list[tuple[str, dict]]]:
     return {case: [(rule, message) for rule, message in log] for case, log in found.items()}
 
 
-def shown(value: Any) -> str:
-    """A given or expected value as the rules page writes it, as data (TOML's words)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, dict):
-        return ", ".join(f"{key} {shown(item)}" for key, item in value.items()) or "—"
-    if isinstance(value, list):
-        return "; ".join(shown(item) for item in value) or "—"
-    return str(value)
+def leaves(value: Any, prefix: str = "") -> list[tuple[str, Any]]:
+    """A case's part as the rules page lists it: (dotted path, leaf) pairs, like
+    ``flatten`` but into lists of tables too (``units.1.power``), so that every leaf is
+    a value: a number, a bool, a word, or a list of them; an empty table or list is a
+    leaf of its own. A list of steps is numbered as ``flatten`` does."""
+    if isinstance(value, list) and (not prefix or any(isinstance(i, dict) for i in value)):
+        pairs = []
+        for number, item in enumerate(value, 1):
+            pairs += leaves(item, f"{prefix}.{number}" if prefix else str(number))
+        return pairs
+    if not isinstance(value, dict) or not value:
+        return [(prefix, value)] if prefix else []
+    pairs = []
+    for key, item in value.items():
+        pairs += leaves(item, f"{prefix}.{key}" if prefix else str(key))
+    return pairs
+
+
+@cache
+def names(ruleset: str) -> dict[str, str]:
+    """{key: name} of what the corpus map or a case's ``given`` names (a power, an
+    area, a nation, a territory, a space: each table of a table with a ``name``), for
+    the page to show a key that a case gives as a value by its name."""
+    tables = [board(ruleset)]
+    tables += [case.get("given", {}) for found in cases(ruleset).values() for case in found]
+    return {
+        key: item["name"]
+        for given in tables
+        for table in given.values()
+        if isinstance(table, dict)
+        for key, item in table.items()
+        if isinstance(item, dict) and isinstance(item.get("name"), str)
+    }
 
 
 # The languages of the files a source cites, and the letters each is written in.
@@ -105,9 +129,9 @@ def quote_language(source: str, quote: str) -> str:
 
 
 def display(case: dict[str, Any], log: list[tuple[str, dict]]) -> dict[str, Any]:
-    """A case as the rules page lists it: each part as (path, value text) pairs, the
-    quote with its language, and ``log``, its lines as stored messages."""
-    parts = {part: [(k, shown(v)) for k, v in flatten(case.get(part, {}))] for part in CASE_PARTS}
+    """A case as the rules page lists it: each part as (path, leaf) pairs (``leaves``),
+    the quote with its language, and ``log``, its lines as stored messages."""
+    parts = {part: leaves(case.get(part, {})) for part in CASE_PARTS}
     quote = case.get("quote", "")
     return {
         "id": case["id"],

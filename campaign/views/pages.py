@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import time
+from functools import cache
+from importlib import import_module
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -27,6 +31,7 @@ from rules import corpus
 from rules.engine import registry, ruleset_for
 from rules.log import GM
 from rules.text import is_message
+from rules.translation import Term
 from rules.translation import render as render_message
 
 
@@ -171,8 +176,9 @@ def rules_page(request, ruleset: str):
     except KeyError:
         raise Http404("No such ruleset.") from None
     cases = corpus.procedure_cases(rules.key)
+    words = value_words(rules.key)
     procedures = [
-        (number, title, text, [readable(case) for case in cases.get(number, [])])
+        (number, title, text, [readable(case, words) for case in cases.get(number, [])])
         for number, (title, text) in rules.procedures.items()
     ]
     description = corpus.board(rules.key).get("description", "")
@@ -185,13 +191,88 @@ def rules_page(request, ruleset: str):
     return render(request, "campaign/rules.html", context)
 
 
-def readable(case: dict) -> dict:
+def readable(case: dict, words: dict[str, str] | None = None) -> dict:
     """A corpus case in the reader's language: its title through the catalogs (each
-    ruleset's corpus_words.py lists the titles) and its log from the stored messages."""
+    ruleset's corpus_words.py lists the titles), the values of its parts as
+    ``value_html`` shows them with ``words`` (``value_words``), and its log from the
+    stored messages."""
+    words = words or {}
     log = [
         (gettext(rule) if rule == GM else rule, log_html(message)) for rule, message in case["log"]
     ]
-    return {**case, "title": gettext(case["title"]), "log": log}
+    parts = {
+        part: [(path, value_html(value, words, path)) for path, value in case[part]]
+        for part in corpus.CASE_PARTS
+    }
+    return {**case, **parts, "title": gettext(case["title"]), "log": log}
+
+
+@cache
+def value_words(ruleset: str) -> dict[Any, str]:
+    """{a value a case gives: the msgid that words it}: the keys of what the corpus map
+    names (``corpus.names``); the words of the ruleset's names.py and corpus_words.py
+    (a block's name, an event), each its own msgid; the ruleset's corpus_words.VALUES
+    (words of values: a zone, a kind, a religion) and PHRASES (values that are
+    sentences); and, under ("option", key, value), the label of an option's choice."""
+    rules = ruleset_for(ruleset)
+    found: dict[Any, str] = {**corpus.names(ruleset)}
+    for module in ("names", "corpus_words"):
+        try:
+            listed = import_module(f"{rules.package}.{module}")
+        except ModuleNotFoundError:
+            continue
+        found |= {word.msgid: word.msgid for word in getattr(listed, "WORDS", ())}
+        values = getattr(listed, "VALUES", {})
+        found |= {key: text and text.msgid for key, text in values.items()}
+        found |= {phrase.msgid: phrase.msgid for phrase in getattr(listed, "PHRASES", ())}
+    for option in rules.options:
+        found |= {("option", option.key, v): Term(label).msgid for v, label in option.choices}
+    return found
+
+
+# A value that is a key or a code of the data, not a word: snake_case, "unit:3", "C2",
+# CamelCase ("RevoltEnd"); and a number, shown as it is.
+DATA_TOKEN = re.compile(r"\w*[_:\d]\w*|[A-Z][a-z]+[A-Z]\w*")
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+
+
+def value_html(value: Any, words: dict[Any, str | None], path: str = "") -> str:
+    """A leaf of a case's part (``corpus.leaves``) as HTML in the reader's language: an
+    option's value as the label of its choice, a bool as yes or no; a name (a ``name``
+    leaf, a key the corpus map names) and a word or phrase the ruleset lists
+    (``value_words``) through the catalogs; a list item by item, a value of several
+    words word by word. What is left is data: a key or code (``DATA_TOKEN``, or listed
+    as naming nothing) is shown as code, anything else as it is (English, which the
+    rules page's test counts)."""
+    parent, _, key = path.rpartition(".")
+    option = ("option", key, value) if parent.rpartition(".")[2] == "options" else None
+    if option and not isinstance(value, list) and option in words:
+        return escape(gettext(words[option]))
+    if isinstance(value, bool):
+        return escape(gettext("yes") if value else gettext("no"))
+    if isinstance(value, list):  # items; a list in it (a link) joined by dashes
+        shown = [
+            " – ".join(value_html(i, words) for i in item)
+            if isinstance(item, list)
+            else value_html(item, words)
+            for item in value
+        ]
+        return mark_safe("; ".join(shown) if shown else "—")
+    if isinstance(value, dict) or value in ("", None):
+        return "—"
+    if not isinstance(value, str) or NUMBER.fullmatch(value):
+        return escape(str(value))
+    listed = (key, value) if (key, value) in words else value
+    word = words.get(listed, value if key == "name" else None)
+    if word:
+        return escape(gettext(word))
+    if listed in words or DATA_TOKEN.fullmatch(value):  # listed as None: names nothing
+        return mark_safe(f"<code>{escape(value)}</code>")
+    tokens = value.split()
+    known = (t in words or DATA_TOKEN.fullmatch(t) or NUMBER.fullmatch(t) for t in tokens)
+    if len(tokens) > 1 and all(known):
+        return mark_safe(" ".join(value_html(token, words) for token in tokens))
+    return escape(value)
 
 
 def log_html(message: dict) -> str:

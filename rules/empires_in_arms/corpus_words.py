@@ -4,6 +4,7 @@ its areas' names no scenario has, and every case's title, in
 procedure order. The page shows them through gettext; tests/corpus/test_words.py checks
 that each of them is listed here."""
 
+from rules.empires_in_arms.edits import MINOR_STATUSES
 from rules.text import Text
 
 WORDS = (
@@ -303,3 +304,19 @@ WORDS = (
         "before"
     ),
 )
+
+# The values its cases give that the page words (campaign/views/pages.py value_html),
+# beside the names of the map: {value: its words}, or {(key, value): its words} where
+# the value means another thing under that key; None for a key of the data that names
+# nothing (shown as code).
+VALUES = {
+    "Dominant": Text("Dominant"),
+    "Fiasco": Text("Fiasco"),
+    "Instability": Text("Instability"),
+    **MINOR_STATUSES,
+    "spanish": Text("Spanish guerrillas"),
+    "besieged": Text("besieged"),
+    ("edit", "guerrilla"): None,
+    ("edit", "revolt"): None,
+    ("phase", "revolt"): None,
+}

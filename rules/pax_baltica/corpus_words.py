@@ -4,6 +4,7 @@ its blocks' names and the territories' no scenario has, and every case's title, 
 procedure order. The page shows them through gettext; tests/corpus/test_words.py checks
 that each of them is listed here."""
 
+from rules.pax_baltica.state import KIND_NAMES
 from rules.text import Text
 
 WORDS = (
@@ -304,4 +305,29 @@ WORDS = (
     ),
     Text("A move costs one action; the blocks the fleet carries go with it"),
     Text("Only a fleet on the map moves: not an army, not a pool fleet"),
+)
+
+# The values its cases give that the page words (campaign/views/pages.py value_html),
+# beside the names of the map: {value: its words}, or {(key, value): its words} where
+# the value means another thing under that key; None for a key of the data that names
+# nothing (shown as code).
+VALUES = {
+    **KIND_NAMES,
+    "coalition": Text("Coalition"),
+    "none": Text("none"),
+    "polish": Text("Polish"),
+    "pool": Text("the pool"),
+    "sea": Text("sea zone"),
+    "atlantis": None,
+}
+# Values that are sentences (a refusal, a check's reason), each its own msgid.
+PHRASES = (
+    Text("Lausitz holds Sweden's garrison"),
+    Text("Rzhev holds enemy blocks"),
+    Text("Lietuva has no port"),
+    Text("Menshikov (red dot) is placed only in St Petersburg"),
+    Text("new Russia blocks are placed only in Velikaya, Rzhev"),
+    Text("new Saxony-Poland fleets are placed only in nowhere"),
+    Text("new Sweden fleets are placed only in Stockholm, Lietuva"),
+    Text("there is no territory “atlantis”"),
 )

@@ -5,6 +5,13 @@ procedure order. The page shows them through gettext; tests/corpus/test_words.py
 that each of them is listed here."""
 
 from rules.text import Text
+from rules.virgin_queen.edits import KINDS, RELIGIONS
+from rules.virgin_queen.state import (
+    AUTOMATIC_SIX_EVENTS,
+    POWER_NAMES,
+    PROTESTANT_NATION,
+    ZONE_NAMES,
+)
 
 WORDS = (
     Text(
@@ -173,4 +180,104 @@ WORDS = (
     Text("Turn 1: no espionage action"),
     Text("Turns 3 and 4: the markers are given once; espionage goes on"),
     Text("The new markers are added to any a power already holds"),
+)
+
+# The values its cases give that the page words (campaign/views/pages.py value_html),
+# beside the names of the map: {value: its words}, or {(key, value): its words} where
+# the value means another thing under that key; None for a key of the data that names
+# nothing (shown as code).
+VALUES = {
+    **POWER_NAMES,
+    **{value: name for value, name in ZONE_NAMES.items() if value not in POWER_NAMES},
+    **{("religion", value): word for value, word in RELIGIONS.items()},
+    **KINDS,
+    **{str(name): name for name in PROTESTANT_NATION.values()},
+    **AUTOMATIC_SIX_EVENTS,
+    "military": Text("Military"),
+    "keep": Text("Keep it for step 5 (it may flip a space with Protestant units)"),
+    "lower": Text("Lower it to 5 to cancel an unrest marker"),
+    "and": Text("and"),
+    # a question waiting for an answer: the procedure's step, the power
+    **{step: None for step in ("conversion", "flips", "sixes", "unrest", "revolt")},
+    **{step: None for step in ("displace", "extra", "hits")},
+    "atlantis": None,
+    "narnia": None,
+}
+# Values that are sentences (a refusal, a question, a label), each its own msgid.
+PHRASES = (
+    Text("off the map"),
+    Text("1 unrest marker"),
+    Text("1 Spanish naval unit in Antwerp"),
+    Text("2 French mercenaries in Lyon"),
+    Text("3 Spanish regulars in Antwerp"),
+    Text("Die 1 (6: Council of Troubles)"),
+    Text("Die 1 (6: Index of Prohibited Books)"),
+    Text("Die 2 (6)"),
+    Text("Spaces adjacent to Lyon also under Protestant control (at most 3)"),
+    Text("2 CP put at most 2 spaces under Protestant control, Lyon included: at most 1 more."),
+    Text("2 hits must be taken, one unit each, not 1."),
+    Text("A revolt costs 2 to 5 CP, not 1."),
+    Text("A revolt costs 2 to 5 CP, not 6."),
+    Text(
+        "At most 1 six may be lowered to cancel unrest (one per action, by campaign option), not 2."
+    ),
+    Text(
+        "At most 1 six may be lowered to cancel unrest (one per unrest marker, and 1 marker "
+        "taken), not 2."
+    ),
+    Text("Brussels is Catholic, not under Protestant religious influence: no revolt there."),
+    Text(
+        "Die 1 (5): Dijon is not in the Netherlands, the struggle zone of this action "
+        "(condition a)."
+    ),
+    Text(
+        "Die 2 (5) can still flip Dijon: a die is wasted only when no eligible space is left "
+        "for it (Decision 5)."
+    ),
+    Text(
+        "Die 2 (5): Clermont is next to no Catholic space out of unrest, nor a port on a sea "
+        "zone with a Catholic port, as of the start of this step (condition b)."
+    ),
+    Text("Die 2 (5): a choice is needed."),
+    Text(
+        "La Rochelle is not under French political control (the Protestant controls it): no "
+        "revolt there."
+    ),
+    Text("London is in neither France nor the Netherlands, where revolts happen."),
+    Text("Lyon is chosen twice: a space is flipped only once."),
+    Text(
+        "Spaces adjacent to Lyon also under Protestant control (at most 3): Clermont holds "
+        "Catholic units."
+    ),
+    Text(
+        "Spain rolled dice 6 3 for 2 conversion attempts in the Netherlands (Council of "
+        "Troubles: the first die is a 6, not rolled). Step 4: each 6 is a major conversion. "
+        "Keep it for step 5, where it flips a space meeting conditions a and b, even one "
+        "holding Protestant units; or flip now a space meeting all three conditions, which "
+        "can then be the Catholic neighbour of a space flipped in step 5. The conditions: (a) "
+        "the space is in the Netherlands; (b) it is adjacent, by land or pass, to a Catholic "
+        "space, or it is a port on a sea zone with another Catholic port, and that space is "
+        "not in unrest and was Catholic at the start of this step; (c) it holds no Protestant "
+        "units."
+    ),
+    Text(
+        "Spain rolled dice 6 5 4 1 3 for 5 conversion attempts in the Netherlands and France. "
+        "Step 4: each 6 is a major conversion. Keep it for step 5, where it flips a space "
+        "meeting conditions a and b, even one holding Protestant units; or flip now a space "
+        "meeting all three conditions, which can then be the Catholic neighbour of a space "
+        "flipped in step 5. Or lower it to 5 to cancel an unrest marker (step 3: 1 marker "
+        "taken, at most 1 six lowered): in step 5 it then flips a space meeting all three "
+        "conditions, as a minor conversion does. The conditions: (a) the space is in the "
+        "Netherlands and France; (b) it is adjacent, by land or pass, to a Catholic space, or "
+        "it is a port on a sea zone with another Catholic port, and that space is not in "
+        "unrest and was Catholic at the start of this step; (c) it holds no Protestant units."
+    ),
+    Text("The Protestant is not a Catholic power: only they attempt conversions."),
+    Text("There is no religious struggle zone “atlantis”."),
+    Text(
+        "These dice can flip 2 spaces together and your answer flips 1: give each die a space "
+        "so that none is wasted (Decision 5)."
+    ),
+    Text("This conversion waits for France, not England."),
+    Text("Utrecht is under siege: no revolt there."),
 )
