@@ -3,11 +3,13 @@ as Texts: the Django side of rules/text.py, which the pure procedures do not imp
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils import translation
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
+from rules.declension import with_cases
 from rules.text import Text, is_message, message_of
 
 
@@ -29,10 +31,42 @@ class Name(Text):
         return cls._make(word, "", {}, word)
 
     def __str__(self) -> str:
-        return gettext(self.msgid) if self.msgid else ""
+        return named(self.msgid) if self.msgid else ""
 
     def __reduce__(self):
         return Name, (self.msgid,)
+
+
+# A numbered unit's name: "1st Corps", "IV Corps" (the number, then the noun)
+NUMBERED = re.compile(r"(?:(?P<n>\d+)(?P<suffix>st|nd|rd|th)|(?P<roman>[IVXLC]+)) (?P<noun>.+)")
+ORDINAL_SUFFIXES = {  # the English ordinals, translated with their number
+    "st": Text("%(n)sst"),
+    "nd": Text("%(n)snd"),
+    "rd": Text("%(n)srd"),
+    "th": Text("%(n)sth"),
+}
+
+
+def named(word: str) -> str:
+    """A scenario's word in the active language: the catalogs' translation, else for a
+    numbered unit ("1st Corps") the catalogs' "%(number)s Corps" with the number (its
+    ordinal translated: "1-й корпус"), else the word as it is."""
+    shown = gettext(word)
+    return shown if shown != word else numbered(word) or word
+
+
+def numbered(word: str) -> str | None:
+    """A numbered unit's name made from the catalogs' pattern for its noun; None when the
+    word is not numbered or the catalogs lack the pattern."""
+    match = NUMBERED.fullmatch(word)
+    if not match:
+        return None
+    pattern = "%(number)s " + match["noun"]
+    template = gettext(pattern)
+    if template == pattern:
+        return None
+    number = match["roman"] or gettext(ORDINAL_SUFFIXES[match["suffix"]].msgid) % {"n": match["n"]}
+    return template % {"number": number}
 
 
 def localized(text: Any) -> str:
@@ -63,10 +97,10 @@ def _made(message: dict) -> str:
         template = ngettext(message["id"], message["plural"], params["count"])
     else:
         english = message["id"]
-        template = gettext(english)
+        template = named(english) if not params else gettext(english)
     if not params:
         return template
     try:
-        return template % params
+        return str.__mod__(*with_cases(template, params, get_language()))
     except FORMAT_ERRORS:
         return english % params

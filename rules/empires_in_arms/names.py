@@ -129,6 +129,9 @@ WORDS = (
     Text("Palestine"),
     Text("Syria"),
     Text("Georgia"),
+    # the corps' names are numbered: "1st Corps", "IV Corps" are said with this pattern
+    # and the number (rules.translation.named), so that a corps the GM adds is too
+    Text("%(number)s Corps"),
     # the drawn map's abbreviations of the names too long for their areas
     Text("Bessar."),
     Text("Brand."),

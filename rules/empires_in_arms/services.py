@@ -36,6 +36,7 @@ from rules.empires_in_arms.models import (
     Revolt,
 )
 from rules.text import Text
+from rules.translation import Name
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
@@ -69,7 +70,7 @@ def _read(campaign: Campaign, rows: StateRows) -> tuple[state.World, persistence
             c.pk,
             pkey[c.power_id],
             akey[c.area_id],
-            c.name,
+            Name(c.name),  # "1st Corps" read as "1-й корпус" (rules.translation.named)
             akey.get(c.minor_id),
             c.fought,
             c.besieged,

@@ -18,6 +18,7 @@ from campaign.state_rows import LiveRows, StateRows
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS
 from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
+from rules.translation import Name
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
@@ -93,7 +94,7 @@ def _block(b: Block, pkey: dict[int, str], akey: dict[int, str]) -> state.Block:
         b.pk,
         pkey[b.power_id],
         b.kind,
-        b.name,
+        Name(b.name),  # read in the reader's language, like the areas' names
         b.strength,
         b.max_strength,
         b.rating,
@@ -105,7 +106,7 @@ def _block(b: Block, pkey: dict[int, str], akey: dict[int, str]) -> state.Block:
         b.galley,
         b.in_battle,
         b.besieging,
-        b.nationality,
+        Name(b.nationality) if b.nationality else "",
     )
 
 
