@@ -52,6 +52,9 @@ class PhaseContext:
     dice: SeededDice | ScriptedDice
     actor: object
     world: Any = None
+    # the powers the log already says gave no orders and do the ruleset's default
+    # (Ruleset.default_orders): the service need not say it again
+    defaulted: frozenset[str] = frozenset()
 
 
 def seat_for(user, campaign_id: int) -> Seat:
@@ -153,10 +156,10 @@ def resolve_open_phase(
             )
         history.resolution_starts(campaign, phase)  # where its resolution begins, for a rollback
         dice = _dice_for(campaign, phase, faces)
-        orders = _orders_for(campaign, phase)
+        orders, defaulted = _orders_for(campaign, phase)
         try:
             resolve = campaign.rules.hooks.phase(spec.key).resolve
-            context = PhaseContext(campaign, phase, orders, dice, actor)
+            context = PhaseContext(campaign, phase, orders, dice, actor, defaulted=defaulted)
             result = resolve(context)
         except DiceExhausted as error:
             reason = localized(error.args[0])
@@ -228,9 +231,10 @@ def _seat_name(seat: Seat) -> str:
     return seat.power.display_name if seat.power_id else Term(Seat.Role(seat.role).label)
 
 
-def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
+def _orders_for(campaign: Campaign, phase: Phase) -> tuple[dict[str, dict], frozenset[str]]:
     """The saved orders by power key; drafts are used as saved, and a power that gave
-    none (a power with a player) gets the ruleset's default orders: the log says both."""
+    none (a power with a player) gets the ruleset's default orders: the log says both.
+    With them, the keys of the powers whose default orders the log has said."""
     saved = list(phase.orders.select_related("power"))
     spec, rules = campaign.rules.phase(phase.key), campaign.rules
     away = Seat.objects.filter(away_at(timezone.now()), power=OuterRef("pk"))
@@ -271,7 +275,8 @@ def _orders_for(campaign: Campaign, phase: Phase) -> dict[str, dict]:
     )
     gm_orders.reveal(campaign, phase, saved)  # the lines for the GM, which the rules ignore
     disorder.count_turnout(campaign, phase, {order.power_id for order in saved})
-    return {order.power.key: without_lines(order.payload) for order in saved + carried}
+    defaulted = frozenset(power.key for power, _text in lines if power.pk not in given)
+    return {order.power.key: without_lines(order.payload) for order in saved + carried}, defaulted
 
 
 def _standing_line(order: Order, rules) -> Text:

@@ -37,21 +37,27 @@ class Impulse:
     pending: vq.Pending | None = None
 
 
-def start_action(world: state.World, power: str, order: dict | None, dice) -> Impulse:
+def start_action(
+    world: state.World, power: str, order: dict | None, dice, *, defaulted: bool = False
+) -> Impulse:
     """The ordered action: a conversion (VQ-1), a revolt (VQ-2), espionage (VQ-3), an
     action played at the table, or a pass. A refused one is logged and skipped: the
-    impulse ends."""
+    impulse ends. ``defaulted``: the power gave no orders and the log has already said
+    that it passes (campaign.services), so its pass is not said twice."""
     action = (order or {}).get("action", "pass")
     try:
-        return _act(world, power, action, order or {}, dice)
+        return _act(world, power, action, order or {}, dice, said=order is None and defaulted)
     except vq.Refused as refusal:
         text = Text("%(power)s: %(refusal)s", power=state.power_title(power), refusal=refusal.text)
         world.say(RULES[action], text, power=power)
         return Impulse(Skipped(power, order, refusal.text))
 
 
-def _act(world: state.World, power: str, action: str, order: dict, dice) -> Impulse:
-    """Carry out the action; Refused, changing nothing, when the rules do not allow it."""
+def _act(
+    world: state.World, power: str, action: str, order: dict, dice, *, said: bool = False
+) -> Impulse:
+    """Carry out the action; Refused, changing nothing, when the rules do not allow it.
+    ``said``: the log has already said that the power passes."""
     if action == "conversion":
         zones, attempts, event = order["zones"], order["attempts"], order.get("event", "")
         return _started(vq.start_conversion(world, power, zones, attempts, event, dice))
@@ -65,7 +71,8 @@ def _act(world: state.World, power: str, action: str, order: dict, dice) -> Impu
         text = Text("%(power)s plays an action at the table: %(note)s", power=name, note=note)
         world.say("", text, power=power)
         return Impulse(TableAction(power, note))
-    world.say("", Text("%(power)s passes.", power=name), power=power)
+    if not said:
+        world.say("", Text("%(power)s passes.", power=name), power=power)
     return Impulse(Passed(power))
 
 

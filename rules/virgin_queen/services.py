@@ -284,7 +284,8 @@ def resolve_impulse(context: PhaseContext) -> str | None:
     """Start the action the impulse's power ordered; WAITING when it needs decisions."""
     loaded = load_state(context.campaign)
     power = context.campaign.rules.phase(context.phase.key).orders_from
-    impulse = phases.start_action(loaded.world, power, context.orders.get(power), context.dice)
+    order, defaulted = context.orders.get(power), power in context.defaulted
+    impulse = phases.start_action(loaded.world, power, order, context.dice, defaulted=defaulted)
     persist(loaded, context.phase, context.actor)
     return _save_pending(loaded, context.phase, impulse.pending)
 
