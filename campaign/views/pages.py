@@ -191,7 +191,7 @@ def rules_page(request, ruleset: str):
     return render(request, "campaign/rules.html", context)
 
 
-def readable(case: dict, words: dict[str, str] | None = None) -> dict:
+def readable(case: dict, words: dict[Any, str | None] | None = None) -> dict:
     """A corpus case in the reader's language: its title through the catalogs (each
     ruleset's corpus_words.py lists the titles), the values of its parts as
     ``value_html`` shows them with ``words`` (``value_words``), and its log from the
@@ -208,14 +208,14 @@ def readable(case: dict, words: dict[str, str] | None = None) -> dict:
 
 
 @cache
-def value_words(ruleset: str) -> dict[Any, str]:
+def value_words(ruleset: str) -> dict[Any, str | None]:
     """{a value a case gives: the msgid that words it}: the keys of what the corpus map
     names (``corpus.names``); the words of the ruleset's names.py and corpus_words.py
     (a block's name, an event), each its own msgid; the ruleset's corpus_words.VALUES
     (words of values: a zone, a kind, a religion) and PHRASES (values that are
     sentences); and, under ("option", key, value), the label of an option's choice."""
     rules = ruleset_for(ruleset)
-    found: dict[Any, str] = {**corpus.names(ruleset)}
+    found: dict[Any, str | None] = {**corpus.names(ruleset)}
     for module in ("names", "corpus_words"):
         try:
             listed = import_module(f"{rules.package}.{module}")
@@ -246,7 +246,7 @@ def value_html(value: Any, words: dict[Any, str | None], path: str = "") -> str:
     rules page's test counts)."""
     parent, _, key = path.rpartition(".")
     option = ("option", key, value) if parent.rpartition(".")[2] == "options" else None
-    if option and not isinstance(value, list) and option in words:
+    if option and not isinstance(value, list | dict) and option in words:
         return escape(gettext(words[option]))
     if isinstance(value, bool):
         return escape(gettext("yes") if value else gettext("no"))
