@@ -49,7 +49,7 @@ from rules.empires_in_arms.state import (
     World,
     option,
 )
-from rules.modifiers import ModifiedRoll, Modifier, RollReport, clamp
+from rules.modifiers import ModifiedRoll, Modifier, RollReport, clamp, difference, quotient
 from rules.refusals import Refused
 from rules.text import CLAUSES, Join, Plural, Text
 
@@ -272,6 +272,8 @@ def _guerrillas_under(
     wanted = max(0, value - roll.face)
     created = wanted if cap is None else min(wanted, max(0, cap - existing))
     outcome = _created_text(wanted, created, cap, existing, area)
+    if wanted:
+        outcome = difference(value, roll.face, outcome)
     comparison = Text("< %(value)s", value=value) if wanted else Text("≥ %(value)s", value=value)
     report = RollReport(rule, purpose, roll, comparison, outcome, power, area.key)
     return GuerrillaCreation(report, created, wanted)
@@ -293,7 +295,7 @@ def _created_text(wanted: int, created: int, cap: int | None, existing: int, are
         "%(count)s guerrilla factors, of which %(created)s fit under the cap of %(cap)s in "
         "%(area)s (%(existing)s already there)",
         count=wanted,
-        created=created,
+        created=difference(cap, existing, created) if created else created,
         cap=cap,
         area=area.name,
         existing=existing,
@@ -355,7 +357,8 @@ def anti_guerrilla_operation(
         if _bad_roll(roll.total, options):
             text, payment, treasury, number = _bad_roll_rise(controller, number, dice, options)
             parts.append(text)
-    comparison = Text("> %(value)s", value=value) if success else Text("≤ %(value)s", value=value)
+    named = _value_text(area, revolt, options)
+    comparison = Text("> %(value)s", value=named) if success else Text("≤ %(value)s", value=named)
     outcome = Join(*parts, sep=CLAUSES)
     report = RollReport("EIA-4", purpose, roll, comparison, outcome, power.key, area.key)
     return Operation(report, payment, success, eliminated, number, treasury)
@@ -382,6 +385,16 @@ def guerrilla_value(area: Area, revolt: Revolt | None, options: Mapping[str, Any
     if printed is not None and option(options, "spanish_revolt_value") == "printed":
         return printed
     return revolt.number
+
+
+def _value_text(area: Area, revolt: Revolt | None, options: Mapping[str, Any] | None) -> Text:
+    """The guerrilla value an EIA-4 roll must beat, saying where it comes from: "revolt
+    number 3", "guerrilla value 5" (a Spanish province's printed value)."""
+    value = guerrilla_value(area, revolt, options)
+    if revolt is not None and value == revolt.number:
+        return Text("revolt number %(number)s", number=value)
+    # Translators: the guerrilla value printed on a Spanish province (EIA-4, EIA-10).
+    return Text("guerrilla value %(value)s", value=value)
 
 
 def _operation_modifiers(
@@ -479,10 +492,11 @@ def _bad_roll_rise(
     purpose = Text("%(power)s pays $d6 against the rise", power=name)
     roll = ModifiedRoll(dice.d6(purpose))
     outcome, left, after = _payment(controller, roll.face, number, options)
+    funds = Text("treasury $%(treasury)s", treasury=treasury)
     if roll.face <= treasury:
-        comparison = Text("≤ $%(treasury)s", treasury=treasury)
+        comparison = Text("≤ %(value)s", value=funds)
     else:
-        comparison = Text("> $%(treasury)s", treasury=treasury)
+        comparison = Text("> %(value)s", value=funds)
     payment = RollReport("EIA-4", purpose, roll, comparison, outcome, controller.key)
     text = Text("a bad roll: %(power)s pays $d6 or the revolt number rises", power=name)
     return text, payment, left, after
@@ -1104,7 +1118,11 @@ def spanish_guerrilla_removal(
         "No enemy in Spain: %(count)s Spanish guerrilla factors removed; "
         "Spain receives %(militia)s in its next reinforcement phase",
         count=factors,
-        militia=Plural("%(count)s militia factor", "%(count)s militia factors", count=militia),
+        militia=quotient(
+            factors,
+            MILITIA_PER,
+            Plural("%(count)s militia factor", "%(count)s militia factors", count=militia),
+        ),
     )
     if kept:
         areas = sorted(

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import Dice
-from rules.modifiers import ModifiedRoll, RollReport
+from rules.modifiers import ModifiedRoll, RollReport, faces_text
 from rules.pax_baltica.state import (
     ARMY,
     FLEET,
@@ -74,11 +74,11 @@ class FireReport(RollReport):
 
     @property
     def text(self) -> Text:
-        """ "1 5, hits on 1 → 1 hit: Karl XII 4 → 3"; like every RollReport's text, without
+        """ "dice 1 5, hits on 1 → 1 hit: Karl XII 4 → 3"; like every RollReport's text, without
         the purpose ("Garrison of Narva (C1, 2 dice)"), which the log puts before it."""
         return Text(
             "%(faces)s, %(comparison)s → %(outcome)s",
-            faces=" ".join(str(face) for face in self.faces),
+            faces=faces_text(self.faces),
             comparison=self.comparison,
             outcome=self.outcome,
         )

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules.dice import Dice
-from rules.modifiers import ModifiedRoll, RollReport
+from rules.modifiers import ModifiedRoll, RollReport, faces_text
 from rules.refusals import Refused
 from rules.text import CLAUSES, Join, Plural, Text
 from rules.virgin_queen.state import (
@@ -178,7 +178,7 @@ class DiceReport(RollReport):
 
     @property
     def text(self) -> Text:
-        """ "1 2 5, hits on 5–6: 1 hit"."""
+        """ "dice 1 2 5, hits on 5–6: 1 hit"."""
         faces = _faces(self.faces)
         if self.comparison:
             return Text(
@@ -219,8 +219,9 @@ def stack_text(units: Units) -> Text:
     return STACKS[units.kind](units.count, adjective)
 
 
-def _faces(faces: Iterable[int]) -> str:
-    return " ".join(str(face) for face in faces)
+def _faces(faces: Iterable[int]) -> Text:
+    """ "dice 1 2 5", "die 6": the faces labelled, as every roll line shows them."""
+    return faces_text(list(faces))
 
 
 # -- answers --------------------------------------------------------------------------
@@ -471,10 +472,21 @@ def conversion_result(face: int) -> str:
 
 
 def _tally(faces: Sequence[int]) -> Text:
-    """ "1 major conversion, 2 misses"."""
-    results = [conversion_result(face) for face in faces]
-    counts = ((results.count(what), what) for what in CONVERSION_FACES)
-    return Join(*(TALLY[what](n) for n, what in counts if n), sep=", ")
+    """ "1 major conversion (6), 2 misses (2 3)": each result with the faces that
+    read it off the table (CONVERSION_FACES), in the order rolled."""
+    parts = []
+    for what in CONVERSION_FACES:
+        found = [face for face in faces if conversion_result(face) == what]
+        if found:
+            # Translators: a result of conversion dice and the faces that gave it, "2
+            # misses (2 3)" (the roll names its dice before: "France rolled dice 2 3 …").
+            read = Text(
+                "%(result)s (%(faces)s)",
+                result=TALLY[what](len(found)),
+                faces=Join(*found, sep=" "),
+            )
+            parts.append(read)
+    return Join(*parts, sep=", ")
 
 
 def _face_range(faces: Sequence[int]) -> str:
@@ -493,7 +505,8 @@ def conversion_needs() -> Text:
 
 
 def _conversion_summary(data: dict) -> Text:
-    """ "France rolled 6 4 1 for 3 conversion attempts in France" (and the event's 6)."""
+    """ "France rolled dice 6 4 1 for 3 conversion attempts in France" (and the event's
+    6)."""
     params = {
         "count": len(data["faces"]),
         "power": power_subject(data["power"]),
@@ -610,7 +623,7 @@ def _take_sixes(world: World, data: dict, waiting_for: str, answer: Mapping[str,
         else:
             world.spaces[value].religion = CATHOLIC
             data["converted"].append(value)
-            parts.append(_flips(world, die, value))
+            parts.append(_flips(world, data, die, value))
     data["kept"] = [die for die, value in dice.items() if value == KEEP]
     data["lowered"] = lowered
     data["unrest"] -= len(lowered)
@@ -639,8 +652,19 @@ def _too_many_lowered(world: World, data: dict, limit: int, lowered: int) -> Tex
     )
 
 
-def _flips(world: World, die: int, key: str) -> Text:
-    return Text("die %(die)s flips %(space)s to Catholic", die=die, space=_name(world, key))
+def _flips(world: World, data: dict, die: int, key: str) -> Text:
+    """ "die 2 (5) flips Lyon to Catholic": the die by its place in the roll, and its face."""
+    return Text(
+        "die %(die)s (%(face)s) flips %(space)s to Catholic",
+        die=die,
+        face=_face_of(data, die),
+        space=_name(world, key),
+    )
+
+
+def _face_of(data: dict, die: int) -> int:
+    """The face die number ``die`` (from 1) reads as now: a 6 lowered in step 3 is a 5."""
+    return 5 if die in data.get("lowered", ()) else data["faces"][die - 1]
 
 
 def _refuse_twice(world: World, spaces: Iterable[str]) -> None:
@@ -754,9 +778,15 @@ def _take_flips(world: World, data: dict, waiting_for: str, answer: Mapping[str,
         if key:
             world.spaces[key].religion = CATHOLIC
             data["converted"].append(key)
-            parts.append(_flips(world, die, key))
+            parts.append(_flips(world, data, die, key))
         else:
-            parts.append(Text("die %(die)s is wasted: no eligible space is left", die=die))
+            parts.append(
+                Text(
+                    "die %(die)s (%(face)s) is wasted: no eligible space is left",
+                    die=die,
+                    face=_face_of(data, die),
+                )
+            )
     data["step"] = "unrest"
     world.say(
         "VQ-1",
@@ -1102,7 +1132,7 @@ def _catholic_units(count: int) -> Text:
 
 
 def _revolt_summary(world: World, data: dict) -> Text | str:
-    """ "The Protestant rolled 1 2 5 against Lyon: 1 hit" (as stored, for a revolt stored
+    """ "The Protestant rolled dice 1 2 5 against Lyon: 1 hit" (as stored, for a revolt stored
     without its faces)."""
     if not data.get("faces"):
         return data["summary"]

@@ -91,7 +91,8 @@ def test_orders_resolution_log_and_history_through_the_pages(beacons):
     assert lit(campaign) == {**AT_START, "fell": "north"}
     assert campaign.phase.key == "signal" and campaign.turn == 2
     lines = [e.text for e in Event.objects.filter(campaign=campaign, rule="TOY-1")]
-    assert "5 = 5 ≥ 4: the beacon is lit" in lines and "2 = 2 ≥ 4: it does not catch" in lines
+    assert "die 5 = 5 ≥ 4: the beacon is lit" in lines
+    assert "die 2 = 2 ≥ 4: it does not catch" in lines
     page = gm.get(reverse("campaign:history", args=[campaign.pk, phase.pk]))
     assert page.status_code == 200 and "the beacon is lit" in page.content.decode()
     assert replay.replay(campaign.pk).match

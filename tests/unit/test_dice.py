@@ -114,7 +114,7 @@ def test_parse_faces_names_the_bad_token(text, token):
 def test_modified_roll_explains_like_the_gm():
     roll = ModifiedRoll(4, (Modifier("GB national modifier", 1), Modifier("GB Dominant", 1)))
     assert roll.total == 6
-    assert roll.explain() == "4 +1 GB national modifier +1 GB Dominant = 6"
+    assert roll.explain() == "die 4 +1 GB national modifier +1 GB Dominant = 6"
 
 
 def test_zero_modifiers_are_kept_but_not_printed():
@@ -122,19 +122,21 @@ def test_zero_modifiers_are_kept_but_not_printed():
     roll = ModifiedRoll(5, (Modifier("France Dominant", -1), zero))
     assert roll.modifiers[-1] == zero
     assert roll.applied == (Modifier("France Dominant", -1),)
-    assert roll.explain() == "5 -1 France Dominant = 4"
+    assert roll.explain() == "die 5 -1 France Dominant = 4"
 
 
 def test_a_bare_roll_explains_itself():
-    assert ModifiedRoll(3).explain() == "3 = 3"
+    assert ModifiedRoll(3).explain() == "die 3 = 3"
 
 
 def test_roll_report_text_with_and_without_comparison():
     roll = ModifiedRoll(4, (Modifier("GB national modifier", 1), Modifier("GB Dominant", 1)))
     report = RollReport("EIA-1", "revolt attempt", roll, "≥ 6", "the revolt breaks out")
-    assert report.text == "4 +1 GB national modifier +1 GB Dominant = 6 ≥ 6: the revolt breaks out"
+    assert (
+        report.text == "die 4 +1 GB national modifier +1 GB Dominant = 6 ≥ 6: the revolt breaks out"
+    )
     assert RollReport("EIA-2", "x", ModifiedRoll(4), "", "revolt number 4").text == (
-        "4 = 4: revolt number 4"
+        "die 4 = 4: revolt number 4"
     )
 
 

@@ -78,9 +78,9 @@ def test_option_an_allys_area_is_a_target_and_a_revolt_there_ends_at_once_let_do
     assert world.powers["austria"].political_points == 9
     assert dice.unused == 0
     assert texts(world) == [
-        "Austria incites a revolt in Hesse: 4 +2 Austria national modifier = 6 ≥ 6: the "
+        "Austria incites a revolt in Hesse: die 4 +2 Austria national modifier = 6 ≥ 6: the "
         "revolt breaks out (Austria PP 10 → 9)",
-        "Strength of the Austria revolt in Hesse: 1 +2 Austria national modifier = 3: "
+        "Strength of the Austria revolt in Hesse: die 1 +2 Austria national modifier = 3: "
         "revolt number 3",
         "Austria's revolt in Hesse ends: Austria and Prussia are allies; Austria let it down "
         "(1 in Hesse so far)",
@@ -95,7 +95,7 @@ def test_option_the_let_down_counts_before_the_next_attempt_of_the_step():
     assert [r.active for r in world.revolts] == [False]
     assert world.powers["austria"].political_points == 8
     assert texts(world, "EIA-1")[-1] == (
-        "Austria incites a revolt in Hesse: 4 +2 Austria national modifier -1 let down 1 "
+        "Austria incites a revolt in Hesse: die 4 +2 Austria national modifier -1 let down 1 "
         "earlier revolt = 5 < 6: no revolt (Austria PP 9 → 8)"
     )
 
@@ -160,7 +160,7 @@ def test_default_the_removal_takes_the_factors_just_raised_in_the_ceded_province
     assert world.guerrillas == []
     assert world.militia_due["spain"] == 3
     assert texts(world, "EIA-12") == [
-        "No enemy in Spain: 9 Spanish guerrilla factors removed; Spain receives 3 militia "
+        "No enemy in Spain: 9 Spanish guerrilla factors removed; Spain receives 9 ÷ 3 = 3 militia "
         "factors in its next reinforcement phase"
     ]
 
@@ -175,7 +175,7 @@ def test_option_the_factors_just_raised_in_the_ceded_province_stay():
     assert [g.area for g in removal.removed] == ["castile"]
     assert [(g.area, kept) for g, kept in removal.thinned] == [("andalusia", 3)]
     assert texts(world, "EIA-12") == [
-        "No enemy in Spain: 6 Spanish guerrilla factors removed; Spain receives 2 militia "
+        "No enemy in Spain: 6 Spanish guerrilla factors removed; Spain receives 6 ÷ 3 = 2 militia "
         "factors in its next reinforcement phase; 3 factors raised in this step in a ceded "
         "province stay (Andalusia)"
     ]
@@ -204,7 +204,7 @@ def test_option_a_whole_stack_of_new_factors_stays_untouched_and_the_line_says_s
     assert removal is not None
     assert (removal.removed, removal.thinned, removal.factors, removal.kept) == ((), (), 0, 2)
     assert removal.text == (
-        "No enemy in Spain: 0 Spanish guerrilla factors removed; Spain receives 0 militia "
+        "No enemy in Spain: 0 Spanish guerrilla factors removed; Spain receives 0 ÷ 3 = 0 militia "
         "factors in its next reinforcement phase; 2 factors raised in this step in a ceded "
         "province stay (Andalusia)"
     )

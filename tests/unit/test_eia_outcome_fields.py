@@ -160,8 +160,8 @@ def test_eia3_the_factors_over_the_cap_are_a_field_too(world):
     )
     assert (outcome.uncapped, outcome.created) == (4, 1)
     assert outcome.report.outcome == (
-        f"{outcome.uncapped} guerrilla factors, of which {outcome.created} fit under the cap "
-        "of 10 in Palatinate (9 already there)"
+        f"5 − 1 = {outcome.uncapped} guerrilla factors, of which 10 − 9 = {outcome.created} fit "
+        "under the cap of 10 in Palatinate (9 already there)"
     )
 
 

@@ -75,9 +75,9 @@ def test_revolt_step_success_rolls_the_strength_and_starts_the_revolt(world):
     assert world.revolts == [Revolt(None, "great_britain", "palatinate", 5)]
     assert world.powers["great_britain"].political_points == 9
     assert texts(world) == [
-        "Great Britain incites a revolt in Palatinate: 4 +1 Great Britain national modifier "
+        "Great Britain incites a revolt in Palatinate: die 4 +1 Great Britain national modifier "
         "+1 Great Britain Dominant = 6 ≥ 6: the revolt breaks out (Great Britain PP 10 → 9)",
-        "Strength of the Great Britain revolt in Palatinate: 5 +1 Great Britain national "
+        "Strength of the Great Britain revolt in Palatinate: die 5 +1 Great Britain national "
         "modifier +1 Great Britain Dominant -1 France Dominant = 6 > 5: revolt number 5 "
         "(a new revolt's number is 2 to 5)",
     ]
@@ -152,7 +152,7 @@ def test_revolt_step_ends_revolts_three_months_without_guerrillas_before_the_att
     assert ("great_britain", "palatinate") not in world.let_downs
     assert texts(world) == [
         THREE_MONTHS_ENDED,
-        "Great Britain incites a revolt in Palatinate: 1 +1 Great Britain national modifier "
+        "Great Britain incites a revolt in Palatinate: die 1 +1 Great Britain national modifier "
         "= 2 < 6: no revolt (Great Britain PP 10 → 9)",
         "Great Britain: Hesse is not a legal revolt target now; attempt skipped, no PP spent",
     ]
@@ -202,8 +202,8 @@ def test_land_revolt_guerrillas_in_the_sponsors_step_merge_into_its_stack(world)
     resolve_land(world, {}, ScriptedDice([3]))
     assert [g.factors for g in world.guerrillas] == [4]
     assert texts(world) == [
-        "Revolt guerrillas in Palatinate (revolt number 5): 3 = 3 < 5: "
-        "2 guerrilla factors in Palatinate"
+        "Revolt guerrillas in Palatinate (revolt number 5): die 3 = 3 < 5: "
+        "5 − 3 = 2 guerrilla factors in Palatinate"
     ]
     assert world.log[0].power == "great_britain" and revolt.active
 
@@ -289,7 +289,8 @@ def test_land_operation_bad_roll_payment_comes_out_of_the_controllers_treasury(w
     assert world.powers["austria"].treasury == 20
     assert revolt.number == 3
     assert texts(world, "EIA-4")[-1] == (
-        "France pays $d6 against the rise: 4 = 4 ≤ $20: France pays $4; revolt number stays 3"
+        "France pays $d6 against the rise: die 4 = 4 ≤ treasury $20: France pays $4; "
+        "revolt number stays 3"
     )
 
 
@@ -322,7 +323,8 @@ def test_land_spanish_guerrillas_fight_the_controller_of_a_ceded_province_at_pea
     dice = ScriptedDice([6, 6])  # France's operation, then Spain's EIA-10 roll in Andalusia
     resolve_land(world, {"france": {"operations": ["andalusia"]}}, dice)
     assert texts(world, "EIA-4") == [
-        "France anti-guerrilla operation in Andalusia: 6 = 6 > 4: 2 guerrilla factors eliminated"
+        "France anti-guerrilla operation in Andalusia: die 6 = 6 > guerrilla value 4: "
+        "2 guerrilla factors eliminated"
     ]
     assert world.guerrillas == []
 
@@ -359,8 +361,8 @@ def test_land_spanish_guerrillas_outside_a_revolt_have_no_cap(world):
     resolve_land(world, {}, ScriptedDice([1]))
     assert world.guerrilla_factors("granada") == 13  # 5 × manpower 2 would be 10
     assert texts(world, "EIA-10") == [
-        "Spanish guerrillas in Granada (guerrilla value 5): 1 = 1 < 5: "
-        "4 guerrilla factors in Granada"
+        "Spanish guerrillas in Granada (guerrilla value 5): die 1 = 1 < 5: "
+        "5 − 1 = 4 guerrilla factors in Granada"
     ]
 
 
@@ -382,7 +384,7 @@ def test_land_spanish_guerrilla_removal_gives_militia(world):
     assert world.militia_due["spain"] == 3
     assert texts(world, "EIA-12") == [
         "No enemy in Spain: 7 Spanish guerrilla factors removed; "
-        "Spain receives 2 militia factors in its next reinforcement phase"
+        "Spain receives 7 ÷ 3 = 2 militia factors (rounded down) in its next reinforcement phase"
     ]
 
 
@@ -397,7 +399,7 @@ def test_land_depot_attack_destroys_depots_and_tells_the_gm_about_garrisons(worl
     resolve_land(world, {"spain": {"depot_attacks": ["andalusia"]}}, dice)
     assert world.depots == [port]
     assert texts(world, "EIA-11") == [
-        "Spain's guerrillas attack the depots in Andalusia: 5 = 5 ≥ 5: 1 depot destroyed",
+        "Spain's guerrillas attack the depots in Andalusia: die 5 = 5 ≥ 5: 1 depot destroyed",
         "GM: France's depot garrison of 4 factors in Andalusia retreats into a city "
         "(up to its capacity) or joins a corps there; the rest are eliminated",
     ]
@@ -534,7 +536,7 @@ def test_land_only_unbesieged_guerrillas_count_toward_ten_for_the_depot_attack(w
     resolve_land(world, {"spain": {"depot_attacks": ["andalusia"]}}, ScriptedDice([4]))
     assert len(world.depots) == 1
     assert texts(world, "EIA-11") == [
-        "Spain's guerrillas attack the depots in Andalusia: 4 = 4 < 5: no effect"
+        "Spain's guerrillas attack the depots in Andalusia: die 4 = 4 < 5: no effect"
     ]
 
 
@@ -702,7 +704,7 @@ def test_economic_aid_raises_the_number_and_costs_the_money(world):
     resolve_economic(world, {"great_britain": {"aid": {"palatinate": 4}}}, ScriptedDice([2]))
     assert revolt.number == 4 and world.powers["great_britain"].treasury == 16
     assert texts(world) == [
-        "Great Britain aids the revolt in Palatinate with $4: 2 = 2 ≤ $4: "
+        "Great Britain aids the revolt in Palatinate with $4: die 2 = 2 ≤ $4: "
         "revolt number 3 → 4 (treasury $20 → $16)"
     ]
 

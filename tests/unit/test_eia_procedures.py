@@ -71,7 +71,7 @@ def test_eia1_palatinate_reads_like_the_gms_email(world):
     outcome, _ = attempt(world, 4)
     assert outcome.broke_out
     assert outcome.report.text == (
-        "4 +1 Great Britain national modifier +1 Great Britain Dominant = 6 ≥ 6: "
+        "die 4 +1 Great Britain national modifier +1 Great Britain Dominant = 6 ≥ 6: "
         "the revolt breaks out"
     )
     assert outcome.report.rule == "EIA-1"
@@ -119,7 +119,7 @@ def test_eia1_zero_modifiers_are_kept_for_transparency(world):
         "Great Britain Neutral",
         "let down 0 earlier revolts",
     ]
-    assert outcome.report.text == "5 = 5 < 6: no revolt"
+    assert outcome.report.text == "die 5 = 5 < 6: no revolt"
 
 
 def test_eia1_political_status_is_the_zone_when_rolled(world):
@@ -182,7 +182,7 @@ def test_eia2_palatinate_six_becomes_five(world):
     outcome = strength(world, 5)
     assert outcome.number == 5
     assert outcome.report.text == (
-        "5 +1 Great Britain national modifier +1 Great Britain Dominant -1 France Dominant"
+        "die 5 +1 Great Britain national modifier +1 Great Britain Dominant -1 France Dominant"
         " = 6 > 5: revolt number 5 (a new revolt's number is 2 to 5)"
     )
 
@@ -202,7 +202,7 @@ def test_eia2_revolt_number_never_below_2(world):
 
 def test_eia2_unclamped_number_has_no_comparison(world):
     outcome = strength(world, 3, sponsor_nm=0)
-    assert outcome.report.text == "3 = 3: revolt number 3"
+    assert outcome.report.text == "die 3 = 3: revolt number 3"
 
 
 def test_eia2_controller_corps_present_is_minus_one_and_shown_even_when_zero(world):
@@ -234,7 +234,7 @@ def guerrillas(world, face, *, number=5, existing=0, area="palatinate"):
 def test_eia3_one_factor_per_point_under_the_revolt_number(world):
     outcome = guerrillas(world, 2)
     assert outcome.created == 3
-    assert outcome.report.text == "2 = 2 < 5: 3 guerrilla factors in Palatinate"
+    assert outcome.report.text == "die 2 = 2 < 5: 5 − 2 = 3 guerrilla factors in Palatinate"
     assert outcome.report.rule == "EIA-3"
 
 
@@ -242,13 +242,13 @@ def test_eia3_one_factor_per_point_under_the_revolt_number(world):
 def test_eia3_a_roll_at_or_over_the_number_creates_none(world, face):
     outcome = guerrillas(world, face)
     assert outcome.created == 0
-    assert outcome.report.text == f"{face} = {face} ≥ 5: no guerrilla factors"
+    assert outcome.report.text == f"die {face} = {face} ≥ 5: no guerrilla factors"
 
 
 def test_eia3_never_above_five_times_manpower(world):
     outcome = guerrillas(world, 1, existing=9)
     assert outcome.created == 1
-    assert "4 guerrilla factors, of which 1 fit under the cap of 10" in outcome.report.text
+    assert "4 guerrilla factors, of which 10 − 9 = 1 fit under the cap of 10" in outcome.report.text
 
 
 def test_eia3_manpower_zero_counts_as_one(world):
@@ -290,7 +290,7 @@ def test_eia4_success_eliminates_unbesieged_guerrillas_and_lowers_the_number(wor
     assert outcome.eliminated == (free,)
     assert outcome.revolt_number == 2
     assert outcome.report.text == (
-        "5 = 5 > 3: 3 guerrilla factors eliminated, 2 besieged survive; "
+        "die 5 = 5 > revolt number 3: 3 guerrilla factors eliminated, 2 besieged survive; "
         "revolt number 3 → 2 (−1 for the success)"
     )
 
@@ -306,7 +306,7 @@ def test_eia4_roll_equal_to_the_value_fails(world):
     outcome, _ = operate(world, [3], stacks=[stack(3)])
     assert not outcome.success and outcome.eliminated == ()
     assert outcome.revolt_number == 3
-    assert outcome.report.text == "3 = 3 ≤ 3: no effect"
+    assert outcome.report.text == "die 3 = 3 ≤ revolt number 3: no effect"
 
 
 def test_eia4_operation_in_a_revolt_without_guerrillas(world):
@@ -359,7 +359,7 @@ def test_eia4_bad_roll_without_payment_raises_the_number(world):
     assert outcome.payment is None and outcome.controller_treasury is None
     assert len(dice.rolls) == 1
     assert outcome.report.text == (
-        "1 = 1 ≤ 3: no effect; a bad roll, France does not pay (standing order): "
+        "die 1 = 1 ≤ revolt number 3: no effect; a bad roll, France does not pay (standing order): "
         "revolt number 3 → 4"
     )
 
@@ -373,7 +373,7 @@ def test_eia4_bad_roll_payment_die_is_rolled_and_logged(world):
         "France pays $d6 against the rise",
     ]
     assert outcome.payment.rule == "EIA-4"
-    assert outcome.payment.text == "4 = 4 ≤ $20: France pays $4; revolt number stays 3"
+    assert outcome.payment.text == "die 4 = 4 ≤ treasury $20: France pays $4; revolt number stays 3"
     assert outcome.report.text.endswith("a bad roll: France pays $d6 or the revolt number rises")
 
 
@@ -389,7 +389,7 @@ def test_eia4_unaffordable_payment_rises(world):
     assert outcome.revolt_number == 4
     assert outcome.controller_treasury == 2
     assert outcome.payment.text == (
-        "5 = 5 > $2: France cannot pay $5 (treasury $2): revolt number 3 → 4"
+        "die 5 = 5 > treasury $2: France cannot pay $5 (treasury $2): revolt number 3 → 4"
     )
 
 
@@ -419,7 +419,7 @@ def test_eia4_spanish_province_uses_its_printed_value(world):
     spanish = stack(3, area="andalusia", nationality="spain")
     failed, _ = operate(world, [4], area="andalusia", number=None, stacks=[spanish])
     done, _ = operate(world, [5], area="andalusia", number=None, stacks=[spanish])
-    assert not failed.success and failed.report.comparison == "≤ 4"
+    assert not failed.success and failed.report.comparison == "≤ guerrilla value 4"
     assert done.success and done.eliminated == (spanish,)
 
 
@@ -455,7 +455,9 @@ def test_eia4_ottoman_bonus_inside_an_ottoman_home_province(world):
     other power would have +0."""
     outcome, _ = operate(world, [2], power="turkey", area="bosnia", corps=1)
     assert outcome.report.roll.modifiers == (Modifier("Ottoman: 1 eligible corps", 1),)
-    assert outcome.report.text == "2 +1 Ottoman: 1 eligible corps = 3 ≤ 3: no effect"
+    assert (
+        outcome.report.text == "die 2 +1 Ottoman: 1 eligible corps = 3 ≤ revolt number 3: no effect"
+    )
 
 
 def test_eia4_no_ottoman_bonus_in_a_province_ceded_to_the_ottomans(world):
@@ -513,13 +515,13 @@ def aid(world, amount, face=None):
 def test_eia5_roll_at_most_the_amount_raises_the_number(world):
     outcome, _ = aid(world, 3, 3)
     assert outcome.revolt_number == 4 and outcome.treasury == 17
-    assert outcome.report.text == "3 = 3 ≤ $3: revolt number 3 → 4"
+    assert outcome.report.text == "die 3 = 3 ≤ $3: revolt number 3 → 4"
 
 
 def test_eia5_money_is_spent_whatever_the_result(world):
     outcome, _ = aid(world, 3, 4)
     assert outcome.revolt_number == 3 and outcome.treasury == 17
-    assert outcome.report.text == "4 = 4 > $3: no effect"
+    assert outcome.report.text == "die 4 = 4 > $3: no effect"
 
 
 def refused_aid(world, amount) -> str:
@@ -833,19 +835,19 @@ def test_eia10_one_factor_per_point_under_the_printed_value(world):
     outcome = spanish_guerrillas(world.areas["granada"], 0, ScriptedDice([2]), in_revolt=False)
     assert outcome.created == 3
     assert outcome.report.rule == "EIA-10"
-    assert outcome.report.text == "2 = 2 < 5: 3 guerrilla factors in Granada"
+    assert outcome.report.text == "die 2 = 2 < 5: 5 − 2 = 3 guerrilla factors in Granada"
 
 
 def test_eia10_spanish_guerrillas_respect_the_cap_in_a_province_in_revolt(world):
     outcome = spanish_guerrillas(world.areas["granada"], 9, ScriptedDice([1]), in_revolt=True)
     assert outcome.created == 1
-    assert "4 guerrilla factors, of which 1 fit under the cap of 10" in outcome.report.text
+    assert "4 guerrilla factors, of which 10 − 9 = 1 fit under the cap of 10" in outcome.report.text
 
 
 def test_eia10_no_cap_outside_a_revolt(world):
     outcome = spanish_guerrillas(world.areas["granada"], 9, ScriptedDice([1]), in_revolt=False)
     assert outcome.created == 4
-    assert outcome.report.text == "1 = 1 < 5: 4 guerrilla factors in Granada"
+    assert outcome.report.text == "die 1 = 1 < 5: 5 − 1 = 4 guerrilla factors in Granada"
 
 
 # -- EIA-9 / EIA-10: who is an enemy of a guerrilla stack --------------------------------
@@ -975,12 +977,12 @@ def test_eia11_minus_one_per_enemy_corps(world):
     outcome = attack(world, 6, corps=2)
     assert Modifier("2 enemy corps", -2) in outcome.report.roll.modifiers
     assert outcome.destroyed == ()
-    assert outcome.report.text == "6 -2 2 enemy corps = 4 < 5: no effect"
+    assert outcome.report.text == "die 6 -2 2 enemy corps = 4 < 5: no effect"
 
 
 def test_eia11_ten_or_more_guerrilla_factors_add_one(world):
     outcome = attack(world, 4, factors=10)
-    assert outcome.report.text == "4 +1 10 or more guerrilla factors = 5 ≥ 5: 1 depot destroyed"
+    assert outcome.report.text == "die 4 +1 10 or more guerrilla factors = 5 ≥ 5: 1 depot destroyed"
 
 
 @pytest.mark.parametrize(
@@ -1064,7 +1066,7 @@ def test_eia12_no_enemy_in_spain_removes_every_spanish_guerrilla(world):
     assert [g.id for g in removal.removed] == [1, 2]
     assert removal.text == (
         "No enemy in Spain: 7 Spanish guerrilla factors removed; "
-        "Spain receives 2 militia factors in its next reinforcement phase"
+        "Spain receives 7 ÷ 3 = 2 militia factors (rounded down) in its next reinforcement phase"
     )
 
 

@@ -45,9 +45,9 @@ def test_gnw1_garrison_fires_first_on_equal_letters_and_hits_at_once():
     outcome = siege_round(NARVA, [sheremetev], dice)
     garrison, attacker = outcome.reports
     assert garrison.purpose == "Garrison of Narva (C1, 2 dice)"
-    assert garrison.text == "1 5, hits on 1 → 1 hit: Sheremetev 4 → 3"
+    assert garrison.text == "dice 1 5, hits on 1 → 1 hit: Sheremetev 4 → 3"
     assert attacker.purpose == "Sheremetev (C2, 3 dice)"
-    assert attacker.text == "2 6 1, hits on 2 or less → 2 hits"
+    assert attacker.text == "dice 2 6 1, hits on 2 or less → 2 hits"
     assert garrison.faces == (1, 5) and garrison.roll.face == 1 and garrison.extra_faces == (5,)
     assert (garrison.rule, garrison.power, garrison.area) == ("GNW-1", "sweden", "narva")
     assert (attacker.power, attacker.area) == ("russia", "narva")

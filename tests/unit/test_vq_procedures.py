@@ -93,12 +93,12 @@ def test_vq1_all_misses_end_at_once_and_change_nothing():
     assert dice.unused == 0 and catholic(world) == before
     line = world.log[0]
     assert line.text == (
-        "France rolled 2 3 3 for 3 conversion attempts in France (a major conversion on 6, a "
-        "minor one on 4–5, an unrest marker on 1, a miss on 2–3): 3 misses."
+        "France rolled dice 2 3 3 for 3 conversion attempts in France (a major conversion on 6, a "
+        "minor one on 4–5, an unrest marker on 1, a miss on 2–3): 3 misses (2 3 3)."
     )
     assert line.roll.text == (
-        "2 3 3, a major conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on "
-        "2–3: 3 misses"
+        "dice 2 3 3, a major conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on "
+        "2–3: 3 misses (2 3 3)"
     )
     assert isinstance(line.roll, DiceReport) and line.roll.faces == (2, 3, 3)
     assert (line.rule, line.power, line.roll.rule) == ("VQ-1", "france", "VQ-1")
@@ -112,7 +112,7 @@ def test_vq1_the_thresholds_of_the_log_line_are_those_the_dice_are_read_by():
     ).pending
     assert world.log[0].text.endswith(
         "(a major conversion on 6, a minor one on 4–5, an unrest marker on 1, a miss on 2–3): "
-        "1 major conversion, 2 minor conversions, 1 unrest marker."
+        "1 major conversion (6), 2 minor conversions (5 4), 1 unrest marker (1)."
     )
     assert pending.data["unrest"] == 1 and len(prompt(world, pending).questions) == 1
 
@@ -160,7 +160,7 @@ def test_vq1_a_six_lowered_to_five_cancels_unrest_and_becomes_a_minor_conversion
     pending = start_conversion(world, "france", ["france"], 2, dice=ScriptedDice([6, 1])).pending
     assert (pending.kind, pending.stage, pending.waiting_for) == ("conversion", "sixes", "france")
     asked = prompt(world, pending)
-    assert asked.rule == "VQ-1" and asked.text.startswith("France rolled 6 1 for 2 conversion")
+    assert asked.rule == "VQ-1" and asked.text.startswith("France rolled dice 6 1 for 2 conversion")
     assert [q.name for q in asked.questions] == ["die_1"]
     assert options_of(world, pending, "die_1") == [
         "keep",
@@ -336,8 +336,8 @@ def test_vq1_a_die_is_wasted_only_when_no_eligible_space_is_left():
     )
     assert world.spaces["dijon"].religion == CATHOLIC
     assert (
-        "France's step 5: die 1 flips Dijon to Catholic; "
-        "die 2 is wasted: no eligible space is left."
+        "France's step 5: die 1 (4) flips Dijon to Catholic; "
+        "die 2 (5) is wasted: no eligible space is left."
     ) in texts(world)
 
 
@@ -351,8 +351,8 @@ def test_vq1_a_blank_is_accepted_when_the_other_dice_take_every_space_it_could_f
     refused(world, lambda: decide(world, pending, "france", {"die_1": "lyon"}), "can still flip")
     assert decide(world, pending, "france", {"die_1": "lyon", "die_3": "dijon"}).pending is None
     assert texts(world)[-2] == (
-        "France's step 5: die 1 flips Lyon to Catholic; die 2 is wasted: no eligible space "
-        "is left; die 3 flips Dijon to Catholic."
+        "France's step 5: die 1 (4) flips Lyon to Catholic; die 2 (4) is wasted: no eligible space "
+        "is left; die 3 (4) flips Dijon to Catholic."
     )
 
 
@@ -380,7 +380,7 @@ def test_vq1_an_answer_wasting_a_die_another_assignment_would_use_is_refused():
     assert decide(world, pending, "spain", {"die_1": "utrecht", "die_2": "antwerp"}).pending is None
     assert {"antwerp", "utrecht"} <= catholic(world)
     assert (
-        "Spain's step 5: die 2 flips Antwerp to Catholic; die 1 flips Utrecht to Catholic."
+        "Spain's step 5: die 2 (4) flips Antwerp to Catholic; die 1 (6) flips Utrecht to Catholic."
     ) in texts(world)
 
 
@@ -798,7 +798,7 @@ def test_vq2_the_seed_example():
     world = build_world()
     pending = start_revolt(world, "lyon", 3, ScriptedDice([1, 2, 5])).pending
     assert world.log[1].text == (
-        "Revolt in Lyon (3 CP): 1 2 5, hits on 5–6: 1 hit against 1 Catholic unit of France."
+        "Revolt in Lyon (3 CP): dice 1 2 5, hits on 5–6: 1 hit against 1 Catholic unit of France."
     )
     # step 3: "the nearest fortified space under French control or Paris": Orléans chosen
     pending = displace(world, pending, "orleans")

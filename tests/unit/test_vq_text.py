@@ -147,7 +147,7 @@ def test_a_revolt_stored_without_its_faces_still_asks_with_its_stored_summary():
     del pending.data["faces"]
     asked = prompt(world, pending)
     assert_translatable(asked.text)
-    assert asked.text.startswith("The Protestant rolled 6 1 2 against Antwerp: 1 hit. Spain")
+    assert asked.text.startswith("The Protestant rolled dice 6 1 2 against Antwerp: 1 hit. Spain")
 
 
 @pytest.mark.parametrize(

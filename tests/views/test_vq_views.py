@@ -462,7 +462,7 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     assert "Your decision" in panel
     assert options_of(panel, field) == ["orleans", "paris"]
     assert highlighted(html) == {"orleans", "paris"}
-    assert "1 2 5, hits on 5–6: 1 hit" in html
+    assert "dice 1 2 5, hits on 5–6: 1 hit" in html
     protestant = as_role("protestant")
     assert "<form" not in decision_panel(detail(protestant, vq))
     before = snapshot(vq)
@@ -489,7 +489,7 @@ def test_the_seeds_lyon_revolt_goes_through(vq, as_role, monkeypatch):
     assert "Your decision" in decision_panel(html)
     assert checkboxes_of(decision_panel(html), "extra") == ["clermont", "dijon"]
     assert highlighted(html) == {"clermont", "dijon"}
-    assert "1 2 5, hits on 5–6: 1 hit" in html
+    assert "dice 1 2 5, hits on 5–6: 1 hit" in html
     assert "Waiting for Protestant" in decision_panel(detail(as_role("france"), vq))
     assert highlighted(detail(as_role("france"), vq)) == set()
 
