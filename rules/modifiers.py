@@ -19,6 +19,8 @@ class Modifier:
 def faces_text(faces: Sequence[int], *, summed: bool = False) -> Text:
     """The dice as every roll line names them, each face labelled: "die 4"; a pool of
     dice read one by one, "dice 1 2 5"; dice added together (2d6), "dice 3 + 4"."""
+    # Translators: the faces of a roll: "die 4"; several dice, "dice 1 2 5" (each read
+    # alone) or "dice 3 + 4" (added together).
     return Plural(
         "die %(faces)s",
         "dice %(faces)s",
@@ -73,7 +75,12 @@ class RollReport:
     outcome: str
     power: str | None = None
     area: str | None = None
-    extra_faces: tuple[int, ...] = ()
+    extra_faces: tuple[int, ...] = ()  # further dice read one by one (a pool, a draw)
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """Every face of the roll, in the order rolled."""
+        return (*self.roll.faces, *self.extra_faces)
 
     @property
     def text(self) -> Text:

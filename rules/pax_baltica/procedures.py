@@ -66,11 +66,7 @@ def _area_name(world: World, key: str | None) -> str:
 @dataclass(frozen=True)
 class FireReport(RollReport):
     """One unit's fire in a siege round. ``roll.face`` is its first die and ``extra_faces``
-    the others, in the order rolled (the log stores ``[roll.face, *extra_faces]``)."""
-
-    @property
-    def faces(self) -> tuple[int, ...]:
-        return (self.roll.face, *self.extra_faces)
+    the others, in the order rolled (``faces``; the log stores them all)."""
 
     @property
     def text(self) -> Text:

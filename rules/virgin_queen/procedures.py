@@ -170,11 +170,8 @@ class Espionage:
 
 @dataclass(frozen=True)
 class DiceReport(RollReport):
-    """Several dice rolled together: ``roll.face`` is the first, ``extra_faces`` the rest."""
-
-    @property
-    def faces(self) -> tuple[int, ...]:
-        return (self.roll.face, *self.extra_faces)
+    """Several dice rolled together: ``roll.face`` is the first, ``extra_faces`` the rest
+    (``faces``: all of them)."""
 
     @property
     def text(self) -> Text:

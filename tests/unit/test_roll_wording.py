@@ -84,6 +84,7 @@ def test_two_dice_added_show_both_faces():
     roll = ModifiedRoll(3, (Modifier("NM", 1),), more=(4,))
     assert (roll.faces, roll.total) == ((3, 4), 8)
     assert roll.explain() == "dice 3 + 4 +1 NM = 8"
+    assert RollReport("X-1", "two dice", roll, "", "done", extra_faces=(6,)).faces == (3, 4, 6)
 
 
 def test_a_derived_number_shows_its_arithmetic():
