@@ -127,3 +127,14 @@ def quotient(dividend: int, divisor: int, result: object) -> Text:
     return Text(
         "%(dividend)s ÷ %(divisor)s = %(result)s", dividend=dividend, divisor=divisor, result=result
     )
+
+
+def product(factor: int, multiplier: int, result: object) -> Text:
+    """ "2 × 2 = 4": ``result`` (a number, or the Text that counts it) is ``factor`` ×
+    ``multiplier``."""
+    return Text(
+        "%(factor)s × %(multiplier)s = %(result)s",
+        factor=factor,
+        multiplier=multiplier,
+        result=result,
+    )

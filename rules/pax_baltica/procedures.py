@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import Dice
-from rules.modifiers import ModifiedRoll, RollReport, faces_text
+from rules.modifiers import ModifiedRoll, RollReport, difference, faces_text, product
 from rules.pax_baltica.state import (
     ARMY,
     FLEET,
@@ -455,7 +455,8 @@ def forage(
         *(_strength_change(b.name, b.strength, strengths[b.id]) for b in eaters if b.id in losses),
         sep=", ",
     )
-    text = _forage_result(head, deficit, hit if taken else None, ignored)
+    short = difference(demand, fp + trains, deficit) if deficit else None
+    text = _forage_result(head, short, hit if taken else None, ignored)
     return ForageCheck(territory.key, demand, supply, deficit, losses, ignored, text)
 
 
@@ -486,10 +487,11 @@ def _forage_demand(
     return Text("%(territory)s: demand %(demand)s FP (%(blocks)s), supply %(fp)s FP", **fields)
 
 
-def _forage_result(head: Text, deficit: int, losses: Text | None, ignored: int) -> Text:
-    """The demand sentence ``head`` and what the deficit cost (``losses``: the steps taken,
-    None when no block could lose one)."""
-    if not deficit:
+def _forage_result(head: Text, deficit: Text | None, losses: Text | None, ignored: int) -> Text:
+    """The demand sentence ``head``, the ``deficit`` ("5 − 4 = 1": demand − supply; None
+    when there is none) and what it cost (``losses``: the steps taken, None when no block
+    could lose one)."""
+    if deficit is None:
         return Text("%(demand)s: enough", demand=head)
     if losses is None:
         return Text(
@@ -938,14 +940,14 @@ def _bought(block: Block, first: int, extra: int, unit: int) -> Text:
     fields = {
         "block": block.name,
         "kind": KIND_NAMES[block.kind],
-        "first": first,
+        "first": product(unit, 2, first),  # the first step costs double
         "strength": 1 + extra,
     }
     if extra:
         return Text(
             "%(block)s (%(kind)s) drawn: %(first)s RP for the first step + %(extra_rp)s RP for "
             "%(extra)s more = strength %(strength)s",
-            extra_rp=extra * unit,
+            extra_rp=product(extra, unit, extra * unit),
             extra=extra,
             **fields,
         )
@@ -981,7 +983,7 @@ def _spending(rp: int, spent: int, placed: int, left: int) -> Text:
             count=placed,
             rp=rp,
             spent=spent,
-            left=left,
+            left=difference(rp, spent, left),
         )
     return Plural(
         "%(rp)s RP: %(spent)s spent, %(count)s block placed",

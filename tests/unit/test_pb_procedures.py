@@ -279,7 +279,7 @@ def test_gnw4_the_seed_example_in_kurland():
     assert check.losses == {3: 1} and check.ignored == 0
     assert check.text == (
         "Kurland: demand 5 FP (2 armies, 1 regiment), supply 3 FP + 1 from supply trains: "
-        "1 short; Sheremetev 4 → 3"
+        "5 − 4 = 1 short; Sheremetev 4 → 3"
     )
 
 
@@ -555,8 +555,8 @@ def test_gnw10_the_saxon_example():
     assert (schulenburg.steps, schulenburg.rp_spent, schulenburg.placed_at) == (4, 10, "lausitz")
     assert schulenburg.first_step_cost == 4 and not schulenburg.returned
     assert schulenburg.text == (
-        "Schulenburg (army) drawn: 4 RP for the first step + 6 RP for 3 more = strength 4, "
-        "placed in Lausitz"
+        "Schulenburg (army) drawn: 2 × 2 = 4 RP for the first step + 3 × 2 = 6 RP for 3 more "
+        "= strength 4, placed in Lausitz"
     )
     assert lubomirski.returned and (lubomirski.steps, lubomirski.rp_spent) == (0, 0)
     assert lubomirski.text == (
@@ -564,7 +564,7 @@ def test_gnw10_the_saxon_example():
         "it returns to the pool and spending ends"
     )
     assert (outcome.rp_spent, outcome.rp_lost) == (10, 2)
-    assert outcome.text == "12 RP: 10 spent, 1 block placed; 2 RP unspent and lost"
+    assert outcome.text == "12 RP: 10 spent, 1 block placed; 12 − 10 = 2 RP unspent and lost"
 
 
 def regiment(id_, name="Regiment"):
@@ -604,7 +604,7 @@ def test_gnw10_further_steps_stop_at_full_strength_and_at_the_rp():
     one = draw_blocks([regiment(1, "Dal")], 9, 1, lambda b: 1, lambda b: "x", in_order)
     assert (
         one.draws[0].text
-        == "Dal (regiment) drawn: 2 RP for the first step = strength 1, placed in x"
+        == "Dal (regiment) drawn: 1 × 2 = 2 RP for the first step = strength 1, placed in x"
     )
 
 
@@ -640,11 +640,12 @@ def test_gnw11_an_unplaceable_block_returns_and_its_rp_are_lost_spending_goes_on
     lost, placed = outcome.draws
     assert lost.returned and lost.placed_at is None and (lost.steps, lost.rp_spent) == (2, 3)
     assert lost.text == (
-        "Dal (regiment) drawn: 2 RP for the first step + 1 RP for 1 more = strength 2, but it "
-        "has no legal place: it returns to the pool and the 3 RP paid are lost"
+        "Dal (regiment) drawn: 1 × 2 = 2 RP for the first step + 1 × 1 = 1 RP for 1 more "
+        "= strength 2, but it has no legal place: it returns to the pool and the 3 RP paid are "
+        "lost"
     )
     assert not placed.returned and (outcome.rp_spent, outcome.rp_lost) == (6, 4)
-    assert outcome.text == "10 RP: 6 spent, 1 block placed; 4 RP unspent and lost"
+    assert outcome.text == "10 RP: 6 spent, 1 block placed; 10 − 6 = 4 RP unspent and lost"
 
 
 def test_gnw11_unplaceable_ends_option_stops_the_spending():

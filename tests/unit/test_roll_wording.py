@@ -17,7 +17,15 @@ from collections.abc import Iterator
 import pytest
 
 from rules import corpus
-from rules.modifiers import ModifiedRoll, Modifier, RollReport, difference, faces_text, quotient
+from rules.modifiers import (
+    ModifiedRoll,
+    Modifier,
+    RollReport,
+    difference,
+    faces_text,
+    product,
+    quotient,
+)
 from rules.text import Text
 from tests.corpus.logs import ADAPTERS, path
 
@@ -91,6 +99,7 @@ def test_a_derived_number_shows_its_arithmetic():
     assert difference(5, 1, "4 guerrilla factors") == "5 − 1 = 4 guerrilla factors"
     assert quotient(6, 3, 2) == "6 ÷ 3 = 2"
     assert quotient(7, 3, "2 militia factors") == "7 ÷ 3 = 2 militia factors (rounded down)"
+    assert product(2, 2, 4) == "2 × 2 = 4"
 
 
 # -- every roll of the corpus ------------------------------------------------------------
@@ -251,3 +260,25 @@ def test_vq2_the_revolt_dice_are_labelled_and_counted():
         assert match, line
         faces = [int(face) for face in match[1].split()]
         assert int(match[2]) == sum(face >= 5 for face in faces), line
+
+
+def test_gnw_derived_rp_and_fp_show_their_arithmetic():
+    """GNW-4's shortfall (demand − supply), GNW-6's RP left (RP − spent), GNW-10's costs
+    (the first step at double cost, each further step at its cost)."""
+    short = [line for line in rule_lines("pax_baltica", "GNW-4") if " short" in line]
+    left = [line for line in rule_lines("pax_baltica", "GNW-6") if "unspent" in line]
+    drawn = [line for line in rule_lines("pax_baltica", "GNW-10") if " drawn: " in line]
+    assert short and left and drawn
+    for line in short:
+        match = re.search(r"demand (\d+) FP .*: \1 − (\d+) = (\d+) short", line)
+        assert match and int(match[1]) - int(match[2]) == int(match[3]), line
+    for line in left:
+        match = re.search(r"(\d+) RP: (\d+) spent, .*; \1 − \2 = (\d+) RP unspent", line)
+        assert match and int(match[1]) - int(match[2]) == int(match[3]), line
+    for line in drawn:
+        if "cannot pay" in line:
+            continue
+        first = re.search(r"drawn: ([12]) × 2 = (\d+) RP for the first step", line)
+        assert first and 2 * int(first[1]) == int(first[2]), line
+        more = re.search(r"\+ (\d+) × ([12]) = (\d+) RP for \1 more", line)
+        assert more or " + " not in line, line

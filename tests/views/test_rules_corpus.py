@@ -31,7 +31,7 @@ def test_a_case_shows_its_source_given_dice_choices_outcome_and_log(client):
     assert "<code>blocks.Sheremetev.strength = 3</code>" in case
     assert (
         "GNW-4 Kurland: demand 5 FP (2 armies, 1 regiment), supply 3 FP + 1 from supply "
-        "trains: 1 short; Sheremetev 4 → 3"
+        "trains: 5 − 4 = 1 short; Sheremetev 4 → 3"
     ) in case
     assert f"{len(corpus.cases('pax_baltica')['GNW-4'])} adjudication cases" in html
 
