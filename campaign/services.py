@@ -347,16 +347,27 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
             text = Text("%(power)s marked its orders ready for %(phase)s.", **names)
         else:
             text = Text("%(power)s saved its orders as a draft for %(phase)s.", **names)
-        log(
-            campaign,
-            Event.Kind.ORDER,
-            text,
-            actor=actor,
-            power=seat.power,
-            rule=spec.rules[0],
-        )
+        _log_save(campaign, seat.power, text, actor=actor, rule=spec.rules[0])
         campaign.bump_version(state=False)
         return order
+
+
+def _log_save(campaign: Campaign, power: Power, text: Text, *, actor, rule: str) -> None:
+    """Log a save of a power's orders, one line per power for what it last did: saved
+    again as it was (a draft after a draft, ready after ready), its line of the earlier
+    save goes and the new one ends the log, so that saving three times makes one line,
+    not three. Nothing is lost: the log keeps the power's latest save, with its time
+    and who made it, and every change between a draft and ready."""
+    earlier = (
+        Event.objects.filter(
+            campaign=campaign, phase_id=campaign.phase_id, power=power, kind=Event.Kind.ORDER
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if earlier is not None and earlier.message == message_of(text):
+        earlier.delete()
+    log(campaign, Event.Kind.ORDER, text, actor=actor, power=power, rule=rule)
 
 
 def _still_held(seat: Seat) -> Seat:
