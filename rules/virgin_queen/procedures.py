@@ -1637,23 +1637,24 @@ def _regulars(world: World, data: dict) -> None:
         "count": done.regulars,
         "nation": done.nation,
         "space": _name(world, done.target),
+        "cp": data["cp"],
+        "wanted": wanted,
         "left": world.counter_mix.get(zone, 0),
     }
     if done.regulars < wanted:
         text = Plural(
             "%(count)s %(nation)s regular placed in %(space)s, not %(wanted)s: the counter mix "
-            "has no more (step 5: 1 per 2 full CP; %(left)s left).",
+            "has no more (step 5: 1 per 2 full CP, %(cp)s CP → %(wanted)s; %(left)s left).",
             "%(count)s %(nation)s regulars placed in %(space)s, not %(wanted)s: the counter mix "
-            "has no more (step 5: 1 per 2 full CP; %(left)s left).",
-            wanted=wanted,
+            "has no more (step 5: 1 per 2 full CP, %(cp)s CP → %(wanted)s; %(left)s left).",
             **params,
         )
     else:
         text = Plural(
-            "%(count)s %(nation)s regular placed in %(space)s (step 5: 1 per 2 full CP; "
-            "%(left)s left).",
-            "%(count)s %(nation)s regulars placed in %(space)s (step 5: 1 per 2 full CP; "
-            "%(left)s left).",
+            "%(count)s %(nation)s regular placed in %(space)s (step 5: 1 per 2 full CP, "
+            "%(cp)s CP → %(wanted)s; %(left)s left).",
+            "%(count)s %(nation)s regulars placed in %(space)s (step 5: 1 per 2 full CP, "
+            "%(cp)s CP → %(wanted)s; %(left)s left).",
             **params,
         )
     world.say("VQ-2", text, power=PROTESTANT_POWER, area=target)

@@ -282,3 +282,11 @@ def test_gnw_derived_rp_and_fp_show_their_arithmetic():
         assert first and 2 * int(first[1]) == int(first[2]), line
         more = re.search(r"\+ (\d+) × ([12]) = (\d+) RP for \1 more", line)
         assert more or " + " not in line, line
+
+
+def test_vq2_the_regulars_wanted_are_half_the_full_cp():
+    found = [line for line in rule_lines("virgin_queen", "VQ-2") if "full CP" in line]
+    assert found
+    for line in found:
+        match = re.search(r"1 per 2 full CP, (\d+) CP → (\d+);", line)
+        assert match and int(match[1]) // 2 == int(match[2]), line

@@ -16,5 +16,5 @@ def test_a_zone_without_a_counter_mix_has_no_regular_to_add():
     assert not world.units
     assert (
         "0 Dutch regulars placed in Utrecht, not 2: the counter mix has no more (step 5: 1 "
-        "per 2 full CP; 0 left)."
+        "per 2 full CP, 4 CP → 2; 0 left)."
     ) in [str(line.text) for line in world.log]

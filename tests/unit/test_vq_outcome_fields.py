@@ -81,7 +81,10 @@ def test_vq2_the_huguenot_regulars_placed_are_fields_of_the_revolt():
     world = build_world()
     done = revolt_in_lyon(world, 5).outcome
     assert (done.regulars, done.nation) == (2, "Huguenot")
-    assert "2 Huguenot regulars placed in Lyon (step 5: 1 per 2 full CP; 4 left)." in texts(world)
+    assert (
+        "2 Huguenot regulars placed in Lyon (step 5: 1 per 2 full CP, 5 CP → 2; 4 left)."
+        in texts(world)
+    )
     assert done.displaced == (("unit:3", "orleans"), ("leader:2", "orleans"))
 
 
