@@ -1,4 +1,5 @@
-"""Each user reads the site in their own language and time zone.
+"""Each user reads the site in their own language and time zone; in development, the
+mail links to the address the site is served on (ServedOriginMiddleware).
 
 Language: the one chosen in their preferences, else the language switcher's cookie or
 the browser's Accept-Language (LocaleMiddleware). Time zone: the one chosen in their
@@ -11,7 +12,9 @@ from __future__ import annotations
 
 import zoneinfo
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in
+from django.core.exceptions import DisallowedHost
 from django.dispatch import receiver
 from django.utils import timezone, translation
 
@@ -77,4 +80,24 @@ class LanguageMiddleware:
         if code and translation.check_for_language(code):
             translation.activate(code)
             request.LANGUAGE_CODE = translation.get_language()
+        return self.get_response(request)
+
+
+class ServedOriginMiddleware:
+    """In development (settings.SITE_URL_FROM_REQUESTS: DEBUG with COURIER_SITE_URL
+    unset), settings.SITE_URL is the address of the last request served (its scheme,
+    host and port), so that the links in mail lead back to wherever the demo runs
+    (``bin/demo 8080``). A deployment sets COURIER_SITE_URL: this changes nothing then."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if settings.SITE_URL_FROM_REQUESTS:
+            try:
+                origin = f"{request.scheme}://{request.get_host()}"
+            except DisallowedHost:  # answered 400 further on; nothing to learn from it
+                origin = ""
+            if origin and origin != settings.SITE_URL:
+                settings.SITE_URL = origin
         return self.get_response(request)

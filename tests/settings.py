@@ -13,3 +13,6 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # The pages' caching is the same code on any backend; a per-process memory cache keeps the
 # query counts of the tests to the pages' own (tests/unit/test_cache.py tries the others).
 CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# Mail links at settings.SITE_URL as set, not at the test client's "testserver": the tests
+# of campaign.middleware.ServedOriginMiddleware turn it on for themselves.
+SITE_URL_FROM_REQUESTS = False
