@@ -25,10 +25,11 @@ A post locks nothing (no campaign row): it reads the channel, creates it the fir
 (a unique key per campaign settles two first posts at once) and inserts the message.
 Each user may post settings.PRESS_RATE_LIMIT messages a minute, counted in Django's
 cache. Unread: each user's ReadMarker per channel holds the newest message id they
-have seen, moved when they open the channel. Mail: a digest of the press a user has not
-read, or each message as it is written, as each reader chooses for each campaign
-(campaign/press_mail.py). The webhook
-gets a "press" event per message: a public message's author and text; of a private or
+have seen, moved when they open the channel, or when the campaign page's panel shows
+its newest messages (the LATEST of each channel) with every unread one among them.
+Mail: a digest of the press a user has not read, or each message as it is written, as
+each reader chooses for each campaign (campaign/press_mail.py). The webhook gets a
+"press" event per message: a public message's author and text; of a private or
 GM message only that one was written, never its text, author or members.
 """
 
@@ -36,9 +37,12 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import reduce
+from operator import or_
 
 from django.conf import settings
 from django.core.cache import cache
@@ -59,6 +63,7 @@ from rules.translation import Term, localized
 
 MAX_LENGTH = 5000  # characters in a message
 PAGE_SIZE = 50  # messages on a press page
+LATEST = 3  # messages of each channel in the campaign page's panel
 HISTORY_LIMIT = 200  # messages of a phase on its history page
 PUBLIC, GM_PREFIX, JOIN = "public", "gm-", "+"
 PRIVATE_CHOICE, GM_CHOICE = "private", "gm"  # the compose form's "to" for a set, the GM
@@ -385,6 +390,7 @@ class Entry:
     read_upto: int = 0
     last_id: int = 0
     last_at: datetime | None = None
+    floor: int = 0  # the id of its LATEST-th newest message, 0 when it has fewer
 
 
 def channel_label(seat: Seat, address: Address) -> str:
@@ -399,9 +405,10 @@ def channel_label(seat: Seat, address: Address) -> str:
 
 
 def entries(seat: Seat, user, powers: dict[str, Power]) -> list[Entry]:
-    """The channels the seat reads, with the user's unread counts (one query): the
-    public one, then the channels with the GM (the player's own; each power's for the
-    GM), then the private ones, the most recently written first."""
+    """The channels the seat reads, with the user's unread counts and where their LATEST
+    newest messages start (one query): the public one, then the channels with the GM
+    (the player's own; each power's for the GM), then the private ones, the most
+    recently written first."""
     newest = Message.objects.filter(until_left(seat), channel=OuterRef("pk")).order_by("-pk")
     marker = ReadMarker.objects.filter(user_id=user.pk, channel=OuterRef("pk"))
     unread = (
@@ -421,8 +428,9 @@ def entries(seat: Seat, user, powers: dict[str, Power]) -> list[Entry]:
             unread=Coalesce(Subquery(unread), Value(0)),
             last_id=Coalesce(Subquery(newest.values("pk")[:1]), Value(0)),
             last_at=Subquery(newest.values("created_at")[:1]),
+            floor=Coalesce(Subquery(newest.values("pk")[LATEST - 1 : LATEST]), Value(0)),
         )
-        .values("pk", "key", "kind", "read_upto", "unread", "last_id", "last_at")
+        .values("pk", "key", "kind", "read_upto", "unread", "last_id", "last_at", "floor")
     )
     found = {}
     for row in rows:
@@ -462,6 +470,12 @@ def mark_read(user, listed: list[Entry], shown: Iterable[Message]) -> list[Entry
     newest: dict[int, int] = {}
     for message in shown:
         newest[message.channel_id] = max(newest.get(message.channel_id, 0), message.pk)
+    return move_markers(user, listed, newest)
+
+
+def move_markers(user, listed: list[Entry], newest: dict[int, int]) -> list[Entry]:
+    """Move the user's marker of each channel (by id) up to the message id given (one
+    query, none when none moves forward); the entries as they read now."""
     moved = {e.pk: newest[e.pk] for e in listed if e.pk in newest and newest[e.pk] > e.read_upto}
     if moved:
         ReadMarker.objects.bulk_create(
@@ -513,6 +527,62 @@ def lines(seat: Seat, found: Iterable[Message], powers: dict[str, Power]) -> lis
             )
         )
     return shown
+
+
+@dataclass(frozen=True)
+class Glance:
+    """A channel as the campaign page's panel shows it: its newest messages, oldest
+    first, and those of them new to the reader (another's, past the reader's marker)."""
+
+    entry: Entry
+    lines: list[Line]
+    new: frozenset[int]
+
+    @property
+    def unseen(self) -> int:
+        """The reader's unread messages of the channel that are older than those shown."""
+        return max(self.entry.unread - len(self.new), 0)
+
+
+def glances(seat: Seat, listed: list[Entry], powers: dict[str, Power]) -> list[Glance]:
+    """The LATEST newest messages of each channel listed that has any, in one query
+    (from each entry's ``floor``: bounded however long the channels are)."""
+    wanted = [Q(channel_id=e.pk, pk__gte=e.floor) for e in listed if e.last_id]
+    if not wanted:
+        return []
+    found = (
+        Message.objects.filter(until_left(seat), campaign_id=seat.campaign_id)
+        .filter(reduce(or_, wanted))
+        .select_related("channel", "phase")
+        .order_by("pk")
+    )
+    by_channel: dict[int, list[Message]] = defaultdict(list)
+    for message in found:
+        by_channel[message.channel_id].append(message)
+    shown = []
+    for entry in listed:
+        if rows := by_channel.get(entry.pk):
+            new = frozenset(
+                m.pk for m in rows if m.pk > entry.read_upto and m.author_id != seat.user_id
+            )
+            shown.append(Glance(entry, lines(seat, rows, powers), new))
+    return shown
+
+
+def mark_glanced(user, listed: list[Entry], shown: list[Glance]) -> list[Entry]:
+    """Mark read the channels whose every unread message the panel shows (one with more
+    unread than it shows stays unread: the reader has not seen them all)."""
+    newest = {g.entry.pk: g.lines[-1].pk for g in shown if not g.unseen}
+    return move_markers(user, listed, newest)
+
+
+def may_reply(seat: Seat, address: Address) -> bool:
+    """Whether the seat may write to this channel (as ``post_message`` checks it)."""
+    try:
+        signature(seat, address)
+    except PressForbidden:
+        return False
+    return True
 
 
 def of_phase(seat: Seat, phase_id: int, powers: dict[str, Power]) -> tuple[list[Line], bool]:

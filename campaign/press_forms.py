@@ -14,7 +14,9 @@ from campaign.models import Campaign, Channel, Power, Seat
 class ComposeForm(forms.Form):
     """A message to the public channel, the GM, or a set of powers chosen by the writer;
     on a channel's own page, to that channel. It offers what the seat may write under the
-    campaign's press rules; the service checks every post anyway."""
+    campaign's press rules; the service checks every post anyway. A channel's form (its
+    page's, or its reply box in the campaign page's panel: ``auto_id`` tells them apart)
+    names its channel in ``to``, and is refused when sent to another channel's address."""
 
     to = forms.CharField(label=_("To"), widget=forms.Select)
     powers = forms.MultipleChoiceField(
@@ -39,8 +41,9 @@ class ComposeForm(forms.Form):
         address: press.Address | None = None,
         **kwargs,
     ):
-        super().__init__(*args, auto_id="press_%s", **kwargs)
-        self.seat = seat
+        kwargs.setdefault("auto_id", "press_%s")
+        super().__init__(*args, **kwargs)
+        self.seat, self.address = seat, address
         mine = seat.power.key if seat.power_id else None
         self.fields["powers"].choices = [(k, p.display_name) for k, p in powers.items()]
         self.fields["powers"].widget.choices = [
@@ -60,6 +63,14 @@ class ComposeForm(forms.Form):
         if not (seat.is_gm and seat.power_id and public):
             del self.fields["as_gm"]
         self.fields["text"].widget.attrs["maxlength"] = press.MAX_LENGTH
+
+    def clean_to(self) -> str:
+        to = self.cleaned_data["to"]
+        if self.address is not None and to and to != self.address.key:
+            raise forms.ValidationError(
+                gettext("This message was written to another channel: reload the page.")
+            )
+        return to
 
     def destinations(self, powers: dict[str, Power]) -> list[tuple[str, str]]:
         """Where this seat may write under the campaign's press rules."""

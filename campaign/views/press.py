@@ -2,16 +2,19 @@
 (press/<channel>/), the campaign page's panel, and the GM's press rules.
 
 A GET renders the page, 50 messages to a page, newest first; its first page marks what
-it shows as read. With ``part`` it answers a fragment: ``panel`` (the campaign page's
-panel: the channels with their unread counts and the compose form, loaded by HTMX),
-``channels`` or ``messages`` (what polls itself every settings.POLL_SECONDS: 204 while
-the reader's ``stamp`` is unchanged, so an idle poll costs one query of the press).
+it shows as read. With ``part`` it answers a fragment that polls itself every
+settings.POLL_SECONDS (204 while the reader's ``stamp`` is unchanged, so an idle poll
+costs one query of the press): ``panel`` (the campaign page's panel, loaded by HTMX:
+the newest messages of each channel, each with a reply box where the seat may write,
+and the compose form), ``channels`` or ``messages``.
 
-A POST sends a message. With HTMX the answer is a notice for the form (which keeps its
-text until it is sent): "sent", with the channels and the messages out of band, or the
-reason it was refused with its status (403, 422, 429; static/courier/press.js shows
-those). Without HTMX: a redirect to the message's channel, or the press page with the
-form as sent, the reason and the status.
+A POST sends a message: from a channel's page or its reply box in the panel to that
+channel's address, from the compose form to the press page's. With HTMX the answer is
+a notice for the form (which keeps its text until it is sent): "sent", with what shows
+the message (the panel in place of the panel, or the channels and the messages out of
+band), or the reason it was refused with its status (403, 422, 429;
+static/courier/press.js shows those). Without HTMX: a redirect to the message's
+channel, or the press page with the form as sent, the reason and the status.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 
 from campaign import press
 from campaign.models import Campaign, Channel, Power, Seat
@@ -82,11 +86,7 @@ def answer(request, seat: Seat, address: press.Address | None, powers: dict[str,
     if request.method == "POST":
         return send(request, seat, address, powers)
     part = request.GET.get("part", "")
-    if part == PANEL:
-        listed = press.entries(seat, request.user, powers)
-        context = reader_context(seat, None, powers, listed, view=PANEL)
-        return render(request, "campaign/press_panel.html#panel", context)
-    if part in ("channels", "messages"):
+    if part in (PANEL, "channels", "messages"):
         return poll(request, seat, address, powers, part)
     return page(request, seat, address, powers)
 
@@ -108,11 +108,37 @@ def poll(request, seat, address, powers, part: str):
     listed = press.entries(seat, request.user, powers)
     if request.GET.get("stamp") == press.stamp(listed):
         return HttpResponse(status=204)
+    if part == PANEL:
+        return panel(request, seat, powers, listed)
     if part == "channels":
         context = reader_context(seat, None, powers, listed, view=PANEL)
         return render(request, "campaign/press.html#channels", context)
     context = newest(request, seat, address, powers, listed)
     return render(request, "campaign/press.html#refreshed", context)
+
+
+def panel(request, seat, powers, listed, *, sent: str = ""):
+    """The campaign page's panel: the newest messages of each channel the seat reads
+    (marked read where every unread one shows), a reply box for each the seat may
+    write to, and the compose form; ``sent``: the notice of a message just sent."""
+    shown = press.glances(seat, listed, powers)
+    listed = press.mark_glanced(request.user, listed, shown)
+    context = reader_context(seat, None, powers, listed, view=PANEL)
+    context |= {
+        "sent": sent,
+        "glances": [(glance, reply_form(seat, powers, glance.entry)) for glance in shown],
+        "quiet": [entry for entry in listed if not entry.last_id],
+    }
+    return render(request, "campaign/press_panel.html#panel", context)
+
+
+def reply_form(seat: Seat, powers: dict[str, Power], entry: press.Entry) -> ComposeForm | None:
+    """A channel's reply box in the panel, or None where the seat may not write."""
+    address = press.address_of(entry.key, powers)
+    if address is None or not press.may_reply(seat, address):
+        return None
+    auto_id = f"press_reply_{entry.pk}_%s"
+    return ComposeForm(seat=seat, powers=powers, address=address, auto_id=auto_id)
 
 
 def newest(request, seat, address, powers, listed, **extra) -> dict:
@@ -144,11 +170,11 @@ def send(request, seat, address, powers):
         messages.success(request, gettext("Message sent."))
         return redirect("campaign:press_channel", seat.campaign_id, message.channel.key)
     listed = press.entries(seat, request.user, powers)
-    extra = {"view": view, "notice": gettext("Message sent."), "notice_level": "success"}
-    if view == PANEL:
-        context = reader_context(seat, None, powers, listed, **extra)
-    else:
-        context = newest(request, seat, address, powers, listed, **extra)
+    if view == PANEL:  # the panel in place, whichever of its forms was sent
+        response = panel(request, seat, powers, listed, sent=gettext("Message sent."))
+        return retarget(reswap(response, "outerHTML"), "#press-panel")
+    sent = {"notice": gettext("Message sent."), "notice_level": "success"}
+    context = newest(request, seat, address, powers, listed, view=view, **sent)
     return render(request, "campaign/press.html#sent", context)
 
 
