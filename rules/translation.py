@@ -1,5 +1,9 @@
 """Log sentences (rules/text.py) in the active language, and words the catalogs hold
-as Texts: the Django side of rules/text.py, which the pure procedures do not import."""
+as Texts: the Django side of rules/text.py, which the pure procedures do not import.
+
+A translation may ask for a place in a grammatical case ("в %(area)s{prep}" or
+"%(area)s{in}": rules/declension.py); a numbered unit ("1st Corps") is said with its
+noun's pattern and its number in the reader's language (``named``)."""
 
 from __future__ import annotations
 
