@@ -1,12 +1,15 @@
 """The interface language: the browser's by default, the switcher's cookie for anyone,
 the profile's for a signed-in user who chose one."""
 
+from datetime import timedelta
+
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from campaign.models import Profile
+from campaign.models import Order, Profile
 from tests.factories import make_eia_campaign, seat_users
 
 
@@ -97,14 +100,17 @@ def test_the_logs_turn_names_are_in_the_readers_language(language, month, users)
     assert f"{month}:" in log and (language == "en" or "January 1805" not in log)
 
 
-@pytest.mark.parametrize("language, saved", [("el", "0\xa0λεπτά"), ("ru", "0\xa0минут")])
+@pytest.mark.parametrize("language, saved", [("el", "5\xa0λεπτά"), ("ru", "5\xa0минут")])
 def test_how_long_ago_orders_were_saved_reads_in_the_readers_language(language, saved, db):
-    """Django's own Greek catalog leaves its durations untranslated: Courier's give them."""
+    """Django's own Greek catalog leaves its durations untranslated: Courier's give them
+    (five minutes on: under a minute is "less than a minute", tests/unit/test_durations.py)."""
     campaign = make_eia_campaign()
     client = Client()
     client.force_login(seat_users(campaign)["other_player"])
     draft = {"phase": campaign.phase_id, "ready": "0", "lapse": ["palatinate"]}
     client.post(reverse("campaign:orders", args=[campaign.pk]), draft)
+    earlier = timezone.now() - timedelta(minutes=5, seconds=10)
+    Order.objects.filter(phase_id=campaign.phase_id).update(updated_at=earlier)
     html = client.get(campaign.get_absolute_url(), HTTP_ACCEPT_LANGUAGE=language).content
     status = html.decode().split('id="orders-status"', 1)[1].split("</p>", 1)[0]
     assert saved in status and "minute" not in status
