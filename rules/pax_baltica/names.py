@@ -127,6 +127,7 @@ WORDS = (
     # the drawn map's abbreviations of the names too long for their areas
     Text("G. Finland"),
     Text("Ingerm."),
+    Text("Katteg."),
     Text("Meckl."),
     Text("Sjæll."),
     Text("Wielk."),

@@ -73,6 +73,15 @@ WORDS = (
     Text("North Sea"),
     Text("Bay of Biscay"),
     Text("Gulf of Lyon"),
+    # the leaders
+    Text("Coligny"),
+    Text("Navarre"),
+    Text("William of Orange"),
+    Text("Louis of Nassau"),
+    Text("Guise"),
+    Text("Alba"),
     # the drawn map's abbreviations of the names too long for their areas
     Text("Boulog."),
+    Text("Marseil."),
+    Text("Rochel."),
 )

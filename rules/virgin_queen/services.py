@@ -21,7 +21,7 @@ from campaign.models import Adjacency, Area, Campaign, Phase, Power, PowerRelati
 from campaign.services import PhaseContext
 from campaign.state_rows import LiveRows, StateRows
 from rules.text import Text
-from rules.translation import localized
+from rules.translation import Name, localized
 from rules.virgin_queen import phases, state
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.edits import EDITS
@@ -65,7 +65,7 @@ def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
         leaders={
             leader.pk: state.Leader(
                 leader.pk,
-                leader.name,
+                Name(leader.name),  # read in the reader's language, like the spaces' names
                 pkey[leader.power_id],
                 leader.kind,
                 akey.get(leader.area_id),

@@ -17,6 +17,7 @@ from rules.engine import package_folder
 from rules.pax_baltica.names import WORDS as PAX_BALTICA_WORDS
 from rules.text import Join, Plural
 from rules.translation import Name, localized
+from rules.virgin_queen.names import WORDS as VIRGIN_QUEEN_WORDS
 from rules.virgin_queen.state import ZONE_NAMES
 from tests.unit.test_catalogs import catalog_path, read_catalog
 
@@ -79,13 +80,23 @@ def test_a_corps_the_gm_names_is_numbered_too_and_any_other_name_is_kept():
         assert str(Name("Davout")) == "Davout"
 
 
-def test_every_block_of_the_shipped_scenario_is_a_catalog_word():
-    path = package_folder("rules.pax_baltica") / "scenarios" / "pax-baltica-1700.json"
-    blocks = {b["name"] for b in json.loads(path.read_text())["pax_baltica"]["blocks"]}
-    assert blocks - {str.__str__(word) for word in PAX_BALTICA_WORDS} == set()
+@pytest.mark.parametrize(
+    ("package", "scenario", "units", "words"),
+    [
+        ("rules.pax_baltica", "pax-baltica-1700", "blocks", PAX_BALTICA_WORDS),
+        ("rules.virgin_queen", "virgin-queen-1559", "leaders", VIRGIN_QUEEN_WORDS),
+    ],
+)
+def test_every_unit_of_a_shipped_scenario_is_a_translated_catalog_word(
+    package, scenario, units, words
+):
+    path = package_folder(package) / "scenarios" / f"{scenario}.json"
+    data = json.loads(path.read_text())[package.rpartition(".")[2]]
+    names = {unit["name"] for unit in data[units]}
+    assert names - {str.__str__(word) for word in words} == set()
     for language in LANGUAGES:
         with translation.override(language):
-            assert not [name for name in blocks if gettext(name) == name], language
+            assert not [name for name in names if gettext(name) == name], language
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
