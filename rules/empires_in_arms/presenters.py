@@ -315,7 +315,7 @@ def guerrilla_move_marks(world: World, power: str, moves) -> list[OrderMark]:
         if stack is None or stack.area == to or {stack.area, to} - world.areas.keys():
             continue
         label = ngettext(
-            "%(count)s guerrilla factor of %(power)s move from %(here)s to %(there)s",
+            "%(count)s guerrilla factor of %(power)s moves from %(here)s to %(there)s",
             "%(count)s guerrilla factors of %(power)s move from %(here)s to %(there)s",
             stack.factors,
         ) % {

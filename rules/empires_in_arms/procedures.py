@@ -443,7 +443,7 @@ def _elimination_text(guerrillas: Sequence[Guerrilla], eliminated: Sequence[Guer
     if not kept:
         return text
     return Plural(
-        "%(result)s, %(count)s besieged survive",
+        "%(result)s, %(count)s besieged survives",
         "%(result)s, %(count)s besieged survive",
         count=kept,
         result=text,
@@ -730,13 +730,13 @@ def becoming_infantry(factors: int, area: Area, owner: str) -> Text:
     where appropriate."""
     if area.islamic:
         return Plural(
-            "%(count)s guerrilla factor become Islamic infantry of %(owner)s",
+            "%(count)s guerrilla factor becomes Islamic infantry of %(owner)s",
             "%(count)s guerrilla factors become Islamic infantry of %(owner)s",
             count=factors,
             owner=owner,
         )
     return Plural(
-        "%(count)s guerrilla factor become infantry of %(owner)s",
+        "%(count)s guerrilla factor becomes infantry of %(owner)s",
         "%(count)s guerrilla factors become infantry of %(owner)s",
         count=factors,
         owner=owner,
@@ -840,7 +840,7 @@ def _province_conquered(area: Area, sponsor: Power, factors: int) -> RevoltSucce
         return RevoltSuccess(sponsor.key, area.ceded, home, "", 0, "", "", text, removed=factors)
     text = Plural(
         "%(power)s conquers %(area)s, its former home province; "
-        "%(count)s guerrilla factor become regular infantry",
+        "%(count)s guerrilla factor becomes regular infantry",
         "%(power)s conquers %(area)s, its former home province; "
         "%(count)s guerrilla factors become regular infantry",
         count=factors,
@@ -913,7 +913,7 @@ def guerrilla_move(world: World, stack: Guerrilla, destination: str) -> Guerrill
     }
     if destination in guerrilla_destinations(world, stack):
         text = Plural(
-            "%(count)s guerrilla factor of %(power)s move from %(here)s to %(there)s",
+            "%(count)s guerrilla factor of %(power)s moves from %(here)s to %(there)s",
             "%(count)s guerrilla factors of %(power)s move from %(here)s to %(there)s",
             there=there,
             **names,
@@ -921,7 +921,7 @@ def guerrilla_move(world: World, stack: Guerrilla, destination: str) -> Guerrill
         return GuerrillaMove(stack.id, destination, text)
     raise Refused(
         Plural(
-            "%(count)s guerrilla factor of %(power)s stay in %(here)s: %(reason)s",
+            "%(count)s guerrilla factor of %(power)s stays in %(here)s: %(reason)s",
             "%(count)s guerrilla factors of %(power)s stay in %(here)s: %(reason)s",
             reason=_why_not(world, stack, destination, there),
             **names,

@@ -138,7 +138,7 @@ def move_units(world: World, *, stack: int, to: str, count: int) -> Text:
             None, units.power, units.kind, to, count
         )
     return Plural(
-        "%(count)s %(power)s %(kind)s unit move from %(origin)s to %(space)s",
+        "%(count)s %(power)s %(kind)s unit moves from %(origin)s to %(space)s",
         "%(count)s %(power)s %(kind)s units move from %(origin)s to %(space)s",
         count=count,
         power=power_name(units.power),

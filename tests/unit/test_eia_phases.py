@@ -463,7 +463,7 @@ def test_land_a_guerrilla_moves_one_area_even_when_the_stack_it_joins_moves_on(w
     assert (world.guerrilla_factors("granada"), world.guerrilla_factors("andalusia")) == (2, 1)
     assert texts(world, "EIA-9") == [
         "2 guerrilla factors of Spain move from Castile to Granada",
-        "1 guerrilla factor of Spain move from Granada to Andalusia",
+        "1 guerrilla factor of Spain moves from Granada to Andalusia",
     ]
 
 

@@ -771,7 +771,7 @@ def test_eia9_spanish_guerrillas_stay_within_spains_original_home_nation(world):
     spanish = Guerrilla(1, "castile", "spain", 1, "castile", revolt=False)
     assert guerrilla_destinations(world, spanish) == ["andalusia", "granada"]
     assert refused_move(world, spanish, "palatinate") == (
-        "1 guerrilla factor of Spain stay in Castile: Palatinate is not an adjacent area they "
+        "1 guerrilla factor of Spain stays in Castile: Palatinate is not an adjacent area they "
         "may enter"
     )
 
@@ -791,7 +791,7 @@ def test_eia9_revolt_and_besieged_stacks_have_no_destinations(world):
 def test_eia9_only_adjacent_areas(world):
     spanish = Guerrilla(1, "castile", "spain", 1, "castile", revolt=False)
     assert refused_move(world, spanish, "bosnia") == (
-        "1 guerrilla factor of Spain stay in Castile: Bosnia is not an adjacent area they may enter"
+        "1 guerrilla factor of Spain stays in Castile: Bosnia is not an adjacent area they may enter"
     )
 
 
