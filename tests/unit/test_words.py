@@ -144,3 +144,27 @@ def test_no_english_jargon_is_left_in_a_translation(language):
         if re.search(r"\bgunboat\b|\bhook\b", text)
     ]
     assert not left
+
+
+@pytest.mark.parametrize(
+    ("language", "line"),
+    [
+        ("en", "1 guerrilla factor of Spain moves from Catalonia to Aragon"),
+        (
+            "el",
+            "1 μονάδα ανταρτών (Ισπανία) κινείται από την περιοχή Καταλονία στην περιοχή Αραγωνία",
+        ),
+        ("ru", "Испания: 1 фактор партизан перемещается из области Каталония в область Арагон"),
+    ],
+)
+def test_one_guerrilla_factor_moves(language, line):
+    text = Plural(
+        "%(count)s guerrilla factor of %(power)s moves from %(here)s to %(there)s",
+        "%(count)s guerrilla factors of %(power)s move from %(here)s to %(there)s",
+        count=1,
+        power=Name("Spain"),
+        here=Name("Catalonia"),
+        there=Name("Aragon"),
+    )
+    with translation.override(language):
+        assert localized(text) == line
