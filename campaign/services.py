@@ -355,9 +355,10 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
 def _log_save(campaign: Campaign, power: Power, text: Text, *, actor, rule: str) -> None:
     """Log a save of a power's orders, one line per power for what it last did: saved
     again as it was (a draft after a draft, ready after ready), its line of the earlier
-    save goes and the new one ends the log, so that saving three times makes one line,
-    not three. Nothing is lost: the log keeps the power's latest save, with its time
-    and who made it, and every change between a draft and ready."""
+    save by the same user goes and the new one ends the log, so that saving three times
+    makes one line, not three. Nothing is lost: the log keeps the power's latest save,
+    with its time and who made it, every change between a draft and ready, and a save
+    by another user (the GM for the player)."""
     earlier = (
         Event.objects.filter(
             campaign=campaign, phase_id=campaign.phase_id, power=power, kind=Event.Kind.ORDER
@@ -365,7 +366,8 @@ def _log_save(campaign: Campaign, power: Power, text: Text, *, actor, rule: str)
         .order_by("-pk")
         .first()
     )
-    if earlier is not None and earlier.message == message_of(text):
+    same_save = earlier is not None and earlier.message == message_of(text)
+    if same_save and earlier.actor_id == getattr(actor, "pk", None):
         earlier.delete()
     log(campaign, Event.Kind.ORDER, text, actor=actor, power=power, rule=rule)
 

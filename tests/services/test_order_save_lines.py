@@ -88,3 +88,13 @@ def test_the_player_and_the_gm_read_the_latest_save(eia, client, role):
     name = "detail" if role == "player" else "gm"
     page = client.get(reverse(f"campaign:{name}", args=[campaign.pk])).content.decode()
     assert page.count(f"France {DRAFT}") == 1
+
+
+def test_a_save_by_another_user_keeps_the_earlier_line(eia):
+    """The GM saving a player's orders as they were does not take the player's line away:
+    who saved what stays in the log."""
+    campaign, users = eia
+    save(campaign, "france", actor=users["player"])
+    save(campaign, "france", actor=users["gm"])
+    actors = Event.objects.filter(campaign=campaign, kind="order").order_by("pk")
+    assert [event.actor for event in actors] == [users["player"], users["gm"]]
