@@ -84,7 +84,9 @@ class RollReport:
 
     @property
     def text(self) -> Text:
-        roll, outcome = self.roll.explain(), self.outcome
+        """The line; dice read one by one (``extra_faces``) are named each, not summed."""
+        roll = faces_text(self.faces) if self.extra_faces else self.roll.explain()
+        outcome = self.outcome
         if self.comparison:
             return Text(
                 "%(roll)s %(comparison)s: %(outcome)s",

@@ -95,6 +95,15 @@ def test_two_dice_added_show_both_faces():
     assert RollReport("X-1", "two dice", roll, "", "done", extra_faces=(6,)).faces == (3, 4, 6)
 
 
+def test_a_draw_of_several_dice_names_each_face():
+    """A draw read die by die (a pool larger than one die's faces) names every face, not
+    only the first one's "= N"."""
+    report = RollReport("GNW-10", "draw", ModifiedRoll(2), "one of 9", "drawn", extra_faces=(5,))
+    assert report.text == "dice 2 5 one of 9: drawn"
+    single = RollReport("GNW-10", "draw", ModifiedRoll(2), "one of 4", "drawn")
+    assert single.text == "die 2 = 2 one of 4: drawn"
+
+
 def test_a_derived_number_shows_its_arithmetic():
     assert difference(5, 1, "4 guerrilla factors") == "5 − 1 = 4 guerrilla factors"
     assert quotient(6, 3, 2) == "6 ÷ 3 = 2"
