@@ -90,7 +90,8 @@ MEASURE = """([minTarget, actSelector]) => {
     const inner = holder.getBoundingClientRect().right - parseFloat(style.paddingRight)
       - parseFloat(style.borderRightWidth);
     const right = select.getBoundingClientRect().right;
-    if (right > inner + 1) wideSelects.push(`${describe(select)} ends ${(right - inner).toFixed(0)} px out`);
+    const out = (right - inner).toFixed(0);
+    if (right > inner + 1) wideSelects.push(`${describe(select)} ends ${out} px out`);
   }
   const top = (selector) => {
     const el = [...document.querySelectorAll(selector)].find(visible);

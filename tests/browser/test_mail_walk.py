@@ -30,6 +30,7 @@ from campaign.forms import ProfileForm
 from campaign.mail_tokens import unsubscribe_target
 from campaign.models import MailChoice, MailKind, PressMail, Profile
 from tests.browser.connections import one_connection
+from tests.browser.phone import reveal
 from tests.browser.test_main_loop import Tab, log_in
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
 from tests.services.test_scheduling import resolutions, run_worker
@@ -76,7 +77,7 @@ def test_a_player_turns_one_mail_off_from_his_outbox_and_sets_his_reminders(
         tab = Tab(browser, live_server.url, "player")
         tab.page.set_viewport_size(PHONE)
         log_in(tab, player.username, PASSWORD)  # before logging in: the browser's English
-        expect(tab.page.locator("header form[action='/accounts/logout/']")).to_be_visible()
+        expect(reveal(tab.page, "header form[action='/accounts/logout/']")).to_be_visible()
         page = tab.page
 
         # 1. His outbox lists the mail; he opens it and follows its unsubscribe link.

@@ -64,13 +64,15 @@ def owing(campaign, phase: Phase) -> list[str]:
 def write_private(tab: Tab, to: str, text: str) -> None:
     """Send ``text`` to the private channel with ``to`` from the campaign page's panel."""
     panel = tab.page.locator("#press-panel")
-    panel.get_by_label("To").select_option("private")
-    panel.get_by_role("checkbox", name=to, exact=True).check()
-    panel.get_by_label("Message").fill(text)
+    compose = panel.locator("details.press-compose-box")
+    compose.locator("summary").click()  # "New message"
+    compose.get_by_label("To").select_option("private")
+    compose.get_by_role("checkbox", name=to, exact=True).check()
+    compose.get_by_label("Message", exact=True).fill(text)
     with tab.page.expect_response(lambda r: "/press/" in r.url and r.request.method == "POST"):
-        panel.get_by_role("button", name="Send").click()
+        compose.get_by_role("button", name="Send").click()
     expect(panel.locator("#press-notice")).to_have_text("Message sent.")
-    expect(panel.get_by_label("Message")).to_have_value("")
+    expect(panel.get_by_label("Message", exact=True)).to_have_value("")
 
 
 def give_orders(tab: Tab, target: str, gm_line: str | None = None) -> None:
