@@ -38,7 +38,8 @@ def test_pax_baltica_blocks_are_named_with_their_kind_in_the_readers_language(
     html = panel(client, campaign, "block")
     captions = re.findall(r'<span class="caption">([^<]*)</span>', html)
     denmark = {"el": "Δανία", "ru": "Дания"}[language]  # the scenario's word, translated
-    assert f"Danish fleet ({fleet}, {denmark})" in captions
+    danish_fleet = {"el": "Δανικός στόλος", "ru": "Датский флот"}[language]  # so is the block's
+    assert f"{danish_fleet} ({fleet}, {denmark})" in captions
     assert not [c for c in captions if re.search(r"army|regiment|fleet\)", c)]
     added = panel(client, campaign, "block_add")
     kinds = re.search(r'<select name="kind"[^>]*>(.*?)</select>', added, re.S).group(1)

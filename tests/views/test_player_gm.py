@@ -171,5 +171,5 @@ def test_the_gm_reads_the_orders_given_in_their_language(revolt_step):
             reverse("campaign:gm", args=[campaign.pk]), HTTP_ACCEPT_LANGUAGE="ru"
         ).content.decode()
     )
-    assert "Великобритания делает 1 попытку восстания в Minor 000 (1 ПО)" in html
+    assert "Великобритания делает 1 попытку восстания в области Minor 000 (1 ПО)" in html
     assert "Great Britain" not in html

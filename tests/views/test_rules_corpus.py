@@ -27,8 +27,8 @@ def test_a_case_shows_its_source_given_dice_choices_outcome_and_log(client):
     source = "seed great-northern-war_siege-forage-replacements-fleets.ru.txt:14-20"
     assert f"<code>{source}</code>" in case
     assert '<q lang="ru">Pyotr I, Sheremetev и Woronjetski в Kurland' in case
-    assert "<code>russia.loss_order = 3</code>" in case
-    assert "<code>blocks.Sheremetev.strength = 3</code>" in case
+    assert "<code>russia.loss_order</code> = 3" in case  # the path as code, the value in words
+    assert "<code>blocks.Sheremetev.strength</code> = 3" in case
     assert (
         "GNW-4 Kurland: demand 5 FP (2 armies, 1 regiment), supply 3 FP + 1 from supply "
         "trains: 5 − 4 = 1 short; Sheremetev 4 → 3"
