@@ -61,6 +61,9 @@ def owing(campaign, phase: Phase) -> list[str]:
     return sorted(p.key for p in readiness.owing_powers(campaign, phase))
 
 
+MESSAGE_FIELD = re.compile(r"^Message:?$")  # not a reply box's "Your message to …"
+
+
 def write_private(tab: Tab, to: str, text: str) -> None:
     """Send ``text`` to the private channel with ``to`` from the campaign page's panel."""
     panel = tab.page.locator("#press-panel")
@@ -68,11 +71,11 @@ def write_private(tab: Tab, to: str, text: str) -> None:
     compose.locator("summary").click()  # "New message"
     compose.get_by_label("To").select_option("private")
     compose.get_by_role("checkbox", name=to, exact=True).check()
-    compose.get_by_label("Message", exact=True).fill(text)
+    compose.get_by_label(MESSAGE_FIELD).fill(text)
     with tab.page.expect_response(lambda r: "/press/" in r.url and r.request.method == "POST"):
         compose.get_by_role("button", name="Send").click()
-    expect(panel.locator("#press-notice")).to_have_text("Message sent.")
-    expect(panel.get_by_label("Message", exact=True)).to_have_value("")
+    expect(panel.locator(".notice.success")).to_have_text("Message sent.")  # the panel anew
+    expect(panel.get_by_label(MESSAGE_FIELD)).to_have_value("")
 
 
 def give_orders(tab: Tab, target: str, gm_line: str | None = None) -> None:
@@ -205,8 +208,9 @@ def play(campaign, revolt: Phase, users: dict, tabs: dict[str, Tab]) -> None:
     # 1. Press: France writes to Spain alone; Spain's panel announces it without a reload
     # and Spain answers from its panel; France's open channel page shows the answer.
     write_private(france, "Spain", SECRET)
-    channel = spain.page.locator("#press-channels li", has_text="France, Spain")
+    channel = spain.page.locator("#press-panel .press-glance", has_text="France, Spain")
     expect(channel).to_contain_text("1 unread", timeout=POLL_WAIT_MS)
+    expect(channel.locator(".press-line.new")).to_contain_text(SECRET)  # read at a glance
     france_press = france.context.new_page()  # a second tab of France's
     france_press.on("response", france._response)
     france_press.goto(f"/campaigns/{campaign.pk}/press/france+spain/")
