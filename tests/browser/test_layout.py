@@ -205,3 +205,50 @@ def test_pages_read_at_a_glance(live_server, browser, artifacts, subtests, rules
         finally:
             for context, _page in contexts.values():
                 context.close()
+
+
+def other_pages(campaign, users) -> list[tuple[str, object, str]]:
+    """The pages around a campaign, each with its reader and its address."""
+    done = campaign.phases.exclude(pk=campaign.phase_id).order_by("pk").first()
+    at = {"campaign_id": campaign.pk}
+    return [
+        ("home", users["player"], reverse("campaign:list")),
+        ("lobby", users["player"], reverse("campaign:lobby")),
+        ("preferences", users["player"], reverse("campaign:preferences")),
+        ("press", users["player"], reverse("campaign:press", kwargs=at)),
+        ("timeline", users["player"], reverse("campaign:timeline", kwargs=at)),
+        ("notes", users["player"], reverse("campaign:notes", kwargs=at)),
+        ("mail", users["player"], reverse("campaign:mail_settings", kwargs=at)),
+        (
+            "history",
+            users["player"],
+            reverse("campaign:history", kwargs={**at, "phase_id": done.pk}),
+        ),
+        ("rules", users["player"], reverse("campaign:rules", args=[campaign.ruleset])),
+    ]
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.filterwarnings("ignore:No directory at:UserWarning")  # whitenoise: no collectstatic
+def test_the_other_pages_fit_a_phone(live_server, browser, artifacts, subtests):
+    """The pages around an Empires in Arms campaign at 320 px, in English and Russian (the
+    longer words): no sideways scrolling, no small target, no select wider than its box."""
+    campaign, users = RULESETS["empires_in_arms"]()
+    device = DEVICES[0]
+    context, page = log_in(browser, live_server.url, users["player"], device)
+    try:
+        for name, _user, url in other_pages(campaign, users):
+            for language in ("en", "ru"):
+                with subtests.test(f"{name} {language}"):
+                    context.set_extra_http_headers({"Accept-Language": language})
+                    page.goto(url)
+                    page.wait_for_function("() => !document.querySelector('.htmx-request')")
+                    shot = artifacts / f"layout_page_{name}_{device.name}_{language}.png"
+                    page.screenshot(path=shot, full_page=False)
+                    problems = []
+                    for _section in sections_opened(page):
+                        problems += sized_wrong(page.evaluate(MEASURE, [MIN_TARGET, "main"]), "")
+                    assert not problems, "\n".join(problems)
+    finally:
+        context.close()
