@@ -252,3 +252,28 @@ def test_the_other_pages_fit_a_phone(live_server, browser, artifacts, subtests):
                     assert not problems, "\n".join(problems)
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.filterwarnings("ignore:No directory at:UserWarning")  # whitenoise: no collectstatic
+def test_a_phone_keeps_its_section_when_htmx_swaps_the_page(live_server, browser):
+    """The section a reader chose stays chosen when the campaign page is swapped whole (as
+    when the phase moves on) and when a part of it is swapped."""
+    campaign, users = RULESETS["empires_in_arms"]()
+    context, page = log_in(browser, live_server.url, users["player"], DEVICES[1])
+    try:
+        page.goto(reverse("campaign:detail", args=[campaign.pk]))
+        page.locator("label[for=show-log]").click()
+        expect(page.locator("#log")).to_be_visible()
+        page.evaluate(
+            """() => htmx.ajax('GET', location.pathname,
+                 {target: '#campaign-page', select: '#campaign-page', swap: 'outerHTML'})"""
+        )
+        page.wait_for_load_state("networkidle")
+        page.wait_for_function("() => !document.querySelector('.htmx-request')")
+        expect(page.locator("#show-log")).to_be_checked()
+        expect(page.locator("#log")).to_be_visible()
+        expect(page.locator("#map")).to_be_hidden()
+    finally:
+        context.close()
