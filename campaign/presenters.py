@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
+from campaign.maps import marks
 from rules.gm_orders import KEY as GM_ORDERS_KEY
 from rules.translation import Name, localized, render
 
@@ -134,6 +135,10 @@ class OrderLine:
     color: str
     points: tuple[tuple[float, float], ...]
     label: str
+    keys: tuple[str, ...] = ()  # the areas it starts in, passes and points at
+    # on a drawn map, a marker's ring round its area's name (x, y, width, height)
+    ring: tuple[float, float, float, float] | None = None
+    clear: bool = True  # on a drawn map, whether its arrow found a way round every name
 
     @property
     def arrow(self) -> bool:
@@ -335,7 +340,8 @@ def drawn_map(
     common: dict,
 ) -> MapView:
     """The map drawn from its built shapes (see map_view): each row gets its outline, its
-    name's place and its marks as a drawn map shows them."""
+    name's place and its marks as a drawn map shows them; the orders are placed among
+    the names (campaign.maps.marks)."""
     drawn_rows = []
     for row in rows:
         shape = shapes.areas[row.key]
@@ -347,6 +353,7 @@ def drawn_map(
         if area["controller_id"] == own_power_id
     ]
     anchors = {key: shape.anchor for key, shape in shapes.areas.items()}
+    orders = marks.placed(common["orders"], drawn_rows, (shapes.width, shapes.height))
     return MapView(
         rows=drawn_rows,
         lines=[(*anchors[a], *anchors[b]) for a, b in shapes.links],
@@ -355,7 +362,7 @@ def drawn_map(
         land=shapes.land,
         px_per_unit=shapes.px_per_unit,
         focus=focus_box(own, shapes.width, shapes.height) if own_power_id else "",
-        **common,
+        **{**common, "orders": orders},
     )
 
 
@@ -396,7 +403,7 @@ def order_lines(
         if all(key in points for key in keys):
             color = colors.get(mark.power, NEUTRAL_COLOR)
             at = tuple(points[key] for key in keys)
-            lines.append(OrderLine(mark.kind, mark.power, color, at, mark.label))
+            lines.append(OrderLine(mark.kind, mark.power, color, at, mark.label, tuple(keys)))
     return tuple(lines)
 
 

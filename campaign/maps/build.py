@@ -49,7 +49,7 @@ def build_map(scenario_key: str, scenario: dict) -> dict:
     land = coast.land_in(frame)
     land = _rounded(_with_coastal_points(land, points, areas))
     shapes = _shapes(land, points, areas, frame)
-    placed = _labels(areas, shapes, points, frame)
+    placed = _labels(areas, shapes, points, frame, land)
     return {
         "format": FORMAT,
         "scenario": scenario_key,
@@ -150,7 +150,7 @@ def _with_coastal_points(land, points: dict[str, Point], areas: dict[str, dict])
 
 def _shapes(land, points, areas, frame: Frame) -> dict:
     """Each area's shape, rounded to PRECISION."""
-    sea = box(0, 0, frame.width, frame.height).difference(land)
+    sea = _sea(land, frame)
     on_land = {key: p for key, p in points.items() if areas[key]["kind"] != SEA}
     at_sea = {key: p for key, p in points.items() if areas[key]["kind"] == SEA}
     shapes = cells.divide(land, on_land, claim_unmarked=True)
@@ -179,18 +179,25 @@ def _rounded(shape):
     return shapely.transform(shape, lambda xy: (xy / PRECISION).round() * PRECISION)
 
 
-def _labels(areas, shapes, points, frame: Frame) -> dict[str, labels.Placed]:
-    """Each area's label; MapError naming the areas whose label fits nowhere."""
+def _labels(areas, shapes, points, frame: Frame, land) -> dict[str, labels.Placed]:
+    """Each area's label, in its area or on its ground (land, or sea for a sea zone);
+    MapError naming the areas whose label fits nowhere."""
     to_place = [
         labels.Area(key, area["name"], _anchor(shapes[key], points[key]))
         for key, area in areas.items()
     ]
     inside = {key: _contains_test(shape) for key, shape in shapes.items()}
+    on_land, at_sea = _contains_test(land), _contains_test(_sea(land, frame))
+    ground = {key: at_sea if area["kind"] == SEA else on_land for key, area in areas.items()}
     try:
-        return labels.place(to_place, frame.width, frame.height, inside)
+        return labels.place(to_place, frame.width, frame.height, inside, ground)
     except labels.NoRoom as exc:
         problems = [f"{_name(areas[key])} has no room for its label" for key in exc.keys]
         raise MapError(problems) from None
+
+
+def _sea(land, frame: Frame):
+    return box(0, 0, frame.width, frame.height).difference(land)
 
 
 def _own_part(shape, point: Point):

@@ -2,13 +2,14 @@
 
 Each piece of the region (a landmass, a body of water) is shared by a Voronoi diagram of
 the points on it, so that an island's area does not take the facing coast and a coast
-does not take an island that has its own area. Every cell is held within a disc around
-its point, so far-away land stays unassigned. A piece with no point on it goes whole to
-the nearest point if it lies within that point's disc (a small island to the area across
-the strait) when ``claim_unmarked`` is set, and stays unassigned otherwise (a lake is not
-a sea zone). A part of a cell cut off from its point on the same piece (the far shore of
-a bay) is handed to the area it shares the longest border with, or left out if it
-touches none.
+does not take an island that has its own area. A cell takes all of its piece's part that
+is nearer its point than any other, to the map's frame: an area at the edge is cut by the
+frame, never rounded by a disc. A piece with no point on it goes whole to the nearest
+point if it lies within a disc round that point (DISC_FACTOR; a small island to the area
+across the strait) when ``claim_unmarked`` is set, and stays unassigned otherwise (a lake
+is not a sea zone). A part of a cell cut off from its point on the same piece (the far
+shore of a bay) is handed to the area it shares the longest border with, or left out if
+it touches none.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from shapely.ops import voronoi_diagram
 
 from campaign.maps.polygons import polygons
 
-DISC_FACTOR = 2.5  # a cell's reach: this many times the median nearest-neighbour distance
+DISC_FACTOR = 2.5  # a point's reach for an island without a point: this many times the
+# median nearest-neighbour distance
 DISC_SEGMENTS = 16  # per quarter circle
 MIN_SHARED_BORDER = 1.0  # units: shorter contact does not make a cut-off part a neighbour's
 TOUCHING = 0.01  # units: shapes this close touch
@@ -52,7 +54,7 @@ def divide(
                 shares[nearest].append(piece)
             continue
         for key, cell in voronoi_cells(on_piece, envelope).items():
-            for part in polygons(piece.intersection(cell).intersection(reach[key])):
+            for part in polygons(piece.intersection(cell)):
                 (shares[key] if part.covers(points[key]) else cut_off).append(part)
     shapes = {key: shapely.union_all(shares[key]) for key in points}
     _hand_over(cut_off, shapes)

@@ -12,9 +12,11 @@ adapt. Each label takes the free place of least cost, trying rings of places at 
 distances around its anchor, the full name and then the abbreviation at each (at equal
 cost the full name wins; the shorter abbreviation wins when it fits nearer). The cost of
 a place is its distance from the anchor, plus AWAY if its centre is outside the area (it
-then gets a leader line from the anchor to the box's nearest edge), plus CROSSING for
-every other label or leader line its own would cross, and COVERING for every other
-area's anchor its boxes would hide. Nothing is random: the same areas give the same
+then gets a leader line from the anchor to the box's nearest edge); the middle of the row
+of counters under it, and a label away, must lie on the area's ground (on land for a
+land area, at sea for a sea zone) where some place is, plus CROSSING for every other
+label or leader line its own would cross, and COVERING for every other area's anchor its
+boxes would hide. Nothing is random: the same areas give the same
 labels.
 """
 
@@ -131,16 +133,26 @@ def place(
     width: float,
     height: float,
     inside: dict[str, Callable[[float, float], bool]] | None = None,
+    ground: dict[str, Callable[[float, float], bool]] | None = None,
 ) -> dict[str, Placed]:
     """Each area's label, keyed by area; ``inside[key](x, y)`` says whether a point is in
-    the area (without it, only the anchor counts as inside). NoRoom if some label fits
-    nowhere."""
+    the area (without it, only the anchor counts as inside), ``ground[key](x, y)``
+    whether it is on the area's ground (on land for a land area, at sea for a sea zone;
+    without it, anywhere). A label sits in its area, with its counters (_counters) on the
+    area's ground, or away on a leader, on its area's ground with its counters; where no
+    such place is free, the same but for its counters (they may then stray), else in its
+    area or away anywhere. NoRoom if some label fits nowhere."""
     board = _Board(width, height, [area.anchor for area in areas])
     placed: dict[str, Placed] = {}
     homeless = []
     for area in _most_constrained_first(areas):
-        is_inside = (inside or {}).get(area.key) or (lambda x, y, a=area: (x, y) == a.anchor)
-        choice = _best(area, is_inside, board)
+        holds = (inside or {}).get(area.key)
+        on_ground = (ground or {}).get(area.key) or (lambda x, y: True)
+        choice = (
+            _best(area, _at_home(area, holds, on_ground), _on(on_ground, True), board)
+            or _best(area, _at_home(area, holds, None), _on(on_ground, False), board)
+            or _best(area, _at_home(area, holds, None), None, board)
+        )
         if choice is None:
             homeless.append(area.key)
             continue
@@ -165,8 +177,29 @@ def _most_constrained_first(areas: list[Area]) -> list[Area]:
     return sorted(areas, key=lambda a: (-crowding(a), a.key))
 
 
-def _best(area: Area, inside: Callable[[float, float], bool], board: _Board) -> _Choice | None:
-    """The free place of least cost for the area's label, or None."""
+def _at_home(
+    area: Area,
+    inside: Callable[[float, float], bool] | None,
+    ground: Callable[[float, float], bool] | None,
+) -> Callable:
+    """Whether a label centred on (x, y) with that box is at home in its area: its centre
+    in it, and with ``ground``, its counters (_counters) on the area's ground (in it, or
+    in a neighbour); without ``inside``, its centre on the anchor."""
+    if inside is None:
+        return lambda x, y, box: (x, y) == area.anchor
+    if ground is None:
+        return lambda x, y, box: inside(x, y)
+    return lambda x, y, box: inside(x, y) and all(ground(*p) for p in _counters(box))
+
+
+def _best(
+    area: Area,
+    at_home: Callable[[float, float, Box], bool],
+    ground: Callable[[Box], bool] | None,
+    board: _Board,
+) -> _Choice | None:
+    """The free place of least cost for the area's label, or None; with ``ground``, only
+    places in the area or on its ground."""
     texts = [area.name, *filter(None, [abbreviation(area.name)])]
     best = None
     for radius in range(0, REACH + 1, STEP):
@@ -177,12 +210,34 @@ def _best(area: Area, inside: Callable[[float, float], bool], board: _Board) -> 
                 box = text_box(x, y, text)
                 if not board.free(box):
                     continue
-                leader = None if inside(x, y) else _leader(area.anchor, box)
+                home = at_home(x, y, box)
+                if not (home or ground is None or ground(box)):
+                    continue
+                leader = None if home else _leader(area.anchor, box)
                 cost = radius + board.penalty(box, leader, area.anchor)
                 cost += (leader is not None) * AWAY
                 if best is None or cost < best.cost:
                     best = _Choice(cost, box, leader, text)
     return best
+
+
+def _on(ground: Callable[[float, float], bool], counters: bool) -> Callable[[Box], bool]:
+    """Whether a label's box has its centre on the ground, and its counters (_counters)
+    too if ``counters``."""
+    if not counters:
+        return lambda box: ground(*_middle(box))
+    return lambda box: ground(*_middle(box)) and all(ground(*p) for p in _counters(box))
+
+
+def _counters(box: Box) -> list[tuple[float, float]]:
+    """Where the counters under a label's box go: the middle of their row, its badge's."""
+    left, top, right, bottom = badge_box(box)
+    across, middle = (left + right) / 2, (top + bottom) / 2
+    return [(across, middle)]
+
+
+def _middle(box: Box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
 
 
 def _ring(x: float, y: float, radius: float) -> Iterator[tuple[float, float]]:

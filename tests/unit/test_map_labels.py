@@ -107,6 +107,39 @@ def test_inside_an_area_the_label_may_move_from_its_anchor_without_a_leader():
     assert moved.leader is None and (moved.x, moved.y) != (505, 302)
 
 
+def test_a_label_whose_counters_would_be_at_sea_goes_away_on_a_leader_on_land():
+    # Holland by the Channel: land above y 305 and east of x 480, the sea elsewhere; at
+    # its anchor the counters under its name would be at sea
+    in_holland = {"holland": lambda x, y: 490 <= x <= 520 and 290 <= y <= 310}
+    on_land = {"holland": lambda x, y: x >= 480 and y < 305}
+    label = place(
+        [Area("holland", "Holland", (500, 300))], 1000, 600, inside=in_holland, ground=on_land
+    )["holland"]
+    box = text_box(label.x, label.y, "Holland")
+    assert label.leader is not None
+    assert on_land["holland"](label.x, label.y)
+    assert on_land["holland"](*centre_of(badge_box(box)))
+
+
+def test_a_label_at_home_keeps_its_counters_on_its_ground():
+    in_holland = {"holland": lambda x, y: 490 <= x <= 520 and 290 <= y <= 310}
+    on_land = {"holland": lambda x, y: x >= 480}
+    label = place(
+        [Area("holland", "Holland", (500, 300))], 1000, 600, inside=in_holland, ground=on_land
+    )["holland"]
+    assert (label.x, label.y, label.leader) == (500, 300, None)
+
+
+def test_a_label_with_no_place_on_its_ground_is_still_placed():
+    nowhere = {"paris": lambda x, y: False}
+    [label] = place([Area("paris", "Paris", (500, 300))], 1000, 600, ground=nowhere).values()
+    assert label.leader is None or label.leader
+
+
+def centre_of(box) -> tuple[float, float]:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
 def test_crowded_labels_use_their_abbreviations_and_leaders():
     areas = [
         Area(f"a{i}", name, (120 + 6 * i, 70 + 4 * (i % 3)))
@@ -140,7 +173,7 @@ def test_a_box_is_as_wide_as_its_characters_in_a_wide_bold_face():
     left, top, right, bottom = text_box(100, 50, "Paris", 14)
     assert right - left == pytest.approx(14 * sum(CHAR_WIDTHS[c] for c in "Paris") + 4)
     assert text_box(0, 0, "WWW")[2] > text_box(0, 0, "iii")[2]  # not by the count alone
-    assert text_box(0, 0, "Ж")[2] == pytest.approx((14 * OTHER_WIDTH + 4) / 2)
+    assert text_box(0, 0, "ツ")[2] == pytest.approx((14 * OTHER_WIDTH + 4) / 2)
     assert bottom - top == pytest.approx(1.25 * 14)
     assert (left + right) / 2 == 100 and (top + bottom) / 2 == 50
 
