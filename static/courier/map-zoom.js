@@ -3,7 +3,9 @@
 // (+, −, 0 for the whole map, the arrows to move). The first view frames the reader's
 // own areas (the figure's data-focus, "x y width height" in map units), at no less than
 // the scale the map was built for on a phone; the view is kept when HTMX swaps the map
-// in again. A drag does not open the area it ends on.
+// in again. A drag does not open the area it ends on. The scale is kept in the SVG's
+// --zoom, by which map.css divides the orders' strokes: Panzoom scales the whole drawing,
+// and an arrow or a ring would otherwise grow thicker than the names it goes round.
 (function () {
   const MAX_SCALE = 8;
   const STEP = 0.4;
@@ -38,6 +40,7 @@
     }
     svg.addEventListener("panzoomchange", (event) => {
       views[svg.id] = { scale: event.detail.scale, x: event.detail.x, y: event.detail.y };
+      svg.style.setProperty("--zoom", event.detail.scale);
     });
 
     let start = null;

@@ -9,12 +9,13 @@ Pax Baltica sieges), the page's SVG is measured and these rules hold:
   getBoundingClientRect, shrunk by SLACK px on each side so that boxes that only touch
   do not count) where it shows in the map's frame. A *mark* is an order's arrow or ring
   (the geometry of its casing, sampled every SAMPLE px along its outline, each sample
-  widened by half the casing's stroke; an arrowhead as a disc of HEAD px at the arrow's
-  end) or a counter (its box). A label is *covered* by a mark that overlaps its box and
-  is painted above it (after it in the SVG), or painted under it while the label has no
-  halo (a light stroke of 2 px or more painted before its fill: ``paint-order:
-  stroke``), and by a map control (zoom buttons) whose box overlaps the part of its box
-  that the map's frame shows: controls are HTML, drawn over the SVG.
+  widened by half the casing's stroke as the screen shows it, zoom included; an
+  arrowhead as a disc of HEAD px at the arrow's end) or a counter (its box). A label is
+  *covered* by a mark that overlaps its box and is painted above it (after it in the
+  SVG), or painted under it while the label has no halo (a light stroke of 2 px or more
+  painted before its fill: ``paint-order: stroke``), and by a map control (zoom buttons)
+  whose box overlaps the part of its box that the map's frame shows: controls are HTML,
+  drawn over the SVG.
 - **Arrows do not cross names.** No sample of an arrow (casing or head) lies in a
   label's box, its own area's included: an arrow starts and ends beside the names and
   bends round the names on its way. Where the names leave no way (the page draws the
@@ -67,6 +68,7 @@ MEASURE = """() => {
   const ARC = 8, ARC_RADIUS = 25, ARC_CHORD = 15, ARC_TOLERANCE = 0.3;
   const svg = document.querySelector('#map-svg');
   const frame = svg.closest('.map-frame').getBoundingClientRect();
+  const zoom = svg.getBoundingClientRect().width / svg.clientWidth;  // Panzoom's scale
   const all = [...svg.querySelectorAll('*')];
   const order = new Map(all.map((element, index) => [element, index]));
   const rect = (r) => [r.left, r.top, r.right, r.bottom];
@@ -103,7 +105,7 @@ MEASURE = """() => {
   };
   const marks = [...svg.querySelectorAll('.orders .order')].map((mark) => {
     const casing = mark.querySelector('.casing');
-    const half = parseFloat(getComputedStyle(casing).strokeWidth) / 2;
+    const half = (parseFloat(getComputedStyle(casing).strokeWidth) * zoom) / 2;
     const arrow = mark.querySelector('[marker-end]') !== null;
     const points = samples(casing).map((p) => [...p, half]);
     if (arrow) points.push([...points[points.length - 1].slice(0, 2), HEAD]);
