@@ -470,12 +470,6 @@ def mark_read(user, listed: list[Entry], shown: Iterable[Message]) -> list[Entry
     newest: dict[int, int] = {}
     for message in shown:
         newest[message.channel_id] = max(newest.get(message.channel_id, 0), message.pk)
-    return move_markers(user, listed, newest)
-
-
-def move_markers(user, listed: list[Entry], newest: dict[int, int]) -> list[Entry]:
-    """Move the user's marker of each channel (by id) up to the message id given (one
-    query, none when none moves forward); the entries as they read now."""
     moved = {e.pk: newest[e.pk] for e in listed if e.pk in newest and newest[e.pk] > e.read_upto}
     if moved:
         ReadMarker.objects.bulk_create(
@@ -567,13 +561,6 @@ def glances(seat: Seat, listed: list[Entry], powers: dict[str, Power]) -> list[G
             )
             shown.append(Glance(entry, lines(seat, rows, powers), new))
     return shown
-
-
-def mark_glanced(user, listed: list[Entry], shown: list[Glance]) -> list[Entry]:
-    """Mark read the channels whose every unread message the panel shows (one with more
-    unread than it shows stays unread: the reader has not seen them all)."""
-    newest = {g.entry.pk: g.lines[-1].pk for g in shown if not g.unseen}
-    return move_markers(user, listed, newest)
 
 
 def may_reply(seat: Seat, address: Address) -> bool:

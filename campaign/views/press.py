@@ -118,11 +118,12 @@ def poll(request, seat, address, powers, part: str):
 
 
 def panel(request, seat, powers, listed, *, sent: str = ""):
-    """The campaign page's panel: the newest messages of each channel the seat reads
-    (marked read where every unread one shows), a reply box for each the seat may
-    write to, and the compose form; ``sent``: the notice of a message just sent."""
+    """The campaign page's panel: the newest messages of each channel the seat reads,
+    the unread ones labelled new, a reply box for each the seat may write to, and the
+    compose form; ``sent``: the notice of a message just sent. It marks nothing read:
+    it loads and polls whether or not the reader looks at it (a phone's hidden section,
+    a tab in the background); the channel's page marks what it shows."""
     shown = press.glances(seat, listed, powers)
-    listed = press.mark_glanced(request.user, listed, shown)
     context = reader_context(seat, None, powers, listed, view=PANEL)
     context |= {
         "sent": sent,
