@@ -179,10 +179,7 @@ def apply_edit(form, data, *, seat, actor) -> Text:
         raise ServiceError(
             _("The order this edit carries out is not named right: reload the page.")
         )
-    task = find(seat, *_named(carry))
-    text = gm_edits.apply(form, campaign=seat.campaign, actor=actor, carrying_out=task.carrying_out)
-    _mark_done(task)
-    return text
+    return _carried(form, find(seat, *_named(carry)), campaign=seat.campaign, actor=actor)
 
 
 def carry_out(state, *, order_id: int, number: int, digest: str, edit_forms: dict, actor) -> str:
@@ -200,10 +197,7 @@ def carry_out(state, *, order_id: int, number: int, digest: str, edit_forms: dic
             _("%(power)s's order %(number)s does not say all the edit needs: complete it.")
             % {"power": task.order.power.display_name, "number": number}
         )
-    text = gm_edits.apply(
-        form, campaign=state.campaign, actor=actor, carrying_out=task.carrying_out
-    )
-    _mark_done(task)
+    text = _carried(form, task, campaign=state.campaign, actor=actor)
     return _("Carried out %(power)s's order %(number)s: %(edit)s.") % {
         "power": task.order.power.display_name,
         "number": number,
@@ -211,11 +205,21 @@ def carry_out(state, *, order_id: int, number: int, digest: str, edit_forms: dic
     }
 
 
+def _carried(form, task: Task, *, campaign, actor) -> Text:
+    """Make the edit that carries out the task's line (logged against the order) and
+    mark the line done."""
+    text = gm_edits.apply(form, campaign=campaign, actor=actor, carrying_out=task.carrying_out)
+    _mark_done(task)
+    return text
+
+
 def _as_posted(form) -> dict:
     """An unbound form's values as its page would post them (a field with no value: not
-    posted, as a browser sends no empty checkbox)."""
+    posted, as a browser sends no empty checkbox; a 0 is a value)."""
     values = {name: form[name].value() for name in form.fields}
-    return {name: value for name, value in values.items() if value not in (None, False)}
+    return {
+        name: value for name, value in values.items() if value is not None and value is not False
+    }
 
 
 def mark_done(*, seat, order_id: int, number: int, digest: str, actor) -> str:

@@ -7,9 +7,11 @@ form."""
 from __future__ import annotations
 
 import pytest
+from django import forms
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
+from campaign.gm_orders import _as_posted
 from campaign.models import Order
 from rules import gm_orders as gmo
 from tests.factories import snapshot
@@ -116,3 +118,16 @@ def test_an_incomplete_order_opens_the_prefilled_form(given, client_as, monkeypa
     assert "does not say all the edit needs" in " ".join(said(response))
     assert not gmo.lines_of(order_.payload)[0].get("done")
     assert client_as("gm").get(response["Location"]).status_code == 200
+
+
+def test_a_zero_is_posted_as_a_value():
+    """The prefilled form is posted as its page would post it: a 0 (a Pax Baltica block's
+    supply trains) is a value, an unticked box and an empty field are not posted."""
+
+    class Edit(forms.Form):
+        trains = forms.IntegerField(initial=0)
+        strength = forms.IntegerField(initial=3)
+        besieged = forms.BooleanField(initial=False, required=False)
+        note = forms.CharField(required=False)
+
+    assert _as_posted(Edit()) == {"trains": 0, "strength": 3}
