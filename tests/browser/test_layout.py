@@ -277,3 +277,22 @@ def test_a_phone_keeps_its_section_when_htmx_swaps_the_page(live_server, browser
         expect(page.locator("#map")).to_be_hidden()
     finally:
         context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.filterwarnings("ignore:No directory at:UserWarning")  # whitenoise: no collectstatic
+def test_a_link_to_a_part_of_another_section_shows_it(live_server, browser):
+    """On a phone, an address that names a part of a section the tabs hide (a redirect
+    to the dashboard's #seats, "Edit it first" to an edit panel) shows that part."""
+    campaign, users = RULESETS["empires_in_arms"]()
+    context, page = log_in(browser, live_server.url, users["gm"], DEVICES[1])
+    try:
+        dashboard = reverse("campaign:gm", args=[campaign.pk])
+        page.goto(dashboard)
+        expect(page.locator("#seats")).to_be_hidden()
+        for part in ("seats", "schedule", "edits"):
+            page.goto(f"{dashboard}#{part}")
+            expect(page.locator(f"#{part}")).to_be_visible()
+    finally:
+        context.close()
