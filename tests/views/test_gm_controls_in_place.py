@@ -206,6 +206,7 @@ def test_the_clock_answers_in_the_phase_section(campaign, client_as):
     html = response.content.decode()
     assert response.status_code == 200 and answered(html) == "phase"
     assert "Deadline extended." in html
+    assert '<details class="clock open-wide" open>' in html  # what was done stays in view
     assert (fresh(campaign).phase.deadline - set_at).total_seconds() == 24 * 3600
 
 
