@@ -73,7 +73,7 @@ def send_password_reset(address: str, attempt: int = 1) -> str:
     form = RecipientsPasswordResetForm({"email": address})
     if not form.is_valid():
         return "done"
-    site = urlsplit(settings.SITE_URL)
+    site = urlsplit(outgoing.site_origin())
     try:
         form.save(
             domain_override=site.netloc,
@@ -105,7 +105,7 @@ def confirmation_token(user_id: int, address: str) -> str:
 
 def confirmation_link(user_id: int, address: str) -> str:
     path = reverse("campaign:confirm_email", args=[confirmation_token(user_id, address)])
-    return settings.SITE_URL.rstrip("/") + path
+    return outgoing.site_url(path)
 
 
 @task()

@@ -193,7 +193,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_duration
 
-from campaign import history, notes, press, sealing
+from campaign import history, notes, outgoing, press, sealing
 from campaign.archive_rows import (
     AREA_IDENTITY,
     POWER_IDENTITY,
@@ -1424,7 +1424,7 @@ def _publish_renewal(campaign: Campaign, seeds: bool, secret: bool, actor) -> No
 def _invitations(seats: list[Seat], powers: dict[str, int]) -> list[Invitation]:
     """The link of each imported seat without a user (the GM's is not offered by link)."""
     keys = {pk: key for key, pk in powers.items()}
-    site = settings.SITE_URL.rstrip("/")
+    site = outgoing.site_origin()
     return [
         Invitation(
             seat=keys[seat.power_id] if seat.power_id else seat.role,

@@ -18,7 +18,7 @@ from django.core.exceptions import DisallowedHost
 from django.dispatch import receiver
 from django.utils import timezone, translation
 
-from campaign import time_zones
+from campaign import outgoing, time_zones
 from campaign.models import Profile
 
 COOKIE = SESSION_KEY = "tz"
@@ -85,19 +85,20 @@ class LanguageMiddleware:
 
 class ServedOriginMiddleware:
     """In development (settings.SITE_URL_FROM_REQUESTS: DEBUG with COURIER_SITE_URL
-    unset), settings.SITE_URL is the address of the last request served (its scheme,
-    host and port), so that the links in mail lead back to wherever the demo runs
-    (``bin/demo 8080``). A deployment sets COURIER_SITE_URL: this changes nothing then."""
+    unset), the mail a request sends links to the address that request was served on
+    (its scheme, host and port: campaign.outgoing.served_at), wherever the demo runs
+    (``bin/demo 8080``). No setting changes: each request has its own. A deployment sets
+    COURIER_SITE_URL and does not install this."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
-        if settings.SITE_URL_FROM_REQUESTS:
-            try:
-                origin = f"{request.scheme}://{request.get_host()}"
-            except DisallowedHost:  # answered 400 further on; nothing to learn from it
-                origin = ""
-            if origin and origin != settings.SITE_URL:
-                settings.SITE_URL = origin
-        return self.get_response(request)
+        if not settings.SITE_URL_FROM_REQUESTS:
+            return self.get_response(request)
+        try:
+            origin = f"{request.scheme}://{request.get_host()}"
+        except DisallowedHost:  # answered 400 further on; nothing to learn from it
+            return self.get_response(request)
+        with outgoing.served_at(origin):
+            return self.get_response(request)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
 from email.utils import make_msgid
 from urllib.parse import urlsplit
@@ -48,13 +49,35 @@ class Answer:
     hint: Callable[[], str]
 
 
+# The address the request being answered was served on, in development without
+# COURIER_SITE_URL (campaign.middleware.ServedOriginMiddleware); empty otherwise. A context
+# variable, not a setting: each request (each thread of the development server) its own.
+_served_origin: ContextVar[str] = ContextVar("served_origin", default="")
+
+
+@contextmanager
+def served_at(origin: str):
+    """Within: mail links lead to ``origin`` (the address a request was served on)."""
+    token = _served_origin.set(origin)
+    try:
+        yield
+    finally:
+        _served_origin.reset(token)
+
+
+def site_origin() -> str:
+    """The address mail links lead to, without a final slash: settings.SITE_URL, or in
+    development without COURIER_SITE_URL the one the request being answered came to."""
+    return (_served_origin.get() or settings.SITE_URL).rstrip("/")
+
+
 def site_url(path: str) -> str:
-    """The site's address of ``path``, as a mail links to it (settings.SITE_URL)."""
-    return settings.SITE_URL.rstrip("/") + path
+    """The site's address of ``path``, as a mail links to it."""
+    return site_origin() + path
 
 
 def _domain() -> str:
-    return urlsplit(settings.SITE_URL).hostname or "localhost"
+    return urlsplit(site_origin()).hostname or "localhost"
 
 
 @contextmanager

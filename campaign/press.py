@@ -54,7 +54,7 @@ from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
-from campaign import delivery
+from campaign import delivery, outgoing
 from campaign.changes import locked_campaign, log
 from campaign.errors import ServiceError
 from campaign.models import Campaign, Channel, Event, Message, Power, ReadMarker, Seat
@@ -372,7 +372,7 @@ def site_url(campaign: Campaign, address: Address | None = None) -> str:
         if address
         else reverse("campaign:press", args=[campaign.pk])
     )
-    return settings.SITE_URL.rstrip("/") + path
+    return outgoing.site_url(path)
 
 
 # -- reading ----------------------------------------------------------------------------

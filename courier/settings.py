@@ -270,8 +270,8 @@ MAIL_REPLY_DOMAIN = os.environ.get(
 MAIL_REPLY_LOCAL = os.environ.get("COURIER_MAIL_REPLY_LOCAL", "courier")
 MAIL_REPLY_MAX_BYTES = int(os.environ.get("COURIER_MAIL_REPLY_MAX_BYTES", str(512 * 1024)))
 # The address links in mail point to. A deployment sets COURIER_SITE_URL; in development
-# (DEBUG) without it, each request served sets it to the address it was served on
-# (campaign.middleware.ServedOriginMiddleware), whatever port the demo runs on.
+# (DEBUG) without it, the mail a request sends links to the address that request was
+# served on (campaign.middleware.ServedOriginMiddleware), whatever port the demo runs on.
 SITE_URL = os.environ.get("COURIER_SITE_URL", "http://127.0.0.1:8000")
 SITE_URL_FROM_REQUESTS = DEBUG and not os.environ.get("COURIER_SITE_URL")
 if DEBUG:

@@ -11,10 +11,12 @@ import sys
 import pytest
 from django.conf import settings as django_settings
 from django.contrib.auth import get_user_model
-from django.test import Client
+from django.http import HttpResponse
+from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from campaign import outgoing
+from campaign.middleware import ServedOriginMiddleware
 from campaign.models import Campaign
 from tests.factories import make_eia_campaign
 
@@ -23,17 +25,31 @@ User = get_user_model()
 CONSOLE = {"COURIER_EMAIL_CONSOLE": "1", "DJANGO_HTTPS": "0"}
 
 
+def served(**request) -> str:
+    """The mail links' address while a request to the lobby is answered."""
+    seen = []
+
+    def answer(_request):
+        seen.append(outgoing.site_url("/campaigns/1/"))
+        return HttpResponse()
+
+    ServedOriginMiddleware(answer)(RequestFactory().get("/lobby/", **request))
+    return seen[0]
+
+
 def test_the_served_address_is_the_mail_links_address(settings):
     settings.SITE_URL_FROM_REQUESTS = True
-    Client().get("/lobby/", HTTP_HOST="localhost:8080")
-    assert django_settings.SITE_URL == "http://localhost:8080"
-    assert outgoing.site_url("/campaigns/1/") == "http://localhost:8080/campaigns/1/"
+    linked = served(HTTP_HOST="localhost:8080")
+    assert linked == "http://localhost:8080/campaigns/1/"
+    # only while that request is answered: no setting changed for the others
+    assert django_settings.SITE_URL == "http://127.0.0.1:8000"
+    assert outgoing.site_url("/x/") == "http://127.0.0.1:8000/x/"
 
 
 def test_https_is_kept(settings):
     settings.SITE_URL_FROM_REQUESTS = True
-    Client().get("/lobby/", HTTP_HOST="127.0.0.1:9000", secure=True)
-    assert django_settings.SITE_URL == "https://127.0.0.1:9000"
+    linked = served(HTTP_HOST="127.0.0.1:9000", secure=True)
+    assert linked == "https://127.0.0.1:9000/campaigns/1/"
 
 
 def test_an_explicit_site_url_is_kept(settings):
@@ -51,9 +67,8 @@ def test_a_host_not_allowed_teaches_nothing(settings):
     assert before == django_settings.SITE_URL
 
 
-def test_a_mail_sent_by_a_request_links_to_its_address(
-    settings, monkeypatch, django_capture_on_commit_callbacks
-):
+@pytest.mark.django_db(transaction=True)  # the mail is written as the request commits
+def test_a_mail_sent_by_a_request_links_to_its_address(settings, monkeypatch):
     """Asking for a seat in the lobby mails the GM, a link to the dashboard in it."""
     settings.SITE_URL_FROM_REQUESTS = True
     sent = []
@@ -70,8 +85,7 @@ def test_a_mail_sent_by_a_request_links_to_its_address(
     client.force_login(User.objects.create_user("asker", "asker@example.org"))
     spain = campaign.powers.get(key="spain")
     url = reverse("campaign:lobby_ask", args=[campaign.pk, spain.pk])
-    with django_capture_on_commit_callbacks(execute=True):
-        assert client.post(url, HTTP_HOST="localhost:8123").status_code == 302
+    assert client.post(url, HTTP_HOST="localhost:8123").status_code == 302
     (mail,) = [m for m in sent if m["to"] == "gm@example.org"]
     assert "http://localhost:8123/" in mail["text"]
     assert "127.0.0.1:8000" not in mail["text"]
