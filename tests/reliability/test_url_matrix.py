@@ -637,15 +637,19 @@ def foreign_gm_order(s: Scene):
 
 
 def carry_out_calls(s: Scene) -> list[Call]:
-    """The edit prefilled from an order for the GM: none here, another campaign's, or
-    (a phase under way) one of a phase no longer open for them."""
-    digest = "?digest=" + "0" * 16
-    calls = [
-        get(u("carry_out", s.pk, MISSING, 1) + digest, 404, "no such order"),
-        get(u("carry_out", s.pk, foreign_gm_order(s).pk, 1) + digest, 404, "another campaign's"),
-    ]
-    for order_ in s.phase.orders.all():
-        calls.append(get(u("carry_out", s.pk, order_.pk, 1) + digest, 409, "a phase under way"))
+    """The edit prefilled from an order for the GM (GET), or made at once (POST): none
+    here, another campaign's, or (a phase under way) one of a phase no longer open for
+    them."""
+    digest = "0" * 16
+    posted = {"digest": digest, "state_version": s.campaign.state_version}
+    calls = []
+    for order_id, status, label in [
+        (MISSING, 404, "no such order"),
+        (foreign_gm_order(s).pk, 404, "another campaign's"),
+        *((order_.pk, 409, "a phase under way") for order_ in s.phase.orders.all()),
+    ]:
+        url = u("carry_out", s.pk, order_id, 1)
+        calls += [get(f"{url}?digest={digest}", status, label), post(url, posted, status, label)]
     return calls
 
 
@@ -706,7 +710,7 @@ BUILDERS: dict[str, Spec] = {
     "edit": Spec(GM, POST_ONLY, edit_calls),
     "edit_item": Spec(GM, GET_ONLY, edit_item_calls),
     "edit_panel": Spec(GM, GET_ONLY, edit_panel_calls),
-    "carry_out": Spec(GM, GET_ONLY, carry_out_calls),
+    "carry_out": Spec(GM, ANY_METHOD, carry_out_calls),
     "gm_order_done": Spec(GM, POST_ONLY, gm_order_done_calls),
     "gm_orders_reveal": Spec(
         GM,
