@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
-from campaign.maps import marks
+from campaign.maps import labels, marks
 from rules.gm_orders import KEY as GM_ORDERS_KEY
 from rules.translation import Name, localized, render
 
@@ -90,18 +90,23 @@ class RulesetPresenter(Protocol):
 @dataclass(frozen=True)
 class MapLabel:
     """Where an area's name is written on a drawn map: the text's centre, its size, the
-    words (the name, or the abbreviation the map was built with) and, for a label set
-    away from its area, the leader line from the area to it."""
+    words (the name, or the abbreviation the map was built with), for a label set away
+    from its area the leader line from the area to it, and where its counters go."""
 
     x: float
     y: float
     size: float
     text: str
     leader: tuple[float, float, float, float] | None = None
+    counters: tuple[float, float] | None = None  # where the map was built to put them
 
     @property
     def badges_at(self) -> tuple[float, float]:
-        """Where the area's counters go: just below its name."""
+        """Where the area's counters go (the middle of their first row): where the map
+        was built to put them, in the area, even when the name is led away; for a map
+        built without that place, just below the name."""
+        if self.counters:
+            return self.counters
         return (self.x, round(self.y + self.size * 0.625 + BADGE_SIZE / 2, 1))
 
 
@@ -319,16 +324,20 @@ def map_view(
     )
 
 
-def map_label(place: Any, english: str) -> MapLabel:
+def map_label(place: Any, english: str, name: str | None = None) -> MapLabel:
     """An area's name (``english``: the scenario's, or the abbreviation its built map
-    gives) where the map was built to write it, in the reader's language: a word longer
-    than the English the map made room for is written smaller, so that it keeps about
-    the English word's width."""
+    gives; ``name``: the scenario's) where the map was built to write it, in the
+    reader's language: an abbreviation the catalogs do not hold is made from the
+    translated name (labels.abbreviation); a word longer than the English the map made
+    room for is written smaller, so that it keeps about the English word's width."""
     shown = str(Name(english))
+    if name and english != name and shown == english and str(Name(name)) != name:
+        shown = labels.abbreviation(str(Name(name))) or str(Name(name))
     size = place.size
     if len(shown) > len(english):
         size = max(round(size * len(english) / len(shown), 1), min(size, SMALLEST_LABEL))
-    return MapLabel(place.x, place.y, size, shown, place.leader)
+    counters = getattr(place, "counters", None)
+    return MapLabel(place.x, place.y, size, shown, place.leader, counters)
 
 
 def drawn_map(
@@ -345,7 +354,8 @@ def drawn_map(
     drawn_rows = []
     for row in rows:
         shape = shapes.areas[row.key]
-        label = map_label(shape.label, shape.label.text or str.__str__(row.name))
+        name = str.__str__(row.name)
+        label = map_label(shape.label, shape.label.text or name, name)
         drawn_rows.append(replace(row, shape=shape.d, label=label, **drawn_marks(row, presenter)))
     own = [
         row

@@ -180,15 +180,18 @@ def _rounded(shape):
 
 
 def _labels(areas, shapes, points, frame: Frame, land) -> dict[str, labels.Placed]:
-    """Each area's label, in its area or on its ground (land, or sea for a sea zone);
-    MapError naming the areas whose label fits nowhere."""
+    """Each area's label, in its area or led away to the sea (or to its own ground), its
+    counters in the area; MapError naming the areas whose label fits nowhere."""
     to_place = [
         labels.Area(key, area["name"], _anchor(shapes[key], points[key]))
         for key, area in areas.items()
     ]
     inside = {key: _contains_test(shape) for key, shape in shapes.items()}
-    on_land, at_sea = _contains_test(land), _contains_test(_sea(land, frame))
-    ground = {key: at_sea if area["kind"] == SEA else on_land for key, area in areas.items()}
+    at_sea = _contains_test(_sea(land, frame))
+    ground = {
+        key: at_sea if area["kind"] == SEA else _either(inside[key], at_sea)
+        for key, area in areas.items()
+    }
     try:
         return labels.place(to_place, frame.width, frame.height, inside, ground)
     except labels.NoRoom as exc:
@@ -212,6 +215,10 @@ def _anchor(shape, point: Point) -> tuple[float, float]:
         return round(point.x, 1), round(point.y, 1)
     pole = polylabel(part, tolerance=0.5)
     return round(pole.x, 1), round(pole.y, 1)
+
+
+def _either(a, b):
+    return lambda x, y: a(x, y) or b(x, y)
 
 
 def _contains_test(shape):

@@ -1,23 +1,31 @@
-"""Placing the areas' labels so that no two overlap, once, when the map is built.
+"""Placing the areas' labels and their counters so that no two overlap, once, when the
+map is built.
 
 A label's box is estimated from its text: its characters' widths in a wide bold face
-(CHAR_WIDTHS) × size, + 4 units wide, and 1.25 × size high, centred on (x, y); below it
-the page draws the area's counters, so a badge box of BADGE units is kept free under
-every label too. Every box stays in the frame, and no box or badge overlaps another.
+(CHAR_WIDTHS) × size, + 4 units wide, and 1.25 × size high, centred on (x, y). An area's
+counters get a box of their own (BADGE: one counter and some air; a longer row is drawn
+under the names' halo), in the area: just below its label when that is free and in the
+area, else at the free spot in the area nearest its anchor (the pole of inaccessibility
+of its shape), so that they never follow a label led away. Every box stays in the frame,
+and no box overlaps another.
 
-The labels are placed greedily, one at a time, the most constrained first: the areas
-whose anchors have the most other anchors close by have the fewest free places near
-their own, so they choose while there is room, and the areas with space around them
-adapt. Each label takes the free place of least cost, trying rings of places at growing
-distances around its anchor, the full name and then the abbreviation at each (at equal
-cost the full name wins; the shorter abbreviation wins when it fits nearer). The cost of
-a place is its distance from the anchor, plus AWAY if its centre is outside the area (it
-then gets a leader line from the anchor to the box's nearest edge); the middle of the row
-of counters under it, and a label away, must lie on the area's ground (on land for a
-land area, at sea for a sea zone) where some place is, plus CROSSING for every other
-label or leader line its own would cross, and COVERING for every other area's anchor its
-boxes would hide. Nothing is random: the same areas give the same
-labels.
+First every area, the smallest first, holds the free spot in it nearest its anchor for
+its counters (a box wholly in the area, unless that is PARTLY farther than one with only
+its middle in it). Then the labels are placed greedily, one at a time, the most
+constrained first: the areas whose anchors have the most other anchors close by have the
+fewest free places near their own, so they choose while there is room, and the areas
+with space around them adapt; an inland area, far from the sea a label led away would
+need (INLAND), counts as more crowded. Each label takes the
+free place of least cost, trying rings of places at growing distances around its anchor,
+the full name and then the abbreviation at each (at equal cost the full name wins; the
+shorter abbreviation wins when it fits nearer). The cost of a place is its distance from
+the anchor, plus SPLIT if its counters cannot go just below it, plus AWAY and LENGTH per
+unit of its leader line if its centre is outside the area (it then gets a leader line
+from the anchor to the box's nearest edge; its middle and both ends must then be on the
+area's ground: at sea or in the area for a land area, at sea for a sea zone, never on
+another area's land, where some such place is), plus CROSSING for every other label or
+leader line its own would cross, and COVERING for every other area's anchor it would
+hide. Nothing is random: the same areas give the same labels.
 """
 
 from __future__ import annotations
@@ -35,10 +43,16 @@ PADDING, LINE_HEIGHT = 4, 1.25  # of the box: units around the text; × size
 WIDTHS_FILE = Path(__file__).parent / "data" / "char-widths.json"
 CHAR_WIDTHS = json.loads(WIDTHS_FILE.read_text(encoding="utf-8"))["widths"]
 OTHER_WIDTH = 0.9
-BADGE = (40, 20)  # units: the counters' box under each label
+BADGE = (24, 20)  # units: the box kept for an area's counters: one counter and some air
 STEP = 7  # units between the rings of places tried around an anchor
 REACH = 450  # units: the farthest a label's centre may be from its anchor
 AWAY, CROSSING, COVERING = 30, 30, 5  # costs, in units of distance
+LENGTH = 1.0  # cost of a leader line, per unit of its length (on top of the distance)
+SPLIT = 10  # cost of a label at home whose counters are not just below it
+SPOT_STEP, SPOT_REACH = 4, 120  # units: the grid of spots tried for counters, how far
+INLAND = 50  # units: an area this far from any sea is placed as if twice as crowded
+AIR = 0.01  # units between a label and the counters just below it, once rounded
+PARTLY = 60  # cost of a spot whose counters' box is not wholly in the area
 NEAR = 5  # units: anchors closer than this crowd an area no more than at this distance
 GRID = 64  # units: the cell size of the index of what is placed
 SMALL_WORDS = {"of", "the", "de", "du", "des", "la", "le", "von", "van", "der", "di"}
@@ -69,10 +83,15 @@ class Placed:
     size: int
     text: str | None
     leader: Line | None
+    counters: tuple[float, float] | None = None
 
     def as_json(self) -> dict:
         leader = list(self.leader) if self.leader else None
-        return {"x": self.x, "y": self.y, "size": self.size, "text": self.text, "leader": leader}
+        counters = list(self.counters) if self.counters else None
+        return {
+            "x": self.x, "y": self.y, "size": self.size, "text": self.text, "leader": leader,
+            "counters": counters,
+        }  # fmt: skip
 
 
 class NoRoom(ValueError):
@@ -89,6 +108,7 @@ class _Choice:
     box: Box
     leader: Line | None
     text: str
+    counters: tuple[float, float]
 
 
 def text_box(x: float, y: float, text: str, size: float = SIZE) -> Box:
@@ -128,6 +148,11 @@ def _cut(word: str) -> str:
     return word[:6] + "."
 
 
+def counters_box(x: float, y: float) -> Box:
+    """The counters' box (BADGE) centred on (x, y), the middle of their row."""
+    return (x - BADGE[0] / 2, y - BADGE[1] / 2, x + BADGE[0] / 2, y + BADGE[1] / 2)
+
+
 def place(
     areas: list[Area],
     width: float,
@@ -136,36 +161,56 @@ def place(
     ground: dict[str, Callable[[float, float], bool]] | None = None,
 ) -> dict[str, Placed]:
     """Each area's label, keyed by area; ``inside[key](x, y)`` says whether a point is in
-    the area (without it, only the anchor counts as inside), ``ground[key](x, y)``
-    whether it is on the area's ground (on land for a land area, at sea for a sea zone;
-    without it, anywhere). A label sits in its area, with its counters (_counters) on the
-    area's ground, or away on a leader, on its area's ground with its counters; where no
-    such place is free, the same but for its counters (they may then stray), else in its
-    area or away anywhere. NoRoom if some label fits nowhere."""
+    the area (without it, only the anchor counts as inside, and its counters may go
+    anywhere), ``ground[key](x, y)`` whether a label led away from the area may sit there
+    (for a land area: at sea or in the area; for a sea zone: at sea; without it,
+    anywhere). A label sits in its area or away on a leader on that ground, its counters
+    always in the area (_spots); where no such place is free, the label may sit away
+    anywhere, and failing that, its counters may stray too. NoRoom if some label fits
+    nowhere."""
+    inside, ground = inside or {}, ground or {}
+    order = _most_constrained_first(areas, inside, ground)
     board = _Board(width, height, [area.anchor for area in areas])
     placed: dict[str, Placed] = {}
     homeless = []
-    for area in _most_constrained_first(areas):
-        holds = (inside or {}).get(area.key)
-        on_ground = (ground or {}).get(area.key) or (lambda x, y: True)
+    room = {area.key: len(_spots(area, inside.get(area.key), board, True)) for area in areas}
+    # each area first holds a place for its counters in it, the smallest area first
+    for area in sorted(order, key=lambda a: room[a.key]):
+        board.own = area.key
+        spots = _spots(area, inside.get(area.key), board, True)
+        if spots:
+            board.hold(area.key, counters_box(*spots[0]))
+    for area in order:
+        board.own = area.key  # its own held place is free to it
+        holds = inside.get(area.key)
+        away = ground.get(area.key)
+        spots = _spots(area, holds, board, True)
         choice = (
-            _best(area, _at_home(area, holds, on_ground), _on(on_ground, True), board)
-            or _best(area, _at_home(area, holds, None), _on(on_ground, False), board)
-            or _best(area, _at_home(area, holds, None), None, board)
+            _best(area, holds, away, spots, board)
+            or _best(area, holds, None, spots, board)
+            or _best(area, holds, None, _spots(area, holds, board, False), board)
         )
+        board.release(area.key)
         if choice is None:
             homeless.append(area.key)
             continue
-        board.add(choice.box, choice.leader)
+        board.add([choice.box, counters_box(*choice.counters)], choice.leader)
         placed[area.key] = _placed(area, choice)
     if homeless:
         raise NoRoom(homeless)
     return placed
 
 
-def _most_constrained_first(areas: list[Area]) -> list[Area]:
+def _most_constrained_first(
+    areas: list[Area],
+    inside: dict[str, Callable[[float, float], bool]] | None = None,
+    ground: dict[str, Callable[[float, float], bool]] | None = None,
+) -> list[Area]:
     """The areas by how crowded their anchors are, most first: the sum over the other
-    anchors of one over their distance (at least NEAR), so near neighbours count most."""
+    anchors of one over their distance (at least NEAR), so near neighbours count most,
+    × (1 + the distance to the nearest ground outside the area, a label led away could
+    sit on, / INLAND): an inland area's label led away would have far to go, so it
+    chooses before its neighbours by the coast."""
 
     def crowding(area: Area) -> float:
         return sum(
@@ -174,33 +219,57 @@ def _most_constrained_first(areas: list[Area]) -> list[Area]:
             if other is not area
         )
 
-    return sorted(areas, key=lambda a: (-crowding(a), a.key))
+    def inland(area: Area) -> float:
+        holds, away = (inside or {}).get(area.key), (ground or {}).get(area.key)
+        if holds is None or away is None:
+            return 0.0
+        for radius in range(STEP, REACH + 1, STEP):
+            if any(away(*p) and not holds(*p) for p in _ring(*area.anchor, radius)):
+                return radius
+        return REACH
+
+    return sorted(areas, key=lambda a: (-round(crowding(a) * (1 + inland(a) / INLAND), 9), a.key))
 
 
-def _at_home(
-    area: Area,
-    inside: Callable[[float, float], bool] | None,
-    ground: Callable[[float, float], bool] | None,
-) -> Callable:
-    """Whether a label centred on (x, y) with that box is at home in its area: its centre
-    in it, and with ``ground``, its counters (_counters) on the area's ground (in it, or
-    in a neighbour); without ``inside``, its centre on the anchor."""
-    if inside is None:
-        return lambda x, y, box: (x, y) == area.anchor
-    if ground is None:
-        return lambda x, y, box: inside(x, y)
-    return lambda x, y, box: inside(x, y) and all(ground(*p) for p in _counters(box))
+def _spots(
+    area: Area, inside: Callable[[float, float], bool] | None, board: _Board, own: bool
+) -> list[tuple[float, float]]:
+    """Where the area's counters may go whatever its label does: free places for their
+    box (the middle of their row) within SPOT_REACH of the anchor, on a grid of
+    SPOT_STEP, in the area if ``own`` (without ``inside``: anywhere), nearest first, a
+    box that only has its middle in the area counted PARTLY farther."""
+    x0, y0 = area.anchor
+    found = []
+    steps = int(SPOT_REACH // SPOT_STEP)
+    for i in range(-steps, steps + 1):
+        for j in range(-steps, steps + 1):
+            x, y = x0 + i * SPOT_STEP, y0 + j * SPOT_STEP
+            distance = math.hypot(x - x0, y - y0)
+            if distance > SPOT_REACH or not board.free([counters_box(x, y)]):
+                continue
+            whole = True
+            if own and inside is not None:
+                if not inside(x, y):
+                    continue
+                whole = all(inside(*corner) for corner in _corners(counters_box(x, y)))
+            found.append((distance + (not whole) * PARTLY, round(x, 1), round(y, 1)))
+    return [(x, y) for _, x, y in sorted(found)]
 
 
 def _best(
     area: Area,
-    at_home: Callable[[float, float, Box], bool],
-    ground: Callable[[Box], bool] | None,
+    inside: Callable[[float, float], bool] | None,
+    ground: Callable[[float, float], bool] | None,
+    spots: list[tuple[float, float]],
     board: _Board,
 ) -> _Choice | None:
-    """The free place of least cost for the area's label, or None; with ``ground``, only
-    places in the area or on its ground."""
+    """The free place of least cost for the area's label and its counters, or None: at
+    home (its centre in the area; without ``inside``, on the anchor) with its counters
+    just below it in the area or else at the nearest free spot (``spots``), or away on a
+    leader, with ``ground`` only where its middle and both ends are on that ground, its
+    counters at the nearest spot."""
     texts = [area.name, *filter(None, [abbreviation(area.name)])]
+    holds = inside or (lambda x, y: True)
     best = None
     for radius in range(0, REACH + 1, STEP):
         if best is not None and radius >= best.cost:
@@ -208,32 +277,52 @@ def _best(
         for text in texts:
             for x, y in _ring(*area.anchor, radius):
                 box = text_box(x, y, text)
-                if not board.free(box):
+                if not board.free([box]):
                     continue
-                home = at_home(x, y, box)
-                if not (home or ground is None or ground(box)):
+                home = (x, y) == area.anchor if inside is None else inside(x, y)
+                if not (home or ground is None or all(ground(*p) for p in _ends(box))):
+                    continue
+                counters, extra = _counters(box, home, holds, spots, board)
+                if counters is None:
                     continue
                 leader = None if home else _leader(area.anchor, box)
-                cost = radius + board.penalty(box, leader, area.anchor)
-                cost += (leader is not None) * AWAY
+                cost = radius + extra + board.penalty(box, leader, area.anchor)
+                if leader is not None:
+                    cost += AWAY + LENGTH * math.dist(leader[:2], leader[2:])
                 if best is None or cost < best.cost:
-                    best = _Choice(cost, box, leader, text)
+                    best = _Choice(cost, box, leader, text, counters)
     return best
 
 
-def _on(ground: Callable[[float, float], bool], counters: bool) -> Callable[[Box], bool]:
-    """Whether a label's box has its centre on the ground, and its counters (_counters)
-    too if ``counters``."""
-    if not counters:
-        return lambda box: ground(*_middle(box))
-    return lambda box: ground(*_middle(box)) and all(ground(*p) for p in _counters(box))
+def _counters(
+    box: Box,
+    home: bool,
+    inside: Callable[[float, float], bool],
+    spots: list[tuple[float, float]],
+    board: _Board,
+) -> tuple[tuple[float, float] | None, float]:
+    """Where the counters of a label with that box go, and the extra cost: for a label at
+    home, just below it if that is free and in the area; else the first spot its box
+    leaves free, at SPLIT more (a label at home) or nothing more (a label away)."""
+    across, down = _middle(badge_box(box))
+    middle = (round(across, 2), round(down + AIR, 2))  # stored as it is checked
+    if home and inside(*middle) and board.free([counters_box(*middle)]):
+        return middle, 0.0
+    for spot in spots:
+        if not _overlap(counters_box(*spot), box):
+            return spot, SPLIT if home else 0.0
+    return None, 0.0
 
 
-def _counters(box: Box) -> list[tuple[float, float]]:
-    """Where the counters under a label's box go: the middle of their row, its badge's."""
-    left, top, right, bottom = badge_box(box)
-    across, middle = (left + right) / 2, (top + bottom) / 2
-    return [(across, middle)]
+def _ends(box: Box) -> list[tuple[float, float]]:
+    """The middle of a label's text and its two ends (the box less its padding)."""
+    middle = _middle(box)
+    inset = PADDING / 2 + 1
+    return [middle, (box[0] + inset, middle[1]), (box[2] - inset, middle[1])]
+
+
+def _corners(box: Box) -> list[tuple[float, float]]:
+    return [(box[0], box[1]), (box[2], box[1]), (box[0], box[3]), (box[2], box[3])]
 
 
 def _middle(box: Box) -> tuple[float, float]:
@@ -263,7 +352,7 @@ def _placed(area: Area, choice: _Choice) -> Placed:
     box = choice.box
     x, y = round((box[0] + box[2]) / 2, 1), round((box[1] + box[3]) / 2, 1)
     text = None if choice.text == area.name else choice.text
-    return Placed(area.anchor, x, y, SIZE, text, choice.leader)
+    return Placed(area.anchor, x, y, SIZE, text, choice.leader, choice.counters)
 
 
 class _Board:
@@ -273,23 +362,26 @@ class _Board:
     def __init__(self, width: float, height: float, anchors: list[tuple[float, float]]):
         self.width, self.height = width, height
         self.boxes: dict[tuple[int, int], list[Box]] = {}
+        self.held: dict[tuple[int, int], list[tuple[str, Box]]] = {}  # counters' places
+        self.released: set[str] = set()
+        self.own: str | None = None  # the area being placed: its held place is free
         self.leaders: list[Line] = []
         self.anchors: dict[tuple[int, int], list[tuple[float, float]]] = {}
         for x, y in anchors:
             self.anchors.setdefault((int(x // GRID), int(y // GRID)), []).append((x, y))
 
-    def free(self, box: Box) -> bool:
-        """Whether a label's box and its badge are in the frame and overlap nothing."""
+    def free(self, boxes: list[Box]) -> bool:
+        """Whether the boxes are in the frame and overlap nothing placed."""
         return all(
             b[0] >= 0 and b[1] >= 0 and b[2] <= self.width and b[3] <= self.height
             and not any(_overlap(b, other) for other in self._boxes_near(b))
-            for b in (box, badge_box(box))
+            for b in boxes
         )  # fmt: skip
 
     def penalty(self, box: Box, leader: Line | None, own_anchor: tuple[float, float]) -> float:
-        """CROSSING for each leader the boxes cross or box the leader crosses, COVERING
-        for each other anchor the boxes hide."""
-        boxes = (box, badge_box(box))
+        """CROSSING for each leader the label's box crosses or box its leader crosses,
+        COVERING for each other anchor the label's box hides."""
+        boxes = (box,)
         crossings = sum(_crosses(line, b) for line in self.leaders for b in boxes)
         if leader:
             crossings += sum(_crosses(leader, b) for b in self._boxes_near(_bounds(leader)))
@@ -300,15 +392,28 @@ class _Board:
         )  # fmt: skip
         return CROSSING * crossings + COVERING * covered
 
-    def add(self, box: Box, leader: Line | None) -> None:
-        for b in (box, badge_box(box)):
+    def add(self, boxes: list[Box], leader: Line | None) -> None:
+        for b in boxes:
             for cell in _cells(b):
                 self.boxes.setdefault(cell, []).append(b)
         if leader:
             self.leaders.append(leader)
 
+    def hold(self, key: str, box: Box) -> None:
+        """Keep the box free for the area's counters, until it is released."""
+        for cell in _cells(box):
+            self.held.setdefault(cell, []).append((key, box))
+
+    def release(self, key: str) -> None:
+        self.released.add(key)
+
     def _boxes_near(self, box: Box) -> set[Box]:
-        return {b for cell in _cells(box) for b in self.boxes.get(cell, ())}
+        placed = {b for cell in _cells(box) for b in self.boxes.get(cell, ())}
+        held = {
+            b for cell in _cells(box) for key, b in self.held.get(cell, ())
+            if key != self.own and key not in self.released
+        }  # fmt: skip
+        return placed | held
 
     def _anchors_near(self, box: Box) -> set[tuple[float, float]]:
         return {a for cell in _cells(box) for a in self.anchors.get(cell, ())}

@@ -19,13 +19,16 @@ class Label:
     """Where an area's label goes: the centre of its text (drawn with text-anchor middle
     and dominant-baseline central), its font size in map units, the abbreviation shown
     (None: the area's own name) and the leader line from the area's anchor to the label
-    (x1, y1, x2, y2), if the label sits away from its area."""
+    (x1, y1, x2, y2), if the label sits away from its area; ``counters``: the middle of
+    the row of the area's counters, in the area (None in a map built before they had
+    their own place: just below the name)."""
 
     x: float
     y: float
     size: float
     text: str | None
     leader: tuple[float, float, float, float] | None
+    counters: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True)
@@ -88,9 +91,10 @@ def parsed(data: dict) -> BuiltMap:
 def _area(key: str, data: dict) -> AreaShape:
     label = data["label"]
     leader = tuple(label["leader"]) if label["leader"] else None
+    counters = tuple(label["counters"]) if label.get("counters") else None
     return AreaShape(
         key=key,
         d=data["d"],
         anchor=tuple(data["anchor"]),
-        label=Label(label["x"], label["y"], label["size"], label["text"], leader),
+        label=Label(label["x"], label["y"], label["size"], label["text"], leader, counters),
     )

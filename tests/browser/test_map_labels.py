@@ -23,12 +23,14 @@ Pax Baltica sieges), the page's SVG is measured and these rules hold:
   but no more than MOST_CROWDED of the arrows may be crowded.
 - **Rings do not cross their names.** No sample of a ring lies in the box of the name
   of the area it marks (it goes round it).
-- **Names and counters stay in their area or on its ground.** The centre of each name
-  is inside its own area's shape (isPointInFill), or, for a name drawn away from its area
-  with a leader line, on the same ground as the area (on land for a land area, at sea for
-  a sea zone); the middle of each area's row of counters (where the page centres it,
-  under the name) is inside the area's shape or on its ground. (A long row, three or four
-  counters, may still reach past a small island's shore: not checked.)
+- **Counters stay in their area; a name led away sits on no other area's land.** The
+  middle of each area's first row of counters (where the page centres it) is inside the
+  area's own shape (isPointInFill), even when its name is drawn away from it: the
+  counters never follow the name onto another area. The centre of each name is inside
+  its own area's shape, or, for a name drawn away from its area with a leader line, at
+  sea (off the land: for a land area the sea beside it, for a sea zone its own ground),
+  never on another area's land. (A long row, three or four counters, may still reach
+  past a small area's border: not checked.)
 - **Edge areas are cut by the map's frame, not by a disc.** No area's outline has an arc
   of a circle: ARC consecutive vertices on one circle of ARC_RADIUS units or more (within
   ARC_TOLERANCE units), ARC_CHORD units or more from the first to the last and as far
@@ -127,13 +129,10 @@ MEASURE = """() => {
   const inside = (key, x, y) =>
     svg.querySelector(`#map-${key} path.shape`).isPointInFill(new DOMPoint(x, y));
   const onLand = (x, y) => svg.querySelector('path.land').isPointInFill(new DOMPoint(x, y));
-  const kinds = Object.fromEntries([...svg.querySelectorAll('g.area')].map(
-    (g) => [g.dataset.key, g.querySelector('path.shape.sea') ? 'sea' : 'land']));
-  const placed = (key, [x, y], away) =>
-    inside(key, x, y) || (away && (kinds[key] === 'sea') !== onLand(x, y));
+  const named = (key, [x, y], away) => inside(key, x, y) || (away && !onLand(x, y));
   const misplaced = [
-    ...labels.filter((l) => !placed(l.key, l.centre, l.away)).map((l) => `name ${l.key}`),
-    ...rows.filter((r) => !placed(r.key, r.centre, true)).map((r) => `counters of ${r.key}`),
+    ...labels.filter((l) => !named(l.key, l.centre, l.away)).map((l) => `name ${l.key}`),
+    ...rows.filter((r) => !inside(r.key, ...r.centre)).map((r) => `counters of ${r.key}`),
   ];
   const rings = (d) => d.split('M').filter(Boolean).map((ring) => {
     const numbers = ring.match(/-?[\\d.]+/g).map(Number);

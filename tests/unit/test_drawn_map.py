@@ -38,8 +38,8 @@ AREAS = [
 ]
 
 
-def label(x, y, text=None, leader=None):
-    return SimpleNamespace(x=x, y=y, size=14, text=text, leader=leader)
+def label(x, y, text=None, leader=None, counters=None):
+    return SimpleNamespace(x=x, y=y, size=14, text=text, leader=leader, counters=counters)
 
 
 SHAPES = SimpleNamespace(
@@ -50,7 +50,9 @@ SHAPES = SimpleNamespace(
     areas={
         "lyon": SimpleNamespace(d="M1 1Z", anchor=(500.0, 400.0), label=label(500, 380)),
         "paris": SimpleNamespace(
-            d="M2 2Z", anchor=(450.0, 300.0), label=label(600, 250, "Par.", (450, 300, 580, 255))
+            d="M2 2Z",
+            anchor=(450.0, 300.0),
+            label=label(600, 250, "Par.", (450, 300, 580, 255), counters=(452.0, 296.0)),
         ),
         "biscay": SimpleNamespace(d="M3 3Z", anchor=(200.0, 450.0), label=label(200, 450)),
     },
@@ -103,12 +105,26 @@ def test_a_name_too_long_for_its_area_is_the_reader_s_abbreviation(language, tex
     assert view.drawn and view.rows[0].label.text == text
 
 
+def test_counters_stay_in_their_area_when_the_name_is_led_away():
+    rows = {row.key: row for row in drawn().rows}
+    assert rows["paris"].label.badges_at == (452.0, 296.0)  # at the anchor, not at the name
+    assert rows["lyon"].label.badges_at == (500, 398.8)  # just below the name: 380 + 8.75 + 10
+
+
+def test_a_built_map_anchors_every_area_s_counters_in_the_area():
+    shapes = built_map("eia-1805")
+    holland = shapes.areas["holland"].label
+    assert holland.counters is not None and holland.counters != (holland.x, holland.y)
+    assert all(area.label.counters for area in shapes.areas.values())
+
+
 @pytest.mark.parametrize(
-    "language, text, size", [("en", "Old Castile", 14), ("el", "Παλαιά Καστίλη", 11)]
+    "language, text, size",
+    [("en", "Egypt", 14), ("el", "Αίγυπτος", 10)],  # 14 × 5 / 8 = 8.75: no smaller than 10
 )
 def test_a_translated_name_longer_than_the_english_is_written_smaller(language, text, size):
     """It keeps about the width the map was built to give the English name."""
-    area = {"key": "old_castile", "name": "Old Castile", "kind": "province", "controller_id": 1}
+    area = {"key": "egypt", "name": "Egypt", "kind": "province", "controller_id": 1}
     world = SimpleNamespace(adjacency={})
     with translation.override(language):
         view = map_view(

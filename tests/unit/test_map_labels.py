@@ -1,5 +1,6 @@
-"""campaign/maps/labels.py: labels that never overlap (nor their counters' badges) and never
-leave the frame, shortened or led away from their area only when crowded."""
+"""campaign/maps/labels.py: labels that never overlap (nor their counters' boxes) and never
+leave the frame, shortened or led away from their area only when crowded; the counters
+stay in their area even when the label is led away."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ from campaign.maps.labels import (
     BADGE,
     CHAR_WIDTHS,
     OTHER_WIDTH,
+    PADDING,
     SIZE,
     Area,
     NoRoom,
     abbreviation,
     badge_box,
+    counters_box,
     place,
     text_box,
 )
@@ -33,12 +36,12 @@ NAMES = [
 
 
 def boxes_of(areas: list[Area], labels: dict) -> list[tuple]:
-    """Each label's box and its badge's box."""
+    """Each label's box and its counters' box."""
     names = {area.key: area.name for area in areas}
     found = []
     for key, label in labels.items():
         box = text_box(label.x, label.y, label.text or names[key], label.size)
-        found += [box, badge_box(box)]
+        found += [box, counters_box(*label.counters)]
     return found
 
 
@@ -93,7 +96,7 @@ def test_a_crowded_label_moves_away_on_a_leader_from_its_anchor_to_its_box():
     x1, y1, x2, y2 = moved.leader
     box = text_box(moved.x, moved.y, "Hesse")
     assert (x1, y1) == (505, 302)
-    rounding = 0.05  # the stored leader's ends are rounded to 0.1 unit
+    rounding = 0.05 + 1e-9  # the stored leader's ends are rounded to 0.1 unit
     assert box[0] - rounding <= x2 <= box[2] + rounding
     assert box[1] - rounding <= y2 <= box[3] + rounding
     on_edge = [abs(x2 - box[0]), abs(x2 - box[2]), abs(y2 - box[1]), abs(y2 - box[3])]
@@ -107,27 +110,47 @@ def test_inside_an_area_the_label_may_move_from_its_anchor_without_a_leader():
     assert moved.leader is None and (moved.x, moved.y) != (505, 302)
 
 
-def test_a_label_whose_counters_would_be_at_sea_goes_away_on_a_leader_on_land():
-    # Holland by the Channel: land above y 305 and east of x 480, the sea elsewhere; at
-    # its anchor the counters under its name would be at sea
-    in_holland = {"holland": lambda x, y: 490 <= x <= 520 and 290 <= y <= 310}
-    on_land = {"holland": lambda x, y: x >= 480 and y < 305}
+def test_a_label_led_away_sits_at_sea_and_leaves_its_counters_in_its_area():
+    # Holland at the frame's left edge, too narrow for its name (x 0–30), another area's
+    # land east of it (x 30–60), the sea beyond: the name goes out to sea on a leader,
+    # never onto the neighbour's land, and the counters stay in Holland
+    in_holland = {"holland": lambda x, y: 0 <= x <= 30 and 280 <= y <= 320}
+    at_sea_or_home = {"holland": lambda x, y: x >= 60 or in_holland["holland"](x, y)}
     label = place(
-        [Area("holland", "Holland", (500, 300))], 1000, 600, inside=in_holland, ground=on_land
+        [Area("holland", "Holland", (15, 300))],
+        1000,
+        600,
+        inside=in_holland,
+        ground=at_sea_or_home,
     )["holland"]
-    box = text_box(label.x, label.y, "Holland")
-    assert label.leader is not None
-    assert on_land["holland"](label.x, label.y)
-    assert on_land["holland"](*centre_of(badge_box(box)))
+    box = text_box(label.x, label.y, label.text or "Holland")
+    assert label.leader is not None and label.leader[:2] == (15, 300)
+    assert box[0] >= 60 - PADDING  # its text starts at sea, not on the neighbour's land
+    assert label.leader[2] - label.leader[0] <= 60  # a short leader: just across the neighbour
+    assert in_holland["holland"](*label.counters)
+    assert not overlap(box, counters_box(*label.counters))
 
 
-def test_a_label_at_home_keeps_its_counters_on_its_ground():
-    in_holland = {"holland": lambda x, y: 490 <= x <= 520 and 290 <= y <= 310}
-    on_land = {"holland": lambda x, y: x >= 480}
-    label = place(
-        [Area("holland", "Holland", (500, 300))], 1000, 600, inside=in_holland, ground=on_land
-    )["holland"]
-    assert (label.x, label.y, label.leader) == (500, 300, None)
+def test_counters_are_anchored_in_their_area_when_a_neighbour_takes_the_room():
+    # Berg, placed first (by its key), sits on its anchor beside Hesse's: Hesse's label
+    # is led away, but its counters keep a free place in Hesse, off Berg's label
+    areas = [Area("berg", "Berg", (500, 300)), Area("hesse", "Hesse", (505, 302))]
+    in_hesse = {"hesse": lambda x, y: 480 <= x <= 560 and 290 <= y <= 360}
+    labels = place(areas, 1000, 600, inside=in_hesse)
+    hesse = labels["hesse"]
+    assert in_hesse["hesse"](*hesse.counters)
+    boxes = boxes_of(areas, labels)
+    assert not any(overlap(a, b) for a, b in itertools.combinations(boxes, 2))
+
+
+def test_a_label_at_home_keeps_its_counters_in_its_area():
+    # a strip too low for the name and its counters side by side: the name moves up in
+    # it, so that the counters just below it are in the area too
+    in_holland = {"holland": lambda x, y: 490 <= x <= 520 and 285 <= y <= 315}
+    areas = [Area("holland", "Holland", (500, 300))]
+    label = place(areas, 1000, 600, inside=in_holland)["holland"]
+    assert label.leader is None and in_holland["holland"](label.x, label.y)
+    assert in_holland["holland"](*label.counters)
 
 
 def test_a_label_with_no_place_on_its_ground_is_still_placed():
@@ -153,7 +176,7 @@ def test_crowded_labels_use_their_abbreviations_and_leaders():
 
 
 def test_labels_that_fit_nowhere_are_named():
-    areas = [Area(f"a{i}", "Transylvania", (50, 30)) for i in range(3)]
+    areas = [Area(f"a{i}", "Transylvania", (50, 30)) for i in range(6)]
     with pytest.raises(NoRoom) as raised:
         place(areas, 120, 70)
     assert raised.value.keys
@@ -166,7 +189,7 @@ def test_the_same_areas_give_the_same_labels():
 
 def test_the_badge_is_kept_just_below_the_label_centred():
     box = text_box(100, 50, "Paris")
-    assert badge_box(box) == (80, box[3], 120, box[3] + BADGE[1])
+    assert badge_box(box) == (100 - BADGE[0] / 2, box[3], 100 + BADGE[0] / 2, box[3] + BADGE[1])
 
 
 def test_a_box_is_as_wide_as_its_characters_in_a_wide_bold_face():
