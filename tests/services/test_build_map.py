@@ -1,5 +1,6 @@
 """manage.py build_map: each shipped scenario's stored map is what a fresh build gives, its
-shapes hold their areas' points without overlapping, its labels are readable and apart;
+shapes hold their areas' points without overlapping, its labels are readable and apart,
+each area's counters in it and a label led away on no other area's land;
 bad coordinates are refused, naming each area, and leave the stored map as it was."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import shapely
 from django.core.management import CommandError, call_command
 from shapely.geometry import Point, Polygon
 
-from campaign.maps.labels import SIZE, badge_box, text_box
+from campaign.maps.labels import SIZE, counters_box, text_box
 from campaign.maps.projection import Projection
 from campaign.maps.stored import map_file
 
@@ -65,7 +66,7 @@ def test_the_map_has_every_area_in_the_stated_format(built):
     assert document["land"].startswith("M")
     for area in document["areas"].values():
         assert set(area) == {"d", "anchor", "label"}
-        assert set(area["label"]) == {"x", "y", "size", "text", "leader"}
+        assert set(area["label"]) == {"x", "y", "size", "text", "leader", "counters"}
 
 
 def test_every_land_areas_shape_holds_its_point_and_no_two_shapes_overlap(built):
@@ -97,12 +98,23 @@ def test_labels_are_readable_in_the_frame_and_apart_from_each_other_and_the_badg
         label = area["label"]
         assert label["size"] >= SIZE
         box = text_box(label["x"], label["y"], label["text"] or names[key], label["size"])
-        boxes += [box, badge_box(box)]
+        boxes += [box, counters_box(*label["counters"])]
     for left, top, right, bottom in boxes:
         assert left >= 0 and top >= 0 and right <= document["width"]
         assert bottom <= document["height"]
     for a, b in itertools.combinations(boxes, 2):
         assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a, b)
+
+
+def test_counters_stay_in_their_area_and_names_led_away_on_no_other_area_s_land(built):
+    _, document = built
+    land = shape_of(document["land"])
+    for key, area in document["areas"].items():
+        label, shape = area["label"], shape_of(area["d"])
+        assert shape.covers(Point(label["counters"])), key
+        if label["leader"]:
+            centre = Point(label["x"], label["y"])
+            assert shape.covers(centre) or not land.covers(centre), key
 
 
 def test_the_links_are_adjacencies_whose_shapes_share_no_border(built):
