@@ -11,8 +11,9 @@ apart, at three distances FARTHER apart), and where the straight line between th
 anchors leaves them; a start in no other name's box, an end HEAD farther from every box.
 Of every start and end, the shortest route that crosses no box wins, bent at the boxes'
 corners (A* over the corners within REACH of its ends). When there is none (or no end is
-free), the straight line between the nearest start and end is drawn: the names are drawn
-over it, with their halo, anyway, and ``clear_of`` says so.
+free), or when the way round is more than DETOUR times as long as the straight line, the
+straight line between the nearest start and end is drawn: the names are drawn over it,
+with their halo, anyway, and ``clear_of`` says so.
 Pure: no Django, no geometry library.
 """
 
@@ -31,6 +32,7 @@ STEP = 8.0  # units between the places tried along a name's box
 FARTHER = 8.0  # units: the places tried a second time round, farther out
 ABOUT = (10, 20, 30)  # units: places about an anchor that has no name over it
 REACH = 150  # units round its ends within which an arrow may go round names
+DETOUR = 1.6  # a way round longer than this times the straight line is not taken
 
 
 def route(
@@ -58,6 +60,9 @@ def route(
         if leg is None:
             return _straight(stops)
         path += leg[1:] if path else leg
+    straight = _straight(stops)
+    if _length(path) > DETOUR * _length(straight):
+        return straight  # a long way round reads worse than a name over the arrow
     return tuple(_rounded(p) for p in path)
 
 

@@ -9,7 +9,16 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from campaign.maps.marks import RING_PAD, name_box, placed, ring_round
-from campaign.maps.routes import CLEARANCE, HEAD, crosses, grow, is_free, route, shortest
+from campaign.maps.routes import (
+    CLEARANCE,
+    DETOUR,
+    HEAD,
+    crosses,
+    grow,
+    is_free,
+    route,
+    shortest,
+)
 
 FRAME = (400.0, 300.0)
 # A wall of names between two areas, with a gap at its top.
@@ -48,6 +57,15 @@ def test_with_no_way_round_the_arrow_is_drawn_straight_between_the_names():
     points = route([(50, 150), (350, 150)], [start, end, *wall], start, end, FRAME)
     assert len(points) == 2
     assert points[0][0] > 50 and points[-1][0] < 350
+
+
+def test_a_long_way_round_is_not_taken():
+    """Two names close together behind a long wall whose only gap is far away: the arrow
+    goes straight (under the wall's names, which are drawn over it with their halo)."""
+    start, end = box_at(150, 250), box_at(250, 250)
+    wall = [(190.0, 20.0, 210.0, 310.0)]  # the gap: above y = 20
+    points = route([(150, 250), (250, 250)], [start, end, *wall], start, end, FRAME)
+    assert len(points) == 2 and DETOUR > 1
 
 
 def test_an_arrow_through_places_passes_them():
