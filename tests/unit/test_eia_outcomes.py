@@ -166,7 +166,8 @@ def test_land_answers_each_step_in_order(world):
     assert kinds(outcomes) == [RevoltEnd, Skipped, GuerrillaMove, GuerrillaCreation, DepotAttack]
     _, skipped, move, creation, attack = outcomes
     reason = (
-        "1 guerrilla factor of Spain stays in Castile: Bosnia is not an adjacent area they may enter"
+        "1 guerrilla factor of Spain stays in Castile: "
+        "Bosnia is not an adjacent area they may enter"
     )
     assert skipped == Skipped("spain", moves[0], reason)
     assert (move.stack, move.destination) == (4, "granada")

@@ -791,7 +791,8 @@ def test_eia9_revolt_and_besieged_stacks_have_no_destinations(world):
 def test_eia9_only_adjacent_areas(world):
     spanish = Guerrilla(1, "castile", "spain", 1, "castile", revolt=False)
     assert refused_move(world, spanish, "bosnia") == (
-        "1 guerrilla factor of Spain stays in Castile: Bosnia is not an adjacent area they may enter"
+        "1 guerrilla factor of Spain stays in Castile: "
+        "Bosnia is not an adjacent area they may enter"
     )
 
 
