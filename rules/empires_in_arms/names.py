@@ -152,6 +152,8 @@ WORDS = (
     Text("Maced."),
     Text("Meckl."),
     Text("N. Castile"),
+    Text("O. Castile"),
+    Text("P. States"),
     Text("Palat."),
     Text("Piedm."),
     Text("Pomer."),
@@ -165,5 +167,6 @@ WORDS = (
     Text("W. Prussia"),
     Text("W. Russia"),
     Text("Wallac."),
+    Text("Westph."),
     Text("Wurtt."),
 )

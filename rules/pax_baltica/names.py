@@ -125,10 +125,12 @@ WORDS = (
     Text("Janissaries"),
     Text("Polish"),
     # the drawn map's abbreviations of the names too long for their areas
+    Text("Brand."),
     Text("G. Finland"),
     Text("Ingerm."),
     Text("Katteg."),
     Text("Meckl."),
     Text("Sjæll."),
+    Text("W. Baltic"),
     Text("Wielk."),
 )

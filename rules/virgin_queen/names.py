@@ -82,6 +82,8 @@ WORDS = (
     Text("Alba"),
     # the drawn map's abbreviations of the names too long for their areas
     Text("Boulog."),
+    Text("Bruss."),
     Text("Marseil."),
     Text("Rochel."),
+    Text("Rotter."),
 )
