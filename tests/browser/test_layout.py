@@ -13,7 +13,8 @@ player and of the GM, and the GM dashboard. On each:
 - on a phone, what the reader must do (the player's orders, the decision a power owes,
   the GM's open phase) and the map start within the first two screens.
 
-Screenshots of the first two screens of each page are kept in the test artifacts.
+Screenshots of the first two screens of each page are kept in the test artifacts, and at
+375 px each section of each page in full.
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ DEVICES = (
     Device("phone-375", 375, 812, phone=True),
     Device("wide-1400", 1400, 900, phone=False),
 )
+SHOWN_WHOLE = DEVICES[1]  # the device whose every section is kept as a full-page screenshot
 
 # The browser's own measurements, in one call per page.
 MEASURE = """([minTarget, actSelector]) => {
@@ -130,7 +132,8 @@ def problems_on(page, device: Device, act: str, shot: Path) -> list[str]:
     problems = sized_wrong(seen, "")
     for number, section in enumerate(sections_opened(page)):
         problems += sized_wrong(page.evaluate(MEASURE, [MIN_TARGET, act]), f"[{section}] ")
-        page.screenshot(path=shot.with_stem(f"{shot.stem}_section-{number}"), full_page=True)
+        if device == SHOWN_WHOLE:  # one width's sections in full: enough to look at
+            page.screenshot(path=shot.with_stem(f"{shot.stem}_section-{number}"), full_page=True)
     if device.phone:
         two_screens = 2 * seen["height"]
         for part in ("act", "map"):
