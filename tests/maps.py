@@ -4,7 +4,11 @@ campaign.views.maps.map_panel): a page as a browser shows it once that has loade
 import re
 from html import unescape
 
-LOADER = re.compile(r'<div class="map-loading" hx-get="([^"]+)".*?</div>', re.S)
+LOADER = re.compile(
+    r'<div class="map-loading" hx-get="([^"]+)"'
+    r'.*?<div class="map-placeholder"[^>]*></div>\s*</div>',  # the loader, whole
+    re.S,
+)
 
 
 def map_url(html: str) -> str | None:

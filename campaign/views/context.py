@@ -24,6 +24,7 @@ from campaign.forms import AwayForm
 from campaign.gm_order_forms import GmOrdersForm
 from campaign.gm_team import quiet_for
 from campaign.maps.drawn import campaign_map
+from campaign.maps.stored import built_map
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
 from campaign.readiness import away_at
 from campaign.scenarios import scenario_name
@@ -396,8 +397,16 @@ def map_context(state: CampaignState, highlight: set[str], kind: str = CHOOSE) -
         "map_cache_key": key,
         "map_highlight": kind,
         "map_url": f"{url}?{urlencode({'k': token})}",
+        "map_aspect": map_aspect(state.campaign),
         "map_table_url": reverse("campaign:area_table", args=[state.campaign.pk]),
     }
+
+
+def map_aspect(campaign) -> str:
+    """The drawn map's width / height (its scenario's frame, a file read once), for the
+    panel to hold the map's room until the drawing arrives; a diagram's: 4 / 3."""
+    built = built_map(campaign.scenario)
+    return f"{built.width:g} / {built.height:g}" if built else "4 / 3"
 
 
 def signed_map(token: str, seat: Seat) -> tuple[str, set[str], str] | None:
