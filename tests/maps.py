@@ -6,7 +6,7 @@ from html import unescape
 
 LOADER = re.compile(
     r'<div class="map-loading" hx-get="([^"]+)"'
-    r'.*?<div class="map-placeholder"[^>]*></div>\s*</div>',  # the loader, whole
+    r'.*?<svg class="map-placeholder"[^>]*></svg>\s*</div>',  # the loader, whole
     re.S,
 )
 

@@ -107,7 +107,8 @@ def allowing(values: Iterable[str]) -> re.Pattern:
 
 def escapes(text: str, *allowed: re.Pattern) -> list[str]:
     """The whitespace-separated stretches of ``text`` holding a letter no catalog wrote,
-    once what the ``allowed`` patterns (see ``allowing``) match is taken out."""
+    once what the ``allowed`` patterns (see ``allowing``) match is taken out, in their
+    order: a whole (a link) before a part it may hold (a code such as "D3" in a token)."""
     for pattern in allowed:
         text = pattern.sub(" ", text)
     return [word for word in text.split() if any(is_foreign(c) for c in word)]

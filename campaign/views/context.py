@@ -397,16 +397,16 @@ def map_context(state: CampaignState, highlight: set[str], kind: str = CHOOSE) -
         "map_cache_key": key,
         "map_highlight": kind,
         "map_url": f"{url}?{urlencode({'k': token})}",
-        "map_aspect": map_aspect(state.campaign),
+        "map_frame": map_frame(state.campaign),
         "map_table_url": reverse("campaign:area_table", args=[state.campaign.pk]),
     }
 
 
-def map_aspect(campaign) -> str:
-    """The drawn map's width / height (its scenario's frame, a file read once), for the
-    panel to hold the map's room until the drawing arrives; a diagram's: 4 / 3."""
+def map_frame(campaign) -> str:
+    """The drawn map's frame as an SVG view box (its scenario's, a file read once), for
+    the panel to hold the map's room until the drawing arrives; a diagram's: 4 by 3."""
     built = built_map(campaign.scenario)
-    return f"{built.width:g} / {built.height:g}" if built else "4 / 3"
+    return f"0 0 {built.width:g} {built.height:g}" if built else "0 0 4 3"
 
 
 def signed_map(token: str, seat: Seat) -> tuple[str, set[str], str] | None:

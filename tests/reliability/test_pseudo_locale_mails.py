@@ -98,7 +98,7 @@ def escapes_in_mail(allowed: Allowed) -> list[str]:
     keywords = pseudo.allowing(MAIL_KEYWORDS)
     for message in mail.outbox:
         for text in mail_texts(message):
-            if pseudo.escapes(text, CODES, LINKS, keywords, *allowed.patterns):
+            if pseudo.escapes(text, LINKS, CODES, keywords, *allowed.patterns):
                 found.append(f"mail to {message.to[0]}: {text[:160]}")
     return found
 

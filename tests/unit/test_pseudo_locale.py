@@ -1,6 +1,8 @@
 """The pseudo-locale (tests/pseudo.py) marks what the catalogs write and finds what
 they did not."""
 
+import re
+
 from django.utils import translation
 from django.utils.translation import gettext, ngettext, pgettext
 
@@ -40,3 +42,12 @@ def test_code_and_what_declares_another_language_are_not_read():
         '<q lang="ru">Цитата <i>тоже</i></q> <span lang="en-xa">Same</span><br>End</p></html>'
     )
     assert pseudo.shown(html) == ["Seen ", "Same", "End"]
+
+
+def test_a_link_is_taken_out_whole_before_a_code_inside_it():
+    """A signed token may hold what reads as a code ("-D3-"): the link goes first."""
+    link = re.compile(r"http://x/off/[\w:-]+/")
+    code = re.compile(r"(?<![\w/])[A-E][1-6](?!\w)")
+    text = "⟦Ţúŕñ: http://x/off/WzQ4:1xaFJi:dewOPZ-D3-Q4lZ/⟧"
+    assert pseudo.escapes(text, link, code) == []
+    assert pseudo.escapes(text, code, link) != []  # the other way round, the link breaks
