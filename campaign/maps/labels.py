@@ -36,6 +36,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from campaign.maps.routes import crosses
+
 SIZE = 14  # units: 11.2 px at 0.8 px per unit, the smallest readable size
 PADDING, LINE_HEIGHT = 4, 1.25  # of the box: units around the text; × size
 # Each character's advance, × size, in a wide bold face (data/char-widths.json); for a
@@ -449,16 +451,5 @@ def _overlap(a: Box, b: Box) -> bool:
 
 
 def _crosses(line: tuple[float, float, float, float], box: Box) -> bool:
-    """Whether the segment passes through the box's interior (Liang–Barsky clipping)."""
-    x1, y1, x2, y2 = line
-    dx, dy = x2 - x1, y2 - y1
-    low, high = 0.0, 1.0
-    for p, q in ((-dx, x1 - box[0]), (dx, box[2] - x1), (-dy, y1 - box[1]), (dy, box[3] - y1)):
-        if p == 0:
-            if q <= 0:
-                return False
-        elif p < 0:
-            low = max(low, q / p)
-        else:
-            high = min(high, q / p)
-    return high - low > 1e-9
+    """Whether the segment passes through the box's interior."""
+    return crosses(line[:2], line[2:], box)
