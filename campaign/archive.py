@@ -211,8 +211,10 @@ from campaign.archive_rows import (
 from campaign.changes import log
 from campaign.errors import ServiceError
 from campaign.models import (
+    AccessToken,
     Adjacency,
     Area,
+    CalendarFeed,
     Campaign,
     CampaignMap,
     Channel,
@@ -231,6 +233,7 @@ from campaign.models import (
     Power,
     PowerRelation,
     Profile,
+    PushSubscription,
     ReadMarker,
     ReceivedMail,
     RefusalAnswered,
@@ -303,6 +306,9 @@ NOT_ARCHIVED[Extension] = "the extensions taken on this site: an import starts t
 NOT_ARCHIVED[Note] = "each user's private notes: in that user's own download only, not imported"
 NOT_ARCHIVED[Handover] = "offers of the campaign between this site's users"
 NOT_ARCHIVED[NewGmRequest] = "players' requests to this site's admins for a new GM"
+NOT_ARCHIVED[PushSubscription] = "a user's devices on this site, not part of any campaign"
+NOT_ARCHIVED[CalendarFeed] = "a user's secret calendar address on this site"
+NOT_ARCHIVED[AccessToken] = "a user's API tokens on this site"
 
 
 def archived_models() -> set[type[models.Model]]:

@@ -30,10 +30,13 @@ from campaign.models.notes import Note
 from campaign.models.people import Profile
 from campaign.models.players import Reliability, Tenure, Turnout
 from campaign.models.press import Channel, Message, ReadMarker
+from campaign.models.reach import AccessToken, CalendarFeed, PushSubscription
 
 __all__ = [
+    "AccessToken",
     "Adjacency",
     "Area",
+    "CalendarFeed",
     "Campaign",
     "CampaignMap",
     "Channel",
@@ -55,6 +58,7 @@ __all__ = [
     "PressMail",
     "Profile",
     "ReadMarker",
+    "PushSubscription",
     "ReceivedMail",
     "RefusalAnswered",
     "Reliability",

@@ -37,6 +37,14 @@ class Campaign(models.Model):
         GM = "gm", _("when the GM says so")
         SEATS = "seats", _("when every seat is taken")
 
+    class WebhookFormat(models.TextChoices):
+        """What the chat a webhook posts to reads (campaign/chat_formats.py)."""
+
+        DISCORD = "discord", _("Discord (an embed)")
+        SLACK = "slack", _("Slack")
+        MATRIX = "matrix", _("Matrix (a hookshot webhook)")
+        JSON = "json", _("JSON (Courier's own fields)")
+
     name = models.CharField(max_length=120)
     ruleset = models.CharField(max_length=40)
     scenario = models.CharField(max_length=60)
@@ -103,6 +111,13 @@ class Campaign(models.Model):
     )
     webhook_url = models.URLField(
         blank=True, help_text=_("Receives a JSON POST when a phase opens or resolves.")
+    )
+    webhook_format = models.CharField(
+        _("webhook format"),
+        max_length=10,
+        choices=WebhookFormat,
+        default=WebhookFormat.JSON,
+        help_text=_("What the chat the webhook posts to reads."),
     )
     paused_at = models.DateTimeField(
         null=True,

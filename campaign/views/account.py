@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign import account_mail, away_everywhere
+from campaign import account_mail, away_everywhere, calendar_feed, push
+from campaign.api import tokens as api_tokens
 from campaign.errors import ServiceError
 from campaign.forms import AwayEverywhereForm, ProfileForm, RecipientsPasswordResetForm
 from campaign.middleware import remember_language, remember_time_zone
@@ -48,6 +49,9 @@ def _page(request, profile: Profile, form, away_form, status: int):
         "campaigns": campaigns,
         "away_form": away_form,
         "away": away_everywhere.current(profile, timezone.now()),
+        **push.account_context(request.user),
+        **calendar_feed.account_context(request.user),
+        **api_tokens.account_context(request.user),
     }
     return render(request, "campaign/preferences.html", context, status=status)
 
