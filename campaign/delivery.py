@@ -1,5 +1,6 @@
 """Mail and webhooks, sent by the worker (`manage.py db_worker`) once the transaction
-that asked for them commits, and retried when they fail."""
+that asked for them commits, and retried when they fail; post() also carries Web Push
+(campaign/push.py)."""
 
 from __future__ import annotations
 
@@ -67,23 +68,30 @@ def deliver_webhook(url: str, payload: dict, attempt: int = 1) -> str:
 
 
 def _post_json(url: str, address: str, payload: dict) -> None:
-    """POST ``payload`` to ``url`` over a connection to ``address``. Any answer but 2xx
-    raises: a redirect is not followed, for it could lead anywhere, this server included."""
+    """POST ``payload`` as JSON; any answer but 2xx raises."""
+    headers = {"Content-Type": "application/json"}
+    status, reason = post(url, address, json.dumps(payload).encode(), headers)
+    if not 200 <= status < 300:
+        raise http.client.HTTPException(f"HTTP {status} {reason}")
+
+
+def post(url: str, address: str, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
+    """POST ``body`` to ``url`` over a connection to ``address``; returns the answer's status
+    and reason. A redirect is not followed, for it could lead anywhere, this server
+    included."""
     parts = urlsplit(url)
     secure = parts.scheme == "https"
     kind = PinnedHTTPSConnection if secure else PinnedHTTPConnection
     connection = kind(parts.hostname, parts.port or (443 if secure else 80), timeout=10)
     connection.address = address
     target = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    headers = {"Content-Type": "application/json", "User-Agent": "Courier"}
     try:
-        connection.request("POST", target, body=json.dumps(payload).encode(), headers=headers)
+        connection.request("POST", target, body=body, headers={**headers, "User-Agent": "Courier"})
         response = connection.getresponse()
         response.read()
     finally:
         connection.close()
-    if not 200 <= response.status < 300:
-        raise http.client.HTTPException(f"HTTP {response.status} {response.reason}")
+    return response.status, response.reason
 
 
 class PinnedHTTPConnection(http.client.HTTPConnection):

@@ -1,9 +1,11 @@
-"""Press by mail, as each reader chooses for each campaign (MailChoice.press): each
-message mailed as it is written to those who read its channel, with a reply address that
-writes the answer to the same channel as the reader's power (campaign/mail_replies.py);
-or a digest of the press a reader has not read (send_digests, enqueued by `manage.py
-clock` every DIGEST_CHECK_SECONDS), at most every settings.PRESS_DIGEST_HOURS, one mail
-per campaign; or none. A mail shows only what its reader reads on the press page."""
+"""Press by mail and push. Private press and messages to the GM are pushed to the devices
+of those they are addressed to (campaign/push.py). By mail, as each reader chooses for
+each campaign (MailChoice.press): each message mailed as it is written to those who read
+its channel, with a reply address that writes the answer to the same channel as the
+reader's power (campaign/mail_replies.py); or a digest of the press a reader has not read
+(send_digests, enqueued by `manage.py clock` every DIGEST_CHECK_SECONDS), at most every
+settings.PRESS_DIGEST_HOURS, one mail per campaign; or none. A mail shows only what its
+reader reads on the press page."""
 
 from __future__ import annotations
 
@@ -15,11 +17,13 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, Subquery, Value
 from django.db.models.functions import Coalesce
 from django.utils import dateformat, timezone
+from django.utils.text import Truncator
 from django.utils.translation import gettext, ngettext
 
-from campaign import outgoing, press
+from campaign import outgoing, press, push
 from campaign.mail_tokens import Purpose
 from campaign.models import (
+    Channel,
     MailChoice,
     MailKind,
     Message,
@@ -32,6 +36,7 @@ from campaign.models import (
 DIGEST_CHECK_SECONDS = 300
 DIGEST_DELAY = timedelta(minutes=15)  # press younger than this may still be read on a page
 DIGEST_LIMIT = 50  # messages per campaign in one digest
+PUSHED_CHARACTERS = 200  # of a message's text, in the notice a device shows
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # before any press: a user's first digest
 
 
@@ -39,9 +44,11 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # before any press: a user's first dig
 
 
 def message_saved(sender, instance: Message, created: bool, **kwargs) -> None:
-    """Message's post_save: once the message is committed, mail it to those who want each."""
+    """Message's post_save: once the message is committed, mail it to those who want each,
+    and push it to the devices of those it is addressed to."""
     if created:
         transaction.on_commit(lambda: mail_message(instance.pk))
+        transaction.on_commit(lambda: push_message(instance.pk))
 
 
 def mail_message(message_id: int) -> int:
@@ -96,6 +103,47 @@ def _mail_one(seat: Seat, message: Message, address: press.Address, powers) -> N
             lambda: gettext("Answer this mail to write to the same channel."),
         )
     outgoing.send(seat.user, write, campaign=seat.campaign, kind=MailKind.PRESS, answer=answer)
+
+
+def push_message(message_id: int) -> int:
+    """Push a private message (or one to the GM) to the devices of each user it is
+    addressed to, its author aside: the players of its powers, and the GM for a message to
+    the GM. The public press is not pushed. Returns the number of users with a device."""
+    found = Message.objects.select_related("channel", "campaign", "phase").filter(pk=message_id)
+    message = found.first()
+    if message is None or message.channel.kind == Channel.Kind.PUBLIC or not push.enabled():
+        return 0
+    campaign = message.campaign
+    powers = press.campaign_powers(campaign)
+    address = press.address_of(message.channel.key, powers)
+    seats = campaign.seats.filter(user__isnull=False, user__is_active=True)
+    seats = seats.exclude(user_id=message.author_id).select_related("user", "power", "campaign")
+    addressed = {
+        seat.user_id: seat
+        for seat in seats
+        if address is not None
+        and (address.has(seat.power_id) or (seat.is_gm and address.kind == Channel.Kind.GM))
+    }
+    pushed = 0
+    for seat in addressed.values():
+        pushed += push.notify(
+            campaign,
+            MailKind.PRESS,
+            [seat.user],
+            lambda seat=seat: _notice(seat, message, address, powers),
+        )
+    return pushed
+
+
+def _notice(seat: Seat, message: Message, address: press.Address, powers) -> push.Notice:
+    line = press.lines(seat, [message], powers)[0]
+    return push.Notice(
+        title=gettext("[%(campaign)s] %(author)s → %(channel)s")
+        % {"campaign": seat.campaign.name, "author": line.author, "channel": line.channel_label},
+        body=Truncator(line.text).chars(PUSHED_CHARACTERS),
+        url=press.site_url(seat.campaign, address),
+        tag=f"press-{message.channel_id}",
+    )
 
 
 def _writes_to(seat: Seat, address: press.Address) -> bool:

@@ -1,9 +1,10 @@
 """Reminders before a deadline: each user chooses how many hours before it he is
 reminded (Profile.reminder_hours, "24, 2" unless he changes it), and each campaign may
-turn them off (MailChoice). A reminder goes while the power owes orders not marked ready,
-once for each offset: the offsets it covers are written (ReminderSent) in the transaction
-that queues its mail, so that several workers, a restart or a clock tick that comes late
-neither send it twice nor skip it. A deadline moved later by at least an offset that went
+turn them off (MailChoice). A reminder (a mail, and a push to each of the user's
+devices) goes while the power owes orders not marked ready, once for each offset: the
+offsets it covers are written (ReminderSent) in the transaction that queues it, so that
+several workers, a restart or a clock tick that comes late neither send it twice nor skip
+it. A deadline moved later by at least an offset that went
 (an extension of a day for the 24-hour reminder) has that offset go again when it is due;
 a pause or a shorter move does not. When the worker comes back after several offsets
 have passed, one mail covers them, saying the time really left.
@@ -17,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext, ngettext
 
-from campaign import mail_orders, notifications, order_text, outgoing, readiness
+from campaign import mail_orders, notifications, order_text, outgoing, push, readiness
 from campaign.models import MailKind, Phase, Profile, ReminderSent, Seat
 from campaign.models.mail import default_reminder_hours
 
@@ -86,7 +87,8 @@ def _counted(phase: Phase) -> set[tuple[int, int]]:
 
 
 def _queue(seat: Seat, phase: Phase, offsets: list[int], left: timedelta, world) -> int:
-    """Count the offsets as sent and queue their one mail, together or not at all."""
+    """Count the offsets as sent and queue their one mail and push, together or not at
+    all."""
     try:
         with transaction.atomic():
             ReminderSent.objects.bulk_create(
@@ -100,6 +102,9 @@ def _queue(seat: Seat, phase: Phase, offsets: list[int], left: timedelta, world)
                 kind=MailKind.REMINDERS,
                 answer=notifications.orders_answer(phase),
             )
+            push.notify(
+                phase.campaign, MailKind.REMINDERS, [seat.user], lambda: _notice(phase, left)
+            )
     except IntegrityError:  # another worker counted one of them first: its mail goes
         return 0
     return 1
@@ -111,6 +116,20 @@ def time_left(left: timedelta) -> str:
     if hours:
         return ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
     return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
+
+
+def _notice(phase: Phase, left: timedelta) -> push.Notice:
+    campaign = phase.campaign
+    spec = campaign.rules.phase(phase.key)
+    return push.Notice(
+        title=gettext("[%(campaign)s] %(phase)s: %(left)s left")
+        % {"campaign": campaign.name, "phase": spec.name, "left": time_left(left)},
+        body=gettext("%(phase)s closes at %(deadline)s and your orders are not marked ready.")
+        % {"phase": spec.name, "deadline": outgoing.moment(phase.deadline)},
+        url=notifications.campaign_link(campaign),
+        tag=f"campaign-{campaign.pk}",
+        urgency="high",
+    )
 
 
 def _letter(seat: Seat, phase: Phase, left: timedelta, world) -> outgoing.Letter:

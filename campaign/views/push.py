@@ -1,0 +1,61 @@
+"""The devices a user receives notices on: turned on from a browser (static/courier/push.js
+posts its subscription), tried with a test notice, removed."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect
+from django.urls import reverse
+from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
+
+from campaign import push
+from campaign.models import PushSubscription
+from campaign.push_forms import PushSubscriptionForm
+
+
+def _devices():
+    return redirect(reverse("campaign:preferences") + "#devices")
+
+
+@login_required
+@require_POST
+def subscribe(request):
+    """Keep this browser's subscription for the signed-in user."""
+    if not push.enabled():
+        messages.error(request, gettext("This site sends no notices."))
+        return _devices()
+    form = PushSubscriptionForm(request.POST)
+    if not form.is_valid():
+        for errors in form.errors.values():
+            messages.error(request, " ".join(errors))
+        return _devices()
+    device = push.device_label(request.headers.get("User-Agent", ""))
+    push.subscribe(request.user, device=device, **form.cleaned_data)
+    messages.success(request, gettext("Notices are on for this device."))
+    return _devices()
+
+
+@login_required
+@require_POST
+def test_notice(request, device_id: int):
+    """Push a test notice to one of the user's devices."""
+    device = get_object_or_404(PushSubscription, pk=device_id, user=request.user)
+    push.try_device(device)
+    messages.success(
+        request,
+        gettext("A test notice is on its way to %(device)s.")
+        % {"device": device.device or gettext("this device")},
+    )
+    return _devices()
+
+
+@login_required
+@require_POST
+def remove(request, device_id: int):
+    """Stop the notices to one of the user's devices."""
+    device = get_object_or_404(PushSubscription, pk=device_id, user=request.user)
+    device.delete()
+    messages.success(request, gettext("That device receives no more notices."))
+    return _devices()
