@@ -272,7 +272,16 @@ class ScheduleForm(forms.Form):
         label=_("Webhook URL"),
         required=False,
         assume_scheme="https",
-        help_text=_("Receives a JSON POST when a phase opens or resolves (e.g. a Discord hook)."),
+        help_text=_(
+            "Receives the news when a phase opens or resolves: a Discord, Slack or Matrix "
+            "(hookshot) webhook, or your own service."
+        ),
+    )
+    webhook_format = forms.ChoiceField(
+        label=_("Webhook format"),
+        choices=Campaign.WebhookFormat.choices,
+        required=False,  # not sent: the format stays as it is
+        help_text=_("What the chat at the webhook's end reads."),
     )
     paused = forms.BooleanField(
         label=_("Pause every deadline"),
@@ -311,6 +320,7 @@ class ScheduleForm(forms.Form):
     @classmethod
     def for_campaign(cls, campaign: Campaign, data=None) -> ScheduleForm:
         initial = {"auto_resolve": campaign.auto_resolve, "webhook_url": campaign.webhook_url}
+        initial["webhook_format"] = campaign.webhook_format
         initial["paused"] = campaign.paused_at is not None
         initial |= {f"hours_{k}": v for k, v in campaign.deadline_hours.items()}
         return cls(data, campaign=campaign, initial=initial)

@@ -54,8 +54,9 @@ from django.utils import translation
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
-from campaign import delivery, outgoing
+from campaign import notifications, outgoing
 from campaign.changes import locked_campaign, log
+from campaign.chat_formats import ChatMessage
 from campaign.errors import ServiceError
 from campaign.models import Campaign, Channel, Event, Message, Power, ReadMarker, Seat
 from rules.text import Text
@@ -338,23 +339,26 @@ def channel_for(campaign: Campaign, address: Address) -> Channel:
 
 
 def announce(campaign: Campaign, message: Message, address: Address) -> None:
-    """The webhook's "press" event; a private or GM message's text is never sent."""
+    """The webhook's "press" event, in its chat's format; a private or GM message's text
+    is never sent."""
     with translation.override(settings.LANGUAGE_CODE):
         public = address.kind == Channel.Kind.PUBLIC
         author = author_name(message.power)
-        payload = {
-            "event": "press",
-            "campaign": campaign.name,
-            "turn": localized(campaign.rules.turn_label(message.turn, campaign.setup)),
-            "phase": phase_name(campaign, message),
-            "channel": address.kind,
-            "from": author if public else None,
-            "url": site_url(campaign, address if public else None),
-            "text": f"{author}: {message.text}"
+        chat = ChatMessage(
+            event="press",
+            campaign=campaign.name,
+            turn=localized(campaign.rules.turn_label(message.turn, campaign.setup)),
+            phase=phase_name(campaign, message),
+            deadline=None,
+            url=site_url(campaign, address if public else None),
+            text=f"{author}: {message.text}"
             if public
             else gettext("A private message was written."),
-        }
-    delivery.deliver_webhook.enqueue(campaign.webhook_url, payload)
+            at=message.created_at,
+            deadline_label="",
+            extra=(("channel", address.kind), ("from", author if public else None)),
+        )
+    notifications.send_chat(campaign, chat)
 
 
 def author_name(power: Power | None) -> str:

@@ -186,10 +186,12 @@ def set_schedule(
     deadline_hours: dict,
     webhook_url: str,
     actor,
+    webhook_format: str | None = None,
     paused: bool | None = None,
     apply_to_open: bool = False,
 ) -> str:
-    """Automatic resolution, default deadlines per phase kind, the webhook, and
+    """Automatic resolution, default deadlines per phase kind, the webhook and
+    (``webhook_format``, None: as it is) the chat format it posts in, and
     (``paused``, None: as it is) every deadline of the campaign paused or running;
     ``apply_to_open``: the open phase's deadline is set from the new schedule too
     (``_apply_to_open``), else it keeps its own. Returns what became of the open
@@ -197,13 +199,17 @@ def set_schedule(
     refusal = webhook_refusal(webhook_url)
     if refusal:
         raise ServiceError(refusal)
+    if webhook_format is not None and webhook_format not in Campaign.WebhookFormat.values:
+        raise ServiceError(_("Choose one of the webhook formats offered."))
     if any(not HOURS_RANGE[0] <= hours <= HOURS_RANGE[1] for hours in deadline_hours.values()):
         raise ServiceError(hours_refusal())
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         campaign.auto_resolve, campaign.deadline_hours = auto_resolve, deadline_hours
         campaign.webhook_url = webhook_url
-        campaign.save(update_fields=["auto_resolve", "deadline_hours", "webhook_url"])
+        campaign.webhook_format = webhook_format or campaign.webhook_format
+        fields = ["auto_resolve", "deadline_hours", "webhook_url", "webhook_format"]
+        campaign.save(update_fields=fields)
         log(campaign, Event.Kind.GM, _schedule_line(campaign, webhook_url), actor=actor)
         if paused is not None and paused != (campaign.paused_at is not None):
             (_pause_all if paused else _resume_all)(campaign, actor)

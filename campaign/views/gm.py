@@ -241,6 +241,7 @@ def schedule(request, campaign_id: int):
             auto_resolve=data["auto_resolve"],
             deadline_hours=form.deadline_hours(),
             webhook_url=data["webhook_url"],
+            webhook_format=data["webhook_format"] or None,
             actor=request.user,
             paused=data["paused"],
             apply_to_open=data["apply_to_open"],
