@@ -1,22 +1,35 @@
 """Who hears what: mail when a phase opens (with the orders it awaits, to be answered by
 mail) and when it is resolved (with the rolls that concern the reader), and the
-campaign's webhook (JSON POST) when a phase opens or resolves. Each user chooses what
-mail each campaign sends them (MailChoice); the reminders before a deadline are
-campaign/reminders.py's. Nothing is sent inside a request: messages are handed to the
-worker once the transaction commits, and a failed send is retried there.
+campaign's webhook (in its chat's format: campaign/chat_formats.py) when a phase opens or
+resolves. Each user chooses what mail each campaign sends them (MailChoice); the
+reminders before a deadline are campaign/reminders.py's. Nothing is sent inside a
+request: messages are handed to the worker once the transaction commits, and a failed
+send is retried there.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from campaign import delivery, mail_orders, order_text, outgoing, readiness, watching
+from campaign import (
+    chat_formats,
+    delivery,
+    mail_orders,
+    order_text,
+    outgoing,
+    push,
+    readiness,
+    watching,
+)
+from campaign.chat_formats import ChatMessage
+from campaign.errors import ServiceError
 from campaign.mail_tokens import Purpose
-from campaign.models import Campaign, Event, MailChoice, MailKind, Phase, Seat
+from campaign.models import Campaign, Event, MailChoice, MailKind, Phase, PushSubscription, Seat
 from campaign.presenters import visible_text
 from rules.translation import localized
 
@@ -27,8 +40,14 @@ def campaign_link(campaign: Campaign) -> str:
 
 
 def readers(campaign: Campaign, kind: str) -> list[Seat]:
-    """The seated users with a mail address who want this kind of mail from the campaign."""
-    seats = campaign.seats.filter(user__isnull=False, user__is_active=True).exclude(user__email="")
+    """The seated users who want this kind of mail from the campaign and can be reached: by
+    a mail address, or by a device that takes Web Push."""
+    seats = campaign.seats.filter(user__isnull=False, user__is_active=True)
+    if push.enabled():
+        device = Exists(PushSubscription.objects.filter(user=OuterRef("user")))
+        seats = seats.filter(~Q(user__email="") | device)
+    else:
+        seats = seats.exclude(user__email="")
     seats = list(seats.select_related("user", "power"))
     choices = MailChoice.of_users(campaign.pk, {seat.user_id for seat in seats})
     return [seat for seat in seats if choices[seat.user_id].wants(kind)]
@@ -49,18 +68,42 @@ def orders_answer(phase: Phase) -> outgoing.Answer:
 def _webhook(campaign: Campaign, event: str, phase: Phase, text: str) -> None:
     if campaign.webhook_url:
         with translation.override(settings.LANGUAGE_CODE):
-            name = str(campaign.rules.phase(phase.key).name)
-            turn = localized(campaign.rules.turn_label(phase.turn, campaign.setup))
-        payload = {
-            "event": event,
-            "campaign": campaign.name,
-            "turn": turn,
-            "phase": name,
-            "deadline": phase.deadline.isoformat() if phase.deadline else None,
-            "url": campaign_link(campaign),
-            "text": text,
-        }
-        delivery.deliver_webhook.enqueue(campaign.webhook_url, payload)
+            message = chat_message(campaign, event, phase, text)
+        send_chat(campaign, message)
+
+
+def chat_message(campaign: Campaign, event: str, phase: Phase | None, text: str) -> ChatMessage:
+    """The webhook's news of ``phase`` (None: of no phase), in the active language."""
+    return ChatMessage(
+        event=event,
+        campaign=campaign.name,
+        turn=localized(campaign.rules.turn_label(phase.turn, campaign.setup)) if phase else "",
+        phase=str(campaign.rules.phase(phase.key).name) if phase else "",
+        deadline=phase.deadline if phase else None,
+        url=campaign_link(campaign),
+        text=text,
+        at=timezone.now(),
+        deadline_label=gettext("Deadline"),
+    )
+
+
+def send_chat(campaign: Campaign, message: ChatMessage) -> None:
+    """Hand ``message`` to the worker for the campaign's webhook, in its chat's format."""
+    body = chat_formats.payload(campaign.webhook_format, message)
+    delivery.deliver_webhook.enqueue(campaign.webhook_url, body)
+
+
+def send_test_message(campaign: Campaign) -> None:
+    """A test message to the webhook the GM saved, in the saved format; ServiceError when
+    none is saved."""
+    if not campaign.webhook_url:
+        raise ServiceError(
+            gettext("No webhook URL is saved: save one with the schedule first. Nothing was sent.")
+        )
+    with translation.override(settings.LANGUAGE_CODE):
+        text = gettext("A test message from Courier: this campaign's news will appear here.")
+        message = chat_message(campaign, "test", campaign.phase, text)
+    send_chat(campaign, message)
 
 
 def phase_opened(campaign: Campaign, phase: Phase) -> None:
@@ -76,6 +119,11 @@ def _phase_opened(campaign: Campaign, phase: Phase) -> None:
         turn = localized(campaign.rules.turn_label(phase.turn, campaign.setup))
         return gettext("%(turn)s: %(phase)s is open.") % {"turn": turn, "phase": spec.name}
 
+    def deadline_text() -> str:
+        return gettext("The deadline is %(deadline)s.") % {
+            "deadline": outgoing.moment(phase.deadline)
+        }
+
     owing = {power.pk for power in readiness.owing_powers(campaign, phase)} if seats else ()
     world = campaign.rules.load_world(campaign) if owing else None
     for seat in seats:
@@ -86,10 +134,7 @@ def _phase_opened(campaign: Campaign, phase: Phase) -> None:
             if awaited:
                 paragraphs.append(gettext("Your orders are awaited."))
             if phase.deadline:
-                paragraphs.append(
-                    gettext("The deadline is %(deadline)s.")
-                    % {"deadline": outgoing.moment(phase.deadline)}
-                )
+                paragraphs.append(deadline_text())
             form = mail_orders.order_form(campaign, phase, seat.power, world) if awaited else None
             return outgoing.Letter(
                 subject=gettext("[%(campaign)s] %(phase)s is open")
@@ -101,6 +146,18 @@ def _phase_opened(campaign: Campaign, phase: Phase) -> None:
 
         answer = orders_answer(phase) if awaited else None
         outgoing.send(seat.user, write, campaign=campaign, kind=MailKind.YOUR_TURN, answer=answer)
+
+    def notice() -> push.Notice:
+        return push.Notice(
+            title=gettext("[%(campaign)s] Your orders are awaited") % {"campaign": campaign.name},
+            body=" ".join([opened_text(), deadline_text() if phase.deadline else ""]).strip(),
+            url=campaign_link(campaign),
+            tag=f"campaign-{campaign.pk}",
+            urgency="high",
+        )
+
+    awaited = [seat.user for seat in seats if seat.power_id in owing]
+    push.notify(campaign, MailKind.YOUR_TURN, awaited, notice)
     with translation.override(settings.LANGUAGE_CODE):
         text = opened_text()
     _webhook(campaign, "phase_opened", phase, text)

@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from campaign.views import (
     account,
+    app_shell,
     archive,
     edits,
     ending,
@@ -15,6 +16,7 @@ from campaign.views import (
     verify,
 )
 from campaign.views import away as away_views
+from campaign.views import calendar as calendar_views
 from campaign.views import disorder as disorder_views
 from campaign.views import extensions as extension_views
 from campaign.views import gm_orders as gm_orders_views
@@ -24,6 +26,9 @@ from campaign.views import lobby as lobby_views
 from campaign.views import notes as notes_views
 from campaign.views import people as people_views
 from campaign.views import press as press_views
+from campaign.views import push as push_views
+from campaign.views import tokens as token_views
+from campaign.views import webhook as webhook_views
 from campaign.views.area import area
 
 
@@ -85,6 +90,9 @@ urlpatterns = [
     path("campaigns/<id:campaign_id>/gm/clock/", gm.clock, name="clock"),
     path("campaigns/<id:campaign_id>/gm/plays/", gm.plays, name="plays"),
     path("campaigns/<id:campaign_id>/gm/schedule/", gm.schedule, name="schedule"),
+    path(
+        "campaigns/<id:campaign_id>/gm/webhook/test/", webhook_views.send_test, name="webhook_test"
+    ),
     path("campaigns/<id:campaign_id>/gm/powers/<id:power_id>/absent/", gm.absent, name="absent"),
     path(
         "campaigns/<id:campaign_id>/gm/powers/<id:power_id>/disorder/",
@@ -161,6 +169,13 @@ urlpatterns = [
     path("signup/", seats.signup, name="signup"),
     path("account/", account.preferences, name="preferences"),
     path("account/away/", account.away, name="away_everywhere"),
+    path("account/calendar/", calendar_views.rotate, name="calendar_rotate"),
+    path("calendar/<str:secret>.ics", calendar_views.feed, name="calendar_feed"),
+    path("account/devices/", push_views.subscribe, name="push_subscribe"),
+    path("account/devices/<id:device_id>/test/", push_views.test_notice, name="push_test"),
+    path("account/devices/<id:device_id>/remove/", push_views.remove, name="push_remove"),
+    path("account/tokens/", token_views.token_make, name="token_make"),
+    path("account/tokens/<id:token_id>/revoke/", token_views.token_revoke, name="token_revoke"),
     path("users/<str:username>/", people_views.profile, name="profile"),
     path("account/confirm/<str:token>/", account.confirm_email, name="confirm_email"),
     path("mail/off/<str:token>/", mail.unsubscribe, name="unsubscribe"),
@@ -195,4 +210,8 @@ urlpatterns = [
         name="press_channel",
     ),
     path("campaigns/<id:campaign_id>/gm/press/", press_views.press_rules, name="press_rules"),
+    # the installable app (campaign/views/app_shell.py): at the root, the worker's scope
+    path("manifest.webmanifest", app_shell.manifest, name="manifest"),
+    path("sw.js", app_shell.service_worker, name="service_worker"),
+    path("offline/", app_shell.offline, name="offline"),
 ]

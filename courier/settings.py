@@ -6,6 +6,7 @@ a deployment, which refuses to start without a real key; DJANGO_DEBUG=1 (bin/dem
 tests) is development, with a fixed key.
 """
 
+import email.utils
 import os
 from pathlib import Path
 
@@ -107,6 +108,9 @@ CONTENT_SECURITY_POLICY = {
         "script-src": [SELF],
         "style-src": [SELF, "'unsafe-inline'"],
         "img-src": [SELF, "data:", "blob:"],  # blob: the map drawn into a PNG
+        # the installable app (campaign/views/app_shell.py): its manifest and /sw.js
+        "manifest-src": [SELF],
+        "worker-src": [SELF],
         "object-src": [NONE],
         "base-uri": [SELF],
         "frame-ancestors": [NONE],
@@ -133,6 +137,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "campaign.api.tokens.token_made",  # an API token just made, shown once
             ],
         },
     },
@@ -209,6 +214,12 @@ POLL_SECONDS = int(os.environ.get("COURIER_POLL_SECONDS", "15"))
 # a digest of the press they have not read.
 PRESS_RATE_LIMIT = int(os.environ.get("COURIER_PRESS_RATE_LIMIT", "10"))
 PRESS_DIGEST_HOURS = int(os.environ.get("COURIER_PRESS_DIGEST_HOURS", "6"))
+# How often one client address may read one calendar feed in an hour (counted in the
+# shared cache; campaign/views/calendar.py); past it, a 429.
+CALENDAR_RATE_LIMIT = int(os.environ.get("COURIER_CALENDAR_RATE_LIMIT", "60"))
+# The API (campaign/api/): how many requests one access token may make a minute (counted
+# in the shared cache); past them it is answered 429 until it has made none for a minute.
+API_RATE_LIMIT = int(os.environ.get("COURIER_API_RATE_LIMIT", "120"))
 # The largest campaign archive import_campaign reads, in bytes: a larger one is refused
 # before it is read (campaign/archive.py).
 ARCHIVE_MAX_BYTES = int(os.environ.get("COURIER_ARCHIVE_MAX_BYTES", str(20 * 1024 * 1024)))
@@ -279,6 +290,13 @@ if DEBUG:
 # Webhooks to private or loopback addresses are refused unless this is set (a campaign
 # run inside a private network).
 WEBHOOK_ALLOW_PRIVATE = os.environ.get("COURIER_WEBHOOK_ALLOW_PRIVATE", "0") == "1"
+# Web Push (campaign/push.py): the site's VAPID key pair, made by `manage.py vapid_keys`, and
+# the address a push service may write to about them. Without keys nothing is pushed.
+VAPID_PRIVATE_KEY = os.environ.get("COURIER_VAPID_PRIVATE_KEY", "")
+VAPID_PUBLIC_KEY = os.environ.get("COURIER_VAPID_PUBLIC_KEY", "")
+VAPID_SUBJECT = os.environ.get(
+    "COURIER_VAPID_SUBJECT", "mailto:" + email.utils.parseaddr(DEFAULT_FROM_EMAIL)[1]
+)
 
 # Logs: in development (DEBUG) Django's own. A deployment writes warnings and errors, with
 # their tracebacks, to standard error as JSON lines (courier/jsonlog.py): a 500 is logged

@@ -5,6 +5,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from campaign.views.account import PasswordResetView
+from campaign.views.api import api
 from campaign.views.seats import LoginView
 from courier.health import healthz
 
@@ -33,6 +34,7 @@ urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/", api.urls),  # the read-only API for bots and clients (campaign/api/)
     path("", include("campaign.urls")),
 ]
 if settings.MAIL_PROVIDER:

@@ -58,11 +58,13 @@ from django_tasks_db.models import DBTaskResult
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from campaign.models import Campaign, Profile, Seat
+from campaign.api import tokens as api_tokens
+from campaign.models import Campaign, Profile, PushSubscription, Seat
 from campaign.views.context import load_state
 from campaign.views.edit_panels import edit_forms
 from rules.forms import row_item
 from tests.factories import PASSWORD, seat_users
+from tests.push_receiver import Device, subscription_of, vapid_keys
 from tests.reliability.form_crawl import (
     Field,
     Form,
@@ -104,6 +106,7 @@ MISSING = str(10**17)  # an id no row has
 
 # Routes that read nothing but their path: fuzzed with hostile path arguments and junk
 # parameters all the same.
+VAPID_KEYS = vapid_keys()
 NOTHING_TO_POST = {
     "healthz": "answers whether the database does",
     "favicon": "the way to the icon",
@@ -127,8 +130,18 @@ NOTHING_TO_POST = {
     "campaign:lobby": "the campaigns open to new players (its forms post elsewhere)",
     "campaign:confirm_email": "the link mailed to an address (its button posts nothing more)",
     "campaign:profile": "a user's record and campaigns",
+    "campaign:calendar_feed": "a user's calendar of deadlines, read by its secret address",
     "outbox:list": "the development outbox's mails (each answered on its own page)",
     "outbox:html": "a kept mail's HTML part",
+    "campaign:manifest": "the installable app's manifest",
+    "campaign:service_worker": "the service worker's script",
+    "campaign:offline": "the page shown when Courier cannot be reached",
+    "api:campaigns": "the API: my campaigns",
+    "api:orders_due": "the API: the orders I owe",
+    "api:campaign": "the API: a campaign's state",
+    "api:log": "the API: a campaign's log (its after and limit: tests/views/test_api.py)",
+    "api:openapi-json": "the API's OpenAPI document",
+    "api:api-root": "the API's root: no page",
 }
 ADMIN = "admin"  # Django's admin: one target over all its routes (no role here is staff)
 
@@ -203,11 +216,24 @@ def away_in_preferences(user) -> None:
     Profile.objects.update_or_create(user=user, defaults=period)
 
 
+def a_device(user) -> PushSubscription:
+    """A device the user gets notices on: the preferences page offers its test and removal."""
+    endpoint = f"https://push.example.org/send/{user.pk}"
+    return PushSubscription.objects.create(user=user, **subscription_of(Device(), endpoint))
+
+
+@pytest.fixture(autouse=True)
+def push_on(settings):
+    """The site sends notices: the preferences page offers a browser's subscription form."""
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = VAPID_KEYS
+
+
 def build_stage(key: str) -> Stage:
     scene = SCENES[key]()
     x = scene.campaign
     due_later(x)
     away_in_preferences(scene.users["player"])
+    a_device(scene.users["player"])
     powers = dict(Seat.objects.filter(campaign=x).values_list("user", "power__key"))
     y = OTHER[scene.ruleset]()
     y_users = seat_users(
@@ -217,7 +243,10 @@ def build_stage(key: str) -> Stage:
     users |= {"gm_player": scene.users["gm"], "foreign_player": y_users["player"]}
     clients = {"anonymous": Client(raise_request_exception=False)}
     for role, user in users.items():
-        clients[role] = Client(raise_request_exception=False)
+        # the API (campaign/api/) reads a token of the user's, the pages the session
+        _, token = api_tokens.make_token(user=user, name=f"fuzz {role}")
+        headers = {"Authorization": f"Bearer {token}"}
+        clients[role] = Client(raise_request_exception=False, headers=headers)
         clients[role].force_login(user)
     seats = {r: {x.pk: r} for r in ("gm", "gm_player", "player", "observer")}
     seats["foreign_player"] = {y.pk: "player"}
@@ -227,6 +256,7 @@ def build_stage(key: str) -> Stage:
         "seat_id": [str(pk) for pk in y.seats.values_list("pk", flat=True)],
         "power_id": [str(pk) for pk in y.powers.values_list("pk", flat=True)],
         "token": list(y.seats.values_list("invite_token", flat=True)),
+        "device_id": [str(a_device(y_users["player"]).pk)],
     }
     x.refresh_from_db()
     versions = [x.version, getattr(x, "state_version", x.version)]
@@ -632,8 +662,8 @@ def send(stage: Stage, request: Request, client: Client):
 # -- the fingerprint -------------------------------------------------------------------
 
 # Bookkeeping, not state: a login's session, its throttle's count, how far a reader has
-# read the press (reading a page, refused or not, moves it on)
-IGNORED_TABLES = ("django_session", "axes_", "campaign_readmarker")
+# read the press (reading a page, refused or not, moves it on), an API token's last use
+IGNORED_TABLES = ("django_session", "axes_", "campaign_readmarker", "campaign_accesstoken")
 WRITTEN = re.compile(r'^\s*(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+"?(\w+)', re.I)
 MODELS = {model._meta.db_table: model for model in apps.get_models(include_auto_created=True)}
 TASKS = DBTaskResult._meta.db_table

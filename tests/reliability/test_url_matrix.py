@@ -34,7 +34,8 @@ from django.urls import URLResolver, get_resolver, reverse
 from django.utils import timezone
 
 from campaign import mail_tokens, notes, services
-from campaign.models import Campaign, MailKind, Phase, Seat
+from campaign.api import tokens as api_tokens
+from campaign.models import CalendarFeed, Campaign, MailKind, Phase, Seat
 from rules.dice import ScriptedDice
 from rules.engine import ruleset_for
 from rules.pax_baltica.models import Block
@@ -64,6 +65,7 @@ HTMX_ENDPOINTS = {
     "deadline",
     "clock",
     "schedule",
+    "webhook_test",
     "seat",
     "absent",
     "disorder",
@@ -569,6 +571,17 @@ def notes_calls(s: Scene) -> list[Call]:
     ]
 
 
+def calendar_feed_calls(s: Scene) -> list[Call]:
+    """The player's calendar feed: anyone with its address reads it, without a login (the
+    seated roles read the player's deadlines, nothing else); an address of no feed."""
+    feed, _ = CalendarFeed.objects.get_or_create(user=s.users["player"])
+    return [
+        get(u("calendar_feed", feed.secret), 200, "the player's feed"),
+        get(u("calendar_feed", "not-a-secret"), 404, "no such feed"),
+        post(u("calendar_feed", feed.secret), {}, 405),
+    ]
+
+
 def take_extension_calls(s: Scene) -> list[Call]:
     """A deadline extension: the scenes' phases have no deadline to extend (a phase under
     way has none that applies); another campaign's phase; a moment that is none."""
@@ -670,6 +683,53 @@ def gm_order_done_calls(s: Scene) -> list[Call]:
 def options_data(s: Scene) -> dict:
     current = {key: str(value) for key, value in s.campaign.rule_options.items()}
     return {**current, "dice_mode": "seeded"}
+
+
+API = "/api/"  # the read-only API (campaign/api/): a token per role, not a session
+
+
+def api_url_names() -> set[str]:
+    (resolver,) = (
+        p
+        for p in get_resolver().url_patterns
+        if isinstance(p, URLResolver) and p.namespace == "api"
+    )
+    return {pattern.name for pattern in resolver.url_patterns}
+
+
+def a(name: str, *args) -> str:
+    return reverse(f"api:{name}", args=args)
+
+
+def token_clients(scene: Scene) -> dict[str, Client]:
+    """A client per role sending a token of its user's (anonymous: none)."""
+    clients = {"anonymous": Client(raise_request_exception=False)}
+    for role in ROLES[1:]:
+        _, token = api_tokens.make_token(user=scene.users[role], name="matrix")
+        headers = {"Authorization": f"Bearer {token}"}
+        clients[role] = Client(raise_request_exception=False, headers=headers)
+    return clients
+
+
+def token_revoke_calls(s: Scene) -> list[Call]:
+    """The GM's token (revoked by the GM, 404 to anyone else), and no token."""
+    gm = s.users["gm"]
+    row, _ = api_tokens.make_token(user=gm, name=gm.get_username())
+    theirs = {role: 404 for role in ROLES} | {"gm": 302}
+    return [
+        post(u("token_revoke", row.pk), {}, theirs, "the GM's token"),
+        post(u("token_revoke", MISSING), {}, 404, "no such token"),
+    ]
+
+
+def log_calls(s: Scene) -> list[Call]:
+    url = a("log", s.pk)
+    return [
+        get(url, 200, "the log"),
+        get(f"{url}?after={s.resolved_phase}&limit=1", 200, "a page of one line"),
+        get(a("log", s.other.pk), 404, "another campaign's"),
+        get(a("log", MISSING), 404, "no such campaign"),
+    ]
 
 
 @dataclass(frozen=True)
@@ -804,7 +864,13 @@ BUILDERS: dict[str, Spec] = {
         lambda s: [
             post(u("schedule", s.pk), {"auto_resolve": "on", "webhook_url": ""}, 302),
             post(u("schedule", s.pk), {"webhook_url": "not a url"}, 422),
+            post(u("schedule", s.pk), {"webhook_format": "xml"}, 422, "an unknown format"),
         ],
+    ),
+    "webhook_test": Spec(
+        GM,
+        POST_ONLY,
+        lambda s: [post(u("webhook_test", s.pk), {}, 422, "no webhook URL is saved")],
     ),
     "absent": Spec(
         GM,
@@ -921,6 +987,11 @@ BUILDERS: dict[str, Spec] = {
         ],
     ),
     "lobby": Spec(PUBLIC, GET_ONLY, lambda s: [get(u("lobby")), post(u("lobby"), {}, 405)]),
+    # the installable app (campaign/views/app_shell.py): the same for everyone
+    **{
+        name: Spec(PUBLIC, GET_ONLY, lambda s, name=name: [get(u(name)), post(u(name), {}, 405)])
+        for name in ("manifest", "service_worker", "offline")
+    },
     "lobby_ask": Spec(
         ACCOUNT,
         POST_ONLY,
@@ -967,6 +1038,15 @@ BUILDERS: dict[str, Spec] = {
             post(u("preferences"), {"time_zone": "UTC"}, 302),
         ],
     ),
+    "token_make": Spec(
+        ACCOUNT,
+        POST_ONLY,
+        lambda s: [
+            post(u("token_make"), {"name": "x"}, 302),
+            post(u("token_make"), {"name": " "}, 302, "no name: refused with a message"),
+        ],
+    ),
+    "token_revoke": Spec(ACCOUNT, POST_ONLY, lambda s: token_revoke_calls(s)),
     "away_everywhere": Spec(
         ACCOUNT,
         POST_ONLY,
@@ -975,6 +1055,30 @@ BUILDERS: dict[str, Spec] = {
             post(u("away_everywhere"), {"end": in_days(90)}, 422, "longer than 60 days"),
             post(u("away_everywhere"), {"start": "2000-01-01T20:00", "end": in_days(3)}, 422),
             post(u("away_everywhere"), {"action": "back"}, 422, "no period to end"),
+        ],
+    ),
+    # a browser's push subscription (the site here has no VAPID keys: refused with a message)
+    "push_subscribe": Spec(
+        ACCOUNT,
+        POST_ONLY,
+        lambda s: [post(u("push_subscribe"), {"endpoint": "https://push.example.org/x"}, 302)],
+    ),
+    **{
+        name: Spec(
+            ACCOUNT,
+            POST_ONLY,
+            lambda s, name=name: [post(u(name, MISSING), {}, 404, "no such device")],
+        )
+        for name in ("push_test", "push_remove")
+    },
+    "calendar_feed": Spec(PUBLIC, GET_ONLY, calendar_feed_calls),  # the secret is the key
+    "calendar_rotate": Spec(
+        ACCOUNT,
+        POST_ONLY,
+        lambda s: [
+            post(u("calendar_rotate"), {"action": "make"}, 302),
+            post(u("calendar_rotate"), {"action": "rotate"}, 302, "a new secret"),
+            post(u("calendar_rotate"), {"action": "burn"}, 302, "no such action: a message"),
         ],
     ),
     "profile": Spec(
@@ -1078,6 +1182,24 @@ BUILDERS: dict[str, Spec] = {
 }
 
 
+API_BUILDERS: dict[str, Spec] = {
+    "campaigns": Spec(ACCOUNT, GET_ONLY, lambda s: [get(a("campaigns"), 200, "my campaigns")]),
+    "orders_due": Spec(ACCOUNT, GET_ONLY, lambda s: [get(a("orders_due"), 200, "orders due")]),
+    "campaign": Spec(
+        SEAT,
+        GET_ONLY,
+        lambda s: [
+            get(a("campaign", s.pk), 200, "the state"),
+            get(a("campaign", s.other.pk), 404, "another campaign's"),
+            get(a("campaign", MISSING), 404, "no such campaign"),
+        ],
+    ),
+    "log": Spec(SEAT, GET_ONLY, log_calls),
+    "openapi-json": Spec(PUBLIC, GET_ONLY, lambda s: [get(a("openapi-json"), 200, "OpenAPI")]),
+    "api-root": Spec(PUBLIC, ANY_METHOD, lambda s: [get(API, 404, "no docs page")]),
+}
+
+
 def state_version(s: Scene) -> dict:
     """The state version the GM dashboard's forms carry."""
     return {"state_version": Campaign.objects.get(pk=s.pk).state_version}
@@ -1107,6 +1229,11 @@ def htmx_status(ok):
 
 
 def expected(spec: Spec, call: Call, role: str) -> int | str:
+    if call.url.startswith(API):  # the API: a method first, then the token (none: 401)
+        if call.method not in spec.methods:
+            return 405
+        if role == "anonymous" and spec.scope != PUBLIC:
+            return 401
     if role == "anonymous":
         return call.ok_for(role) if spec.scope in (PUBLIC, SIGNUP) else LOGIN
     if call.method not in spec.methods:
@@ -1223,6 +1350,11 @@ def notes_of_each_role(scene: Scene) -> dict[str, str]:
     return markers
 
 
+def test_every_api_route_has_a_builder():
+    missing = api_url_names() - set(API_BUILDERS)
+    assert not missing, f"API routes without an argument builder in this matrix: {missing}"
+
+
 def test_every_campaign_url_name_has_a_builder():
     missing = campaign_url_names() - set(BUILDERS)
     assert not missing, f"URL names without an argument builder in this matrix: {missing}"
@@ -1256,6 +1388,13 @@ def test_every_url_with_every_role(scene_key, settings):
         for role in ROLES:
             for call in calls:
                 problems += check(scene, role, clients[role], name, spec, call, before)
+                count += 1
+    bearers = token_clients(scene)  # the API's routes, each role through a token of theirs
+    for name in sorted(api_url_names()):
+        spec = API_BUILDERS[name]
+        for role in ROLES:
+            for call in calls_of(name, spec, scene):
+                problems += check(scene, role, bearers[role], f"api:{name}", spec, call, before)
                 count += 1
     print(f"{scene_key}: {count} requests ({len(names)} URL names × {len(ROLES)} roles)")
     assert snapshot(scene.campaign) == before

@@ -15,6 +15,7 @@ everything, must (an observer sees what the GM chose: tests/views/test_watchers.
 from __future__ import annotations
 
 import re
+import uuid
 from dataclasses import dataclass, field
 from html import unescape
 
@@ -23,12 +24,14 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
 from campaign import services
+from campaign.api import tokens as api_tokens
 from campaign.mail_tokens import unsubscribe_token
-from campaign.models import Event, Phase, Seat
+from campaign.models import CalendarFeed, Event, Phase, PushSubscription, Seat
 from rules.pax_baltica.forms.edits import EDIT_FORMS
 from rules.pax_baltica.models import Block, PbSide
 from rules.pax_baltica.services import gm_edit
 from tests.factories import make_pb_campaign, seat_users
+from tests.push_receiver import Device, subscription_of
 from tests.services.test_eia_phase_services import CyclingDice, order, resolve
 
 pytestmark = pytest.mark.django_db
@@ -285,6 +288,10 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
     }
     args_of = {"seat": [pk, seat.pk], "absent": [pk, seat.power_id]}
     calls.append(Call("preferences", "preferences", "get", reverse("campaign:preferences"), {}))
+    url = reverse("campaign:token_make")
+    calls.append(Call("token_make", "an API token", "post", url, {"name": "bot"}, status=200))
+    url = reverse("campaign:token_revoke", args=[10**17])
+    calls.append(Call("token_revoke", "revoke no token", "post", url, status=404))
     status = reverse("campaign:status", args=[pk]) + f"?phase={phase.pk}&status={phase.status}"
     calls.append(Call("status", "status", "get", status, {}, True, 204))
     for name, posts in gm_posts.items():
@@ -303,7 +310,43 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
         calls.append(Call("edit_panel", f"edit {key}, the panel", "get", url, {}, status=403))
     calls.append(Call("timeline", "timeline", "get", reverse("campaign:timeline", args=[pk])))
     calls += press_and_lobby_calls(campaign, me, seat)
+    calls += calendar_calls(seat)
+    calls += device_and_app_calls(seat)
     return calls
+
+
+def device_and_app_calls(seat: Seat) -> list[Call]:
+    """The player's devices (a browser's subscription refused: no VAPID keys here; a device
+    of his tried and removed), the GM's webhook test (refused), the installable app's
+    files."""
+    device = PushSubscription.objects.create(
+        user=seat.user, **subscription_of(Device(), f"https://push.example.org/{uuid.uuid4()}")
+    )
+    subscribe, data = reverse("campaign:push_subscribe"), {"endpoint": "https://push.example.org"}
+    test, remove = (
+        reverse(f"campaign:{n}", args=[device.pk]) for n in ("push_test", "push_remove")
+    )
+    webhook = reverse("campaign:webhook_test", args=[seat.campaign_id])
+    calls = [
+        Call("push_subscribe", "a device, refused", "post", subscribe, data, status=200),
+        Call("push_test", "a device's test notice", "post", test, {}, status=200),
+        Call("push_remove", "a device removed", "post", remove, {}, status=200),
+        Call("webhook_test", "the GM's webhook test", "post", webhook, {}, status=403),
+    ]
+    for name in ("manifest", "service_worker", "offline"):
+        calls.append(Call(name, name, "get", reverse(f"campaign:{name}"), status=200))
+    return calls
+
+
+def calendar_calls(seat: Seat) -> list[Call]:
+    """The player's calendar feed, then a new secret for it (the preferences page)."""
+    feed, _ = CalendarFeed.objects.get_or_create(user=seat.user)
+    url = reverse("campaign:calendar_feed", args=[feed.secret])
+    rotate, data = reverse("campaign:calendar_rotate"), {"action": "rotate"}
+    return [
+        Call("calendar_feed", "calendar", "get", url, status=200),
+        Call("calendar_rotate", "calendar, new secret", "post", rotate, data, status=200),
+    ]
 
 
 def gm_join(campaign_id: int, token: str) -> str:
@@ -440,7 +483,32 @@ def scan(campaign, users, role: str, me: str, valid: dict | None, public: set[st
         if call.url_name == "detail":
             missing = {n for n in own if n not in html}
             assert not missing, f"{where}: its own blocks are not shown: {missing}"
+    for label, response in api_answers(campaign, users[role]):
+        where = f"{me} · {campaign.phase.key} T{campaign.turn} · API {label}"
+        if response.status_code != 200:
+            wrong.append(f"{where}: {response.status_code}")
+        leaks += [f"{where}: {found}" for found in secrets.found_in(response.content.decode())]
     return covered, leaks, wrong
+
+
+def api_answers(campaign, user) -> list[tuple[str, object]]:
+    """Every route of the API (campaign/api/), through a token of ``user``'s: the log a
+    line at a time too. Its JSON escapes no name, so the scan reads it as it reads a page."""
+    _, token = api_tokens.make_token(user=user, name=f"scan {uuid.uuid4().hex[:8]}")
+    client = Client(headers={"Authorization": f"Bearer {token}"})
+    log = reverse("api:log", args=[campaign.pk])
+    answers = [
+        ("campaigns", client.get(reverse("api:campaigns"))),
+        ("orders due", client.get(reverse("api:orders_due"))),
+        ("state", client.get(reverse("api:campaign", args=[campaign.pk]))),
+        ("log", client.get(log, {"limit": 500})),
+    ]
+    after = 0
+    while after is not None:
+        page = client.get(log, {"after": after, "limit": 1})
+        answers.append((f"log after {after}", page))
+        after = page.json()["next_after"] if page.status_code == 200 else None
+    return answers
 
 
 # -- the year -------------------------------------------------------------------------

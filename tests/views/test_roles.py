@@ -188,6 +188,12 @@ CASES = {
         lambda c: {"auto_resolve": "on", "webhook_url": ""},
         expect(403, outsider=404, gm=302),
     ),
+    "webhook_test": (
+        "post",
+        lambda c: reverse("campaign:webhook_test", args=[c.pk]),
+        lambda c: {},
+        expect(403, outsider=404, gm=422),  # no webhook URL saved: nothing sent
+    ),
     "absent": (
         "post",
         lambda c: reverse("campaign:absent", args=[c.pk, spain_seat(c).power_id]),
