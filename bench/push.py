@@ -120,7 +120,7 @@ def phase_opening(campaigns: int, rounds: int) -> dict:
         opened = [revolt_step(f"#{n + 1}", service, devices) for n in range(campaigns)]
         service.received.clear()
         print(f"Phase opened: {campaigns} campaigns (revolt step open), {rounds} round(s)")
-        push_round(opened[:1])  # warm-up: translations, imports, the first connections
+        warm_up = push_round(opened[:1])  # translations, imports, the first connections
         results = []
         for n in range(rounds):
             r = push_round(opened)
@@ -132,7 +132,8 @@ def phase_opening(campaigns: int, rounds: int) -> dict:
             )
         read = service.read(devices, public)
     decrypted = sum(len(notices) for notices in read.values())
-    return {"campaigns": campaigns, "rounds": results, "decrypted": decrypted}
+    pushed = warm_up["pushes"] + sum(r["pushes"] for r in results)
+    return {"campaigns": campaigns, "rounds": results, "pushed": pushed, "decrypted": decrypted}
 
 
 def section(f: dict) -> str:
@@ -167,8 +168,9 @@ def section(f: dict) -> str:
             "`deliver_push` task row); *send*: `deliver_push.call(...)` for each row (the "
             "payload encrypted for the device, RFC 8291, the VAPID signature made, the POST "
             "to the push service). One round opens the phase of every campaign, after a "
-            f"warm-up campaign. Sent: {sent}; decrypted afterwards by the devices with their "
-            f"own keys: {opening['decrypted']}.",
+            f"warm-up campaign. Sent in the rounds: {sent}; of the run's {opening['pushed']} "
+            "pushes (the warm-up's with them), decrypted afterwards by their devices with "
+            f"their own keys: {opening['decrypted']}.",
             common.table(
                 [
                     "round",

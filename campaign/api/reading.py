@@ -122,6 +122,6 @@ def plain(value: Any) -> Any:
         return {str(key): plain(item) for key, item in value.items()}
     if isinstance(value, list | tuple | set | frozenset):
         return [plain(item) for item in value]
-    if value is None or isinstance(value, bool | int | float | str | datetime):
+    if value is None or isinstance(value, bool | int | float | datetime):
         return value
-    return str(value)  # a lazy translation, a name
+    return str(value)  # a lazy translation, a scenario's Name: in the active language

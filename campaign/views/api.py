@@ -5,6 +5,7 @@ past the rate limit, 429."""
 
 from __future__ import annotations
 
+from django.core.cache import cache
 from django.http import Http404
 from django.urls import reverse
 from django.utils import timezone
@@ -19,8 +20,9 @@ from campaign.api import reading, schemas
 from campaign.api.auth import TokenBearer, TokenThrottle
 from campaign.models import Campaign, Phase, Power, Seat
 from campaign.services import seat_for
-from campaign.views.context import CampaignState, load_state, readable_payloads
+from campaign.views.context import CampaignState, load_state, readable_payloads, state_view
 
+AREAS_CACHE_SECONDS = 24 * 3600  # a version's areas: a new version asks for new ones
 LARGEST_ID = 10**18  # ids past the 64-bit column's: no campaign has them
 
 api = NinjaAPI(
@@ -118,10 +120,22 @@ def campaign_state(request, campaign_id: int):
         **campaign_out(request, state.seat, home.owes(state.seat, timezone.now()), my_ready(state)),
         "columns": [str(column) for column in presenter.COLUMNS] if presenter else [],
         "readiness": [reading.plain(row) for row in rows],
-        "areas": [reading.plain(row) for row in reading.area_rows(state)],
+        "areas": areas_of(state),
         "orders": readable_payloads(state),
         "panels": reading.panels(state),
     }
+
+
+def areas_of(state: CampaignState) -> list[dict]:
+    """The map's areas as plain rows, drawn once for each campaign version, language and
+    hidden-information view (as the map is: campaign.views.context.state_view) and shared
+    by every reader who sees the same."""
+    key = "courier_api_areas:" + ":".join(map(str, state_view(state)))
+    rows = cache.get(key)
+    if rows is None:
+        rows = [reading.plain(row) for row in reading.area_rows(state)]
+        cache.set(key, rows, AREAS_CACHE_SECONDS)
+    return rows
 
 
 class LogQuery(Schema):

@@ -19,6 +19,7 @@ from campaign import notes, press
 from campaign.api import tokens
 from campaign.models import Campaign, Event, Order, Phase, Profile, Seat
 from campaign.models.reach import AccessToken
+from rules.translation import Name
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db
@@ -243,6 +244,17 @@ def test_the_answer_is_in_the_users_chosen_language(campaign, users):
     with translation.override("en"):
         english = str(campaign.rules.phase("peace").name)
     assert mine["phase"]["name"] == russian != english
+
+
+def test_the_states_names_are_in_the_users_chosen_language(campaign, users):
+    """A scenario's words (areas, powers) are Names: the answer holds them as the page
+    shows them, not as stored."""
+    Profile.objects.update_or_create(user=users["player"], defaults={"language": "ru"})
+    state = bearer(users["player"]).get(reverse("api:campaign", args=[campaign.pk])).json()
+    with translation.override("ru"):
+        shown = {area.key: str(Name(area.name)) for area in campaign.areas.all()}
+    assert {row["key"]: row["name"] for row in state["areas"]} == shown
+    assert any(shown[key] != name for key, name in campaign.areas.values_list("key", "name"))
 
 
 # -- what nobody else may read ----------------------------------------------------------
