@@ -113,7 +113,10 @@ def phase_opening(campaigns: int, rounds: int) -> dict:
     with (
         PushService() as service,
         override_settings(
-            VAPID_PRIVATE_KEY=private, VAPID_PUBLIC_KEY=public, WEBHOOK_ALLOW_PRIVATE=True
+            VAPID_PRIVATE_KEY=private,
+            VAPID_PUBLIC_KEY=public,
+            WEBHOOK_ALLOW_PRIVATE=True,
+            PUSH_SERVICES=["127.0.0.1"],
         ),
     ):
         devices: dict[str, Device] = {}

@@ -14,18 +14,21 @@ class CampaignConfig(AppConfig):
         """Install the site's rulesets (before the admin registers their tables), and
         connect the worker's tasks to the lifecycle's signal (campaign/tasks.py, which
         needs the models: it is imported once they are loaded), login throttling to
-        failed logins, the press's mail to each message written, and the answers by mail
-        that the sending service's webhook receives."""
+        failed logins, the press's mail to each message written, the answers by mail
+        that the sending service's webhook receives, and forgetting a browser's device
+        when it logs out."""
         engine.install(settings.COURIER_RULESETS)  # first: modules below read the registry
         from anymail.signals import inbound
+        from django.contrib.auth.signals import user_logged_out
 
-        from campaign import mail_replies, press_mail, tasks  # noqa: F401
+        from campaign import mail_replies, press_mail, push, tasks  # noqa: F401
         from campaign.models import Message
         from courier import throttling  # noqa: F401  (counts each client's failed logins)
 
         post_migrate.connect(create_cache_table, sender=self)
         post_save.connect(press_mail.message_saved, sender=Message)
         inbound.connect(mail_replies.inbound_received)
+        user_logged_out.connect(push.logged_out)
 
 
 def create_cache_table(using: str = "default", **kwargs) -> None:

@@ -6,8 +6,9 @@ deadline moved by the GM or an extension moves the event in his calendar instead
 adding one; a paused deadline has no moment, so its event leaves the calendar until the
 clock runs again and then comes back with the same UID. An event says only what every
 seat of the campaign reads (its name, turn, phase and deadline) and whether the open
-phase awaits his own orders; it rings at each of his reminder hours
-(Profile.reminder_hours) and links to his orders. Everything is written in his language.
+phase awaits his own orders; when it does, the event rings at each of his reminder hours
+(Profile.reminder_hours). It links to his orders (a GM's, to his dashboard). Everything
+is written in his language.
 
 The address holds a random secret (CalendarFeed): whoever has it reads the feed, so the
 user may give it a new one, after which the old one finds nothing.
@@ -135,7 +136,7 @@ def _event(seat: Seat, now: datetime, hours: list[int], domain: str) -> icalenda
     campaign, phase = seat.campaign, seat.campaign.phase
     spec = campaign.rules.phase(phase.key)
     turn = localized(campaign.rules.turn_label(phase.turn, campaign.setup))
-    link = notifications.campaign_link(campaign) + ("#orders" if seat.power_id else "")
+    link = _link(seat)
     lines = [
         gettext("%(turn)s: %(phase)s is open.") % {"turn": turn, "phase": spec.name},
         gettext("The deadline is %(deadline)s.") % {"deadline": outgoing.moment(phase.deadline)},
@@ -146,15 +147,22 @@ def _event(seat: Seat, now: datetime, hours: list[int], domain: str) -> icalenda
     event.add("uid", f"phase-{phase.pk}@{domain}")
     event.add("dtstamp", now)
     deadline = phase.deadline.astimezone(UTC).replace(microsecond=0)  # iCalendar's seconds
-    event.add("dtstart", deadline)
-    event.add("dtend", deadline)
+    event.add("dtstart", deadline)  # no end: a moment (RFC 5545 3.6.1)
     event.add("summary", _summary(campaign.name, spec.name))
     event.add("description", "\n".join(lines))
     event.add("url", link)
     event.add("transp", "TRANSPARENT")  # a deadline does not make him busy
-    for offset in sorted(set(hours), reverse=True):
-        event.add_component(_alarm(offset, spec.name))
+    if home.owes(seat, now):  # the alarms ring for whom the phase waits
+        for offset in sorted(set(hours), reverse=True):
+            event.add_component(_alarm(offset, spec.name))
     return event
+
+
+def _link(seat: Seat) -> str:
+    """Where the event leads: the GM's dashboard, a player's orders, an observer's page."""
+    if seat.is_gm:
+        return outgoing.site_url(reverse("campaign:gm", args=[seat.campaign_id]))
+    return notifications.campaign_link(seat.campaign) + ("#orders" if seat.power_id else "")
 
 
 def _summary(campaign: str, phase) -> str:

@@ -10,6 +10,7 @@ joiner. Each text is cut, with "…", to the limits of the chat that reads it.
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -137,8 +138,11 @@ def slack_date(moment: datetime) -> str:
     return f"<!date^{_unix(moment)}^{{date_long_pretty}} {{time}}|{utc_moment(moment)}>"
 
 
+ROOM_MENTION = re.compile(r"@(room)", re.IGNORECASE)  # Matrix reads @room in any case
+
+
 def _no_room_mention(text: str) -> str:
-    return text.replace("@room", f"@{WORD_JOINER}room")
+    return ROOM_MENTION.sub(f"@{WORD_JOINER}\\1", text)
 
 
 def matrix(message: ChatMessage) -> dict:

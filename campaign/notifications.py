@@ -31,7 +31,13 @@ from campaign.errors import ServiceError
 from campaign.mail_tokens import Purpose
 from campaign.models import Campaign, Event, MailChoice, MailKind, Phase, PushSubscription, Seat
 from campaign.presenters import visible_text
+from courier import throttling
 from rules.translation import localized
+
+# Test messages one campaign's webhook may be sent in TESTS_WINDOW seconds
+TESTS_LIMIT, TESTS_WINDOW = 5, 10 * 60
+# The kinds of news that also go to a user's devices (the press is pushed by press_mail)
+PUSHED = {MailKind.YOUR_TURN, MailKind.REMINDERS}
 
 
 def campaign_link(campaign: Campaign) -> str:
@@ -41,9 +47,9 @@ def campaign_link(campaign: Campaign) -> str:
 
 def readers(campaign: Campaign, kind: str) -> list[Seat]:
     """The seated users who want this kind of mail from the campaign and can be reached: by
-    a mail address, or by a device that takes Web Push."""
+    a mail address, or for a kind that is pushed, by a device that takes Web Push."""
     seats = campaign.seats.filter(user__isnull=False, user__is_active=True)
-    if push.enabled():
+    if kind in PUSHED and push.enabled():
         device = Exists(PushSubscription.objects.filter(user=OuterRef("user")))
         seats = seats.filter(~Q(user__email="") | device)
     else:
@@ -99,6 +105,10 @@ def send_test_message(campaign: Campaign) -> None:
     if not campaign.webhook_url:
         raise ServiceError(
             gettext("No webhook URL is saved: save one with the schedule first. Nothing was sent.")
+        )
+    if throttling.counted(f"webhook-test:{campaign.pk}", TESTS_WINDOW) > TESTS_LIMIT:
+        raise ServiceError(
+            gettext("Courier sent this webhook several test messages just now: wait a few minutes.")
         )
     with translation.override(settings.LANGUAGE_CODE):
         text = gettext("A test message from Courier: this campaign's news will appear here.")

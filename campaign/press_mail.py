@@ -47,8 +47,9 @@ def message_saved(sender, instance: Message, created: bool, **kwargs) -> None:
     """Message's post_save: once the message is committed, mail it to those who want each,
     and push it to the devices of those it is addressed to."""
     if created:
-        transaction.on_commit(lambda: mail_message(instance.pk))
-        transaction.on_commit(lambda: push_message(instance.pk))
+        # robust: a mail that fails to queue neither stops the push nor fails the request
+        transaction.on_commit(lambda: mail_message(instance.pk), robust=True)
+        transaction.on_commit(lambda: push_message(instance.pk), robust=True)
 
 
 def mail_message(message_id: int) -> int:

@@ -11,6 +11,7 @@ Without VAPID keys (`manage.py vapid_keys`), nothing is pushed and the preferenc
 
 from __future__ import annotations
 
+import http.client
 import json
 import logging
 import time
@@ -24,13 +25,18 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django_tasks import task
-from py_vapid import Vapid02
+from py_vapid import Vapid02, VapidException
 from pywebpush import WebPusher
 
 from campaign import delivery, outgoing, webhooks
+from campaign.errors import ServiceError
 from campaign.models import MailChoice, PushSubscription
+from courier import throttling
 
 logger = logging.getLogger(__name__)
+DEVICES_MOST = 10  # devices one user keeps
+SESSION_DEVICE = "push_device"  # the session's own subscription, forgotten when it logs out
+TESTS_LIMIT, TESTS_WINDOW = 5, 10 * 60  # test notices one user may ask for, in seconds
 TTL = 24 * 60 * 60  # seconds a push service keeps a notice for a device that is offline
 SIGNATURE_HOURS = 12  # how long a VAPID signature stays valid (RFC 8292: at most 24 h)
 
@@ -63,12 +69,24 @@ def account_context(user) -> dict:
 
 def subscribe(user, *, endpoint: str, p256dh: str, auth: str, device: str) -> PushSubscription:
     """Keep the browser's subscription for ``user``: a browser that subscribed before (the
-    same endpoint) is updated, and moves to ``user`` if another account had it."""
-    subscription, _ = PushSubscription.objects.update_or_create(
-        endpoint=endpoint,
-        defaults={"user": user, "p256dh": p256dh, "auth": auth, "device": device},
-    )
+    same endpoint) is updated, and moves to ``user`` if another account had it. A user
+    keeps his DEVICES_MOST newest devices: a newer one forgets the oldest."""
+    with transaction.atomic():
+        subscription, _ = PushSubscription.objects.update_or_create(
+            endpoint=endpoint,
+            defaults={"user": user, "p256dh": p256dh, "auth": auth, "device": device},
+        )
+        kept = PushSubscription.objects.filter(user=user).order_by("-created_at", "-pk")
+        PushSubscription.objects.filter(pk__in=kept.values("pk")[DEVICES_MOST:]).delete()
     return subscription
+
+
+def logged_out(sender, request, user, **kwargs) -> None:
+    """user_logged_out: the browser that logs out gets no more notices of his (the next
+    person at a shared computer would read them)."""
+    device = request.session.get(SESSION_DEVICE) if request is not None else None
+    if device is not None and user is not None:
+        PushSubscription.objects.filter(pk=device, user=user).delete()
 
 
 # What a device is called in the list of the user's devices: its browser and system, as
@@ -89,7 +107,15 @@ def device_label(user_agent: str) -> str:
 
 
 def try_device(subscription: PushSubscription) -> None:
-    """Push a test notice to one device, in its owner's language."""
+    """Push a test notice to one device, in its owner's language; ServiceError when the
+    site pushes nothing, or its owner asked for several just now."""
+    if not enabled():
+        raise ServiceError(gettext("This site sends no notices."))
+    asked = throttling.counted(f"push-test:{subscription.user_id}", TESTS_WINDOW)
+    if asked > TESTS_LIMIT:
+        raise ServiceError(
+            gettext("You asked for several test notices just now: wait a few minutes.")
+        )
     with outgoing.reading_as(subscription.user):
         notice = Notice(
             title=gettext("Courier"),
@@ -137,6 +163,9 @@ def deliver_push(subscription_id: int, notice: dict, attempt: int = 1) -> str:
     subscription = PushSubscription.objects.filter(pk=subscription_id).first()
     if subscription is None:
         return "removed"
+    if not enabled():
+        logger.error("Push to %s not sent: the site has no VAPID keys", subscription.endpoint)
+        return "refused"
     try:
         address = webhooks.webhook_address(subscription.endpoint)
     except webhooks.WebhookHostNotFound as not_found:
@@ -144,10 +173,14 @@ def deliver_push(subscription_id: int, notice: dict, attempt: int = 1) -> str:
     except webhooks.WebhookRefused as refusal:
         logger.error("Push to %s not sent: %s", subscription.endpoint, refusal)
         return "refused"
-    body, headers = request(subscription, notice)
+    try:
+        body, headers = request(subscription, notice)
+    except (ValueError, VapidException) as error:  # keys or an address it cannot sign for
+        logger.error("Push to %s not sent: %s", subscription.endpoint, error)
+        return "refused"
     try:
         status, reason = delivery.post(subscription.endpoint, address, body, headers)
-    except OSError as error:
+    except (OSError, http.client.HTTPException) as error:
         return delivery.retry_later(deliver_push, (subscription_id, notice), attempt, error)
     if status in GONE:
         forget(subscription_id)

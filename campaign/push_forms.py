@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+from urllib.parse import urlsplit
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django import forms
@@ -15,6 +16,15 @@ from django.utils.translation import gettext_lazy as _
 from campaign import webhooks
 
 NOT_A_SUBSCRIPTION = _("This browser gave Courier a subscription it cannot use.")
+NOT_A_PUSH_SERVICE = _(
+    "This browser's push service is not one Courier sends notices through: try another browser."
+)
+
+
+def a_push_service(host: str) -> bool:
+    """Whether ``host`` is one of settings.PUSH_SERVICES or a name under one of them."""
+    host = host.lower().rstrip(".")
+    return any(host == known or host.endswith("." + known) for known in settings.PUSH_SERVICES)
 
 
 def _decoded(value: str) -> bytes:
@@ -33,12 +43,18 @@ class PushSubscriptionForm(forms.Form):
     auth = forms.CharField(max_length=50)
 
     def clean_endpoint(self) -> str:
+        """A push service's address: https (http only in a private network), no user or
+        password in it, a host that settings.PUSH_SERVICES names, never this server or a
+        private address."""
         endpoint = self.cleaned_data["endpoint"]
-        secure = endpoint.startswith("https://")
+        parts = urlsplit(endpoint)
+        secure = parts.scheme == "https"
         if not secure and not settings.WEBHOOK_ALLOW_PRIVATE:
             raise forms.ValidationError(NOT_A_SUBSCRIPTION)
-        if refusal := webhooks.webhook_refusal(endpoint):
-            raise forms.ValidationError(refusal)
+        if parts.username is not None or not a_push_service(parts.hostname or ""):
+            raise forms.ValidationError(NOT_A_PUSH_SERVICE)
+        if webhooks.webhook_refusal(endpoint):
+            raise forms.ValidationError(NOT_A_PUSH_SERVICE)
         return endpoint
 
     def clean_p256dh(self) -> str:

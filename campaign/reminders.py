@@ -127,7 +127,7 @@ def _notice(phase: Phase, left: timedelta) -> push.Notice:
         body=gettext("%(phase)s closes at %(deadline)s and your orders are not marked ready.")
         % {"phase": spec.name, "deadline": outgoing.moment(phase.deadline)},
         url=notifications.campaign_link(campaign),
-        tag=f"campaign-{campaign.pk}",
+        tag=f"reminder-{campaign.pk}",  # beside the phase's opening, not in its place
         urgency="high",
     )
 

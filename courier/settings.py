@@ -217,8 +217,9 @@ PRESS_DIGEST_HOURS = int(os.environ.get("COURIER_PRESS_DIGEST_HOURS", "6"))
 # How often one client address may read one calendar feed in an hour (counted in the
 # shared cache; campaign/views/calendar.py); past it, a 429.
 CALENDAR_RATE_LIMIT = int(os.environ.get("COURIER_CALENDAR_RATE_LIMIT", "60"))
-# The API (campaign/api/): how many requests one access token may make a minute (counted
-# in the shared cache); past them it is answered 429 until it has made none for a minute.
+# The API (campaign/api/): how many requests one user's access tokens may make a minute
+# (counted in the shared cache); past them he is answered 429 until they have made none
+# for a minute.
 API_RATE_LIMIT = int(os.environ.get("COURIER_API_RATE_LIMIT", "120"))
 # The largest campaign archive import_campaign reads, in bytes: a larger one is refused
 # before it is read (campaign/archive.py).
@@ -294,6 +295,12 @@ WEBHOOK_ALLOW_PRIVATE = os.environ.get("COURIER_WEBHOOK_ALLOW_PRIVATE", "0") == 
 # the address a push service may write to about them. Without keys nothing is pushed.
 VAPID_PRIVATE_KEY = os.environ.get("COURIER_VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("COURIER_VAPID_PUBLIC_KEY", "")
+# The push services browsers subscribe through (a host or the domain above it), the only
+# ones a subscription may name: Chrome's and its kin's, Firefox's, Safari's, Edge's.
+PUSH_SERVICES = os.environ.get(
+    "COURIER_PUSH_SERVICES",
+    "fcm.googleapis.com,push.services.mozilla.com,push.apple.com,notify.windows.com",
+).split(",")
 VAPID_SUBJECT = os.environ.get(
     "COURIER_VAPID_SUBJECT", "mailto:" + email.utils.parseaddr(DEFAULT_FROM_EMAIL)[1]
 )

@@ -55,11 +55,12 @@ def touch(token: AccessToken) -> None:
 
 
 class TokenThrottle(BaseThrottle):
-    """settings.API_RATE_LIMIT requests a minute per token (courier/throttling.py); past
-    them, 429 until the token has made none for a minute."""
+    """settings.API_RATE_LIMIT requests a minute per user, whichever of his tokens they
+    carry (courier/throttling.py): more tokens give no more room. Past them, 429 until his
+    tokens have made none for a minute."""
 
     def allow_request(self, request) -> bool:
-        return counted(f"api:{request.auth.pk}", WINDOW) <= settings.API_RATE_LIMIT
+        return counted(f"api:{request.auth.user_id}", WINDOW) <= settings.API_RATE_LIMIT
 
     def wait(self) -> int:
         return WINDOW

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from django.core.cache import cache
 from django.http import Http404
-from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
@@ -15,7 +14,7 @@ from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, Throttled
 from pydantic import Field
 
-from campaign import home, presenters
+from campaign import home, notifications, presenters
 from campaign.api import reading, schemas
 from campaign.api.auth import TokenBearer, TokenThrottle
 from campaign.models import Campaign, Phase, Power, Seat
@@ -55,7 +54,7 @@ def unauthorized(request, exc):
 
 @api.exception_handler(Throttled)
 def throttled(request, exc):
-    detail = gettext("Too many requests with this token: wait a minute.")
+    detail = gettext("Too many requests with your tokens: wait a minute.")
     response = api.create_response(request, {"detail": detail}, status=429)
     response["Retry-After"] = str(exc.wait)
     return response
@@ -90,7 +89,7 @@ def orders_due(request):
             {
                 "campaign_id": campaign.pk,
                 "campaign": campaign.name,
-                "url": page_url(request, campaign),
+                "url": notifications.campaign_link(campaign),
                 "power": power_out(s.seat.power),
                 "phase": phase_out(campaign, campaign.phase),
                 "deadline": campaign.phase.deadline,
@@ -169,10 +168,6 @@ def my_ready(state: CampaignState) -> bool:
     return bool(order and order.ready)
 
 
-def page_url(request, campaign: Campaign) -> str:
-    return request.build_absolute_uri(reverse("campaign:detail", args=[campaign.pk]))
-
-
 def power_out(power: Power | None) -> dict | None:
     return {"key": power.key, "name": str(power.display_name)} if power else None
 
@@ -196,7 +191,7 @@ def campaign_out(request, seat: Seat, owes: bool, ready: bool) -> dict:
         "id": campaign.pk,
         "name": campaign.name,
         "ruleset": campaign.ruleset,
-        "url": page_url(request, campaign),
+        "url": notifications.campaign_link(campaign),
         "role": seat.role,
         "power": power_out(seat.power if seat.power_id else None),
         "phase": phase_out(campaign, campaign.phase),

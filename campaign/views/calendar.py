@@ -16,18 +16,19 @@ from django.views.decorators.http import require_POST, require_safe
 
 from campaign import calendar_feed
 from courier import throttling
-from courier.proxy import client_address
 
-WINDOW = 60 * 60  # seconds: a client reads one feed settings.CALENDAR_RATE_LIMIT times in it
+WINDOW = 60 * 60  # seconds: one feed is read settings.CALENDAR_RATE_LIMIT times in it
 MAKE, ROTATE = "make", "rotate"  # the posted actions: make the feed, give it a new secret
 
 
 @require_safe
 def feed(request, secret: str):
     """The feed as iCalendar text; an unknown secret (or one replaced by a new one) is a
-    404, a client that reads one feed too often a 429."""
-    read = throttling.counted(f"calendar:{client_address(request)}:{secret}", WINDOW)
-    if read > settings.CALENDAR_RATE_LIMIT:
+    404 (counting nothing), a feed read too often a 429."""
+    found = calendar_feed.feed_of(secret)
+    if found is None:
+        raise Http404(gettext("No calendar has this address: it may have been given a new one."))
+    if throttling.counted(f"calendar:{found.pk}", WINDOW) > settings.CALENDAR_RATE_LIMIT:
         text = gettext(
             "This calendar was read too often from your address: a calendar application "
             "needs it once an hour at most. Try again later."
@@ -35,9 +36,6 @@ def feed(request, secret: str):
         response = HttpResponse(text, status=429, content_type="text/plain; charset=utf-8")
         response["Retry-After"] = str(WINDOW)
         return response
-    found = calendar_feed.feed_of(secret)
-    if found is None:
-        raise Http404(gettext("No calendar has this address: it may have been given a new one."))
     response = HttpResponse(
         calendar_feed.ics(found.user), content_type="text/calendar; charset=utf-8"
     )

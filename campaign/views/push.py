@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from campaign import push
+from campaign.errors import ServiceError
 from campaign.models import PushSubscription
 from campaign.push_forms import PushSubscriptionForm
 
@@ -32,7 +33,8 @@ def subscribe(request):
             messages.error(request, " ".join(errors))
         return _devices()
     device = push.device_label(request.headers.get("User-Agent", ""))
-    push.subscribe(request.user, device=device, **form.cleaned_data)
+    subscription = push.subscribe(request.user, device=device, **form.cleaned_data)
+    request.session[push.SESSION_DEVICE] = subscription.pk
     messages.success(request, gettext("Notices are on for this device."))
     return _devices()
 
@@ -42,7 +44,11 @@ def subscribe(request):
 def test_notice(request, device_id: int):
     """Push a test notice to one of the user's devices."""
     device = get_object_or_404(PushSubscription, pk=device_id, user=request.user)
-    push.try_device(device)
+    try:
+        push.try_device(device)
+    except ServiceError as refusal:
+        messages.error(request, str(refusal))
+        return _devices()
     messages.success(
         request,
         gettext("A test notice is on its way to %(device)s.")

@@ -11,6 +11,13 @@
     return Uint8Array.from(raw, function (c) { return c.charCodeAt(0); });
   }
 
+  function sameKey(subscription, key) {
+    var held = subscription.options && subscription.options.applicationServerKey;
+    if (!held) return false;
+    var bytesHeld = new Uint8Array(held);
+    return bytesHeld.length === key.length && bytesHeld.every(function (b, i) { return b === key[i]; });
+  }
+
   function show(form, name) {
     form.querySelector("[data-push-" + name + "]").hidden = false;
   }
@@ -23,7 +30,13 @@
         return;
       }
       return navigator.serviceWorker.ready.then(function (registration) {
-        return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+        var manager = registration.pushManager;
+        return manager.getSubscription().then(function (old) {
+          // one made under another key (the site's keys were replaced) must go first
+          if (old && !sameKey(old, key)) return old.unsubscribe();
+        }).then(function () {
+          return manager.subscribe({ userVisibleOnly: true, applicationServerKey: key });
+        });
       }).then(function (subscription) {
         var data = subscription.toJSON();
         form.elements.endpoint.value = data.endpoint;

@@ -9,7 +9,7 @@
    - Nothing else is touched or kept: posts, HTMX fragments, /api/, /calendar/, every page
      and whatever belongs to one user go to the network as if there were no worker.
    - A push message {title, body, url, tag} shows a notification; a newer one of the same
-     tag replaces it silently. A click focuses Courier's window at its URL or opens it. */
+     tag replaces it and alerts again. A click focuses Courier's window at its URL or opens it. */
 "use strict";
 
 const CACHE = `courier-shell-${COURIER.version}`;
@@ -79,7 +79,7 @@ self.addEventListener("push", (event) => {
     self.registration.showNotification(notice.title, {
       body: notice.body,
       tag: notice.tag,
-      renotify: false,
+      renotify: true,
       icon: COURIER.icon,
       data: { url: ownUrl(notice.url) },
     })

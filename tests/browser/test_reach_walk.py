@@ -1,8 +1,8 @@
 """A real-browser walk of a player's ways out of Courier, on a phone (375 px, Chromium), in
-Greek: in his preferences he makes his calendar's secret address and downloads the
-calendar, which holds his campaign's deadline; he makes an API token, which the page
-shows once, and a bot's request with it reads the orders he owes; a new secret address
-makes the old one 404. The preferences fit the phone's width throughout.
+Greek: his preferences list the phone he gets notices on; he makes his calendar's secret
+address and downloads the calendar, which holds his campaign's deadline; he makes an API
+token, which the page shows once, and a bot's request with it reads the orders he owes; a
+new secret address makes the old one 404. The preferences fit the phone's width throughout.
 
 Pages are found by stable selectors (form actions, input names, the download link), not
 by their words.
@@ -18,10 +18,11 @@ from icalendar import Calendar
 from playwright.sync_api import expect
 
 from campaign import services
-from campaign.models import CalendarFeed, Profile
+from campaign.models import CalendarFeed, Profile, PushSubscription
 from tests.browser.connections import one_connection
 from tests.browser.test_main_loop import Tab, log_in
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
+from tests.push_receiver import Device, subscription_of, vapid_keys
 
 PHONE = {"width": 375, "height": 812}
 
@@ -38,6 +39,7 @@ def test_a_player_downloads_his_calendar_and_a_bot_reads_his_orders_with_a_token
     live_server, browser, artifacts, settings
 ):
     settings.SITE_URL = live_server.url
+    settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = vapid_keys()
     with one_connection(live_server):
         campaign = make_eia_campaign()
         users = seat_users(campaign)
@@ -57,8 +59,20 @@ def test_a_player_downloads_his_calendar_and_a_bot_reads_his_orders_with_a_token
         tab = Tab(browser, live_server.url, "player")
         page = tab.page
         page.set_viewport_size(PHONE)
+        PushSubscription.objects.create(
+            user=player,
+            device="Chrome · Android",
+            **subscription_of(Device(), "https://fcm.googleapis.com/fcm/send/a-phone"),
+        )
         log_in(tab, player.username, PASSWORD)
         page.goto("/account/")
+
+        # His devices: the phone he turned notices on, its test and removal, the button.
+        devices = page.locator("#devices")
+        expect(devices.locator("form#push-subscribe button[type=submit]")).to_be_visible()
+        expect(devices.locator("ul.devices li")).to_have_count(1)
+        fits(page)
+        devices.screenshot(path=str(artifacts / "reach-devices-375.png"))
 
         # The calendar: made, downloaded, read back.
         page.locator("#calendar form button[type=submit]").click()

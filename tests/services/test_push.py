@@ -36,6 +36,7 @@ def vapid(settings):
     settings.VAPID_PRIVATE_KEY = lines["COURIER_VAPID_PRIVATE_KEY"]
     settings.VAPID_PUBLIC_KEY = lines["COURIER_VAPID_PUBLIC_KEY"]
     settings.WEBHOOK_ALLOW_PRIVATE = True
+    settings.PUSH_SERVICES = ["127.0.0.1", "push.example.org"]
     return settings.VAPID_PUBLIC_KEY
 
 
@@ -271,6 +272,9 @@ def test_a_device_is_named_by_its_browser_and_system(agent, label):
         ({"endpoint": "ftp://push.example.org/x"}, "endpoint"),
         ({"endpoint": "https://10.0.0.1/x"}, "endpoint"),
         ({"endpoint": "https://localhost/x"}, "endpoint"),
+        ({"endpoint": "https://user:secret@push.example.org/x"}, "endpoint"),
+        ({"endpoint": "https://push.example.org.evil.example/x"}, "endpoint"),
+        ({"endpoint": "https://example.com/x"}, "endpoint"),  # not a push service
         ({"p256dh": "not base64 !"}, "p256dh"),
         ({"p256dh": "BA"}, "p256dh"),
         ({"p256dh": "B" + "A" * 86}, "p256dh"),  # 65 bytes, not a point of the curve
@@ -313,3 +317,39 @@ def test_a_pax_baltica_side_is_never_pushed_the_other_sides_blocks(
     for role, theirs in (("player", coalition), ("other_player", swedish)):
         text = " ".join(f"{n['title']} {n['body']}" for n in read[role])
         assert not [name for name in theirs if name in text], text
+
+
+def test_a_user_keeps_his_ten_newest_devices(eia, service):
+    campaign, users = eia
+    devices: dict[str, Device] = {}
+    for n in range(push.DEVICES_MOST + 2):
+        subscribe(users["player"], service, devices, f"d{n}")
+    kept = PushSubscription.objects.filter(user=users["player"]).order_by("pk")
+    assert [d.device for d in kept] == [f"d{n}" for n in range(2, push.DEVICES_MOST + 2)]
+
+
+def test_without_vapid_keys_a_queued_push_is_not_sent(settings, eia, service):
+    campaign, users = eia
+    devices: dict[str, Device] = {}
+    subscribe(users["player"], service, devices, "player")
+    settings.VAPID_PRIVATE_KEY = ""  # the keys were taken away after the push was queued
+    (subscription,) = PushSubscription.objects.all()
+    notice = {"title": "t", "body": "b", "url": "http://127.0.0.1:8000/", "tag": "x"}
+    assert push.deliver_push.call(subscription.pk, notice) == "refused"
+    assert service.received == [] and PushSubscription.objects.exists()
+
+
+def test_a_reminder_has_a_tag_of_its_own_beside_the_phases_opening(
+    eia, clock, service, vapid, django_capture_on_commit_callbacks
+):
+    campaign, users = eia
+    devices: dict[str, Device] = {}
+    subscribe(users["player"], service, devices, "player")
+    revolt_step_open_48_hours(campaign, users)
+    resolve(campaign, users, django_capture_on_commit_callbacks)
+    clock(hours=25)
+    with django_capture_on_commit_callbacks(execute=True):
+        tick()
+    run_worker(django_capture_on_commit_callbacks)
+    tags = [notice["tag"] for notice in service.read(devices, vapid)["player"]]
+    assert tags == [f"campaign-{campaign.pk}", f"reminder-{campaign.pk}"]

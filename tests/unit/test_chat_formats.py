@@ -151,6 +151,8 @@ def test_matrix_escapes_html_and_breaks_room_mentions():
     assert [tag for tag, _ in parsed.tags] == ["a", "strong", "br", "br"]
     assert "@room" not in body["text"] and "@room" not in body["html"]
     assert "@\u2060room & more" in body["text"]
+    shouted = payload("matrix", message(text="@Room, @ROOM!"))
+    assert "@room" not in (shouted["text"] + shouted["html"]).lower()
 
 
 # -- Courier's JSON --------------------------------------------------------------------
@@ -251,4 +253,4 @@ def test_matrix_html_holds_only_couriers_tags(text, name):
     parsed.feed(body["html"])
     assert {tag for tag, _ in parsed.tags} <= {"a", "strong", "br"}
     assert [attrs for tag, attrs in parsed.tags if tag == "a"] == [{"href": URL}]
-    assert "@room" not in body["text"] + body["html"]
+    assert "@room" not in (body["text"] + body["html"]).lower()

@@ -226,14 +226,15 @@ def test_the_last_use_is_written_once_a_minute(campaign, users):
     assert AccessToken.objects.get(pk=row.pk).last_used_at > first
 
 
-def test_past_the_rate_limit_a_token_gets_429(campaign, users, settings):
+def test_past_the_rate_limit_a_user_gets_429_whichever_token_he_sends(campaign, users, settings):
     settings.API_RATE_LIMIT = 3
     client, other = bearer(users["player"], "one"), bearer(users["player"], "two")
     answers = [client.get(reverse("api:campaigns")) for _ in range(4)]
     assert [a.status_code for a in answers] == [200, 200, 200, 429]
     assert answers[-1]["Retry-After"] == "60"
     assert "Too many requests" in answers[-1].json()["detail"]
-    assert other.get(reverse("api:campaigns")).status_code == 200  # counted per token
+    assert other.get(reverse("api:campaigns")).status_code == 429  # counted per user
+    assert bearer(users["other_player"]).get(reverse("api:campaigns")).status_code == 200
 
 
 def test_the_answer_is_in_the_users_chosen_language(campaign, users):

@@ -17,6 +17,7 @@ from django.utils.translation import gettext
 
 from campaign import calendar_feed, outgoing, readiness, scheduling
 from campaign.models import CalendarFeed, Phase, Profile
+from courier import throttling
 from rules.pax_baltica.models import Block
 from rules.translation import localized
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
@@ -106,7 +107,7 @@ def test_each_event_is_the_deadline_of_an_open_phase_with_alarms_and_the_link(ca
     for each in (campaign, second):
         event = found[uid(each.phase)]
         deadline = each.phase.deadline.replace(microsecond=0)
-        assert event.decoded("dtstart") == event.decoded("dtend") == deadline
+        assert event.decoded("dtstart") == deadline and "dtend" not in event  # a moment
         assert event["dtstart"].to_ical().endswith(b"Z")  # in UTC
         assert abs(event.decoded("dtstamp") - timezone.now()) < timedelta(minutes=1)
         name, turn = phase_words(each)
@@ -140,6 +141,10 @@ def test_the_description_says_whether_his_orders_are_awaited(campaign, users):
     for role in ("other_player", "gm", "observer"):
         assert "The phase awaits no orders from you." in said(role), role
         assert "Your orders are" not in said(role)
+        (event,) = events(read(users[role])).values()
+        assert triggers(event) == []  # no alarm rings for whom the phase does not wait
+    (gm_event,) = events(read(users["gm"])).values()
+    assert str(gm_event["url"]) == outgoing.site_url(reverse("campaign:gm", args=[campaign.pk]))
     order(campaign, "great_britain", {})
     assert "Your orders are marked ready." in said("player")
 
@@ -332,7 +337,9 @@ def test_the_preferences_section_costs_one_query(users, django_assert_num_querie
     assert context["calendar_webcal"] == "webcal://" + https.split("://")[1]
 
 
-def test_a_client_reading_one_feed_too_often_gets_a_429(users, settings):
+def test_a_feed_read_too_often_gets_a_429_and_an_unknown_address_counts_nothing(
+    users, settings, monkeypatch
+):
     settings.CALENDAR_RATE_LIMIT = 2
     url = feed_url(users["player"])
     assert [Client().get(url).status_code for _ in range(2)] == [200, 200]
@@ -340,5 +347,9 @@ def test_a_client_reading_one_feed_too_often_gets_a_429(users, settings):
     assert refused.status_code == 429
     assert "read too often" in refused.content.decode()
     assert int(refused["Retry-After"]) > 0
-    assert Client(REMOTE_ADDR="192.0.2.7").get(url).status_code == 200  # another client
+    assert Client(REMOTE_ADDR="192.0.2.7").get(url).status_code == 429  # whoever reads it
     assert Client().get(feed_url(users["gm"])).status_code == 200  # another feed
+    counted = []
+    monkeypatch.setattr(throttling, "counted", lambda *args: counted.append(args) or 0)
+    assert Client().get("/calendar/guessed-secret.ics").status_code == 404
+    assert counted == []  # a guess writes no counter

@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
+from campaign import push
 from campaign.models import PushSubscription
 from tests.push_receiver import Device, subscription_of, vapid_keys
 
@@ -23,6 +24,7 @@ PREFERENCES = reverse("campaign:preferences")
 @pytest.fixture
 def push_on(settings):
     settings.VAPID_PRIVATE_KEY, settings.VAPID_PUBLIC_KEY = vapid_keys()
+    settings.PUSH_SERVICES = ["push.example.org"]
     return settings.VAPID_PUBLIC_KEY
 
 
@@ -100,6 +102,29 @@ def test_a_test_notice_is_queued_for_the_owners_device_only(
     (task,) = DBTaskResult.objects.all()
     assert task.task_path == "campaign.push.deliver_push"
     assert task.args_kwargs["args"][0] == mine.pk
+    for _ in range(push.TESTS_LIMIT):  # a few more, then he is asked to wait
+        with django_capture_on_commit_callbacks(execute=True):
+            response = client.post(reverse("campaign:push_test", args=[mine.pk]), follow=True)
+    assert "wait a few minutes" in response.content.decode()
+    assert DBTaskResult.objects.count() == push.TESTS_LIMIT
+
+
+def test_without_vapid_keys_a_test_notice_is_refused(client_as, users, settings):
+    settings.VAPID_PRIVATE_KEY = settings.VAPID_PUBLIC_KEY = ""
+    mine = device_of(users["player"], "mine")
+    response = client_as("player").post(reverse("campaign:push_test", args=[mine.pk]), follow=True)
+    assert "This site sends no notices." in response.content.decode()
+    assert not DBTaskResult.objects.exists()
+
+
+def test_the_browser_that_logs_out_gets_no_more_notices(client_as, users, push_on):
+    elsewhere = device_of(users["player"], "elsewhere")
+    client = client_as("player")
+    client.post(reverse("campaign:push_subscribe"), a_subscription("here"))
+    here = PushSubscription.objects.exclude(pk=elsewhere.pk).get()
+    client.post(reverse("logout"))
+    assert list(PushSubscription.objects.all()) == [elsewhere]
+    assert here.user == users["player"]
 
 
 def test_a_device_is_removed_by_its_owner_only(client_as, users, push_on):

@@ -13,6 +13,7 @@ from django_tasks_db.models import DBTaskResult
 
 from campaign import press
 from campaign.models import Campaign
+from campaign.notifications import TESTS_LIMIT
 from rules.pax_baltica.models import Block
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import order, resolve
@@ -148,6 +149,16 @@ def test_without_a_saved_url_nothing_is_sent_and_the_gm_is_told(campaign, client
     assert "No webhook URL is saved" in response.content.decode()
     assert sent() == []
     assert snapshot(campaign) == before
+
+
+def test_a_few_test_messages_go_and_then_the_gm_is_asked_to_wait(campaign, client_as):
+    with_hook(campaign)
+    gm = client_as("gm")
+    statuses = [gm.post(button_url(campaign)).status_code for _ in range(TESTS_LIMIT)]
+    assert set(statuses) == {302} and len(sent()) == TESTS_LIMIT
+    refused = gm.post(button_url(campaign))
+    assert refused.status_code == 422 and "wait a few minutes" in refused.content.decode()
+    assert len(sent()) == TESTS_LIMIT
 
 
 def test_a_stale_dashboard_sends_nothing(campaign, client_as):
