@@ -1,22 +1,25 @@
 """The shapes of the API's answers (pydantic, through django-ninja): what the OpenAPI
-document describes and each answer is checked against."""
+document describes and each answer is checked against. Plain pydantic models: the routes
+answer with plain values (campaign/api/reading.py), never model instances, so ninja's
+Schema, which reads attributes off objects, would only slow a campaign's 400 areas
+down."""
 
 from datetime import datetime
 from typing import Any, Literal
 
-from ninja import Schema
+from pydantic import BaseModel
 
 
-class Error(Schema):
+class Error(BaseModel):
     detail: str
 
 
-class PowerOut(Schema):
+class PowerOut(BaseModel):
     key: str
     name: str
 
 
-class PhaseOut(Schema):
+class PhaseOut(BaseModel):
     id: int
     key: str
     name: str
@@ -25,7 +28,7 @@ class PhaseOut(Schema):
     deadline: datetime | None
 
 
-class CampaignOut(Schema):
+class CampaignOut(BaseModel):
     """One of my campaigns: my seat in it and where its open phase stands for me."""
 
     id: int
@@ -40,7 +43,7 @@ class CampaignOut(Schema):
     orders_ready: bool  # and I have marked them ready
 
 
-class OrdersDueOut(Schema):
+class OrdersDueOut(BaseModel):
     """An open phase that waits for my power's orders."""
 
     campaign_id: int
@@ -52,7 +55,7 @@ class OrdersDueOut(Schema):
     ready: bool
 
 
-class ReadinessOut(Schema):
+class ReadinessOut(BaseModel):
     power: str
     player: str
     status: Literal["ready", "draft", "none"]
@@ -60,13 +63,13 @@ class ReadinessOut(Schema):
     updated_at: datetime | None
 
 
-class BadgeOut(Schema):
+class BadgeOut(BaseModel):
     kind: str
     value: Any
     label: str
 
 
-class AreaOut(Schema):
+class AreaOut(BaseModel):
     key: str
     name: str
     kind: str
@@ -87,7 +90,7 @@ class StateOut(CampaignOut):
     panels: dict[str, Any]
 
 
-class LogLineOut(Schema):
+class LogLineOut(BaseModel):
     id: int
     turn: str
     phase: str | None
@@ -98,7 +101,7 @@ class LogLineOut(Schema):
     created_at: datetime
 
 
-class LogOut(Schema):
+class LogOut(BaseModel):
     """Log lines oldest first; ``next_after``: the ``after`` of the next page (null: no
     more lines now)."""
 
