@@ -65,6 +65,16 @@ def service():
         yield running
 
 
+NOTICE = {"title": "t", "body": "b", "url": "http://127.0.0.1:8000/", "tag": "x"}
+
+
+def players_device(eia, service: PushService) -> PushSubscription:
+    """The player's one device, subscribed to ``service``."""
+    campaign, users = eia
+    subscribe(users["player"], service, {}, "player")
+    return PushSubscription.objects.get()
+
+
 def subscribe(user, service: PushService, devices: dict[str, Device], name: str) -> None:
     """``user``'s browser subscribes, through the form its page posts."""
     device = devices.setdefault(name, Device())
@@ -185,38 +195,26 @@ def test_a_pax_baltica_player_is_never_pushed_the_other_sides_private_press(
 
 @pytest.mark.parametrize("status", [404, 410])
 def test_a_device_the_push_service_no_longer_knows_is_forgotten(status, eia, service):
-    campaign, users = eia
-    devices: dict[str, Device] = {}
-    subscribe(users["player"], service, devices, "player")
+    subscription = players_device(eia, service)
     service.answers["/push/player"] = status
-    (subscription,) = PushSubscription.objects.all()
-    notice = {"title": "t", "body": "b", "url": "http://127.0.0.1:8000/", "tag": "x"}
-    assert push.deliver_push.call(subscription.pk, notice) == "gone"
+    assert push.deliver_push.call(subscription.pk, NOTICE) == "gone"
     assert not PushSubscription.objects.exists()
-    assert push.deliver_push.call(subscription.pk, notice) == "removed"
+    assert push.deliver_push.call(subscription.pk, NOTICE) == "removed"
 
 
 @pytest.mark.parametrize("status", [429, 503])
 def test_a_busy_push_service_is_tried_again_later(status, eia, service):
-    campaign, users = eia
-    devices: dict[str, Device] = {}
-    subscribe(users["player"], service, devices, "player")
+    subscription = players_device(eia, service)
     service.answers["/push/player"] = status
-    (subscription,) = PushSubscription.objects.all()
-    notice = {"title": "t", "body": "b", "url": "http://127.0.0.1:8000/", "tag": "x"}
-    assert push.deliver_push.call(subscription.pk, notice) == "retrying"
+    assert push.deliver_push.call(subscription.pk, NOTICE) == "retrying"
     assert DBTaskResult.objects.filter(status="READY", task_path__endswith="deliver_push").exists()
     assert PushSubscription.objects.exists()
 
 
 def test_a_push_service_on_a_private_address_is_refused_unless_allowed(settings, eia, service):
-    campaign, users = eia
-    devices: dict[str, Device] = {}
-    subscribe(users["player"], service, devices, "player")
+    subscription = players_device(eia, service)
     settings.WEBHOOK_ALLOW_PRIVATE = False
-    (subscription,) = PushSubscription.objects.all()
-    notice = {"title": "t", "body": "b", "url": "http://127.0.0.1:8000/", "tag": "x"}
-    assert push.deliver_push.call(subscription.pk, notice) == "refused"
+    assert push.deliver_push.call(subscription.pk, NOTICE) == "refused"
     assert service.received == []
 
 
@@ -329,13 +327,9 @@ def test_a_user_keeps_his_ten_newest_devices(eia, service):
 
 
 def test_without_vapid_keys_a_queued_push_is_not_sent(settings, eia, service):
-    campaign, users = eia
-    devices: dict[str, Device] = {}
-    subscribe(users["player"], service, devices, "player")
+    subscription = players_device(eia, service)
     settings.VAPID_PRIVATE_KEY = ""  # the keys were taken away after the push was queued
-    (subscription,) = PushSubscription.objects.all()
-    notice = {"title": "t", "body": "b", "url": "http://127.0.0.1:8000/", "tag": "x"}
-    assert push.deliver_push.call(subscription.pk, notice) == "refused"
+    assert push.deliver_push.call(subscription.pk, NOTICE) == "refused"
     assert service.received == [] and PushSubscription.objects.exists()
 
 
