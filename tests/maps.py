@@ -5,7 +5,7 @@ import re
 from html import unescape
 
 LOADER = re.compile(
-    r'<div class="map-loading" hx-get="([^"]+)"'
+    r'<div class="map-loading" data-hx-get="([^"]+)"'
     r'.*?<svg class="map-placeholder"[^>]*></svg>\s*</div>',  # the loader, whole
     re.S,
 )

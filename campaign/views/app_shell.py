@@ -35,7 +35,7 @@ NOTICE_ICON = "courier/icons/icon-192.png"  # the icon of a push notification
 SHELL_STATIC = (
     "courier/courier.css",
     "courier/map.css",
-    "courier/htmx.min.js",
+    "courier/vendor/htmx.min.js",
     "courier/favicon.svg",
     *ICONS,
 )

@@ -1,4 +1,4 @@
-// A GM change's answer adds the log's new lines after those on the page (hx-swap-oob
+// A GM change's answer adds the log's new lines after those on the page (data-hx-swap-oob
 // beforeend). Two answers may carry the same line (two forms sent at once, one of them
 // answered with the whole log): a line already on the page is not added again.
 document.addEventListener("htmx:oobBeforeSwap", (event) => {

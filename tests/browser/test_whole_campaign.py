@@ -158,7 +158,7 @@ def the_edit_joins_the_log_once(gm: Tab) -> None:
     gm.page.evaluate(
         """() => {
             const lines = document.querySelector("#log ol.log-lines");
-            const again = `<ol hx-swap-oob="beforeend:#${lines.id}" data-log-added>`
+            const again = `<ol data-hx-swap-oob="beforeend:#${lines.id}" data-log-added>`
                 + lines.lastElementChild.outerHTML + "</ol>";
             htmx.swap("#log", again, {swapStyle: "none"});
         }"""

@@ -159,7 +159,7 @@ class Form:
 
 
 SUBMITS = ("submit", "image")
-LINK_ATTRIBUTES = ("href", "hx-get", "hx-post", "action")
+LINK_ATTRIBUTES = ("href", "data-hx-get", "data-hx-post", "action")
 TEXT_URL = re.compile(r"https?://testserver(/[^\s\"'<>]*)")
 
 
@@ -181,8 +181,8 @@ class PageParser(HTMLParser):
         self.links += [a[k] for k in LINK_ATTRIBUTES if a.get(k)]
         self.links += TEXT_URL.findall(a.get("value", ""))
         if tag == "form":
-            method = "post" if a.get("hx-post") else a.get("method", "get").lower()
-            action = a.get("action") or a.get("hx-post") or a.get("hx-get") or self.page
+            method = "post" if a.get("data-hx-post") else a.get("method", "get").lower()
+            action = a.get("action") or a.get("data-hx-post") or a.get("data-hx-get") or self.page
             self._form = Form(method, urlsplit(action).path)
             self.forms.append(self._form)
             return

@@ -117,7 +117,7 @@ def test_service_worker_keeps_the_offline_page_and_the_static_shell():
     body = Client().get(WORKER).content.decode()
     config = worker_config(body)
     manifest = json.loads(Client().get(MANIFEST).content)
-    wanted = {OFFLINE, static("courier/courier.css"), static("courier/htmx.min.js")}
+    wanted = {OFFLINE, static("courier/courier.css"), static("courier/vendor/htmx.min.js")}
     wanted |= {icon["src"] for icon in manifest["icons"]}
     assert wanted <= set(config["shell"])
     assert config["offline"] == OFFLINE
@@ -151,7 +151,7 @@ def test_a_deploy_gives_the_worker_new_names_and_a_new_cache(collected):
     collected()
     before = worker_config(Client().get(WORKER).content.decode())
     assert "/static/courier/courier.0a1b2c3d4e5f.css" in before["shell"]
-    assert "/static/courier/htmx.0a1b2c3d4e5f.min.js" in before["shell"]
+    assert "/static/courier/vendor/htmx.0a1b2c3d4e5f.min.js" in before["shell"]
     collected(**{"courier/courier.css": "courier/courier.99aa99aa99aa.css"})
     after = worker_config(Client().get(WORKER).content.decode())
     assert "/static/courier/courier.99aa99aa99aa.css" in after["shell"]

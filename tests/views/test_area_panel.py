@@ -40,7 +40,7 @@ def test_a_seat_sees_the_panel_and_the_page(campaign, client_as, role):
 
 def test_the_panel_links_its_neighbours(campaign, client_as):
     html = client_as("player").get(area_url(campaign, "andalusia"), **HTMX).content.decode()
-    assert f'hx-get="{area_url(campaign, "old-castile")}" hx-target="#area-panel"' in html
+    assert f'data-hx-get="{area_url(campaign, "old-castile")}" data-hx-target="#area-panel"' in html
 
 
 @pytest.mark.parametrize("htmx", [False, True])

@@ -222,9 +222,10 @@ def test_the_gm_sets_the_rules_in_place(campaign, client_as):
     assert "The GM sets the deadline extensions: the players take no extensions." in part
     assert Campaign.objects.get(pk=campaign.pk).extensions_per_year == 0
     html = response.content.decode()  # out of band: who owes orders and the new log line
-    assert set(re.findall(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="true"', html)) == {"submissions"}
+    swapped = re.findall(r'<\w+ id="([\w-]+)"[^>]*data-hx-swap-oob="true"', html)
+    assert set(swapped) == {"submissions"}
     version = Campaign.objects.get(pk=campaign.pk).state_version
-    assert f'name="state_version" value="{version}" hx-swap-oob=' in html
+    assert f'name="state_version" value="{version}" data-hx-swap-oob=' in html
 
 
 @pytest.mark.parametrize(

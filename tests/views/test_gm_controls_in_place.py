@@ -22,7 +22,7 @@ pytestmark = pytest.mark.django_db
 HTMX = {"HTTP_HX_REQUEST": "true"}
 ALWAYS = {"submissions"}  # who owes orders comes with every answer, and the log's new lines
 NEW_LOG_LINES = re.compile(
-    r'<ol hx-swap-oob="beforeend:#log-lines-(\d+)" data-log-added>(.*?)</ol>', re.S
+    r'<ol data-hx-swap-oob="beforeend:#log-lines-(\d+)" data-log-added>(.*?)</ol>', re.S
 )
 
 
@@ -120,7 +120,7 @@ def post(client, campaign, control: Control, data, **headers):
 
 
 def oob_ids(html: str) -> set[str]:
-    return set(re.findall(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="true"', html))
+    return set(re.findall(r'<\w+ id="([\w-]+)"[^>]*data-hx-swap-oob="true"', html))
 
 
 def answered(html: str) -> str:
@@ -149,11 +149,11 @@ def test_a_control_answers_with_its_section_and_what_it_changed(
     after = fresh(campaign)
     newest = after.events.latest("pk").pk
     assert NEW_LOG_LINES.search(html).group(1) == str(after.phase_id)
-    assert f'id="log-seen" name="log_seen" value="{newest}" hx-swap-oob="true"' in html
+    assert f'id="log-seen" name="log_seen" value="{newest}" data-hx-swap-oob="true"' in html
     assert control.changed(after) != unchanged
     assert (
         f'<input type="hidden" name="state_version" value="{after.state_version}" '
-        'hx-swap-oob="outerHTML:input[name=state_version]">'
+        'data-hx-swap-oob="outerHTML:input[name=state_version]">'
     ) in html
 
 
@@ -173,7 +173,7 @@ def test_a_stale_control_answers_the_current_section_and_changes_nothing(
     assert response.status_code == 409 and snapshot(campaign) == before
     assert answered(html) == control.section
     assert '<p class="notice error" role="status">The campaign changed after' in html
-    assert f'name="state_version" value="{fresh(campaign).state_version}" hx-swap-oob' in html
+    assert f'name="state_version" value="{fresh(campaign).state_version}" data-hx-swap-oob' in html
 
 
 def test_the_deadline_form_shows_the_deadline_saved_in_every_language(campaign, client_as):

@@ -41,7 +41,7 @@ def spain(campaign) -> EiaPowerStatus:
 
 
 def oob_ids(html: str) -> set[str]:
-    return set(re.findall(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="true"', html))
+    return set(re.findall(r'<\w+ id="([\w-]+)"[^>]*data-hx-swap-oob="true"', html))
 
 
 @pytest.mark.raw_gm_posts
@@ -57,14 +57,14 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
     assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "rollback"}
     # the log's new line follows the open phase's lines on the page, not the whole log
     phase = Campaign.objects.get(pk=campaign.pk).phase_id
-    added = html.split(f'<ol hx-swap-oob="beforeend:#log-lines-{phase}" data-log-added>', 1)[1]
+    added = html.split(f'<ol data-hx-swap-oob="beforeend:#log-lines-{phase}" data-log-added>', 1)[1]
     added = added.split("</ol>")[0]
     assert added.count("<li") == 1 and "Spain" in added and 'id="log"' not in html
     renewed = Campaign.objects.get(pk=campaign.pk).state_version
     assert renewed != before
     assert (
         f'<input type="hidden" name="state_version" value="{renewed}" '
-        'hx-swap-oob="outerHTML:input[name=state_version]">'
+        'data-hx-swap-oob="outerHTML:input[name=state_version]">'
     ) in html
     assert 'id="seats"' not in html and 'id="options"' not in html  # not the whole dashboard
 
@@ -73,7 +73,7 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
 def test_an_edit_in_place_renews_what_the_rollback_says_it_undoes(campaign, client_as, advance_to):
     advance_to(campaign, "revolt")
     html = post_edit(client_as("gm"), campaign, spain_power_edit(campaign), **HTMX).content.decode()
-    rollback = re.search(r'<div id="rollback" hx-swap-oob="true">(.*?)</div>', html, re.S)
+    rollback = re.search(r'<div id="rollback" data-hx-swap-oob="true">(.*?)</div>', html, re.S)
     assert "It also undoes the GM's edit of the state made since" in rollback.group(1)
     assert re.search(r'<ul class="undone"><li>GM gm-\d+: Spain: [^<]*</li></ul>', rollback.group(1))
 
@@ -130,7 +130,7 @@ def test_a_stale_edit_answers_the_current_panel_and_changes_nothing(campaign, cl
         r'value="9"[^>]*id="id_PowerForm_spain_political_points"', html
     )
     current = Campaign.objects.get(pk=campaign.pk).state_version
-    assert f'name="state_version" value="{current}" hx-swap-oob' in html
+    assert f'name="state_version" value="{current}" data-hx-swap-oob' in html
 
 
 @pytest.mark.raw_gm_posts

@@ -28,7 +28,7 @@ def panel_url(campaign, key: str) -> str:
 def test_the_dashboard_sends_no_edit_form_until_a_panel_is_opened(campaign, client_as):
     html = client_as("gm").get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
     assert f'action="{reverse("campaign:edit", args=[campaign.pk, "corps"])}"' not in html
-    assert f'hx-get="{panel_url(campaign, "corps")}" hx-trigger="toggle once"' in html
+    assert f'data-hx-get="{panel_url(campaign, "corps")}" data-hx-trigger="toggle once"' in html
     assert f'href="{panel_url(campaign, "corps")}#edit-corps"' in html  # without JavaScript
 
 
@@ -66,7 +66,7 @@ def test_a_long_list_is_a_picker_without_its_forms(campaign, client_as, short_li
     html = dashboard_with_edits(client_as("gm"), campaign)
     edit_corps = reverse("campaign:edit", args=[campaign.pk, "corps"])
     assert f'action="{edit_corps}"' not in html
-    assert f'hx-get="{item_url(campaign, "corps")}"' in html
+    assert f'data-hx-get="{item_url(campaign, "corps")}"' in html
     for corps in Corps.objects.filter(campaign=campaign):
         assert f'<option value="{corps.pk}">' in html
 

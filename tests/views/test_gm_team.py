@@ -108,7 +108,7 @@ def test_making_a_user_a_gm_answers_in_place(client_as, campaign, users):
     html = response.content.decode()
     assert f"{users['outsider'].username} is a GM of the campaign." in html
     assert re.match(r'\s*<section id="gms"', html)
-    assert set(re.findall(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="true"', html)) == {
+    assert set(re.findall(r'<\w+ id="([\w-]+)"[^>]*data-hx-swap-oob="true"', html)) == {
         "seats",
         "submissions",
     }

@@ -52,9 +52,9 @@ def test_htmx_submit_updates_the_notice_status_and_submissions_but_keeps_the_for
     html = response.content.decode()
     assert response["HX-Reswap"] == "none"  # the form stays as the player left it
     assert "<html" not in html and "<form" not in html
-    assert 'id="orders-notice" hx-swap-oob="true"' in html
-    assert 'id="orders-status" hx-swap-oob="true"' in html and "marked ready" in html
-    assert 'id="submissions" class="panel submissions" hx-swap-oob="true"' in html
+    assert 'id="orders-notice" data-hx-swap-oob="true"' in html
+    assert 'id="orders-status" data-hx-swap-oob="true"' in html and "marked ready" in html
+    assert 'id="submissions" class="panel submissions" data-hx-swap-oob="true"' in html
     assert "Orders saved and marked ready." in html
     assert 'id="map"' not in html and 'id="log"' not in html
 

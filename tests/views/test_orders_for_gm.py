@@ -109,7 +109,7 @@ def test_a_corps_move_is_saved_with_the_orders_and_shown_to_its_player(given, cl
 def test_the_htmx_save_updates_the_lines_saved_for_the_gm(campaign, client_as):
     response = post_orders(client_as("player"), campaign, move_line(campaign))
     html = response.content.decode()
-    assert 'id="gm-orders-saved" hx-swap-oob="true"' in html and MOVE_TEXT in html
+    assert 'id="gm-orders-saved" data-hx-swap-oob="true"' in html and MOVE_TEXT in html
 
 
 def test_orders_without_lines_for_the_gm_keep_their_payload(campaign, client_as):

@@ -74,7 +74,7 @@ def test_campaign_page_shows_map_svg_and_table(campaign, client_as):
     assert '<g class="badge revolt"' in html and '<g class="badge guerrilla"' in html
     table_url = reverse("campaign:area_table", args=[campaign.pk])
     assert "Map status as a table" in html and "<tr id=" not in html  # loaded when opened
-    assert f'hx-get="{table_url}" hx-trigger="toggle once"' in html
+    assert f'data-hx-get="{table_url}" data-hx-trigger="toggle once"' in html
     assert f'<a href="{table_url}">Show the table</a>' in html  # without JavaScript
     fragment = client.get(table_url, HTTP_HX_REQUEST="true").content.decode()
     assert "<html" not in fragment
@@ -350,8 +350,8 @@ def test_signup_refuses_mismatched_passwords(db):
 
 def test_pages_load_htmx_and_css_from_static_and_send_csrf_with_htmx(campaign, client_as):
     html = detail(client_as("player"), campaign)
-    assert "/static/courier/htmx.min.js" in html and "/static/courier/courier.css" in html
-    assert 'hx-headers=\'{"X-CSRFToken": "' in html
+    assert "/static/courier/vendor/htmx.min.js" in html and "/static/courier/courier.css" in html
+    assert 'data-hx-headers=\'{"X-CSRFToken": "' in html
     # nothing from another host: no script, style sheet or image by an absolute URL (a
     # signed panel URL may hold any letters, "cdn" among them)
     assert not re.findall(r'(?:src|href)="(?:https?:)?//', html)
@@ -389,7 +389,7 @@ def test_the_page_polls_and_is_swapped_once_its_phase_is_resolved(client_as, cam
 
     client = client_as("player")
     html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
-    assert 'hx-trigger="every 15s"' in html
+    assert 'data-hx-trigger="every 15s"' in html
     url = reverse("campaign:status", args=[campaign.pk])
     query = f"?phase={campaign.phase_id}&status=open&pace=open"
     assert client.get(url + query, HTTP_HX_REQUEST="true").status_code == 204

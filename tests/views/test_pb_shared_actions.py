@@ -86,5 +86,5 @@ def test_a_ready_order_counts_and_a_save_refreshes_the_figures(pb, as_role, ids)
     response = post_orders(saxony, pb, {f"act_{ids['August II']}": "1"}, ready="0")
     html = response.content.decode()
     assert response.status_code == 200, html[:2000]
-    assert '<div id="orders-budget" hx-swap-oob="true">' in html
+    assert '<div id="orders-budget" data-hx-swap-oob="true">' in html
     assert COMMITTED in html

@@ -117,7 +117,7 @@ def test_recruitment_reinforces_blocks_on_the_map_with_htmx(pb, as_role, ids, pb
     html = response.content.decode()
     assert response.status_code == 200, html[:2000]
     assert "<html" not in html and 'id="orders-status"' in html
-    assert 'id="submissions" class="panel submissions" hx-swap-oob="true"' in html
+    assert 'id="submissions" class="panel submissions" data-hx-swap-oob="true"' in html
     assert "Orders saved and marked ready." in html
     payload = payload_of(pb, "sweden")
     assert sorted(payload["reinforce"], key=lambda i: i["block"]) == sorted(
@@ -285,7 +285,7 @@ def test_why_shows_karl_xiis_missing_line_and_swaps_the_map_out_of_band(pb, as_r
     assert "Kurland holds enemy blocks (Russia)" in html
     assert "Lausitz holds enemy blocks (Saxony-Poland)" in html
     assert "Karl XII cannot be reinforced now:" in html
-    assert '<section id="map" class="panel map" hx-swap-oob="true">' in html
+    assert '<section id="map" class="panel map" data-hx-swap-oob="true">' in html
     assert highlighted(with_map(client, html)) == {"lietuva"}
 
 

@@ -157,7 +157,7 @@ def test_no_seat_no_panel(scene, client_as, role):
 
 def test_the_campaign_page_loads_the_panel_and_holds_no_message(scene, client_as):
     html = client_as("player").get(reverse("campaign:detail", args=[scene.pk])).content.decode()
-    assert "?part=panel" in html and 'hx-trigger="load"' in html
+    assert "?part=panel" in html and 'data-hx-trigger="load"' in html
     assert not {m for m in MARKERS if m in html}
 
 

@@ -364,7 +364,7 @@ def test_the_poll_answers_204_until_something_changes(pact, client_as, users):
 
 def test_the_campaign_page_loads_the_panel(campaign, users, client_as):
     html = client_as("player").get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
-    assert 'id="press-panel"' in html and "?part=panel" in html and 'hx-trigger="load"' in html
+    assert 'id="press-panel"' in html and "?part=panel" in html and 'data-hx-trigger="load"' in html
 
 
 # -- pages -----------------------------------------------------------------------------

@@ -29,7 +29,7 @@ def test_the_page_wraps_what_it_swaps_and_polls_with_its_phase(client_as, campai
     html = page(client_as("player"), campaign)
     assert '<div id="campaign-page">' in html
     assert f"?phase={campaign.phase_id}&amp;status=open&amp;pace=open" in html
-    assert 'hx-trigger="every 15s"' in html and 'aria-live="polite"' in html
+    assert 'data-hx-trigger="every 15s"' in html and 'aria-live="polite"' in html
     assert "This page updates itself when" in html
 
 
@@ -75,11 +75,11 @@ def test_everyone_ready_in_a_campaign_that_resolves_itself_polls_fast(
     assert response.status_code == 200 and "HX-Retarget" not in response
     html = response.content.decode()
     assert html.startswith('<p id="progress"') and "campaign-page" not in html
-    assert 'hx-trigger="every 2s"' in html and "pace=resolving" in html
+    assert 'data-hx-trigger="every 2s"' in html and "pace=resolving" in html
     assert "is being resolved" in html
     assert status(client, campaign, pace="resolving").status_code == 204
     html = page(client, campaign)
-    assert 'hx-trigger="every 2s"' in html and "is being resolved" in html
+    assert 'data-hx-trigger="every 2s"' in html and "is being resolved" in html
 
 
 def test_every_order_in_without_a_resolution_queued_is_not_said_to_be_resolving(
@@ -107,7 +107,7 @@ def test_the_gm_resolving_polls_at_the_usual_pace(client_as, users, campaign, ad
     assert "waits for the GM to resolve it" in html
     assert status(client, campaign, pace="with_gm-resolve").status_code == 204
     html = page(client, campaign)
-    assert 'hx-trigger="every 15s"' in html and "waits for the GM to resolve it" in html
+    assert 'data-hx-trigger="every 15s"' in html and "waits for the GM to resolve it" in html
 
 
 def test_gm_entered_dice_say_that_the_phase_waits_for_them(client_as, users, campaign, advance_to):
@@ -124,7 +124,7 @@ def test_a_phase_waiting_for_a_decision_polls_fast(client_as, campaign):
     Phase.objects.filter(pk=campaign.phase_id).update(status=Phase.Status.WAITING)
     client = client_as("player")
     html = page(client, campaign)
-    assert 'hx-trigger="every 2s"' in html and "waits for a decision" in html
+    assert 'data-hx-trigger="every 2s"' in html and "waits for a decision" in html
     assert "status=waiting&amp;pace=waiting" in html
     assert status(client, campaign, state="waiting", pace="waiting").status_code == 204
     swapped = status(client, campaign, state="open")  # the page showed it open

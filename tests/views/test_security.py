@@ -69,13 +69,13 @@ def test_failed_logins_are_throttled(users, settings):
 
 
 def test_every_htmx_request_carries_the_csrf_token(users, campaign):
-    """Pages give htmx the token in the body's hx-headers; a POST with it (and no form
+    """Pages give htmx the token in the body's data-hx-headers; a POST with it (and no form
     token) passes, one without it is refused, and nothing is saved."""
     client = Client(enforce_csrf_checks=True)
     client.force_login(users["player"])
     html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()
-    assert 'hx-post="' in html
-    token = re.search(r"hx-headers='\{\"X-CSRFToken\": \"([^\"]+)\"\}'", html)
+    assert 'data-hx-post="' in html
+    token = re.search(r"data-hx-headers='\{\"X-CSRFToken\": \"([^\"]+)\"\}'", html)
     assert token, "the body must carry the CSRF token for htmx"
     url = reverse("campaign:orders", args=[campaign.pk])
     data = {"phase": campaign.phase_id, "ready": "0"}
