@@ -15,7 +15,7 @@ from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from courier.cache import caches
-from rules.engine import RULESET_PACKAGES
+from rules.engine import shipped_packages
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -41,8 +41,10 @@ CSRF_TRUSTED_ORIGINS = [
     origin for origin in os.environ.get("DJANGO_CSRF_TRUSTED_ORIGINS", "").split(",") if origin
 ]
 
-# The rulesets this site runs: each a package that is also a Django app (its tables).
-COURIER_RULESETS = list(RULESET_PACKAGES)
+# The rulesets this site runs: each a package that is also a Django app (its tables), every
+# one shipped in rules/; rules.engine finds them from this list alone (the tests add one:
+# tests/settings.py).
+COURIER_RULESETS = shipped_packages()
 INSTALLED_APPS = [
     "campaign",  # first: its ready() installs the rulesets before the admin registers them
     "django.contrib.admin",

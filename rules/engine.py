@@ -20,15 +20,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-# Each is a package named by its ruleset's key, with a ``ruleset`` module (its RULESET)
-# and, being a Django app too (courier/settings.py installs them), a ``hooks`` module
-# (its HOOKS) and the tables of its state.
-RULESET_PACKAGES = (
-    "rules.empires_in_arms",
-    "rules.pax_baltica",
-    "rules.virgin_queen",
-)
-
 
 @dataclass(frozen=True)
 class OptionSpec:
@@ -256,7 +247,20 @@ class Hooks:
 
 _registry: dict[str, Ruleset] = {}
 _hooks: dict[str, Hooks] = {}
-_packages: list[str] = list(RULESET_PACKAGES)
+
+
+def shipped_packages() -> list[str]:
+    """The ruleset packages shipped in rules/: each of its folders with a ``ruleset``
+    module (its RULESET), named by its ruleset's key; being a Django app too, it has a
+    ``hooks`` module (its HOOKS) and the tables of its state. A game added there is
+    found without being named anywhere else."""
+    here = Path(__file__).resolve().parent
+    return sorted(f"{__package__}.{path.parent.name}" for path in here.glob("*/ruleset.py"))
+
+
+# The site's ruleset packages: the shipped ones until Django installs those of its
+# settings (settings.COURIER_RULESETS, by campaign/apps.py).
+_packages: list[str] = shipped_packages()
 
 
 def install(packages: Iterable[str]) -> None:

@@ -14,9 +14,10 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext
 
+from courier.settings import COURIER_RULESETS as SHIPPED  # the site's, not the toy
 from rules import declension_ru
 from rules.declension import MARKED, declined, with_cases
-from rules.engine import RULESET_PACKAGES, package_folder
+from rules.engine import package_folder
 from rules.text import Join, Plural, Text
 from rules.translation import Name, localized
 from rules.virgin_queen.state import ZONE_NAMES
@@ -26,7 +27,7 @@ from tests.unit.test_catalogs import catalog_path, read_catalog
 def place_names() -> set[str]:
     """The English names of every shipped scenario's areas, and Virgin Queen's zones."""
     names = {str.__str__(zone) for zone in ZONE_NAMES.values()}
-    for package in RULESET_PACKAGES:
+    for package in SHIPPED:
         for path in (package_folder(package) / "scenarios").glob("*.json"):
             if not path.name.endswith(".map.json"):
                 names |= {area["name"] for area in json.loads(path.read_text())["areas"]}
