@@ -268,8 +268,9 @@ def newest_line_id(groups: list[LogGroup]) -> int:
 
 
 def templates_of(ruleset: Any) -> str:
-    """The folder of the ruleset's own templates (map badges, state panels): those of a
-    ruleset with a presenter; "" for one without."""
+    """The folder of the ruleset's own templates (map badges, state panels), in its
+    package's templates/ (an app's): those of a ruleset with a presenter; "" for one
+    without."""
     return f"campaign/{ruleset.key}" if ruleset.hooks.presenter else ""
 
 
