@@ -24,10 +24,8 @@ SQL queries of each route are counted in-process with Django's test client.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
@@ -66,27 +64,14 @@ def count_queries(token: str, url: str) -> dict:
 
 
 def wrk(url: str, token: str, *, duration: int, connections: int) -> dict:
-    args = ["wrk", "-t", "2", "-c", str(connections), "-d", f"{duration}s", "--timeout", "30s"]
-    if token:
-        args += ["-H", f"Authorization: Bearer {token}"]
-    args += ["-s", str(common.BENCH / "wrk.lua"), url]
-    output = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    line = next(line for line in output.splitlines() if line.startswith("WRK_JSON "))
-    data = json.loads(line.removeprefix("WRK_JSON "))
-    data["rps"] = data["requests"] / (data["duration_us"] / 1e6)
-    data["errors_total"] = sum(data["errors"].values())
-    return data
+    headers = [f"Authorization: Bearer {token}"] if token else []
+    return common.run_wrk(url, headers=headers, duration=duration, connections=connections)
 
 
 def measure(name: str, url: str, token: str, args) -> dict:
     wrk(url, token, duration=2, connections=args.connections)
     data = wrk(url, token, duration=args.duration, connections=args.connections)
-    lat = data["latency_us"]
-    print(
-        f"  {name:<28} {data['rps']:8.1f} req/s   p50 {lat['p50'] / 1000:7.1f} ms   "
-        f"p99 {lat['p99'] / 1000:7.1f} ms   statuses {data['statuses']}"
-        + (f"   errors {data['errors']}" if data["errors_total"] else "")
-    )
+    common.print_run(name, data, width=28)
     return data
 
 
@@ -120,22 +105,7 @@ def main() -> None:
         runs["state"] = measure("/api/campaigns/{id}", base + state, player, args)
         runs["constant (after)"] = measure("constant view (again)", constant, "", args)
 
-    yardstick = (runs["constant (before)"]["rps"] + runs["constant (after)"]["rps"]) / 2
-    rows = []
-    for name, data in runs.items():
-        data["ratio"] = data["rps"] / yardstick
-        rows.append(
-            [
-                name,
-                data["rps"],
-                data["latency_us"]["p50"] / 1000,
-                data["latency_us"]["p99"] / 1000,
-                f"{data['ratio']:.3f}",
-                ", ".join(f"{k}: {v}" for k, v in sorted(data["statuses"].items())),
-            ]
-        )
-    print()
-    print(common.table(["request", "req/s", "p50 ms", "p99 ms", "× constant", "statuses"], rows))
+    yardstick = common.against_constant(runs)
     common.save(
         "api",
         {

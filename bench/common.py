@@ -96,6 +96,51 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     return "\n".join(lines)
 
 
+def run_wrk(
+    url: str, *, headers: Sequence[str], duration: int, connections: int, script_args=()
+) -> dict:
+    """One wrk run (2 threads) through bench/wrk.lua, which prints its figures as JSON:
+    requests, latencies (µs), statuses and errors, with requests a second added."""
+    args = ["wrk", "-t", "2", "-c", str(connections), "-d", f"{duration}s", "--timeout", "30s"]
+    for header in headers:
+        args += ["-H", header]
+    args += ["-s", str(BENCH / "wrk.lua"), url]
+    if script_args:
+        args += ["--", *script_args]
+    output = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+    line = next(line for line in output.splitlines() if line.startswith("WRK_JSON "))
+    data = json.loads(line.removeprefix("WRK_JSON "))
+    data["rps"] = data["requests"] / (data["duration_us"] / 1e6)
+    data["errors_total"] = sum(data["errors"].values())
+    return data
+
+
+def print_run(name: str, data: dict, width: int = 34) -> None:
+    """One wrk run's line: requests a second, p50 and p99, statuses, errors if any."""
+    lat = data["latency_us"]
+    print(
+        f"  {name:<{width}} {data['rps']:8.1f} req/s   p50 {lat['p50'] / 1000:7.1f} ms   "
+        f"p99 {lat['p99'] / 1000:7.1f} ms   statuses {data['statuses']}"
+        + (f"   errors {data['errors']}" if data["errors_total"] else "")
+    )
+
+
+def against_constant(runs: dict[str, dict]) -> float:
+    """Give each wrk run (measured between a "constant (before)" and a "constant (after)"
+    run) its ratio to their mean, print them as a table, and return that mean."""
+    yardstick = (runs["constant (before)"]["rps"] + runs["constant (after)"]["rps"]) / 2
+    rows = []
+    for name, data in runs.items():
+        data["ratio"] = data["rps"] / yardstick
+        statuses = ", ".join(f"{k}: {v}" for k, v in sorted(data["statuses"].items()))
+        latency = data["latency_us"]
+        p50, p99 = latency["p50"] / 1000, latency["p99"] / 1000
+        rows.append([name, data["rps"], p50, p99, f"{data['ratio']:.3f}", statuses])
+    print()
+    print(table(["request", "req/s", "p50 ms", "p99 ms", "× constant", "statuses"], rows))
+    return yardstick
+
+
 def fmt(value: object) -> str:
     if isinstance(value, float):
         if value != value:  # NaN

@@ -34,7 +34,7 @@ from bench.generate import NAME_PREFIX, make_campaign  # noqa: E402
 from bench.pages import session_client  # noqa: E402
 from campaign.models import Campaign  # noqa: E402
 
-OOB = re.compile(r'<\w+ id="([\w-]+)"[^>]*hx-swap-oob="true"')
+OOB = re.compile(r'<\w+ id="([\w-]+)"[^>]*data-hx-swap-oob="true"')
 LOG_SEEN = re.compile(r'id="log-seen" name="log_seen" value="(\d+)"')
 
 

@@ -124,6 +124,12 @@ def queued(since) -> list[DBTaskResult]:
 def revolt_step(label: str) -> tuple[Campaign, Phase]:
     """A campaign whose peace step the GM resolved: the revolt step is open."""
     campaign, _ = campaign_with_players(label)
+    return peace_step_resolved(campaign)
+
+
+def peace_step_resolved(campaign: Campaign) -> tuple[Campaign, Phase]:
+    """Resolve the campaign's peace step: the campaign as it is then, and its open phase
+    (the revolt step, where every power owes orders)."""
     services.resolve_open_phase(
         campaign_id=campaign.pk, expected_phase_id=campaign.phase_id, actor=None
     )

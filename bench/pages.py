@@ -29,11 +29,9 @@ from __future__ import annotations
 
 import argparse
 import html
-import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 import urllib.request
@@ -111,33 +109,14 @@ def browser_visit(base: str, path: str, session: str) -> tuple[str, int, str | N
 def wrk(
     url: str, cookie: str, *, duration: int, connections: int, etag: str = "", htmx=False
 ) -> dict:
-    script = str(common.BENCH / "wrk.lua")
-    args = [
-        "wrk",
-        "-t",
-        "2",
-        "-c",
-        str(connections),
-        "-d",
-        f"{duration}s",
-        "--timeout",
-        "30s",
-        "-H",
-        f"Cookie: {cookie}",
-        "-s",
-        script,
+    headers = (["HX-Request: true"] if htmx else []) + [f"Cookie: {cookie}"]
+    return common.run_wrk(
         url,
-    ]
-    if htmx:
-        args[1:1] = ["-H", "HX-Request: true"]
-    if etag:
-        args += ["--", "etag", etag]
-    output = subprocess.run(args, capture_output=True, text=True, check=True).stdout
-    line = next(line for line in output.splitlines() if line.startswith("WRK_JSON "))
-    data = json.loads(line.removeprefix("WRK_JSON "))
-    data["rps"] = data["requests"] / (data["duration_us"] / 1e6)
-    data["errors_total"] = sum(data["errors"].values())
-    return data
+        headers=headers,
+        duration=duration,
+        connections=connections,
+        script_args=("etag", etag) if etag else (),
+    )
 
 
 def measure(name: str, url: str, cookie: str, args, etag: str = "", warm=True, htmx=False) -> dict:
@@ -146,18 +125,14 @@ def measure(name: str, url: str, cookie: str, args, etag: str = "", warm=True, h
     data = wrk(
         url, cookie, duration=args.duration, connections=args.connections, etag=etag, htmx=htmx
     )
-    lat = data["latency_us"]
-    print(
-        f"  {name:<34} {data['rps']:8.1f} req/s   p50 {lat['p50'] / 1000:7.1f} ms   "
-        f"p99 {lat['p99'] / 1000:7.1f} ms   statuses {data['statuses']}"
-        + (f"   errors {data['errors']}" if data["errors_total"] else "")
-    )
+    common.print_run(name, data)
     return data
 
 
 def map_panel_url(client: Client, page: str) -> str:
     """The URL a page loads its map panel from (campaign.views.maps.map_panel)."""
-    match = re.search(r'class="map-loading" hx-get="([^"]+)"', client.get(page).content.decode())
+    page_html = client.get(page).content.decode()
+    match = re.search(r'class="map-loading" data-hx-get="([^"]+)"', page_html)
     return html.unescape(match.group(1))
 
 
@@ -243,22 +218,7 @@ def main() -> None:
                 "GM dashboard, unchanged (ETag)", base + dashboard, gm_cookie, slow, gm_etag
             )
 
-    yardstick = (runs["constant (before)"]["rps"] + runs["constant (after)"]["rps"]) / 2
-    rows = []
-    for name, data in runs.items():
-        data["ratio"] = data["rps"] / yardstick
-        rows.append(
-            [
-                name,
-                data["rps"],
-                data["latency_us"]["p50"] / 1000,
-                data["latency_us"]["p99"] / 1000,
-                f"{data['ratio']:.3f}",
-                ", ".join(f"{k}: {v}" for k, v in sorted(data["statuses"].items())),
-            ]
-        )
-    print()
-    print(common.table(["request", "req/s", "p50 ms", "p99 ms", "× constant", "statuses"], rows))
+    yardstick = common.against_constant(runs)
     common.save(
         "pages",
         {

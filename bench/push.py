@@ -44,9 +44,9 @@ from django.utils import timezone  # noqa: E402
 from django_tasks_db.models import DBTaskResult  # noqa: E402
 
 from bench import common, database  # noqa: E402
-from bench.mail import code, write_section  # noqa: E402
+from bench.mail import code, peace_step_resolved, write_section  # noqa: E402
 from bench.report import shared_cache  # noqa: E402
-from campaign import notifications, push, services  # noqa: E402
+from campaign import notifications, push  # noqa: E402
 from campaign.models import Campaign, Phase, Seat  # noqa: E402
 from tests.factories import make_eia_campaign  # noqa: E402
 from tests.push_receiver import Device, PushService, vapid_keys  # noqa: E402
@@ -77,11 +77,7 @@ def revolt_step(label: str, service: PushService, devices: dict[str, Device]) ->
         device = devices[key] = Device()
         endpoint = service.endpoint(key)
         push.subscribe(seat.user, endpoint=endpoint, device=key, **device.keys())
-    services.resolve_open_phase(
-        campaign_id=campaign.pk, expected_phase_id=campaign.phase_id, actor=None
-    )
-    campaign = Campaign.objects.get(pk=campaign.pk)
-    return campaign, campaign.phase
+    return peace_step_resolved(campaign)
 
 
 def push_round(opened: list[tuple[Campaign, Phase]]) -> dict:
