@@ -177,13 +177,12 @@ def _areas(campaign: Campaign, count: int, by_key: dict, rng: random.Random) -> 
                     name=f"Minor {i:03d}",
                     kind="minor",
                     controller=by_key[holder] if holder else None,
-                    manpower=1 + i % 3,
                     capital=f"Town {i}",
                     x=x,
                     y=y,
                 )
             )
-            details.append({"minor_status": status})
+            details.append({"manpower": 1 + i % 3, "minor_status": status})
         else:
             home = KEYS[i % 7]
             ceded = i % 8 == 0
@@ -198,8 +197,6 @@ def _areas(campaign: Campaign, count: int, by_key: dict, rng: random.Random) -> 
                     kind="province",
                     home_power=by_key[home],
                     controller=by_key[holder],
-                    ceded=ceded and holder != home,
-                    manpower=1 + i % 4,
                     capital=f"City {i}",
                     x=x,
                     y=y,
@@ -207,6 +204,8 @@ def _areas(campaign: Campaign, count: int, by_key: dict, rng: random.Random) -> 
             )
             details.append(
                 {
+                    "ceded": ceded and holder != home,
+                    "manpower": 1 + i % 4,
                     "guerrilla_value": 2 + i % 3 if home == "spain" else None,
                     "islamic": home == "turkey",
                 }
@@ -231,7 +230,7 @@ def _adjacency(campaign: Campaign, areas: list[Area]) -> None:
 
 def _targetable(area: Area) -> bool:
     return area.controller_id is not None and (
-        area.kind == "minor" or (area.kind == "province" and area.ceded)
+        area.kind == "minor" or (area.kind == "province" and area.eia.ceded)
     )
 
 
@@ -277,7 +276,7 @@ def _guerrillas(campaign, areas, revolts, by_key, count, rng) -> list[GuerrillaS
         if len(rows) >= count:
             break
         area = by_pk[revolt.area_id]
-        cap = 5 * max(1, area.manpower)
+        cap = 5 * max(1, area.eia.manpower)
         free = rng.randint(1, min(3, cap))
         rows.append(
             GuerrillaStack(

@@ -60,7 +60,7 @@ class StateAdmin(admin.ModelAdmin):
 class PowerInline(admin.TabularInline):
     model = models.Power
     extra = 0
-    fields = ["key", "name", "color", "sort", "treasury", "political_points"]
+    fields = ["key", "name", "color", "sort"]
 
 
 class SeatInline(admin.TabularInline):
@@ -83,8 +83,8 @@ class CampaignAdmin(StateAdmin):
 
 @admin.register(models.Area)
 class AreaAdmin(StateAdmin):
-    list_display = ["name", "campaign", "kind", "controller", "home_power", "ceded", "manpower"]
-    list_filter = ["campaign", "kind", "ceded"]
+    list_display = ["name", "campaign", "kind", "controller", "home_power"]
+    list_filter = ["campaign", "kind"]
     search_fields = ["name", "key"]
 
 

@@ -1,6 +1,6 @@
 """Export and import of a whole campaign as one JSON document, and its game state alone.
 
-The format ("courier-campaign", version 1)
+The format ("courier-campaign", version 2)
 ==========================================
 
 One JSON object, written by ``dumps()`` (sorted keys, two-space indent, UTF-8 text, a
@@ -8,7 +8,7 @@ final newline), so that export → import → export gives the same bytes::
 
     {
       "format": "courier-campaign",
-      "version": 1,
+      "version": 2,
       "campaign": {name, ruleset, scenario, setup, options, dice_mode, turn,
                    phase: [turn, position] | null, version, secret, ended_at,
                    auto_resolve, deadline_hours, reveal_gm_orders, created_by,
@@ -39,7 +39,12 @@ and the campaign its ``imports``: see "Import" below.)
 A row's keys are its model's field names (campaign/models/), every concrete field but
 the database id, the campaign it belongs to and the secrets below. A field added to a
 model later is exported by the same rule; an archive without it imports with the field's
-default. Rows never carry database ids; they name each other by natural keys:
+default. A field that moves to another row bumps the version, and a ruleset's storage
+says how the state of an archive of an earlier version reads in the next
+(``Storage.state_upgrades``, campaign/storage.py), so that every version from 1 imports:
+version 2 moved the fields of ``state``'s powers and areas that were one ruleset's to
+that ruleset's tables. Rows never carry database ids; they name each other by natural
+keys:
 
 ==============  ===============================================================
 a reference to  is written as
@@ -104,8 +109,8 @@ past them: they are their writer's, not the campaign's.
 (``state_of()``; the same object serves per-phase snapshots and rollback)::
 
     {
-      "powers": [{key, treasury, political_points}],     # the rest of each power
-      "areas":  [{key, home_power, controller, ceded, capital, manpower}],
+      "powers": [{key}],                                 # the rest of each power
+      "areas":  [{key, home_power, controller, capital}],
       "relations": [{a, b, kind}],                       # war and alliance
       ...                                # each ruleset's tables: rules/<ruleset>/storage.py
     }
@@ -245,13 +250,22 @@ from campaign.models import (
     Tenure,
     Turnout,
 )
-from campaign.storage import Table, key_fields, named_tables, piece_paths, state_tables, table_of
+from campaign.storage import (
+    Table,
+    key_fields,
+    named_tables,
+    piece_paths,
+    state_tables,
+    storage_of,
+    table_of,
+)
 from rules.dice import new_seed, seed_hash
 from rules.engine import registry
 from rules.text import Text
 
 FORMAT = "courier-campaign"
-VERSION = 1
+VERSION = 2
+FIRST_VERSION = 1  # an earlier version's state reads as this one's: Storage.state_upgrades
 MAX_PROBLEMS = 30  # listed in an ArchiveError's message; the rest are counted (``messages``)
 MAX_DEPTH = 64  # arrays and objects inside each other: an export nests about 8 deep
 DEFAULT_MAX_BYTES = 20 * 1024 * 1024
@@ -582,7 +596,7 @@ class _Reader:
 
 
 def export_campaign(campaign: Campaign, *, reader: Seat | None = None) -> dict:
-    """The whole campaign as archive data (format version 1, see the module docstring);
+    """The whole campaign as archive data (format version 2, see the module docstring);
     for a ``reader`` (the GM's seat), without the open phase's orders it may not read yet
     (campaign/sealing.py) and without the press it does not read (campaign/press.py),
     which its ``withheld`` section says, and with the reader's own notes.
@@ -965,8 +979,11 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
         )
     header = []
     version = data.get("version")
-    if version != VERSION or isinstance(version, bool):
-        header.append(f"Unknown archive version {version!r}: this Courier reads version {VERSION}")
+    if version not in range(FIRST_VERSION, VERSION + 1) or isinstance(version, bool):
+        header.append(
+            f"Unknown archive version {version!r}: this Courier reads versions "
+            f"{FIRST_VERSION} to {VERSION}"
+        )
     section = data.get("campaign")
     if not isinstance(section, dict):
         header.append("campaign must be an object")
@@ -978,6 +995,7 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
         )
     if header:
         raise ArchiveError(header)
+    data = _upgraded(data, version, ruleset)
     check = Checker(ruleset)
     unknown = sorted(set(data) - set(TOP_LEVEL))
     if unknown:
@@ -1048,6 +1066,17 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
     out["channels"], out["messages"] = _check_press(check, data)
     out["withheld"] = _check_withheld(check, data.get("withheld", {}))
     return check, out
+
+
+def _upgraded(data: dict, version: int, ruleset: str) -> dict:
+    """An archive of an earlier version with its state as this version holds it: its
+    ruleset's storage says how each version's state reads in the next."""
+    state = data.get("state")
+    for step in range(int(version), VERSION):
+        upgrade = storage_of(ruleset).state_upgrades.get(step)
+        if upgrade is not None and isinstance(state, dict):
+            state = upgrade(state)
+    return data if state is data.get("state") else {**data, "state": state}
 
 
 def _check_withheld(check: Checker, withheld: Any) -> dict:

@@ -13,9 +13,9 @@ defaults)::
       "confidence"?: {"<section>": "…"},       # per section: sourced, approximation, sample
       "sources"?: {"<source key>": "<where>"},
       "setup"?: {…},                           # Campaign.setup: the ruleset's constants
-      "powers": [{"key", "name", "color"?, "sort"?, "treasury"?, "political_points"?}],
+      "powers": [{"key", "name", "color"?, "sort"?}],
       "areas": [{"key", "name", "kind", "lat", "lon", "home_power"?, "controller"?,
-                 "ceded"?, "capital"?, "manpower"?, "note"?}],
+                 "capital"?, "note"?}],
       "adjacency"?: [["<area>", "<area>", "<kind>"?]],   # land (default), pass, strait, sea
       "relations"?: [["<power>", "<power>", "war" | "alliance"]],
       "<ruleset key>"?: {…}                    # the ruleset's own section
@@ -27,7 +27,8 @@ adjacency and relation is stored once per pair.
 
 A ruleset reads its own section in its package's ``scenario_loader``, which may
 define ``validate(data) -> list[str]`` (the problems in its section) and
-``load_extras(campaign, data, powers_by_key, areas_by_key)`` (creates its state).
+``load_extras(campaign, data, powers_by_key, areas_by_key)`` (creates its state); a
+power or an area may carry more keys, which its ruleset reads there.
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ from rules.engine import registry
 from rules.translation import Name
 
 MAP_WIDTH, MAP_HEIGHT, MAP_MARGIN = 1000, 700, 30
-POWER_FIELDS = ("key", "name", "color", "sort", "treasury", "political_points")
-AREA_FIELDS = ("key", "name", "kind", "ceded", "capital", "manpower")
+POWER_FIELDS = ("key", "name", "color", "sort")
+AREA_FIELDS = ("key", "name", "kind", "capital")
 SLUG = re.compile(r"[-a-zA-Z0-9_]+")
 
 
@@ -147,15 +148,11 @@ def scenario_problems(data: object) -> list[str]:
     powers = _keyed(data, "powers", Power, ("key", "name"), problems)
     areas = _keyed(data, "areas", Area, ("key", "name", "kind"), problems)
     for key, power in powers.items():
-        for field in ("sort", "treasury", "political_points"):
-            _check_int(
-                power, field, f"power {key!r}", problems, minimum=0 if field == "sort" else None
-            )
+        _check_int(power, "sort", f"power {key!r}", problems, minimum=0)
     for key, area in areas.items():
         for field in ("home_power", "controller"):
             if area.get(field) is not None and area[field] not in powers:
                 problems.append(f"area {key!r}: unknown {field} {area[field]!r}")
-        _check_int(area, "manpower", f"area {key!r}", problems, minimum=0)
         if not all(_is_number(area.get(c)) for c in ("lat", "lon")):
             problems.append(f"area {key!r}: 'lat' and 'lon' must be numbers")
     _check_pairs(data, "adjacency", areas, "area", Adjacency.Kind.values, "land", problems)
@@ -230,6 +227,7 @@ def _is_number(value: object, kind: type | tuple = (int, float)) -> bool:
 
 
 def _check_int(item: dict, field: str, where: str, problems: list, minimum: int | None) -> None:
+    """A problem unless ``item``'s ``field`` (0 when absent) is a whole number ≥ ``minimum``."""
     value = item.get(field, 0)
     if not _is_number(value, int) or (minimum is not None and value < minimum):
         floor = f" of at least {minimum}" if minimum is not None else ""

@@ -3,8 +3,9 @@
 A ruleset's state lives in the tables of its own app (rules/<ruleset>/models.py, the app
 labelled with the ruleset's key). Its storage (``Hooks.storage``) lists them
 with what the archive, the snapshots and the area panels need to know and cannot read
-from the models: the lookup from a row to its campaign, the fields that name a row, and
-where JSON (an order's payload, a state row) holds the database id of a piece.
+from the models: the lookup from a row to its campaign, the fields that name a row,
+where JSON (an order's payload, a state row) holds the database id of a piece, and how
+the state of an archive of an earlier version reads now.
 ``state_tables()`` is every ruleset's tables after the core ones, read when first asked
 (a ruleset's hooks are attached once the apps are ready); nothing here names a ruleset.
 """
@@ -65,6 +66,9 @@ class Storage:
     key_fields: Mapping[tuple[type[models.Model], str], type[models.Model]] = field(
         default_factory=dict
     )
+    # an archive version → how the ``state`` of an archive of that version reads in the
+    # next one (campaign/archive.py, from the file's version up); none: it reads the same
+    state_upgrades: Mapping[int, Callable[[dict], dict]] = field(default_factory=dict)
 
 
 CORE_TABLES = (Table("relations", PowerRelation, "campaign"),)

@@ -7,8 +7,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
 
-def latest(app: str = "campaign") -> list[tuple[str, str]]:
-    """The app's newest migrations, as the code on disk has them."""
+def latest(app: str | None = None) -> list[tuple[str, str]]:
+    """The app's newest migrations, as the code on disk has them; by default every app's
+    (a game's migration may follow the campaign app's, and go back with it)."""
     return MigrationExecutor(connection).loader.graph.leaf_nodes(app)
 
 

@@ -275,8 +275,6 @@ class Power(models.Model):
     name = models.CharField(max_length=60)
     color = models.CharField(max_length=7, default="#888888")
     sort = models.PositiveSmallIntegerField(default=0)
-    treasury = models.IntegerField(default=0)
-    political_points = models.IntegerField(default=0)
     absent = models.BooleanField(
         default=False,
         help_text=_("Its player is away: it owes no orders and gets its default orders."),
@@ -441,9 +439,7 @@ class Area(models.Model):
     controller = models.ForeignKey(
         Power, null=True, blank=True, on_delete=models.SET_NULL, related_name="controlled_areas"
     )
-    ceded = models.BooleanField(default=False)
     capital = models.CharField(max_length=80, blank=True)
-    manpower = models.PositiveSmallIntegerField(default=0)
     x = models.FloatField(default=0)
     y = models.FloatField(default=0)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from campaign.models import Area, Campaign, Power
+from rules.platform import Area, Campaign, Power
 
 
 class EiaPowerStatus(models.Model):
@@ -19,6 +19,8 @@ class EiaPowerStatus(models.Model):
         Power, primary_key=True, on_delete=models.CASCADE, related_name="eia"
     )
     zone = models.CharField(max_length=12, choices=Zone, default=Zone.NEUTRAL)
+    treasury = models.IntegerField(default=0)
+    political_points = models.IntegerField(default=0)
     pays_bad_roll = models.BooleanField(
         default=True, help_text=_("Standing order: pay $d6 to stop a bad-roll rise (EIA-4).")
     )
@@ -35,6 +37,8 @@ class EiaArea(models.Model):
     area = models.OneToOneField(
         Area, primary_key=True, on_delete=models.CASCADE, related_name="eia"
     )
+    ceded = models.BooleanField(default=False)
+    manpower = models.PositiveSmallIntegerField(default=0)
     guerrilla_value = models.PositiveSmallIntegerField(null=True, blank=True)
     islamic = models.BooleanField(default=False)
     minor_status = models.CharField(

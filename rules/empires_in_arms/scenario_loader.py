@@ -1,4 +1,7 @@
-"""The Empires in Arms section of a scenario file (see campaign/scenarios.py for the rest)::
+"""What an Empires in Arms scenario file holds beyond the core (see campaign/scenarios.py
+for the rest): each power's ``"treasury"?`` and ``"political_points"?`` (whole numbers,
+0 by default), each area's ``"ceded"?`` (false by default) and ``"manpower"?`` (a whole
+number ≥ 0, 0 by default), and its own section::
 
     "empires_in_arms": {
       "confidence"?: {"<part>": "…"},                  # sourced or sample, per part
@@ -22,14 +25,18 @@ from rules.empires_in_arms.models import Corps, EiaArea, EiaPowerStatus, Nationa
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_MODIFIERS
 
 SECTION = "empires_in_arms"
+# the keys of a power and of an area in the file that its row holds under the same names
+POWER_FIELDS = ("treasury", "political_points")
+AREA_FIELDS = ("ceded", "manpower")
 
 
 def validate(data: dict) -> list[str]:
-    """Problems in the section: unknown powers, areas or zones, chart cells off the chart."""
+    """Problems in the powers' and areas' numbers and in the section: unknown powers,
+    areas or zones, chart cells off the chart."""
     section = data.get(SECTION, {})
     powers = {p["key"] for p in data["powers"]}
     kinds = {a["key"]: a["kind"] for a in data["areas"]}
-    problems = []
+    problems = number_problems(data)
 
     def check(where: str, power: str | None = None, area: str | None = None) -> None:
         if power is not None and power not in powers:
@@ -72,10 +79,34 @@ def validate(data: dict) -> list[str]:
     return problems
 
 
+def number_problems(data: dict) -> list[str]:
+    """Each power's treasury and political points must be whole numbers, each area's
+    manpower a whole number ≥ 0 (absent: 0)."""
+    problems = []
+    for power in data["powers"]:
+        for field in POWER_FIELDS:
+            if not _whole(power.get(field, 0)):
+                problems.append(f"power {power['key']!r}: {field!r} must be a whole number")
+    for area in data["areas"]:
+        manpower = area.get("manpower", 0)
+        if not _whole(manpower) or manpower < 0:
+            problems.append(
+                f"area {area['key']!r}: 'manpower' must be a whole number of at least 0"
+            )
+    return problems
+
+
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def load_extras(campaign, data: dict, powers_by_key: dict, areas_by_key: dict) -> None:
-    """Create the EIA state of a new campaign: each power's political status, each area's
-    EIA fields, the Minor Country Chart and the starting corps (bulk, a query each)."""
+    """Create the EIA state of a new campaign: each power's political status, treasury and
+    political points, each area's EIA fields, the Minor Country Chart and the starting
+    corps (bulk, a query each)."""
     section = data.get(SECTION, {})
+    power_data = {p["key"]: p for p in data["powers"]}
+    area_data = {a["key"]: a for a in data["areas"]}
     zones = section.get("zones", {})
     values = section.get("guerrilla_values", {})
     islamic = set(section.get("islamic", []))
@@ -83,7 +114,11 @@ def load_extras(campaign, data: dict, powers_by_key: dict, areas_by_key: dict) -
     chart = section.get("national_modifiers", {}).get("chart", {})
     EiaPowerStatus.objects.bulk_create(
         [
-            EiaPowerStatus(power=power, zone=zones.get(key, EiaPowerStatus.Zone.NEUTRAL))
+            EiaPowerStatus(
+                power=power,
+                zone=zones.get(key, EiaPowerStatus.Zone.NEUTRAL),
+                **_picked(power_data[key], POWER_FIELDS),
+            )
             for key, power in powers_by_key.items()
         ]
     )
@@ -91,6 +126,7 @@ def load_extras(campaign, data: dict, powers_by_key: dict, areas_by_key: dict) -
         [
             EiaArea(
                 area=area,
+                **_picked(area_data[key], AREA_FIELDS),
                 guerrilla_value=values.get(key),
                 islamic=key in islamic,
                 minor_status=statuses.get(key, ""),
@@ -121,3 +157,7 @@ def load_extras(campaign, data: dict, powers_by_key: dict, areas_by_key: dict) -
             for c in section.get("corps", [])
         ]
     )
+
+
+def _picked(item: dict, fields: tuple[str, ...]) -> dict:
+    return {field: item[field] for field in fields if field in item}

@@ -16,13 +16,6 @@ from functools import reduce
 from django.db import transaction
 from django.db.models import Q
 
-from campaign import gm_edits, persistence
-from campaign.changes import locked_campaign, refuse_if_ended
-from campaign.history import record_input
-from campaign.models import Area, Campaign, Event, Phase, Power, PowerRelation
-from campaign.persistence import Loaded
-from campaign.services import PhaseContext
-from campaign.state_rows import LiveRows, StateRows
 from rules.empires_in_arms import phases, state
 from rules.empires_in_arms.edits import EDITS
 from rules.empires_in_arms.models import (
@@ -35,8 +28,25 @@ from rules.empires_in_arms.models import (
     NationalModifier,
     Revolt,
 )
+from rules.platform import (
+    Area,
+    Campaign,
+    Event,
+    LiveRows,
+    Loaded,
+    Name,
+    Phase,
+    PhaseContext,
+    Power,
+    PowerRelation,
+    StateRows,
+    gm_edits,
+    locked_campaign,
+    persistence,
+    record_input,
+    refuse_if_ended,
+)
 from rules.text import Text
-from rules.translation import Name
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
@@ -121,8 +131,8 @@ def _power(p: Power) -> state.Power:
         p.key,
         p.display_name,
         zone=eia.zone if eia else "Neutral",
-        political_points=p.political_points,
-        treasury=p.treasury,
+        political_points=eia.political_points if eia else 0,
+        treasury=eia.treasury if eia else 0,
         pays_bad_roll=eia.pays_bad_roll if eia else True,
     )
 
@@ -135,8 +145,8 @@ def _area(a: Area, pkey: dict[int, str]) -> state.Area:
         a.kind,
         controller=pkey.get(a.controller_id),
         home_power=pkey.get(a.home_power_id),
-        ceded=a.ceded,
-        manpower=a.manpower,
+        ceded=eia.ceded if eia else False,
+        manpower=eia.manpower if eia else 0,
         guerrilla_value=eia.guerrilla_value if eia else None,
         islamic=eia.islamic if eia else False,
         capital=a.capital,
@@ -223,24 +233,24 @@ def _persist_areas(loaded: Loaded) -> None:
                 pk=pk,
                 controller_id=p.get(a.controller),
                 home_power_id=p.get(a.home_power),
-                ceded=a.ceded,
-                manpower=a.manpower,
             )
             for pk, a in changed
         ],
-        ["controller", "home_power", "ceded", "manpower"],
+        ["controller", "home_power"],
     )
     EiaArea.objects.bulk_update(
         [
             EiaArea(
                 area_id=pk,
+                ceded=a.ceded,
+                manpower=a.manpower,
                 guerrilla_value=a.guerrilla_value,
                 islamic=a.islamic,
                 minor_status=a.minor_status,
             )
             for pk, a in changed
         ],
-        ["guerrilla_value", "islamic", "minor_status"],
+        ["ceded", "manpower", "guerrilla_value", "islamic", "minor_status"],
     )
 
 
@@ -253,24 +263,19 @@ def _persist_powers(loaded: Loaded) -> None:
     ]
     if not changed:
         return
-    Power.objects.bulk_update(
-        [
-            Power(pk=pk, treasury=p.treasury, political_points=p.political_points)
-            for pk, p in changed
-        ],
-        ["treasury", "political_points"],
-    )
     EiaPowerStatus.objects.bulk_update(
         [
             EiaPowerStatus(
                 power_id=pk,
                 zone=p.zone,
+                treasury=p.treasury,
+                political_points=p.political_points,
                 pays_bad_roll=p.pays_bad_roll,
                 militia_due=loaded.world.militia_due.get(p.key, 0),
             )
             for pk, p in changed
         ],
-        ["zone", "pays_bad_roll", "militia_due"],
+        ["zone", "treasury", "political_points", "pays_bad_roll", "militia_due"],
     )
 
 

@@ -39,7 +39,7 @@ from campaign.models import (
     Seat,
 )
 from campaign.scenarios import available_scenarios, create_campaign
-from rules.empires_in_arms.models import Depot, GuerrillaStack, LetDown
+from rules.empires_in_arms.models import Depot, EiaArea, EiaPowerStatus, GuerrillaStack, LetDown
 from rules.engine import registry
 from rules.pax_baltica.models import Block
 from rules.virgin_queen.models import VqPending, VqUnits
@@ -197,7 +197,7 @@ def test_an_empires_in_arms_campaign_survives_export_and_import_and_plays_on():
     text, imported = move(campaign)
     same_but_renewed(dumps(export_campaign(imported)), text)
     data = json.loads(text)
-    assert data["format"] == "courier-campaign" and data["version"] == 1
+    assert data["format"] == "courier-campaign" and data["version"] == 2
     assert {r["rule"] for r in data["rolls"]} >= {"EIA-1"}
     (open_phase,) = [p for p in data["phases"] if p["status"] == "open"]
     assert open_phase["paused_remaining"] == "P1DT06H00M00.000007S"
@@ -221,6 +221,59 @@ def test_an_empires_in_arms_campaign_survives_export_and_import_and_plays_on():
     opened = resolve(imported, users["gm"])  # the land phase, with its orders
     assert opened.key == "conquest"
     assert Phase.objects.filter(campaign=imported, status="resolved").count() == 3
+
+
+def as_version_1(data: dict) -> dict:
+    """A version 2 export of an Empires in Arms campaign as version 1 wrote it: each power's
+    treasury and political points in ``state.powers``, each area's ceded flag and manpower
+    in ``state.areas``."""
+    old = json.loads(dumps(data))
+    state = old["state"]
+    for core, table, owner, fields in (
+        ("powers", "eia_powers", "power", ("treasury", "political_points")),
+        ("areas", "eia_areas", "area", ("ceded", "manpower")),
+    ):
+        rows = {row[owner]: row for row in state[table]}
+        for row in state[core]:
+            row.update({name: rows[row["key"]].pop(name) for name in fields})
+    return {**old, "version": 1}
+
+
+def test_a_version_1_archive_imports_with_its_powers_and_areas_numbers():
+    campaign, users = played_eia()
+    for i, status in enumerate(EiaPowerStatus.objects.filter(power__campaign=campaign)):
+        status.treasury, status.political_points = 30 + i, i - 2
+        status.save(update_fields=["treasury", "political_points"])
+    for i, row in enumerate(EiaArea.objects.filter(area__campaign=campaign)):
+        row.ceded, row.manpower = i % 2 == 0, i
+        row.save(update_fields=["ceded", "manpower"])
+    current = export_campaign(campaign)
+    old = as_version_1(current)
+    assert old["state"]["powers"][0].keys() == {"key", "treasury", "political_points"}
+    assert "treasury" not in old["state"]["eia_powers"][0]
+    # a power and an area without a row of their own: the import makes one for their numbers
+    spain = next(r for r in old["state"]["eia_powers"] if r["power"] == "spain")
+    old["state"]["eia_powers"].remove(spain)
+    castile = next(r for r in old["state"]["eia_areas"] if r["area"] == "old-castile")
+    old["state"]["eia_areas"].remove(castile)
+    Campaign.objects.filter(pk=campaign.pk).delete()
+    imported = import_campaign(old, by_name=True)
+    again = export_campaign(imported)
+    expected = json.loads(dumps(current["state"]))
+    defaults = {"zone": "Neutral", "pays_bad_roll": True, "militia_due": 0}
+    next(r for r in expected["eia_powers"] if r["power"] == "spain").update(defaults)
+    defaults = {"guerrilla_value": None, "islamic": False, "minor_status": ""}
+    next(r for r in expected["eia_areas"] if r["area"] == "old-castile").update(defaults)
+    assert json.loads(dumps(again["state"])) == expected
+    assert again["version"] == 2
+
+
+def test_a_version_1_archive_of_another_game_imports_as_it_is(monkeypatch):
+    campaign, _ = played_pb(monkeypatch)
+    current = export_campaign(campaign)
+    Campaign.objects.filter(pk=campaign.pk).delete()
+    imported = import_campaign({**current, "version": 1}, by_name=True)
+    assert export_campaign(imported)["state"] == current["state"]
 
 
 def test_a_pax_baltica_campaign_survives_export_and_import_and_plays_on(monkeypatch):
@@ -356,7 +409,8 @@ def test_a_wrong_format_marker_is_refused(archived):
 
 def test_an_unknown_version_is_refused(archived):
     data, _ = archived
-    refused({**data, "version": 2}, "Unknown archive version 2: this Courier reads version 1")
+    refused({**data, "version": 3}, "Unknown archive version 3: this Courier reads versions 1 to 2")
+    refused({**data, "version": 0}, "Unknown archive version 0")
     refused({**data, "version": "1"}, "Unknown archive version")
 
 

@@ -341,10 +341,10 @@ def test_an_invalid_archive_is_refused_with_every_problem_listed(tmp_path):
         assert sum(expected in line for line in problems) == 1, expected
     assert f"({len(problems)} problems)" in said
     # the header's problems together too, not the first alone
-    data["version"] = 2
+    data["version"] = 3
     data["campaign"]["ruleset"] = "chess"
     path.write_text(dumps(data), encoding="utf-8")
-    said = refused_command("Unknown archive version 2", str(path))
+    said = refused_command("Unknown archive version 3", str(path))
     assert "Unknown ruleset 'chess'" in said
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from campaign import services
 from campaign.models import Power, PowerRelation
-from rules.empires_in_arms.models import LetDown, Revolt
+from rules.empires_in_arms.models import EiaPowerStatus, LetDown, Revolt
 from tests.services.test_eia_phase_services import CyclingDice, order, quarter_campaign, resolve
 
 
@@ -27,5 +27,4 @@ def test_a_revolt_in_an_allys_minor_is_written_ended_with_its_let_down(monkeypat
     assert "Great Britain and Austria are allies" in str(revolt.end_reason)
     assert LetDown.objects.get(campaign=campaign, power=gb, area__key="minor-1").count == 1
     assert Revolt.objects.get(campaign=campaign, area__key="palatinate").active
-    gb.refresh_from_db()
-    assert gb.political_points == 9
+    assert EiaPowerStatus.objects.get(power=gb).political_points == 9

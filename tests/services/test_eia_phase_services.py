@@ -64,7 +64,7 @@ def test_a_full_month_resolves_political_land_conquest_and_economic():
     campaign = quarter_campaign()
     users = seat_users(campaign)
     keys = []
-    gb = Power.objects.get(campaign=campaign, key="great_britain")
+    gb = EiaPowerStatus.objects.get(power__campaign=campaign, power__key="great_britain")
     pp_before, treasury_before = gb.political_points, gb.treasury
 
     keys.append(campaign.phase.key)

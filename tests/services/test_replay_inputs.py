@@ -160,7 +160,7 @@ def test_a_gm_edit_while_the_phase_is_open_is_named_and_matches():
     assert report.match, report.lines()
     assert report.edited == ["Land phase · conquest step (March 1805)"]
     assert "edited by the GM since it opened (1 GM log line(s))" in report.lines()[1]
-    assert "zone is 'Fiasco', expected 'Neutral'" in report.lines()[1]
+    assert "eia_powers 'spain': political_points is 3, expected 10" in report.lines()[1]
 
 
 def test_a_played_virgin_queen_campaign_with_decisions_and_gm_dice_replays_to_a_match():

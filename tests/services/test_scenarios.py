@@ -117,6 +117,7 @@ def test_shipped_eia_1805_map():
 def test_create_campaign_from_eia_1805():
     gm = get_user_model().objects.create_user("the-gm")
     data = shipped_scenario("eia-1805")
+    areas = {a["key"]: a for a in data["areas"]}
     campaign = create_campaign(scenario_key="eia-1805", name="Test 1805", gm=gm)
 
     assert (campaign.ruleset, campaign.scenario, campaign.created_by) == (
@@ -150,6 +151,9 @@ def test_create_campaign_from_eia_1805():
     andalusia = campaign.areas.select_related("eia", "controller").get(key="andalusia")
     assert andalusia.controller.key == "spain"
     assert andalusia.eia.guerrilla_value == eia["guerrilla_values"]["andalusia"]
+    assert (andalusia.eia.manpower, andalusia.eia.ceded) == (areas["andalusia"]["manpower"], False)
+    britain = EiaPowerStatus.objects.get(power__campaign=campaign, power__key="great_britain")
+    assert (britain.treasury, britain.political_points) == (40, 12)
     assert EiaArea.objects.get(area__campaign=campaign, area__key="egypt").islamic
     rhodes = EiaArea.objects.get(area__campaign=campaign, area__key="rhodes")
     assert rhodes.minor_status == eia["minor_status"]["rhodes"]
@@ -201,6 +205,8 @@ BAD = [
     (lambda d: d["relations"].append(["france", "spain", "war"]), "unknown power 'spain'"),
     (lambda d: d["areas"][0].pop("lat"), "'lat' and 'lon' must be numbers"),
     (lambda d: d["areas"][1].update(manpower=-1), "'manpower' must be a whole number"),
+    (lambda d: d["powers"][0].update(treasury="lots"), "'treasury' must be a whole number"),
+    (lambda d: d["powers"][1].update(political_points=1.5), "'political_points' must be a whole"),
     (lambda d: d.pop("areas"), "'areas' must be a non-empty list"),
     (lambda d: d["areas"][0].update(key="île de france"), "key 'île de france' must be"),
     (

@@ -4,9 +4,9 @@ changes nothing: never a 500."""
 import pytest
 from django.urls import reverse
 
-from campaign.models import Campaign, Order, Power
+from campaign.models import Campaign, Order
 from rules.empires_in_arms.forms.orders import LandOrderForm
-from rules.empires_in_arms.models import Corps, GuerrillaStack
+from rules.empires_in_arms.models import Corps, EiaPowerStatus, GuerrillaStack
 from rules.empires_in_arms.services import load_world
 from tests.factories import snapshot
 
@@ -25,6 +25,11 @@ def assert_refused(response, status, campaign, before, *phrases):
     for phrase in phrases:
         assert phrase in html, phrase
     assert snapshot(campaign) == before
+
+
+def great_britain(campaign):
+    """Great Britain's political status row, to update."""
+    return EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="great_britain")
 
 
 @pytest.fixture
@@ -49,7 +54,7 @@ def economic_step(campaign, advance_to):
 
 
 def test_a_fourth_revolt_attempt_is_refused(revolt_step, client_as, users):
-    Power.objects.filter(campaign=revolt_step).update(political_points=10)
+    EiaPowerStatus.objects.filter(power__campaign=revolt_step).update(political_points=10)
     before = snapshot(revolt_step)
     targets = ["minor-1", "minor-3", "minor-5", "minor-6"]
     response = post_orders(client_as("other_player"), revolt_step, {"targets": targets}, **HTMX)
@@ -77,7 +82,7 @@ def test_an_unknown_target_is_refused_without_htmx(revolt_step, client_as):
 
 def test_negative_political_points_are_no_bar_to_an_attempt_by_default(revolt_step, client_as):
     """Decision 8: by default an attempt needs no minimum PP; PP may go negative."""
-    Power.objects.filter(campaign=revolt_step, key="great_britain").update(political_points=-3)
+    great_britain(revolt_step).update(political_points=-3)
     client = client_as("other_player")
     response = post_orders(client, revolt_step, {"targets": ["minor-1", "minor-3"]}, **HTMX)
     assert response.status_code == 200, response.content.decode()[:2000]
@@ -87,7 +92,7 @@ def test_negative_political_points_are_no_bar_to_an_attempt_by_default(revolt_st
 
 def test_an_attempt_below_the_optional_pp_minimum_is_refused(revolt_step, client_as):
     Campaign.objects.filter(pk=revolt_step.pk).update(options={"attempt_pp_minimum": 1})
-    Power.objects.filter(campaign=revolt_step, key="great_britain").update(political_points=0)
+    great_britain(revolt_step).update(political_points=0)
     before = snapshot(revolt_step)
     client = client_as("other_player")
     response = post_orders(client, revolt_step, {"targets": ["minor-1"]}, **HTMX)
@@ -149,7 +154,7 @@ def test_aid_to_someone_elses_revolt_is_refused(economic_step, client_as):
 
 
 def test_aid_beyond_the_treasury_is_refused(economic_step, client_as):
-    Power.objects.filter(campaign=economic_step, key="great_britain").update(treasury=2)
+    great_britain(economic_step).update(treasury=2)
     before = snapshot(economic_step)
     client = client_as("other_player")
     response = post_orders(client, economic_step, {"aid_palatinate": "3"}, **HTMX)

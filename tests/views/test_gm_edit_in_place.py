@@ -51,7 +51,7 @@ def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as)
     response = post_edit(gm, campaign, data, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
-    assert spain(campaign).zone == "Dominant" and spain(campaign).power.political_points == 9
+    assert spain(campaign).zone == "Dominant" and spain(campaign).political_points == 9
     assert re.search(r'<p class="notice success" role="status">[^<]*Spain[^<]*</p>', html)
     assert 'id="id_PowerForm_spain_zone"' in html and 'value="Dominant" selected' in html
     assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "rollback"}

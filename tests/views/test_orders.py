@@ -172,7 +172,9 @@ def test_aid_to_a_revolt_ending_next_month_is_warned_of_but_saved(campaign, clie
 
 def test_a_power_in_debt_may_still_give_no_aid(campaign, client_as, advance_to):
     advance_to(campaign, "economic")
-    campaign.powers.filter(key="great_britain").update(treasury=-3)
+    EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="great_britain").update(
+        treasury=-3
+    )
     client = client_as("other_player")
     assert post_orders(client, campaign, {"aid_palatinate": ""}).status_code == 200
     assert order_of(campaign, "great_britain").payload == {"aid": {}}

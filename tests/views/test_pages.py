@@ -146,7 +146,9 @@ def test_log_text_is_escaped(campaign, client_as):
 def test_powers_panel_shows_each_zone_with_its_modifier_pp_treasury_and_bad_roll_order(
     campaign, client_as
 ):
-    Power.objects.filter(campaign=campaign, key="russia").update(political_points=3, treasury=7)
+    EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="russia").update(
+        political_points=3, treasury=7
+    )
     EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="france").update(
         pays_bad_roll=False
     )

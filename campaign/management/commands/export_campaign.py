@@ -10,7 +10,7 @@ from campaign.models import Campaign
 
 class Command(BaseCommand):
     help = (
-        "Write a whole campaign as a JSON archive (format courier-campaign, version 1; see "
+        "Write a whole campaign as a JSON archive (format courier-campaign, version 2; see "
         "the README's “Export and import”), to standard output or a file. It holds every "
         "power's hidden state: keep it to the GM."
     )
