@@ -7,11 +7,20 @@ choices, expect and log. The tests run them (tests/corpus, whose README describe
 format) and the rules page shows them, so both read these same files. ``logs.json``
 holds each case's log as the app stores it (rule, message: rules/text.py), for the page
 to show in the reader's language; tests/corpus/logs.py writes it from the engine's own
-lines. Pure: no Django.
+lines.
+
+Each ruleset runs its cases through its corpus adapter (``Ruleset.corpus_adapter``, a
+pure module of its package): ``run(case, board)`` builds the state from the corpus map
+``board`` and the case's ``given`` (``merged``), makes the call the case's procedure
+names with its ``dice`` and ``choices``, and returns (outcome, log): the outcome a nested
+dict that ``expect`` is matched against, the log the lines written as (rule, text) pairs
+(``lines``), the text a ``Text`` (rules/text.py) as the app stores it; ``build(data)``
+is the World of a merged map. Pure: no Django.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import tomllib
@@ -31,6 +40,23 @@ def corpus_dir(ruleset: str) -> Path:
 def _number(path: Path) -> tuple[str, int]:
     prefix, _, number = path.stem.rpartition("-")
     return prefix, int(number)
+
+
+def merged(board: dict[str, Any], given: dict[str, Any]) -> dict[str, Any]:
+    """``given`` laid over a copy of ``board``: tables merged key by key, the rest
+    replaced."""
+    out = copy.deepcopy(board)
+    for key, value in given.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merged(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def lines(log) -> list[tuple[str, Any]]:
+    """Log lines as (rule, text) pairs."""
+    return [(line.rule, line.text) for line in log]
 
 
 @cache

@@ -7,6 +7,7 @@ areas as a table, loaded when the reader opens it."""
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.staticfiles import finders
@@ -21,6 +22,8 @@ from django.views.decorators.http import require_GET
 
 from campaign import history, presenters
 from campaign.models import Campaign, Phase
+from campaign.query_forms import MapKeyForm
+from campaign.selectors.history import campaign_phases
 from campaign.services import seat_for
 from campaign.views.context import (
     CHOOSE,
@@ -41,10 +44,11 @@ VARIABLES = (
 
 
 @cache
-def map_css() -> str:
-    """The map's style sheet (static/courier/map.css), to embed in a downloaded map."""
-    with open(finders.find("courier/map.css"), encoding="utf-8") as sheet:
-        return VARIABLES + sheet.read()
+def map_css(styles: tuple[str, ...] = ()) -> str:
+    """The map's style sheet (static/courier/map.css), then the game's ``styles`` (its
+    pieces'), to embed in a downloaded map."""
+    paths = ("courier/map.css", *styles)
+    return VARIABLES + "".join(Path(finders.find(p)).read_text(encoding="utf-8") for p in paths)
 
 
 @login_required
@@ -67,7 +71,7 @@ def map_panel(request, campaign_id: int):
     seat = seat_for(request.user, campaign_id)
     if not request.htmx:
         return redirect("campaign:area_table", campaign_id)
-    asked = signed_map(request.GET.get("k", ""), seat)
+    asked = signed_map(MapKeyForm(request.GET).values["k"], seat)
     html = (
         caches["default"].get(make_template_fragment_key("courier_map", [asked[0]]))
         if asked
@@ -107,7 +111,8 @@ def area_table(request, campaign_id: int):
     }
     if request.htmx:
         return render(request, "campaign/map.html#map_table_cached", context)
-    return render(request, "campaign/area_table.html", {**context, "map_table_url": None})
+    page = {"ruleset_styles": presenters.styles_of(state.rules), "map_table_url": None}
+    return render(request, "campaign/area_table.html", {**context, **page})
 
 
 @login_required
@@ -115,7 +120,7 @@ def phase_map(request, campaign_id: int, phase_id: int):
     """The map as it was once the phase ``phase_id`` had resolved, with its orders."""
     seat = seat_for(request.user, campaign_id)
     campaign = seat.campaign
-    phases = list(Phase.objects.filter(campaign=campaign).order_by("turn", "position"))
+    phases = campaign_phases(campaign)
     index = next((i for i, p in enumerate(phases) if p.pk == phase_id), None)
     if index is None or phases[index].status != Phase.Status.RESOLVED:
         raise Http404("No resolved phase of this campaign by that number.")
@@ -135,7 +140,7 @@ def svg_file(campaign: Campaign, view: presenters.MapView, turn: int) -> HttpRes
         "map": view,
         "campaign": campaign,
         "standalone": True,
-        "map_css": map_css(),
+        "map_css": map_css(presenters.styles_of(campaign.rules)),
         "ruleset_templates": presenters.templates_of(campaign.rules),
     }
     response = HttpResponse(

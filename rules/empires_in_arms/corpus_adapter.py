@@ -1,4 +1,4 @@
-"""Empires in Arms: every case runs one phase resolver on the corpus map.
+"""Empires in Arms' corpus adapter (rules/corpus.py): each case runs a phase resolver.
 
 ``given`` changes the map (``powers``, ``areas``, ``national_modifiers``,
 ``let_downs``, ``adjacency``, ``options``) and places pieces: ``corps`` (power, area,
@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass
 from typing import Any
 
+from rules.corpus import lines, merged
 from rules.dice import ScriptedDice
 from rules.empires_in_arms.edits import EDITS, EditError
 from rules.empires_in_arms.phases import (
@@ -35,10 +36,7 @@ from rules.empires_in_arms.phases import (
 )
 from rules.empires_in_arms.state import Area, Corps, Depot, Guerrilla, Power, Revolt, World
 from rules.log import GM
-from rules.translation import Name
-from tests.corpus.adapters import lines, merged
-
-RULESET = "empires_in_arms"
+from rules.text import Text
 
 
 def gm_edit(world: World, choices: dict[str, Any], dice: ScriptedDice) -> None:
@@ -81,10 +79,10 @@ AREA_FIELDS = ("controller", "home_power", "ceded", "manpower", "guerrilla_value
 
 
 def build(data: dict[str, Any]) -> World:
-    """The World of the merged map and ``given``, its powers' and areas' names the
-    reader's words (rules.translation.Name), as the app gives them."""
+    """The World of the merged map and ``given``, its powers' and areas' names Texts
+    whose msgid is the name, as the log stores the app's (rules.translation.Name)."""
     powers = {
-        key: Power(key, Name(p["name"]), **{f: p[f] for f in POWER_FIELDS if f in p})
+        key: Power(key, Text(p["name"]), **{f: p[f] for f in POWER_FIELDS if f in p})
         for key, p in data["powers"].items()
     }
     areas = {key: _area(key, a) for key, a in data["areas"].items()}
@@ -119,7 +117,7 @@ def _area(key: str, given: dict[str, Any]) -> Area:
     for name in ("controller", "home_power"):
         if name in fields:
             fields[name] = fields[name] or None
-    return Area(key, Name(given["name"]), given["kind"], **fields)
+    return Area(key, Text(given["name"]), given["kind"], **fields)
 
 
 def _stack(number: int, given: dict[str, Any]) -> Guerrilla:

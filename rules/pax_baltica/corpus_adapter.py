@@ -1,4 +1,4 @@
-"""Pax Baltica: a case runs a phase resolver on the corpus map, or one procedure.
+"""Pax Baltica's corpus adapter (rules/corpus.py): a case runs a phase or a procedure.
 
 ``given`` changes the map (``nations``, ``territories``, ``links`` added to the map's,
 ``actions``, ``season_actions``, ``options``) and lists the ``blocks``: id, nation,
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.corpus import lines, merged
 from rules.dice import ScriptedDice
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
@@ -29,10 +30,9 @@ from rules.pax_baltica.phases import (
     resolve_sieges,
 )
 from rules.pax_baltica.state import FLEET, Block, Nation, Territory, World
-from rules.translation import Name
-from tests.corpus.adapters import lines, merged
+from rules.refusals import reason_for
+from rules.text import Text
 
-RULESET = "pax_baltica"
 PHASES = {
     "recruitment": resolve_recruitment,
     "actions": resolve_actions,
@@ -70,11 +70,11 @@ BLOCK_FIELDS = {
 
 
 def build(data: dict[str, Any]) -> World:
-    """The World of the merged map and ``given``, its names the reader's words
-    (rules.translation.Name), as the app gives a nation's or a territory's: the corpus
-    lists its blocks' names for the catalogs too (corpus_words.py)."""
+    """The World of the merged map and ``given``, its names Texts whose msgid is the
+    name, as the log stores a nation's or a territory's (rules.translation.Name): the
+    corpus lists its blocks' names for the catalogs too (corpus_words.py)."""
     nations = {
-        key: Nation(key, Name(n["name"]), n["side"], **_fields(n, NATION_FIELDS))
+        key: Nation(key, Text(n["name"]), n["side"], **_fields(n, NATION_FIELDS))
         for key, n in data["nations"].items()
     }
     territories = {key: _territory(key, t) for key, t in data["territories"].items()}
@@ -107,7 +107,7 @@ def _tuples(fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def _territory(key: str, given: dict[str, Any]) -> Territory:
-    fields = {**given, "name": Name(given["name"])}
+    fields = {**given, "name": Text(given["name"])}
     for name in ("nation", "controller"):
         if name in fields:
             fields[name] = fields[name] or None
@@ -121,7 +121,7 @@ def _block(given: dict[str, Any]) -> Block:
         given["id"],
         given["nation"],
         given["kind"],
-        Name(given["name"]),
+        Text(given["name"]),
         given.get("strength", given["max"]),
         given["max"],
         **fields,
@@ -208,7 +208,7 @@ def _draw(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[t
 
 def _placement(world: World, choices: dict[str, Any]) -> tuple[dict[str, Any], list[tuple]]:
     block = next(b for b in world.blocks.values() if b.name == choices["block"])
-    refusals = {k: gnw.placement_refusal(world, block, k) for k in choices["territories"]}
+    refusals = {k: reason_for(gnw.check_placement, world, block, k) for k in choices["territories"]}
     shown = {k: str(text or "") for k, text in refusals.items()}
     result = {"places": gnw.placement_choices(world, block), "refusals": shown}
     return result, [("GNW-11", text) for text in refusals.values() if text]

@@ -1,4 +1,4 @@
-"""Virgin Queen: a case starts a procedure on the corpus map and answers its questions.
+"""Virgin Queen's corpus adapter (rules/corpus.py): a case starts a procedure, answers it.
 
 ``given`` changes the map (``spaces``, ``links`` added to the map's, ``sea_zones``,
 ``capitals``, ``counter_mix``, ``catholic_powers``, ``turn``, ``options``) and replaces
@@ -19,21 +19,21 @@ from __future__ import annotations
 from dataclasses import fields
 from typing import Any
 
+from rules.corpus import lines, merged
 from rules.dice import ScriptedDice
-from rules.translation import Name
+from rules.refusals import reason_for
+from rules.text import Text
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.edits import EDITS
 from rules.virgin_queen.state import Leader, Markers, Space, Units, World
-from tests.corpus.adapters import lines, merged
 
-RULESET = "virgin_queen"
 CALLS = {"VQ-1": "conversion", "VQ-2": "revolt", "VQ-3": "espionage"}
 
 
 def build(data: dict[str, Any]) -> World:
-    """The World of the merged map and ``given``, its names the reader's words
-    (rules.translation.Name), as the app gives a space's: the corpus lists its leaders'
-    names for the catalogs too (corpus_words.py)."""
+    """The World of the merged map and ``given``, its names Texts whose msgid is the
+    name, as the log stores a space's (rules.translation.Name): the corpus lists its
+    leaders' names for the catalogs too (corpus_words.py)."""
     adjacency: dict[str, set[str]] = {key: set() for key in data["spaces"]}
     for a, b in data.get("links", []):
         adjacency.setdefault(a, set()).add(b)
@@ -55,11 +55,11 @@ def build(data: dict[str, Any]) -> World:
 
 
 def _leader(given: dict[str, Any]) -> Leader:
-    return Leader(**{"space": None, **given, "name": Name(given["name"])})
+    return Leader(**{"space": None, **given, "name": Text(given["name"])})
 
 
 def _space(key: str, given: dict[str, Any]) -> Space:
-    fields = {**given, "name": Name(given["name"])}
+    fields = {**given, "name": Text(given["name"])}
     for name in ("controller", "capital_of"):
         if name in fields:
             fields[name] = fields[name] or None
@@ -145,7 +145,7 @@ def _espionage(world: World, turns: int) -> tuple[dict[str, Any], list[tuple]]:
     log, refusal = [], ""
     for turn in range(world.turn, world.turn + turns):
         world.turn = turn
-        refusal = vq.espionage_refusal(turn) or ""
+        refusal = reason_for(vq.check_espionage, turn) or ""
         log += [("VQ-3", refusal)] if refusal else []
         before = len(world.log)
         vq.espionage_markers(world)

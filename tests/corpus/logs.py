@@ -1,8 +1,9 @@
 """Each case's log as the app stores it, beside the case (rules/<ruleset>/corpus/logs.json):
 {case id: [[rule, message], …]}, the message a Text's stored form (rules/text.py, as
 campaign/persistence.py writes a log line), so that the rules page shows the log in the
-reader's language. The adapters run every case and the file is written from the lines
-the engine wrote; tests/corpus/test_logs.py fails when it is out of date.
+reader's language. Each ruleset's corpus adapter (``Ruleset.corpus_adapter``) runs its
+cases and the file is written from the lines the engine wrote; tests/corpus/test_logs.py
+fails when it is out of date.
 
     DJANGO_DEBUG=1 .venv/bin/python -m tests.corpus.logs      # after changing a case
 """
@@ -10,14 +11,23 @@ the engine wrote; tests/corpus/test_logs.py fails when it is out of date.
 from __future__ import annotations
 
 import json
+from importlib import import_module
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from rules import corpus
+from rules.engine import registry
 from rules.text import message_of
-from tests.corpus.adapters import eia, gnw, vq
 
-ADAPTERS = {adapter.RULESET: adapter for adapter in (eia, gnw, vq)}
+
+def adapters() -> dict[str, ModuleType]:
+    """{ruleset key: its corpus adapter} of every installed ruleset that has a corpus."""
+    return {
+        key: import_module(f"{ruleset.package}.{ruleset.corpus_adapter}")
+        for key, ruleset in registry().items()
+        if ruleset.corpus_adapter
+    }
 
 
 def path(ruleset: str) -> Path:
@@ -26,7 +36,7 @@ def path(ruleset: str) -> Path:
 
 def run(ruleset: str, case: dict[str, Any]) -> tuple[dict[str, Any], list[tuple[str, Any]]]:
     """The case run by its ruleset's adapter: (outcome, log as (rule, text) pairs)."""
-    return ADAPTERS[ruleset].run(case, corpus.board(ruleset))
+    return adapters()[ruleset].run(case, corpus.board(ruleset))
 
 
 def written(ruleset: str) -> dict[str, list[list]]:
@@ -59,7 +69,7 @@ def main() -> None:
     # The names of the corpus map are rules.translation.Name, which reads the catalogs.
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "courier.settings")
     django.setup()
-    for ruleset in ADAPTERS:
+    for ruleset in adapters():
         path(ruleset).write_text(text(ruleset), encoding="utf-8")
 
 

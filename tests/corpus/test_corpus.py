@@ -1,5 +1,6 @@
 """The adjudication corpus (rules/<ruleset>/corpus/, described in tests/corpus/README.md):
-every case run through the rules' public functions by its ruleset's adapter."""
+every case run through the rules' public functions by its ruleset's corpus adapter, and
+every procedure of the ruleset (Ruleset.procedures) with its numbered cases."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ import re
 import pytest
 
 from rules import corpus
-from tests.corpus.logs import ADAPTERS, run
+from rules.engine import registry, ruleset_for
+from tests.corpus.logs import adapters, run
 
-PROCEDURES = {"empires_in_arms": "EIA", "pax_baltica": "GNW", "virgin_queen": "VQ"}
-COUNTS = {"empires_in_arms": 12, "pax_baltica": 13, "virgin_queen": 3}
+ADAPTERS = adapters()
 MINIMUM = 5  # cases per procedure
 CASES = [
     pytest.param(ruleset, case, id=case["id"])
@@ -34,8 +35,10 @@ def test_case(ruleset, case):
 @pytest.mark.parametrize("ruleset", list(ADAPTERS))
 def test_every_procedure_has_numbered_cited_cases(ruleset):
     found = corpus.cases(ruleset)
-    prefix = PROCEDURES[ruleset]
-    assert list(found) == [f"{prefix}-{n}" for n in range(1, COUNTS[ruleset] + 1)]
+    procedures = list(ruleset_for(ruleset).procedures)
+    prefix = procedures[0].rpartition("-")[0]
+    assert procedures == [f"{prefix}-{n}" for n in range(1, len(procedures) + 1)]
+    assert list(found) == procedures
     for procedure, cases in found.items():
         assert len(cases) >= MINIMUM, procedure
         ids = [case["id"] for case in cases]
@@ -43,3 +46,10 @@ def test_every_procedure_has_numbered_cited_cases(ruleset):
         for case in cases:
             assert case["title"] and case["source"] and case["log"], case["id"]
             assert re.search(r"\.md|\.txt:\d|Decision \d", case["source"]), case["id"]
+
+
+def test_every_ruleset_with_a_corpus_has_an_adapter_to_run_it():
+    with_corpus = {
+        key for key, ruleset in registry().items() if (ruleset.folder / "corpus").is_dir()
+    }
+    assert set(ADAPTERS) == with_corpus

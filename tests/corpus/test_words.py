@@ -1,7 +1,7 @@
 """What the rules page reads of a corpus goes through the catalogs: each ruleset's
 corpus_words.py lists its cases' titles, its map's description, and the names its map
 and cases give that no scenario has (names.py lists those), which the adapters hand the
-World as rules.translation.Name, as the app does a scenario's."""
+World as Texts whose msgid is the name, as the log stores a scenario's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from rules import corpus
-from tests.corpus.logs import ADAPTERS
+from rules.engine import ruleset_for
+from tests.corpus.logs import adapters
 
 
 def listed(module: str) -> set[str]:
@@ -36,9 +37,10 @@ def words(ruleset: str) -> set[str]:
     return {board["description"], *(case["title"] for case in cases)} | names(board) | given
 
 
-@pytest.mark.parametrize("ruleset", list(ADAPTERS))
+@pytest.mark.parametrize("ruleset", list(adapters()))
 def test_every_title_and_name_of_the_corpus_is_listed_for_the_catalogs(ruleset):
-    scenario = listed(f"rules.{ruleset}.names")
-    own = listed(f"rules.{ruleset}.corpus_words")
+    package = ruleset_for(ruleset).package
+    scenario = listed(f"{package}.names")
+    own = listed(f"{package}.corpus_words")
     assert words(ruleset) - scenario - own == set()
     assert own - words(ruleset) == set(), "listed, but no longer in the corpus"

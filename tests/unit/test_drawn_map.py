@@ -15,6 +15,7 @@ from campaign.maps.stored import built_map
 from campaign.presenters import COUNTER_STEP, map_view
 from rules.empires_in_arms import presenters as eia
 from rules.empires_in_arms.state import Corps
+from rules.engine import Presenter
 from rules.marks import BESIEGED, AreaMarks, Badge
 from rules.pax_baltica import presenters as pb
 from rules.virgin_queen import presenters as vq
@@ -60,25 +61,30 @@ SHAPES = SimpleNamespace(
 )
 
 
-class Presenter:
-    COLUMNS = ()
-    MAP_KEY = ""
-    MAP_PATTERNS = {"catholic": "", "protestant": "hatch"}
+def area_marks(world, viewer):
+    badges = (
+        Badge("protestant", 0, "protestant"),
+        *(Badge("units", n, f"{n} units") for n in range(1, 7)),
+    )
+    return {
+        "lyon": AreaMarks(badges, (), ()),
+        "paris": AreaMarks((Badge("catholic", 0, "c"),), (), ()),
+    }
 
-    def area_marks(self, world, viewer):
-        badges = (
-            Badge("protestant", 0, "protestant"),
-            *(Badge("units", n, f"{n} units") for n in range(1, 7)),
-        )
-        return {
-            "lyon": AreaMarks(badges, (), ()),
-            "paris": AreaMarks((Badge("catholic", 0, "c"),), (), ()),
-        }
+
+PRESENTER = Presenter(
+    columns=(),
+    map_key="",
+    area_marks=area_marks,
+    panels=lambda world, viewer: {},
+    area_refs=lambda world, key: (frozenset(), frozenset()),
+    map_patterns={"catholic": "", "protestant": "hatch"},
+)
 
 
 def drawn(**kwargs):
     world = SimpleNamespace(adjacency={})
-    return map_view(AREAS, POWERS, world, Presenter(), shapes=SHAPES, **kwargs)
+    return map_view(AREAS, POWERS, world, PRESENTER, shapes=SHAPES, **kwargs)
 
 
 def test_each_area_is_drawn_from_its_built_shape_and_named_by_its_label():
@@ -100,7 +106,7 @@ def test_a_name_too_long_for_its_area_is_the_reader_s_abbreviation(language, tex
     world = SimpleNamespace(adjacency={})
     with translation.override(language):
         view = map_view(
-            [{**area, "x": 0, "y": 0}], POWERS, world, Presenter(), shapes=built_map("eia-1805")
+            [{**area, "x": 0, "y": 0}], POWERS, world, PRESENTER, shapes=built_map("eia-1805")
         )
     assert view.drawn and view.rows[0].label.text == text
 
@@ -128,7 +134,7 @@ def test_a_translated_name_longer_than_the_english_is_written_smaller(language, 
     world = SimpleNamespace(adjacency={})
     with translation.override(language):
         view = map_view(
-            [{**area, "x": 0, "y": 0}], POWERS, world, Presenter(), shapes=built_map("eia-1805")
+            [{**area, "x": 0, "y": 0}], POWERS, world, PRESENTER, shapes=built_map("eia-1805")
         )
     assert (view.rows[0].label.text, view.rows[0].label.size) == (text, size)
 
@@ -160,7 +166,7 @@ def test_a_campaign_with_an_area_the_built_map_lacks_keeps_the_diagram():
         *AREAS,
         {"key": "new", "name": "New", "kind": "space", "controller_id": None, "x": 1, "y": 1},
     ]
-    view = map_view(areas, POWERS, SimpleNamespace(adjacency={}), Presenter(), shapes=SHAPES)
+    view = map_view(areas, POWERS, SimpleNamespace(adjacency={}), PRESENTER, shapes=SHAPES)
     assert not view.drawn and all(row.shape == "" for row in view.rows)
 
 
@@ -188,4 +194,4 @@ def test_a_siege_is_a_badge_in_every_ruleset_and_dotted_on_a_drawn_map(world):
     assert besieged(vq.area_marks(SimpleNamespace(world=queen)), key)
 
     for presenter in (eia, pb, vq):
-        assert presenter.MAP_PATTERNS[BESIEGED] == "dots"
+        assert presenter.PRESENTER.map_patterns[BESIEGED] == "dots"

@@ -27,7 +27,7 @@ from rules.modifiers import (
     quotient,
 )
 from rules.text import Text
-from tests.corpus.logs import ADAPTERS, path
+from tests.corpus.logs import adapters, path
 
 # The messages of a roll: the labelled faces are their "roll" (ModifiedRoll.explain) or
 # "faces" (the dice pools of GNW-1 and VQ-2) parameter.
@@ -114,7 +114,7 @@ def test_a_derived_number_shows_its_arithmetic():
 # -- every roll of the corpus ------------------------------------------------------------
 
 
-@pytest.mark.parametrize("ruleset", list(ADAPTERS))
+@pytest.mark.parametrize("ruleset", list(adapters()))
 def test_every_stored_roll_labels_its_faces(ruleset):
     """In logs.json (what the app stores and translates), the faces of every roll message
     are the "die %(faces)s" message: no ruleset prints a bare face."""
@@ -131,7 +131,7 @@ def test_every_stored_roll_labels_its_faces(ruleset):
     assert rolls >= 5, f"the {ruleset} corpus shows no roll to check"
 
 
-@pytest.mark.parametrize("ruleset", list(ADAPTERS))
+@pytest.mark.parametrize("ruleset", list(adapters()))
 def test_no_log_line_prints_a_bare_face(ruleset):
     bare = [(case, line) for case, line in lines(ruleset) if UNLABELLED.search(line)]
     assert not bare
