@@ -32,6 +32,7 @@ from django_tasks import task
 
 from campaign import outgoing
 from campaign.delivery import multipart, retry_later
+from campaign.errors import ServiceError
 from campaign.forms import RecipientsPasswordResetForm
 from campaign.models import Profile
 from courier import throttling
@@ -151,27 +152,29 @@ def already_used(user) -> str:
     ) % {"user": user.get_username()}
 
 
-class Refused(Exception):
+class ConfirmationRefused(ServiceError):
     """A confirmation link that confirms nothing, with the reason to show."""
 
 
 def waiting(token: str):
     """The (user, address) a confirmation link confirms, as long as the address still
-    waits for it; else Refused."""
+    waits for it; else ConfirmationRefused."""
     try:
         found = signing.loads(
             token, salt=CONFIRMATION_SALT, max_age=CONFIRMATION_DAYS * 24 * 60 * 60
         )
         user_id, address = int(found["user"]), str(found["address"])
     except (signing.BadSignature, KeyError, TypeError, ValueError):
-        raise Refused(
+        raise ConfirmationRefused(
             gettext("This link is not one Courier mailed, or is more than %(days)s days old.")
             % {"days": CONFIRMATION_DAYS}
         ) from None
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     pending = Profile.objects.filter(user_id=user_id).values_list("unconfirmed_email", flat=True)
     if user is None or (pending.first() or "").casefold() != address.casefold():
-        raise Refused(gettext("This link has been used already, or another address replaced it."))
+        raise ConfirmationRefused(
+            gettext("This link has been used already, or another address replaced it.")
+        )
     return user, address
 
 
@@ -183,7 +186,7 @@ def confirm(token: str):
     profile = Profile.objects.select_for_update().get(user=user)
     user, address = waiting(token)  # again, under the profile's lock: one of two at once
     if Profile.address_taken(address, user):
-        raise Refused(gettext("This mail address belongs to another account now."))
+        raise ConfirmationRefused(gettext("This mail address belongs to another account now."))
     user.email = address
     user.save(update_fields=["email"])
     profile.unconfirmed_email = ""

@@ -11,7 +11,7 @@
 - A seat taken while the period is to come or under way gets it too (apply_to_seat,
   where a user takes a seat: services.claim_seat, services.assign_seat).
 
-The start and end follow scheduling.away_refusal; an empty start is this minute (as the
+The start and end follow scheduling.check_away; an empty start is this minute (as the
 form shows a start), or the start of the period under way, which may be given again
 although it has passed: the period goes on, its end moved or kept.
 
@@ -61,16 +61,20 @@ def start_of(profile: Profile | None, start: datetime | None, now: datetime) -> 
     return _minute(now)
 
 
-def refusal(profile: Profile | None, start: datetime | None, end: datetime, now: datetime) -> str:
-    """Why the period is refused ("" when it is fine): scheduling.away_refusal, except
-    that the start of the period under way may be given again (its end may not pass)."""
+def check_period(
+    profile: Profile | None, start: datetime | None, end: datetime, now: datetime
+) -> None:
+    """ServiceError saying why the period may not be saved: scheduling.check_away,
+    except that the start of the period under way may be given again (its end may not
+    pass)."""
     start = start_of(profile, start, now)
     running = current(profile, now)
     if running is None or start != running[0]:
-        return scheduling.away_refusal(start, end, now)
-    if end <= now:
-        return _("An away period cannot end in the past: end it instead.")
-    return scheduling.away_refusal(start, end, start)
+        scheduling.check_away(start, end, now)
+    elif end <= now:
+        raise ServiceError(_("An away period cannot end in the past: end it instead."))
+    else:
+        scheduling.check_away(start, end, start)
 
 
 def set_period(*, user, start: datetime | None, end: datetime) -> list[Campaign]:
@@ -79,9 +83,7 @@ def set_period(*, user, start: datetime | None, end: datetime) -> list[Campaign]
     now = timezone.now()
     with transaction.atomic():
         profile, _created = Profile.objects.select_for_update().get_or_create(user=user)
-        said = refusal(profile, start, end, now)
-        if said:
-            raise ServiceError(said)
+        check_period(profile, start, end, now)
         profile.away_from, profile.away_until = start_of(profile, start, now), end
         profile.save(update_fields=["away_from", "away_until"])
     return _follow_everywhere(user, None)

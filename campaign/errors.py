@@ -1,7 +1,12 @@
 """The refusals a campaign's services raise: each carries a message a player or GM can
-read, and the transaction it is raised in changes nothing."""
+read, and the transaction it is raised in changes nothing. A service says no by raising
+one; a form or a page that asks beforehand why not asks the same check (``reason_for``).
+The views answer each with one shape (campaign/views/refusals.py)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 
 class ServiceError(Exception):
@@ -31,3 +36,13 @@ class StaleState(Conflict):
 
 class DiceError(ServiceError):
     """GM-entered dice that are missing or malformed."""
+
+
+def reason_for(check: Callable[..., object], *args: Any, **kwargs: Any) -> str | None:
+    """Why ``check`` (a function that raises ServiceError) refuses these arguments; None
+    when it does not: the question a form asks before the service is called."""
+    try:
+        check(*args, **kwargs)
+    except ServiceError as refusal:
+        return str(refusal)
+    return None

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from django import forms
 
-from campaign.extensions import RULE_FIELDS, cap_refusal
+from campaign.errors import reason_for
+from campaign.extensions import RULE_FIELDS, check_cap
 from campaign.models import Campaign
 
 
@@ -33,7 +34,7 @@ class ExtensionRulesForm(forms.ModelForm):
         cleaned = super().clean()
         hours, cap = cleaned.get("extension_hours"), cleaned.get("extension_cap_hours")
         if hours is not None and cap is not None:
-            refusal = cap_refusal(hours, cap)
+            refusal = reason_for(check_cap, hours, cap)
             if refusal:
                 raise forms.ValidationError(refusal, code="invalid")
         return cleaned

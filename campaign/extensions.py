@@ -28,7 +28,7 @@ from django.utils.translation import ngettext
 
 from campaign import notifications, outgoing
 from campaign.changes import locked_campaign, log, moment_text
-from campaign.errors import CampaignEnded, Conflict, ServiceError
+from campaign.errors import CampaignEnded, Conflict, ServiceError, reason_for
 from campaign.models import Campaign, Event, Extension, MailKind, Phase, Power, Seat
 from rules.text import Plural, Text
 
@@ -81,7 +81,7 @@ def offer(seat: Seat) -> Offer | None:
     campaign, phase = seat.campaign, seat.campaign.phase
     if seat.power_id is None or not campaign.extensions_per_year:
         return None
-    if _refusal(campaign, phase, timezone.now()) is not None:
+    if reason_for(_check_extendable, campaign, phase, timezone.now()) is not None:
         return None
     used, given = _spent(campaign, seat.power_id, phase)
     return Offer(
@@ -107,9 +107,7 @@ def take_extension(*, seat: Seat, phase_id: int, seen_deadline: datetime, actor)
         phase = campaign.phase
         if phase is None or phase.pk != phase_id:
             raise Conflict(_("That phase is no longer open: nothing was changed."))
-        refusal = _refusal(campaign, phase, timezone.now())
-        if refusal is not None:
-            raise refusal
+        _check_extendable(campaign, phase, timezone.now())
         if phase.deadline != seen_deadline:
             raise Conflict(
                 _("The deadline has moved meanwhile: it is now %(deadline)s. Nothing was changed.")
@@ -141,28 +139,27 @@ def _own_power(campaign: Campaign, seat: Seat, actor) -> Power:
     return mine.power
 
 
-def _refusal(campaign: Campaign, phase: Phase | None, now: datetime) -> ServiceError | None:
-    """Why the open phase's deadline cannot be extended now (None: it can)."""
+def _check_extendable(campaign: Campaign, phase: Phase | None, now: datetime) -> None:
+    """ServiceError saying why the open phase's deadline cannot be extended now."""
     if campaign.ended_at is not None:
-        return CampaignEnded(_("This campaign has ended: its deadlines no longer move."))
+        raise CampaignEnded(_("This campaign has ended: its deadlines no longer move."))
     if campaign.started_at is None or phase is None:
-        return ServiceError(_("The campaign has not started: no deadline runs yet."))
+        raise ServiceError(_("The campaign has not started: no deadline runs yet."))
     if phase.status == Phase.Status.WAITING:
-        return Conflict(
+        raise Conflict(
             _(
                 "The phase is being resolved (it waits for a decision): its deadline no "
                 "longer applies."
             )
         )
     if campaign.paused_at is not None or phase.paused_remaining is not None:
-        return ServiceError(
+        raise ServiceError(
             _("The deadline is paused: it cannot be extended until the GM resumes it.")
         )
     if phase.deadline is None:
-        return ServiceError(_("This phase has no deadline to extend: the GM closes it."))
+        raise ServiceError(_("This phase has no deadline to extend: the GM closes it."))
     if phase.deadline <= now:
-        return ServiceError(_("The deadline has passed: it can no longer be extended."))
-    return None
+        raise ServiceError(_("The deadline has passed: it can no longer be extended."))
 
 
 def _spent(campaign: Campaign, power_id: int, phase: Phase) -> tuple[int, int]:
@@ -243,26 +240,28 @@ def _mail_everyone(campaign: Campaign, phase: Phase, power: Power, hours: int) -
 # -- the GM's rules --------------------------------------------------------------------
 
 
-def rules_refusal(chosen: dict[str, int]) -> str:
-    """Why the rules ``chosen`` (by field of RULE_FIELDS) are refused ("" when they are
-    fine): each in its field's range, and the cap on one phase at least one extension."""
+def check_rules(chosen: dict[str, int]) -> None:
+    """ServiceError saying why the rules ``chosen`` (by field of RULE_FIELDS) may not be
+    set: each in its field's range, and the cap on one phase at least one extension."""
     for name in RULE_FIELDS:
         field = Campaign._meta.get_field(name)
         try:
             field.run_validators(chosen[name])
         except ValidationError as error:
-            return f"{field.verbose_name}: {' '.join(error.messages)}"
-    return cap_refusal(chosen["extension_hours"], chosen["extension_cap_hours"])
+            raise ServiceError(f"{field.verbose_name}: {' '.join(error.messages)}") from None
+    check_cap(chosen["extension_hours"], chosen["extension_cap_hours"])
 
 
-def cap_refusal(extension_hours: int, extension_cap_hours: int) -> str:
-    """Why the cap on one phase is refused: fewer hours than one extension's."""
+def check_cap(extension_hours: int, extension_cap_hours: int) -> None:
+    """ServiceError when the cap on one phase is fewer hours than one extension's."""
     if extension_cap_hours < extension_hours:
-        return _(
-            "The most hours extensions add to one phase (%(cap)s) cannot be fewer than one "
-            "extension's (%(hours)s)."
-        ) % {"cap": extension_cap_hours, "hours": extension_hours}
-    return ""
+        raise ServiceError(
+            _(
+                "The most hours extensions add to one phase (%(cap)s) cannot be fewer than "
+                "one extension's (%(hours)s)."
+            )
+            % {"cap": extension_cap_hours, "hours": extension_hours}
+        )
 
 
 def set_extension_rules(
@@ -280,9 +279,7 @@ def set_extension_rules(
         "extension_hours": extension_hours,
         "extension_cap_hours": extension_cap_hours,
     }
-    refusal = rules_refusal(chosen)
-    if refusal:
-        raise ServiceError(refusal)
+    check_rules(chosen)
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         changed = [name for name, value in chosen.items() if getattr(campaign, name) != value]

@@ -16,14 +16,15 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from campaign import away_everywhere, delivery, outgoing, time_zones, usernames, watching
+from campaign.errors import reason_for
 from campaign.models import Campaign, Profile, Seat
 from campaign.scenarios import available_scenarios
 from campaign.scheduling import (
     AWAY_MAX_DAYS,
     HOURS_RANGE,
     STANDARD_PACE,
-    away_refusal,
-    hours_refusal,
+    check_away,
+    check_hours,
     pace_choices,
     pace_hours,
 )
@@ -89,8 +90,9 @@ class NewCampaignForm(forms.Form):
 
     def _hours(self, name: str) -> int | None:
         hours = self.cleaned_data.get(name)
-        if hours is not None and not HOURS_RANGE[0] <= hours <= HOURS_RANGE[1]:
-            raise forms.ValidationError(hours_refusal(), code="range")
+        refusal = None if hours is None else reason_for(check_hours, hours)
+        if refusal:
+            raise forms.ValidationError(refusal, code="range")
         return hours
 
     def clean_orders_hours(self) -> int | None:
@@ -367,14 +369,14 @@ class AwayForm(forms.Form):
     def clean(self):
         cleaned = super().clean()
         if cleaned.get("end") is not None:
-            refusal = self.refusal(cleaned.get("start"), cleaned["end"], timezone.now())
+            refusal = reason_for(self.check, cleaned.get("start"), cleaned["end"], timezone.now())
             if refusal:
                 raise forms.ValidationError(refusal, code="invalid")
         return cleaned
 
-    def refusal(self, start, end, now) -> str:
-        """Why the period is refused ("" when it is fine); an empty start is now."""
-        return away_refusal(start or now, end, now)
+    def check(self, start, end, now) -> None:
+        """ServiceError saying why the period may not be saved; an empty start is now."""
+        check_away(start or now, end, now)
 
 
 class PlaysForm(forms.Form):
@@ -488,8 +490,8 @@ class AwayEverywhereForm(AwayForm):
         kwargs.setdefault("auto_id", "id_away-%s")
         super().__init__(*args, **kwargs)
 
-    def refusal(self, start, end, now) -> str:
-        return away_everywhere.refusal(self.profile, start, end, now)
+    def check(self, start, end, now) -> None:
+        away_everywhere.check_period(self.profile, start, end, now)
 
 
 class SignupForm(UserCreationForm):

@@ -45,12 +45,16 @@ ANSWER_WINDOW = 60 * 60  # seconds
 STALE_RECEPTION = timedelta(minutes=10)  # a mail received but not acted on in this time
 
 
-class Refused(Exception):
-    """The mail is not acted on; ``why`` is the polite answer, written when asked."""
+class MailRefused(ServiceError):
+    """The mail is not acted on: ``outcome`` says what was done, in a word; the message is
+    the polite answer, written when asked (``why``, in the reader's language)."""
 
     def __init__(self, outcome: str, why: Callable[[], str]):
         super().__init__(outcome)
         self.outcome, self.why = outcome, why
+
+    def __str__(self) -> str:
+        return self.why()
 
 
 def receive(raw: bytes, *, envelope_sender: str | None = None, envelope_recipient: str = "") -> str:
@@ -69,20 +73,20 @@ def receive(raw: bytes, *, envelope_sender: str | None = None, envelope_recipien
     key = hashlib.sha256(incoming.message_id.encode() if incoming.message_id else raw).hexdigest()
     try:
         if oversized:
-            raise Refused("oversized", _too_large)
+            raise MailRefused("oversized", _too_large)
         _forget_if_never_acted_on(key)
         with transaction.atomic():
             record = ReceivedMail.objects.create(key=key, sender=incoming.sender[:254], outcome="")
     except IntegrityError:
-        _answer_refusal(incoming, Refused("replayed", _received_before))
+        _answer_refused(incoming, MailRefused("replayed", _received_before))
         return "replayed"
-    except Refused as refused:
-        _answer_refusal(incoming, refused)
+    except MailRefused as refused:
+        _answer_refused(incoming, refused)
         return refused.outcome
     try:
         outcome = _act(incoming, record)
-    except Refused as refused:
-        _answer_refusal(incoming, refused)
+    except MailRefused as refused:
+        _answer_refused(incoming, refused)
         outcome = refused.outcome
     except Exception:  # not acted on (the database gave up): acted on when delivered again
         ReceivedMail.objects.filter(pk=record.pk).delete()
@@ -102,19 +106,19 @@ def _act(incoming: mail_reading.Incoming, record: ReceivedMail) -> str:
     try:
         token = mail_tokens.reply_token(incoming.recipients)
     except mail_tokens.TokenRefused as refusal:
-        raise Refused(refusal.reason, _not_an_answer) from None
+        raise MailRefused(refusal.reason, _not_an_answer) from None
     user = get_user_model().objects.filter(pk=token.user_id, is_active=True).first()
     if user is None or not user.email or user.email.casefold() != incoming.sender.casefold():
-        raise Refused("other sender", _other_sender)
+        raise MailRefused("other sender", _other_sender)
     ReceivedMail.objects.filter(pk=record.pk).update(user=user)
     if token.purpose == Purpose.ORDERS:
         lines = incoming.text.splitlines()
         if len(lines) > MOST_ORDER_LINES or any(len(line) > LONGEST_LINE for line in lines):
-            raise Refused("too long", _too_many_lines)
+            raise MailRefused("too long", _too_many_lines)
         return _orders(user, token.target, incoming.text)
     if token.purpose == Purpose.PRESS:
         return _press(user, token.target, incoming.text)
-    raise Refused("forged", _not_an_answer)
+    raise MailRefused("forged", _not_an_answer)
 
 
 # -- orders -----------------------------------------------------------------------------
@@ -124,10 +128,10 @@ def _orders(user, phase_id: int, text: str) -> str:
     phase = Phase.objects.select_related("campaign").filter(pk=phase_id).first()
     seat = phase and _seat(user, phase.campaign_id, playing=True)
     if seat is None:
-        raise Refused("no seat", _no_seat)
+        raise MailRefused("no seat", _no_seat)
     campaign = phase.campaign
     if campaign.phase_id != phase.pk or phase.status != Phase.Status.OPEN:
-        raise Refused("closed", _closed)
+        raise MailRefused("closed", _closed)
     form_class = campaign.rules.hooks.phase(phase.key).order_form
     with outgoing.reading_as(user), transaction.atomic():
         if form_class.reads_saved_orders:  # allies saving at once take turns, as on the page
@@ -146,7 +150,7 @@ def _orders(user, phase_id: int, text: str) -> str:
                 )
             except ServiceError as error:
                 reason = str(error)
-                raise Refused("closed", lambda: reason) from None
+                raise MailRefused("closed", lambda: reason) from None
         errors = [*bound.non_field_errors(), *_unnamed_errors(bound, lines)]
     _answer_orders(seat, phase, lines, errors, saved=not refused, ready=reading.ready)
     return "orders refused" if refused else "orders saved"
@@ -205,16 +209,16 @@ def _press(user, channel_id: int, text: str) -> str:
     channel = Channel.objects.select_related("campaign").filter(pk=channel_id).first()
     seat = channel and _seat(user, channel.campaign_id, playing=False)
     if seat is None:
-        raise Refused("no seat", _no_seat)
+        raise MailRefused("no seat", _no_seat)
     if not text.strip():
-        raise Refused("empty", _empty_press)
+        raise MailRefused("empty", _empty_press)
     try:
         with outgoing.reading_as(user):
             press.post_message(seat=seat, to=channel.key, text=text)
     except ServiceError as error:
         with outgoing.reading_as(user):
             reason = str(error)
-        raise Refused("press refused", lambda: reason) from None
+        raise MailRefused("press refused", lambda: reason) from None
     return "press posted"
 
 
@@ -233,7 +237,7 @@ def _seat(user, campaign_id: int, *, playing: bool) -> Seat | None:
 # -- polite refusals --------------------------------------------------------------------
 
 
-def _answer_refusal(incoming: mail_reading.Incoming, refused: Refused) -> None:
+def _answer_refused(incoming: mail_reading.Incoming, refused: MailRefused) -> None:
     """Tell the sender why nothing was done, at most once a day per address: a sender
     who answered a mail Courier wrote (its reply address is genuine, if expired), or has
     an account here. Anyone else's mail (spam to the reply domain, its sender forged) is
@@ -256,7 +260,7 @@ def _answer_refusal(incoming: mail_reading.Incoming, refused: Refused) -> None:
             if incoming.subject
             else gettext("[Courier] Your mail"),
             paragraphs=[
-                refused.why(),
+                str(refused),
                 gettext("Courier answers such mail at most once a day."),
             ],
             link=outgoing.site_url("/"),

@@ -7,6 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from campaign import notes
+from campaign.errors import reason_for
 from rules.forms import WholeNumberField
 
 NEW = "new"  # the key of the form of a new note on an earlier phase
@@ -43,9 +44,14 @@ class NoteForm(forms.Form):
         kwargs.setdefault("auto_id", f"id_note-{key}-%s")
         super().__init__(*args, **kwargs)
 
+    @classmethod
+    def posted(cls, data) -> NoteForm:
+        """The form bound to a post, with the ids of the form it was sent from."""
+        return cls(data, key=key_sent(data))
+
     def clean_text(self) -> str:
         text = notes.normalized(self.cleaned_data["text"])
-        refusal = notes.length_refusal(text)
+        refusal = reason_for(notes.check_length, text)
         if refusal:
             raise forms.ValidationError(refusal, code="max_length")
         return text

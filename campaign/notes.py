@@ -96,14 +96,16 @@ def normalized(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def length_refusal(text: str) -> str | None:
-    """Why a note of this (normalized) text is refused for its length; None if it fits."""
-    if len(text) <= MAX_LENGTH:
-        return None
-    return _(
-        "A note holds at most %(most)s characters; this one has %(length)s: shorten it or "
-        "split it over the campaign's note and the phases' notes."
-    ) % {"most": f"{MAX_LENGTH:,}", "length": f"{len(text):,}"}
+def check_length(text: str) -> None:
+    """ServiceError when a note of this (normalized) text is longer than MAX_LENGTH."""
+    if len(text) > MAX_LENGTH:
+        raise ServiceError(
+            _(
+                "A note holds at most %(most)s characters; this one has %(length)s: shorten "
+                "it or split it over the campaign's note and the phases' notes."
+            )
+            % {"most": f"{MAX_LENGTH:,}", "length": f"{len(text):,}"}
+        )
 
 
 def save_note(*, campaign_id: int, user, phase_id: int | None, text: str) -> Note | None:
@@ -112,9 +114,7 @@ def save_note(*, campaign_id: int, user, phase_id: int | None, text: str) -> Not
     without a seat in the campaign, a phase of another campaign, or a text longer than
     MAX_LENGTH. Under the campaign's lock: of two saves at once, the last one wins."""
     text = normalized(text)
-    refusal = length_refusal(text)
-    if refusal:
-        raise ServiceError(refusal)
+    check_length(text)
     with transaction.atomic():
         locked_campaign(campaign_id)
         if not Seat.objects.filter(campaign_id=campaign_id, user=user).exists():

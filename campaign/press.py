@@ -71,17 +71,15 @@ PRIVATE_CHOICE, GM_CHOICE = "private", "gm"  # the compose form's "to" for a set
 
 
 class PressError(ServiceError):
-    """A message that cannot be posted; ``status``: the HTTP status that says why."""
-
-    status = 422
+    """A message that cannot be posted."""
 
 
 class PressForbidden(PressError):
-    status = 403
+    """Press the seat may not write."""
 
 
 class PressFlood(PressError):
-    status = 429
+    """More messages in a minute than a seat may write."""
 
 
 @dataclass(frozen=True)

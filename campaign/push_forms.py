@@ -14,6 +14,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy as _
 
 from campaign import webhooks
+from campaign.errors import reason_for
 
 NOT_A_SUBSCRIPTION = _("This browser gave Courier a subscription it cannot use.")
 NOT_A_PUSH_SERVICE = _(
@@ -53,7 +54,7 @@ class PushSubscriptionForm(forms.Form):
             raise forms.ValidationError(NOT_A_SUBSCRIPTION)
         if parts.username is not None or not a_push_service(parts.hostname or ""):
             raise forms.ValidationError(NOT_A_PUSH_SERVICE)
-        if webhooks.webhook_refusal(endpoint):
+        if reason_for(webhooks.check_webhook, endpoint):
             raise forms.ValidationError(NOT_A_PUSH_SERVICE)
         return endpoint
 

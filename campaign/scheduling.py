@@ -21,7 +21,7 @@ from campaign.errors import Conflict, ServiceError
 from campaign.lifecycle import resolve_when_everyone_is_ready, settle
 from campaign.models import Campaign, Event, Phase, Seat
 from campaign.readiness import PAUSED_CAMPAIGN, away_at, default_hours, to_order
-from campaign.webhooks import webhook_refusal
+from campaign.webhooks import check_webhook
 from rules.text import Join, Text
 from rules.translation import Term
 
@@ -63,8 +63,8 @@ def pace_hours(
     if pace != NO_PACE and pace not in PACES:
         raise ServiceError(_("There is no pace “%(pace)s”.") % {"pace": pace})
     for hours in (orders_hours, gm_hours):
-        if hours is not None and not HOURS_RANGE[0] <= hours <= HOURS_RANGE[1]:
-            raise ServiceError(hours_refusal())
+        if hours is not None:
+            check_hours(hours)
     given = PACES.get(pace, (None, None))
     orders, gm = orders_hours or given[0], gm_hours or given[1]
     takes_orders: dict[str, bool] = {}
@@ -75,11 +75,13 @@ def pace_hours(
     return {key: hours for key, hours in schedule.items() if hours}
 
 
-def hours_refusal() -> str:
-    return _("A deadline is a whole number of hours from %(low)s to %(high)s.") % {
-        "low": HOURS_RANGE[0],
-        "high": HOURS_RANGE[1],
-    }
+def check_hours(hours: int) -> None:
+    """ServiceError when a deadline of ``hours`` is out of HOURS_RANGE."""
+    if not HOURS_RANGE[0] <= hours <= HOURS_RANGE[1]:
+        raise ServiceError(
+            _("A deadline is a whole number of hours from %(low)s to %(high)s.")
+            % {"low": HOURS_RANGE[0], "high": HOURS_RANGE[1]}
+        )
 
 
 def state_edited(campaign: Campaign, world: Any = None) -> None:
@@ -196,13 +198,11 @@ def set_schedule(
     ``apply_to_open``: the open phase's deadline is set from the new schedule too
     (``_apply_to_open``), else it keeps its own. Returns what became of the open
     phase's deadline, to tell the GM ("" when no phase is open)."""
-    refusal = webhook_refusal(webhook_url)
-    if refusal:
-        raise ServiceError(refusal)
+    check_webhook(webhook_url)
     if webhook_format is not None and webhook_format not in Campaign.WebhookFormat.values:
         raise ServiceError(_("Choose one of the webhook formats offered."))
-    if any(not HOURS_RANGE[0] <= hours <= HOURS_RANGE[1] for hours in deadline_hours.values()):
-        raise ServiceError(hours_refusal())
+    for hours in deadline_hours.values():
+        check_hours(hours)
     with transaction.atomic():
         campaign = locked_campaign(campaign_id)
         campaign.auto_resolve, campaign.deadline_hours = auto_resolve, deadline_hours
@@ -353,16 +353,17 @@ def set_absent(*, campaign_id: int, power_id: int, absent: bool, actor) -> None:
 AWAY_MAX_DAYS = 60
 
 
-def away_refusal(start: datetime, end: datetime, now: datetime) -> str:
-    """Why an away period is refused ("" when it is fine): it may begin now or later
+def check_away(start: datetime, end: datetime, now: datetime) -> None:
+    """ServiceError saying why an away period may not be set: it may begin now or later
     (this minute counts as now), ends after it begins, and lasts AWAY_MAX_DAYS at most."""
     if start < now.replace(second=0, microsecond=0):
-        return _("An away period cannot begin in the past.")
+        raise ServiceError(_("An away period cannot begin in the past."))
     if end <= start:
-        return _("An away period must end after it begins.")
+        raise ServiceError(_("An away period must end after it begins."))
     if end - start > timedelta(days=AWAY_MAX_DAYS):
-        return _("An away period lasts at most %(days)s days.") % {"days": AWAY_MAX_DAYS}
-    return ""
+        raise ServiceError(
+            _("An away period lasts at most %(days)s days.") % {"days": AWAY_MAX_DAYS}
+        )
 
 
 def _own_seat(campaign: Campaign, seat_id: int, user) -> Seat:
@@ -382,9 +383,7 @@ def set_away(*, seat_id: int, start: datetime | None, end: datetime, actor) -> S
     ``end``: meanwhile the power owes no orders and gets its default orders and answers."""
     now = timezone.now()
     start = start or now
-    refusal = away_refusal(start, end, now)
-    if refusal:
-        raise ServiceError(refusal)
+    check_away(start, end, now)
     with transaction.atomic():
         campaign_id = Seat.objects.filter(pk=seat_id).values_list("campaign_id", flat=True)
         campaign = locked_campaign(campaign_id.first() or 0)

@@ -387,14 +387,15 @@ def _still_held(seat: Seat) -> Seat:
 
 
 def claim_seat(*, token: str, user) -> Seat:
-    """Take the seat an invitation link names.
+    """Take the seat an invitation link names; a Conflict when the link no longer names a
+    seat, the seat is taken or the user already has one in the campaign.
 
     Locks the campaign first, then the seat, in the same order as every other seat
     change, so two claims never deadlock and one user cannot take two seats at once.
     """
     invited = Seat.objects.filter(invite_token=token).values_list("campaign_id", flat=True).first()
     if invited is None:
-        raise ServiceError(_("This invitation link is not valid."))
+        raise Conflict(_("This invitation link is not valid."))
     with transaction.atomic():
         campaign = locked_campaign(invited)
         seat = (
@@ -407,11 +408,11 @@ def claim_seat(*, token: str, user) -> Seat:
         if replacements.is_replacement(seat, user):
             return _take_over(campaign, seat, user, actor=user)
         if seat.user_id is not None:
-            raise ServiceError(_("This seat has already been taken."))
+            raise Conflict(_("This seat has already been taken."))
         if seat.is_gm:  # a watcher who becomes a GM stops watching (campaign/gm_team.py)
             Seat.objects.filter(campaign=campaign, user=user, role=Seat.Role.OBSERVER).delete()
         if Seat.objects.filter(campaign=campaign, user=user).exists():
-            raise ServiceError(_("You already have a seat in this campaign."))
+            raise Conflict(_("You already have a seat in this campaign."))
         _refuse_seating_after_reading(campaign, seat)
         seat.user, seat.user_placeholder = user, ""  # an imported name gives way to the user
         _new_holder(seat)

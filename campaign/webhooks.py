@@ -17,12 +17,14 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from campaign.errors import ServiceError
+
 NOT_ANOTHER_SERVER = gettext_lazy(
     "A webhook URL must point at another server, not at this one or a private address."
 )
 
 
-class WebhookRefused(Exception):
+class WebhookRefused(ServiceError):
     """A webhook URL that may not be used; the message says why."""
 
 
@@ -128,15 +130,12 @@ def _embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | No
     return None
 
 
-def webhook_refusal(url: str) -> str:
-    """Why the GM may not save this webhook URL ("" when it is fine). Its host name is
-    looked up only when sending (webhook_address), for what it resolves to may change."""
-    try:
-        if url:
-            _checked_host(url)
-    except WebhookRefused as refusal:
-        return str(refusal)
-    return ""
+def check_webhook(url: str) -> None:
+    """WebhookRefused when the GM may not save this webhook URL (empty: none). Its host
+    name is looked up only when sending (webhook_address), for what it resolves to may
+    change."""
+    if url:
+        _checked_host(url)
 
 
 def webhook_address(url: str) -> str:

@@ -1,6 +1,9 @@
-"""How the rules say no: a procedure, a GM edit or an order for the GM that the rules do
-not allow raises Refused (an edit: EditError) carrying why, as a Text, and changes
-nothing; a phase resolver that meets a Refused order skips it, logs why and answers
+"""How the rules say no, one way only: a procedure, a GM edit or an order for the GM that
+the rules do not allow raises Refused (an edit: EditError) carrying why, as a Text, and
+changes nothing. What the rules check is one function that raises it (``check_*``),
+called by the procedure that acts; a form, a presenter or a page that asks beforehand
+why not asks that same function (``reason_for``), never a second one that could
+disagree. A phase resolver that meets a Refused order skips it, logs why and answers
 Skipped among what happened. Pure: no Django."""
 
 from __future__ import annotations
@@ -31,7 +34,8 @@ class Skipped:
 
 def reason_for(check: Callable[..., object], *args: Any, **kwargs: Any) -> Text | None:
     """Why ``check`` (a function that raises Refused) refuses these arguments; None when
-    it does not: the question a form or a page asks before anything is done."""
+    it does not: the question a form, a presenter or a page asks before anything is
+    done."""
     try:
         check(*args, **kwargs)
     except Refused as refusal:

@@ -99,9 +99,7 @@ def revolt_attempt(
     costs 1 PP whatever the result; an attempt over the limit, or without the PP an option
     asks, is Refused: it rolls nothing and costs nothing.
     """
-    refusal = _attempt_refusal(sponsor, area, earlier_targets, options)
-    if refusal is not None:
-        raise Refused(refusal)
+    _check_attempt(sponsor, area, earlier_targets, options)
     modifiers = revolt_attempt_modifiers(sponsor, area, national_modifier, let_downs)
     purpose = Text("%(power)s incites a revolt in %(area)s", power=sponsor.name, area=area.name)
     roll = ModifiedRoll(dice.d6(purpose), modifiers)
@@ -143,36 +141,41 @@ def revolt_attempt_needs(sponsor: Power, area: Area, national_modifier: int, let
     return REVOLT_SUCCESS - sum(modifier.value for modifier in modifiers)
 
 
-def _attempt_refusal(
+def _check_attempt(
     sponsor: Power, area: Area, earlier: Sequence[str], options: Mapping[str, Any] | None
-) -> Text | None:
-    """EIA-1: why the sponsor may make no attempt on ``area`` now; None when it may."""
+) -> None:
+    """EIA-1: Refused with why the sponsor may make no attempt on ``area`` now."""
     name = sponsor.name
     if option(options, "attempt_limit") == "per_target":
         if list(earlier).count(area.key) >= MAX_ATTEMPTS:
-            return Plural(
-                "%(power)s has made its %(count)s attempt on %(area)s this step",
-                "%(power)s has made its %(count)s attempts on %(area)s this step",
-                count=MAX_ATTEMPTS,
-                power=name,
-                area=area.name,
+            raise Refused(
+                Plural(
+                    "%(power)s has made its %(count)s attempt on %(area)s this step",
+                    "%(power)s has made its %(count)s attempts on %(area)s this step",
+                    count=MAX_ATTEMPTS,
+                    power=name,
+                    area=area.name,
+                )
             )
     elif len(earlier) >= MAX_ATTEMPTS:
-        return Plural(
-            "%(power)s has made its %(count)s attempt this revolt step",
-            "%(power)s has made its %(count)s attempts this revolt step",
-            count=MAX_ATTEMPTS,
-            power=name,
+        raise Refused(
+            Plural(
+                "%(power)s has made its %(count)s attempt this revolt step",
+                "%(power)s has made its %(count)s attempts this revolt step",
+                count=MAX_ATTEMPTS,
+                power=name,
+            )
         )
     minimum = option(options, "attempt_pp_minimum")  # Decision 8: 0 means no minimum
     if minimum and sponsor.political_points < minimum:
-        return Text(
-            "%(power)s has %(points)s PP; an attempt needs %(minimum)s",
-            power=name,
-            points=sponsor.political_points,
-            minimum=minimum,
+        raise Refused(
+            Text(
+                "%(power)s has %(points)s PP; an attempt needs %(minimum)s",
+                power=name,
+                points=sponsor.political_points,
+                minimum=minimum,
+            )
         )
-    return None
 
 
 # -- EIA-2 ------------------------------------------------------------------------------
@@ -746,7 +749,7 @@ def becoming_infantry(factors: int, area: Area, owner: str) -> Text:
 def _success_at_peace(world: World, area: Area, sponsor: Power, factors: int) -> RevoltSuccess:
     repatriated, withdrawn = _repatriation(world, area, sponsor)
     note = _repatriation_note(world, area, repatriated, withdrawn)
-    peace = {"gm_note": note, "repatriated": repatriated, "withdrawn": withdrawn}
+    peace: dict[str, Any] = {"gm_note": note, "repatriated": repatriated, "withdrawn": withdrawn}
     names = {"area": area.name, "power": sponsor.name}
     if area.kind == MINOR:
         infantry = becoming_infantry(factors, area, area.name)
@@ -854,7 +857,7 @@ def _minor_conquered(area: Area, sponsor: Power, factors: int, choice: str) -> R
         text = _client_state(area, sponsor, factors)
         home = area.home_power
         return RevoltSuccess(sponsor.key, False, home, CLIENT, factors, area.key, CLIENT, text)
-    names = {"count": factors, "area": area.name, "power": sponsor.name}
+    names: dict[str, Any] = {"count": factors, "area": area.name, "power": sponsor.name}
     if choice == CONQUERED:
         text = Plural(
             "%(area)s becomes a conquered minor of %(power)s; %(count)s guerrilla factor removed",
@@ -876,7 +879,7 @@ def _minor_conquered(area: Area, sponsor: Power, factors: int, choice: str) -> R
 
 
 def _client_state(area: Area, sponsor: Power, factors: int) -> Text:
-    names = {"count": factors, "area": area.name, "power": sponsor.name}
+    names: dict[str, Any] = {"count": factors, "area": area.name, "power": sponsor.name}
     if area.islamic:
         return Plural(
             "%(area)s becomes a client state of %(power)s with %(count)s Islamic infantry factor",
@@ -906,7 +909,7 @@ def guerrilla_move(world: World, stack: Guerrilla, destination: str) -> Guerrill
     keep within the former Spanish provinces (EIA-10). Any other move is Refused: the
     stack stays, and the reason says why."""
     there = world.areas[destination].name if destination in world.areas else destination
-    names = {
+    names: dict[str, Any] = {
         "count": stack.factors,
         "power": world.powers[stack.nationality].name,
         "here": world.areas[stack.area].name,

@@ -15,17 +15,18 @@ from itertools import permutations
 
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica import supply
-from rules.pax_baltica.phases import forage_checks, siege_refusal
+from rules.pax_baltica.phases import check_siege, forage_checks
 from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, TERRITORY, Block, World, option
+from rules.refusals import reason_for
 
 
 def can_reinforce(world: World, block: Block) -> bool:
     """GNW-7: a block on the map below full strength that may gain a step now (a line of
-    communication and nothing else in the way: ``procedures.reinforce_refusal``)."""
+    communication and nothing else in the way: ``procedures.check_reinforcement``)."""
     if block.in_pool or block.strength >= block.max_strength:
         return False
     has_line = supply.line_of_communication(world, block.nation, block.location) is not None
-    return gnw.reinforce_refusal(world, block, 1, has_line) is None
+    return reason_for(gnw.check_reinforcement, world, block, 1, has_line) is None
 
 
 def reinforceable(world: World, nation: str) -> list[Block]:
@@ -49,18 +50,18 @@ def movable_fleets(world: World, nation: str) -> list[Block]:
 
 def siege_targets(world: World, nation: str) -> dict[str, list[Block]]:
     """GNW-1: the enemy-held territories the nation may besiege, each with its army and
-    regiment blocks there (``phases.siege_refusal``)."""
+    regiment blocks there (``phases.check_siege``)."""
     found: dict[str, list[Block]] = {}
     for block in sorted(world.blocks.values(), key=lambda b: b.name):
-        on_land = not block.in_pool and block.carried_by is None
-        if block.nation == nation and on_land and block.kind in (ARMY, REGIMENT):
-            found.setdefault(block.location, []).append(block)
+        on_land = block.location if block.carried_by is None else None
+        if block.nation == nation and on_land is not None and block.kind in (ARMY, REGIMENT):
+            found.setdefault(on_land, []).append(block)
     territories = world.territories
     return {
         key: blocks
         for key, blocks in found.items()
         if territories[key].kind == TERRITORY
-        and siege_refusal(world, nation, territories[key], blocks) is None
+        and reason_for(check_siege, world, nation, territories[key], blocks) is None
     }
 
 

@@ -39,7 +39,7 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
-from rules.refusals import Refused, Skipped, reason_for
+from rules.refusals import Refused, Skipped
 from rules.text import Join, Plural, Text
 
 FULL_STRENGTH = 0  # steps_each: buy every step up to full strength
@@ -461,13 +461,6 @@ def _declare_siege(world: World, side: str, nation: str, item: dict) -> SiegeDec
     return SiegeDeclaration(territory.key, tuple(b.id for b in blocks))
 
 
-def siege_refusal(
-    world: World, nation: str, territory: Territory, blocks: Sequence[Block]
-) -> Text | None:
-    """GNW-1: why these blocks may not besiege this territory; None when they may."""
-    return reason_for(check_siege, world, nation, territory, blocks)
-
-
 def check_siege(
     world: World,
     nation: str,
@@ -679,7 +672,7 @@ def _captured(world: World, territory: Territory, attacker: str) -> gnw.SiegeRes
         territory.surrendered = False
     world.say("GNW-2", result.text, area=territory.key, power=attacker)
     for key, level in after.items():
-        if level != levels[key]:
+        if level is not None and level != levels[key]:
             nation = world.nations[key]
             world.say(
                 "GNW-5",

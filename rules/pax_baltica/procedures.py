@@ -391,6 +391,8 @@ def battle_before_siege(
     standing = [b for b in besiegers if b.strength > 0]
     stayed = tuple(b.id for b in standing if b.id not in fought_ids)
     fighters = tuple(b.id for b in standing if b.id in fought_ids)
+    remaining: tuple[int, ...]
+    retreating: tuple[int, ...]
     if besiegers_won:
         remaining, retreating = stayed, ()
         why = Text("the besieging side won the battle")
@@ -579,8 +581,9 @@ def rp_levels_after(
     after = dict(levels)
     for keys, sign in ((surrendered, -1), (liberated, 1)):
         for key in keys:
-            if after.get(key) is not None:
-                after[key] += sign * RP_PER_SURRENDER
+            level = after.get(key)
+            if level is not None:
+                after[key] = level + sign * RP_PER_SURRENDER
     return after
 
 
@@ -610,12 +613,7 @@ def step_cost(block: Block, friendly: bool) -> int:
     return STEP_COST[block.kind] * (1 if friendly else 2)
 
 
-def reinforce_refusal(world: World, block: Block, steps: int, has_line: bool) -> Text | None:
-    """GNW-7/8: why ``block`` may not gain ``steps`` now; None when it may."""
-    return reason_for(_check_reinforcement, world, block, steps, has_line)
-
-
-def _check_reinforcement(world: World, block: Block, steps: int, has_line: bool) -> None:
+def check_reinforcement(world: World, block: Block, steps: int, has_line: bool) -> None:
     """GNW-7/8: Refused with why ``block`` may not gain ``steps`` now."""
     name = block.name
     if block.in_pool:
@@ -629,7 +627,7 @@ def _check_reinforcement(world: World, block: Block, steps: int, has_line: bool)
         raise Refused(Text("%(block)s is carried by a fleet and cannot be reinforced", block=name))
     if block.in_battle:
         raise Refused(Text("%(block)s is in a battle and cannot be reinforced", block=name))
-    area = world.territories.get(block.location)
+    area = world.territories.get(block.location) if block.location else None
     if block.kind == FLEET and not (area and area.kind == TERRITORY and area.port):
         raise Refused(Text("%(block)s is at sea: a fleet is reinforced only in a port", block=name))
     if not has_line:
@@ -679,7 +677,7 @@ def reinforce_with_rp(
 ) -> Reinforcement:
     """GNW-7: ``steps`` steps for RP (army 2, regiment 1, fleet 2 each; double without a
     friendly garrison); Refused with the reason when refused or unaffordable."""
-    _check_reinforcement(world, block, steps, has_line)
+    check_reinforcement(world, block, steps, has_line)
     friendly = friendly_garrison(world, block)
     cost = steps * step_cost(block, friendly)
     if cost > rp_available:
@@ -745,7 +743,7 @@ def reinforce_by_action(world: World, block: Block, actions: int, has_line: bool
             )
         )
     steps = actions // per_step
-    _check_reinforcement(world, block, steps, has_line)
+    check_reinforcement(world, block, steps, has_line)
     strength = block.strength + steps
     fields = {
         "block": block.name,
@@ -775,52 +773,51 @@ def reinforce_by_action(world: World, block: Block, actions: int, has_line: bool
 
 
 def placement_choices(world: World, block: Block) -> list[str]:
-    """GNW-11: where a new block may go, in the scenario's order: a red-dot block's own
-    places, a fleet's allowed ports, else its nation's deployment territories; never a
-    territory holding enemy blocks or an enemy garrison."""
+    """GNW-11: where a new block may go: those of its places, in the scenario's order,
+    that ``check_placement`` allows."""
+    places = _places(world, block)
+    return [k for k in places if reason_for(check_placement, world, block, k) is None]
+
+
+def _places(world: World, block: Block) -> tuple[str, ...]:
+    """GNW-11: a red-dot block's own places, a fleet's ports, else its nation's
+    deployment territories."""
     nation = world.nations[block.nation]
     if block.red_dot:
-        allowed = block.places
-    elif block.kind == FLEET:
-        allowed = tuple(
-            k for k in nation.fleet_ports if k in world.territories and world.territories[k].port
-        )
-    else:
-        allowed = nation.deployment
-    return [k for k in allowed if k in world.territories and _enemy_there(world, block, k) is None]
+        return block.places
+    if block.kind == FLEET:
+        return nation.fleet_ports
+    return nation.deployment
 
 
-def _enemy_there(world: World, block: Block, key: str) -> Text | None:
-    """Why ``key`` is closed to a new block of ``block``'s nation; None when it is not."""
-    area = world.territories[key]
-    if any(world.enemies(block.nation, b.nation) for b in world.blocks_in(key)):
-        return Text("%(territory)s holds enemy blocks", territory=area.name)
-    if area.garrison > 0 and world.enemies(block.nation, area.controller):
-        return Text(
-            "%(territory)s holds %(nation)s's garrison",
-            territory=area.name,
-            nation=_nation_name(world, area.controller),
-        )
-    return None
-
-
-def placement_refusal(world: World, block: Block, territory_key: str) -> Text | None:
-    """GNW-11: why ``block`` may not be placed in ``territory_key``; None when it may."""
+def check_placement(world: World, block: Block, territory_key: str) -> None:
+    """GNW-11: Refused with why ``block`` may not be placed in ``territory_key``: not one
+    of its places, a fleet's without a port, or a territory holding enemy blocks or an
+    enemy garrison."""
     if territory_key not in world.territories:
-        return Text("there is no territory “%(key)s”", key=territory_key)
-    nation = world.nations[block.nation]
-    if block.red_dot:
-        allowed = block.places
-    elif block.kind == FLEET:
-        allowed = nation.fleet_ports
-    else:
-        allowed = nation.deployment
+        raise Refused(Text("there is no territory “%(key)s”", key=territory_key))
+    allowed = _places(world, block)
     if territory_key not in allowed:
         listed = Join(*(_area_name(world, k) for k in allowed), sep=", ") or Text("nowhere")
-        return _placed_only_in(block, nation, listed)
+        raise Refused(_placed_only_in(block, world.nations[block.nation], listed))
     if block.kind == FLEET and not world.territories[territory_key].port:
-        return Text("%(territory)s has no port", territory=_area_name(world, territory_key))
-    return _enemy_there(world, block, territory_key)
+        raise Refused(Text("%(territory)s has no port", territory=_area_name(world, territory_key)))
+    _check_no_enemy(world, block, territory_key)
+
+
+def _check_no_enemy(world: World, block: Block, key: str) -> None:
+    """Refused when ``key`` holds enemy blocks or an enemy garrison."""
+    area = world.territories[key]
+    if any(world.enemies(block.nation, b.nation) for b in world.blocks_in(key)):
+        raise Refused(Text("%(territory)s holds enemy blocks", territory=area.name))
+    if area.garrison > 0 and world.enemies(block.nation, area.controller):
+        raise Refused(
+            Text(
+                "%(territory)s holds %(nation)s's garrison",
+                territory=area.name,
+                nation=_nation_name(world, area.controller),
+            )
+        )
 
 
 def _placed_only_in(block: Block, nation: Nation, listed: str) -> Text:

@@ -7,8 +7,8 @@ nobody's decision; they answer a ``Progress``: what the procedure has done so fa
 (plain JSON data, stored between requests). ``prompt`` says what that power is asked,
 offering only the legal choices, and ``decide`` applies its answer and runs on to the next
 decision, or to the end (no Pending). A refused start or answer raises ``Refused`` and
-changes nothing; the ``*_refusal`` functions answer a form's question beforehand: why
-not, or None. Every step writes a log line naming its rule, as a GM's e-mail would. Log
+changes nothing; a form asks the same ``check_*`` function beforehand why not
+(``reason_for``). Every step writes a log line naming its rule, as a GM's e-mail would. Log
 lines, questions, choices and refusals are rules.text Texts: English, and what other
 languages need.
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 from rules.dice import Dice
 from rules.modifiers import ModifiedRoll, RollReport, faces_text
-from rules.refusals import Refused
+from rules.refusals import Refused, reason_for
 from rules.text import CLAUSES, Join, Plural, Text
 from rules.virgin_queen.state import (
     ADJECTIVES,
@@ -223,7 +223,7 @@ def _faces(faces: Iterable[int]) -> Text:
 
 # -- answers --------------------------------------------------------------------------
 
-Why = Callable[[Question, str], Text | None]
+Check = Callable[[Question, str], None]
 
 
 def _normal(raw: Any) -> str | list[str] | None:
@@ -233,13 +233,14 @@ def _normal(raw: Any) -> str | list[str] | None:
 
 
 def _read(
-    questions: Sequence[Question], answer: Mapping[str, Any], why: Why | None = None
+    questions: Sequence[Question], answer: Mapping[str, Any], check: Check | None = None
 ) -> dict[str, Any]:
     """Each question's answer checked against its options: a value or None for a single
-    choice, a list for a multiple one. ``why`` explains a value that is not an option."""
+    choice, a list for a multiple one. ``check`` refuses a value that is not an option,
+    saying why."""
 
     def not_a_choice(question: Question, value: str) -> Refused:
-        reason = why(question, value) if why else None
+        reason = reason_for(check, question, value) if check else None
         if reason is not None:
             return Refused(
                 Text("%(question)s: %(reason)s.", question=question.label, reason=reason)
@@ -346,54 +347,59 @@ def eligible_spaces(
     )
 
 
-def _why_not_flip(world: World, zones: Sequence[str], key: str, ignore_units: bool) -> Text | None:
+def _check_flip(world: World, zones: Sequence[str], key: str, ignore_units: bool) -> None:
+    """VQ-1: Refused with why a die may not flip ``key`` (conditions a, b and c)."""
     space = world.spaces.get(key)
     if space is None:
-        return Text("there is no space “%(space)s”", space=key)
+        raise Refused(Text("there is no space “%(space)s”", space=key))
     if space.religion == CATHOLIC:
-        return Text("%(space)s is already Catholic", space=space.name)
+        raise Refused(Text("%(space)s is already Catholic", space=space.name))
     if space.zone not in zones:
-        return Text(
-            "%(space)s is not in %(zones)s, the struggle zone of this action (condition a)",
-            space=space.name,
-            zones=_zones(zones),
+        raise Refused(
+            Text(
+                "%(space)s is not in %(zones)s, the struggle zone of this action (condition a)",
+                space=space.name,
+                zones=_zones(zones),
+            )
         )
     if not _catholic_link(world, key, _catholic(world)):
-        return Text(
-            "%(space)s is next to no Catholic space out of unrest, nor a port on a sea zone "
-            "with a Catholic port, as of the start of this step (condition b)",
-            space=space.name,
+        raise Refused(
+            Text(
+                "%(space)s is next to no Catholic space out of unrest, nor a port on a sea "
+                "zone with a Catholic port, as of the start of this step (condition b)",
+                space=space.name,
+            )
         )
     if not ignore_units and _protestant_units(world, key):
-        return Text(
-            "%(space)s holds Protestant units: only a 6 kept for step 5 may flip it",
-            space=space.name,
+        raise Refused(
+            Text(
+                "%(space)s holds Protestant units: only a 6 kept for step 5 may flip it",
+                space=space.name,
+            )
         )
-    return None
 
 
 def _zones(zones: Iterable[str]) -> str:
     return _and([zone_name(zone) for zone in zones])
 
 
-def conversion_refusal(
-    world: World, power: str, zones: Sequence[str], attempts: int
-) -> Text | None:
-    """VQ-1: why these conversion attempts cannot start, or None."""
+def check_conversion(world: World, power: str, zones: Sequence[str], attempts: int) -> None:
+    """VQ-1: Refused with why these conversion attempts cannot start."""
     if power not in world.catholic_powers:
-        return Text(
-            "%(power)s is not a Catholic power: only they attempt conversions.",
-            power=power_subject(power),
+        raise Refused(
+            Text(
+                "%(power)s is not a Catholic power: only they attempt conversions.",
+                power=power_subject(power),
+            )
         )
     if attempts < 1:
-        return Text("A conversion needs at least one attempt.")
+        raise Refused(Text("A conversion needs at least one attempt."))
     if not zones:
-        return Text("A conversion targets at least one religious struggle zone.")
+        raise Refused(Text("A conversion targets at least one religious struggle zone."))
     known = {space.zone for space in world.spaces.values()}
     unknown = [zone for zone in zones if zone not in known]
     if unknown:
-        return Text("There is no religious struggle zone “%(zone)s”.", zone=unknown[0])
-    return None
+        raise Refused(Text("There is no religious struggle zone “%(zone)s”.", zone=unknown[0]))
 
 
 def start_conversion(
@@ -407,10 +413,8 @@ def start_conversion(
     """VQ-1 steps 1 to 3: roll every attempt at once (the first die of the events of
     AUTOMATIC_SIX_EVENTS is a 6, not rolled); 2s and 3s miss; each 1 is an unrest marker.
     Then on to the first decision of ``power``, or to the end. Refused, changing nothing,
-    when ``conversion_refusal`` says why not."""
-    refusal = conversion_refusal(world, power, zones, attempts)
-    if refusal is not None:
-        raise Refused(refusal)
+    when ``check_conversion`` refuses."""
+    check_conversion(world, power, zones, attempts)
     automatic = event in AUTOMATIC_SIX_EVENTS
     purpose = Plural(
         "%(power)s: %(count)s conversion attempt in %(zones)s",
@@ -504,7 +508,7 @@ def conversion_needs() -> Text:
 def _conversion_summary(data: dict) -> Text:
     """ "France rolled dice 6 4 1 for 3 conversion attempts in France" (and the event's
     6)."""
-    params = {
+    params: dict[str, Any] = {
         "count": len(data["faces"]),
         "power": power_subject(data["power"]),
         "faces": _faces(data["faces"]),
@@ -601,7 +605,7 @@ def _sixes_text(count: int) -> Text:
 
 def _take_sixes(world: World, data: dict, waiting_for: str, answer: Mapping[str, Any]) -> None:
     _, questions = _ask_sixes(world, data, waiting_for)
-    values = _read(questions, answer, lambda q, v: _why_not_flip(world, data["zones"], v, False))
+    values = _read(questions, answer, lambda q, v: _check_flip(world, data["zones"], v, False))
     dice = {int(name.removeprefix("die_")): value for name, value in values.items()}
     lowered = [die for die, value in dice.items() if value == LOWER]
     limit = _lowerable(world, data)
@@ -632,6 +636,7 @@ def _take_sixes(world: World, data: dict, waiting_for: str, answer: Mapping[str,
             power=power_subject(data["power"]),
             dice=Join(*parts, sep=CLAUSES),
         ),
+        power=data["power"],
     )
 
 
@@ -741,7 +746,7 @@ def _take_flips(world: World, data: dict, waiting_for: str, answer: Mapping[str,
     values = _read(
         questions,
         answer,
-        lambda q, v: _why_not_flip(world, data["zones"], v, q.name in kept),
+        lambda q, v: _check_flip(world, data["zones"], v, q.name in kept),
     )
     chosen = {name: value for name, value in values.items() if value}
     _refuse_twice(world, chosen.values())
@@ -792,6 +797,7 @@ def _take_flips(world: World, data: dict, waiting_for: str, answer: Mapping[str,
             power=power_subject(data["power"]),
             dice=Join(*parts, sep=CLAUSES),
         ),
+        power=data["power"],
     )
 
 
@@ -907,41 +913,47 @@ def _conversion_over(world: World, power: str, converted: list[str]) -> Text:
 # -- VQ-2 Protestant revolt -----------------------------------------------------------
 
 
-def revolt_refusal(world: World, target: str, cp: int) -> Text | None:
-    """VQ-2 step 1: why a revolt cannot start in ``target`` for ``cp`` CP, or None."""
+def check_revolt(world: World, target: str, cp: int) -> None:
+    """VQ-2 step 1: Refused with why a revolt cannot start in ``target`` for ``cp`` CP."""
     if isinstance(cp, bool) or not isinstance(cp, int) or not 2 <= cp <= 5:
-        return Text("A revolt costs 2 to 5 CP, not %(cp)s.", cp=cp)
+        raise Refused(Text("A revolt costs 2 to 5 CP, not %(cp)s.", cp=cp))
     space = world.spaces.get(target)
     if space is None:
-        return Text("There is no space “%(space)s”.", space=target)
+        raise Refused(Text("There is no space “%(space)s”.", space=target))
     if space.zone not in REVOLT_CONTROLLER:
-        return Text(
-            "%(space)s is in neither France nor the Netherlands, where revolts happen.",
-            space=space.name,
+        raise Refused(
+            Text(
+                "%(space)s is in neither France nor the Netherlands, where revolts happen.",
+                space=space.name,
+            )
         )
-    return _why_not_revolt(world, target)
+    _check_revolt_space(world, target)
 
 
-def _why_not_revolt(world: World, key: str) -> Text | None:
-    """Why ``key`` fails step 1's requirements of control, religion and siege, or None."""
+def _check_revolt_space(world: World, key: str) -> None:
+    """Refused when ``key`` fails step 1's requirements of control, religion and siege."""
     space = world.spaces[key]
     controller = REVOLT_CONTROLLER.get(space.zone)
     if controller is None:
-        return Text("%(space)s is in neither France nor the Netherlands", space=space.name)
+        raise Refused(Text("%(space)s is in neither France nor the Netherlands", space=space.name))
     if space.controller != controller:
-        return Text(
-            "%(space)s is not under %(adjective)s political control (%(power)s controls it)",
-            space=space.name,
-            adjective=ADJECTIVES[controller],
-            power=power_name(space.controller),
+        raise Refused(
+            Text(
+                "%(space)s is not under %(adjective)s political control (%(power)s controls it)",
+                space=space.name,
+                adjective=ADJECTIVES[controller],
+                power=power_name(space.controller),
+            )
         )
     if space.religion != PROTESTANT:
-        return Text(
-            "%(space)s is Catholic, not under Protestant religious influence", space=space.name
+        raise Refused(
+            Text(
+                "%(space)s is Catholic, not under Protestant religious influence",
+                space=space.name,
+            )
         )
     if space.besieged:
-        return Text("%(space)s is under siege", space=space.name)
-    return None
+        raise Refused(Text("%(space)s is under siege", space=space.name))
 
 
 def _defenders(world: World, key: str, controller: str) -> list[tuple[int | str, Units]]:
@@ -964,7 +976,7 @@ def revolt_needs(world: World, target: str) -> Text:
         return Text(
             "no Catholic unit of %(power)s: succeeds automatically", power=power_name(controller)
         )
-    params = {
+    params: dict[str, Any] = {
         "units": _catholic_units(total),
         "power": power_name(controller),
         "faces": _face_range(REVOLT_HIT_FACES),
@@ -989,14 +1001,14 @@ def start_revolt(world: World, target: str, cp: int, dice: Dice) -> Progress:
     """VQ-2 steps 1 and 2: check the target, then automatic success without Catholic units
     of the controlling power there, else roll a die per CP (+1 in a Protestant home space),
     5s and 6s hitting. Then on to the next decision, or to the end. Refused, changing
-    nothing, when ``revolt_refusal`` says why not."""
-    refusal = revolt_refusal(world, target, cp)
-    if refusal is not None:
-        raise Refused(
-            refusal
-            if refusal.endswith(".")
-            else Text("%(reason)s: no revolt there.", reason=refusal)
-        )
+    nothing, when ``check_revolt`` refuses."""
+    try:
+        check_revolt(world, target, cp)
+    except Refused as refusal:
+        reason = refusal.text
+        if reason.endswith("."):
+            raise
+        raise Refused(Text("%(reason)s: no revolt there.", reason=reason)) from None
     space = world.spaces[target]
     controller = REVOLT_CONTROLLER[space.zone]
     world.say(
@@ -1410,20 +1422,23 @@ def _ask_displace(world: World, data: dict, waiting_for: str) -> tuple[Text, lis
 
 def _take_displace(world: World, data: dict, waiting_for: str, answer: Mapping[str, Any]) -> None:
     _, questions = _ask_displace(world, data, waiting_for)
-    values = _read(
-        questions,
-        answer,
-        lambda q, v: Text(
-            "%(space)s is not among the nearest legal spaces (%(spaces)s)",
-            space=_name(world, v),
-            spaces=_names(world, [key for key, _ in q.options]),
-        ),
-    )
+    values = _read(questions, answer, lambda q, v: _refuse_farther(world, q, v))
     for item in list(data["queue"]):
         destination = values.get(f"{item[0]}:{item[1]}")
         if destination:
             _move(world, data, item, destination)
             data["queue"].remove(item)
+
+
+def _refuse_farther(world: World, question: Question, key: str) -> None:
+    """Refused: ``key`` is none of the nearest legal spaces ``question`` offers."""
+    raise Refused(
+        Text(
+            "%(space)s is not among the nearest legal spaces (%(spaces)s)",
+            space=_name(world, key),
+            spaces=_names(world, [option for option, _ in question.options]),
+        )
+    )
 
 
 def _extra_candidates(world: World, data: dict) -> list[str]:
@@ -1434,26 +1449,31 @@ def _extra_candidates(world: World, data: dict) -> list[str]:
         (
             key
             for key in world.adjacency.get(data["target"], ())
-            if key in world.spaces and not _why_not_extra(world, data, key)
+            if key in world.spaces and reason_for(_check_extra, world, data, key) is None
         ),
     )
 
 
-def _why_not_extra(world: World, data: dict, key: str) -> Text | None:
+def _check_extra(world: World, data: dict, key: str) -> None:
+    """Step 4: Refused with why ``key`` may not come under Protestant control too."""
     space = world.spaces.get(key)
     if space is None:
-        return Text("there is no space “%(space)s”", space=key)
+        raise Refused(Text("there is no space “%(space)s”", space=key))
     if key == data["target"] or key not in world.adjacency.get(data["target"], ()):
-        return Text(
-            "%(space)s is not adjacent to %(target)s, the target (Decision 6)",
-            space=space.name,
-            target=_name(world, data["target"]),
+        raise Refused(
+            Text(
+                "%(space)s is not adjacent to %(target)s, the target (Decision 6)",
+                space=space.name,
+                target=_name(world, data["target"]),
+            )
         )
     if space.zone != data["zone"]:
-        return Text("%(space)s is not in %(zone)s", space=space.name, zone=zone_name(data["zone"]))
+        raise Refused(
+            Text("%(space)s is not in %(zone)s", space=space.name, zone=zone_name(data["zone"]))
+        )
     if any(world.is_catholic_unit(units) for _, units in world.units_in(key)):
-        return Text("%(space)s holds Catholic units", space=space.name)
-    return _why_not_revolt(world, key)
+        raise Refused(Text("%(space)s holds Catholic units", space=space.name))
+    _check_revolt_space(world, key)
 
 
 def _ask_extra(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
@@ -1502,7 +1522,7 @@ def _take_extra(world: World, data: dict, waiting_for: str, answer: Mapping[str,
                 more=data["cp"] - 1,
             )
         )
-    chosen = _read(questions, answer, lambda q, v: _why_not_extra(world, data, v))["extra"]
+    chosen = _read(questions, answer, lambda q, v: _check_extra(world, data, v))["extra"]
     for key in chosen:
         world.spaces[key].controller = PROTESTANT_POWER
     data["flipped"] += chosen
@@ -1712,6 +1732,7 @@ def _advance_revolt(world: World, data: dict) -> Pending | None:
                     "(step 4).",
                     space=_name(world, target),
                 ),
+                power=PROTESTANT_POWER,
             )
             data["step"] = "regulars"
         elif step == "regulars":
@@ -1720,7 +1741,9 @@ def _advance_revolt(world: World, data: dict) -> Pending | None:
         elif step == "capital":
             if not world.capitals.get(zone) and _capital_candidates(world, data):
                 return Pending("revolt", "capital", PROTESTANT_POWER, data)
-            world.say("VQ-2", _no_capital(world, world.capitals.get(zone), nation))
+            world.say(
+                "VQ-2", _no_capital(world, world.capitals.get(zone), nation), power=PROTESTANT_POWER
+            )
             data["step"] = "leader"
         elif step == "leader":
             if _leader_candidates(world, data):
@@ -1728,6 +1751,7 @@ def _advance_revolt(world: World, data: dict) -> Pending | None:
             world.say(
                 "VQ-2",
                 Text("No %(nation)s military leader can enter play (step 8).", nation=nation),
+                power=PROTESTANT_POWER,
             )
             data["step"] = "done"
         elif step == "failed":
@@ -1898,23 +1922,22 @@ def _waits_for(pending: Pending, power: str) -> Text:
 ESPIONAGE_TURN = 3
 
 
-def espionage_refusal(turn: int) -> Text | None:
-    """VQ-3: why no espionage action may be taken on ``turn``, or None from turn 3."""
-    if turn >= ESPIONAGE_TURN:
-        return None
-    return Text(
-        "No espionage on turn %(turn)s: espionage actions begin on turn %(first)s.",
-        turn=turn,
-        first=ESPIONAGE_TURN,
-    )
+def check_espionage(turn: int) -> None:
+    """VQ-3: Refused before turn 3: no espionage action may be taken on ``turn``."""
+    if turn < ESPIONAGE_TURN:
+        raise Refused(
+            Text(
+                "No espionage on turn %(turn)s: espionage actions begin on turn %(first)s.",
+                turn=turn,
+                first=ESPIONAGE_TURN,
+            )
+        )
 
 
 def play_espionage(world: World, power: str, note: str) -> Espionage:
     """VQ-3: ``power`` plays an espionage action at the table (``note``: what), logged.
     Refused, changing nothing, before turn 3."""
-    refusal = espionage_refusal(world.turn)
-    if refusal is not None:
-        raise Refused(refusal)
+    check_espionage(world.turn)
     note = str(note).rstrip(": ")
     world.say("VQ-3", _espionage_line(power_title(power), note), power=power)
     return Espionage(power, note)

@@ -14,10 +14,10 @@ import pytest
 
 from rules.dice import ScriptedDice
 from rules.pax_baltica.procedures import (
+    check_placement,
     draw_blocks,
     forage,
     friendly_garrison,
-    placement_refusal,
     reinforce_by_action,
     reinforce_with_rp,
     rp_available,
@@ -32,6 +32,7 @@ from rules.pax_baltica.state import (
     Territory,
     World,
 )
+from rules.refusals import reason_for
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"  # the seeds' worked examples
 
@@ -178,7 +179,7 @@ def run_gnw10(case: dict) -> dict:
 
     def place(block: Block) -> str | None:
         chosen = placements.get(block.name)
-        if chosen is None or placement_refusal(world, block, key(chosen)):
+        if chosen is None or reason_for(check_placement, world, block, key(chosen)):
             return None
         return key(chosen)
 

@@ -21,6 +21,7 @@ import pytest
 from django_tasks_db.models import DBTaskResult
 
 from campaign import delivery, webhooks
+from campaign.errors import reason_for
 from tests.services.test_notifications import hook_server  # noqa: F401 (a fixture)
 from tests.services.test_scheduling import START, run_worker
 
@@ -183,7 +184,8 @@ def test_an_address_that_is_not_global_unicast_is_refused(settings, dns, connect
     assert outcome == "refused"
     assert connections == []
     host = f"[{address}]" if ":" in address else address
-    assert webhooks.webhook_refusal(f"https://{host}/hook")  # refused when the GM saves it
+    saved = f"https://{host}/hook"
+    assert reason_for(webhooks.check_webhook, saved)  # refused when the GM saves it
 
 
 @pytest.mark.parametrize("address", GLOBAL)
@@ -194,7 +196,7 @@ def test_a_global_unicast_address_is_reached(settings, dns, connections, address
     assert outcome == "retrying"  # the (faked) refused connection
     assert connections == [(address, 80)]
     host = f"[{address}]" if ":" in address else address
-    assert webhooks.webhook_refusal(f"http://{host}/hook") == ""
+    assert reason_for(webhooks.check_webhook, f"http://{host}/hook") is None
 
 
 def test_one_address_that_is_not_global_refuses_the_name(settings, monkeypatch, connections):
@@ -248,7 +250,7 @@ def test_allow_private_never_lets_through_multicast_link_local_or_hidden_ipv4(
     assert outcome == "refused"
     assert connections == []
     host = f"[{address}]" if ":" in address else address
-    assert webhooks.webhook_refusal(f"http://{host}/hook")
+    assert reason_for(webhooks.check_webhook, f"http://{host}/hook")
 
 
 def test_a_name_that_does_not_resolve_is_retried_with_the_backoff_then_sent(

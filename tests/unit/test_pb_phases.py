@@ -8,7 +8,7 @@ import pytest
 from rules.dice import ScriptedDice
 from rules.pax_baltica import edits, phases
 from rules.pax_baltica.state import ARMY, REGIMENT, Block
-from rules.refusals import Refused
+from rules.refusals import Refused, reason_for
 from tests.unit.pb_world import build_world
 
 COALITION = {"russia", "saxony", "denmark"}
@@ -33,19 +33,22 @@ def test_a_siege_of_a_territory_without_a_garrison_is_refused():
     assert "has no garrison to besiege" in world.log[-1].text
 
 
-def test_a_siege_check_raises_refused_and_the_forms_question_answers_none_when_allowed():
+def test_a_siege_check_raises_refused_and_the_forms_question_asks_it_why_not():
     world = build_world()
     lietuva, karl = world.territories["lietuva"], world.blocks[1]
-    assert phases.siege_refusal(world, "sweden", lietuva, [karl]) is None
+    assert reason_for(phases.check_siege, world, "sweden", lietuva, [karl]) is None
     phases.check_siege(world, "sweden", lietuva, [karl])
     karl.besieging = True
     with pytest.raises(Refused) as refused:
         phases.check_siege(world, "sweden", lietuva, [karl])
     assert refused.value.text == "Karl XII already besieges"
-    assert phases.siege_refusal(world, "sweden", lietuva, [karl]) == "Karl XII already besieges"
+    assert (
+        reason_for(phases.check_siege, world, "sweden", lietuva, [karl])
+        == "Karl XII already besieges"
+    )
     phases.check_siege(world, "sweden", lietuva, [karl], declared=True)
     livland = world.territories["livland"]
-    assert phases.siege_refusal(world, "sweden", livland, [karl]) == (
+    assert reason_for(phases.check_siege, world, "sweden", livland, [karl]) == (
         "Livland is not held by the enemy"
     )
 

@@ -11,13 +11,13 @@ import pytest
 from rules.dice import DiceExhausted, ScriptedDice
 from rules.pax_baltica.procedures import (
     battle_before_siege,
+    check_placement,
+    check_reinforcement,
     draw_blocks,
     forage,
     friendly_garrison,
     placement_choices,
-    placement_refusal,
     reinforce_by_action,
-    reinforce_refusal,
     reinforce_with_rp,
     rp_available,
     rp_levels_after,
@@ -26,7 +26,7 @@ from rules.pax_baltica.procedures import (
     step_cost,
 )
 from rules.pax_baltica.state import ARMY, FLEET, REGIMENT, Block, Nation, Territory
-from rules.refusals import Refused
+from rules.refusals import Refused, reason_for
 from tests.unit.pb_world import build_world
 
 NARVA = Territory("narva", "Narva", nation="sweden", controller="sweden", garrison=2)
@@ -424,14 +424,14 @@ def test_gnw6_step_costs():
 def test_gnw7_refusals(block_id, steps, has_line, change, reason):
     world = build_world()
     target = dataclasses.replace(world.blocks[block_id], **change)
-    assert reinforce_refusal(world, target, steps, has_line) == reason
+    assert reason_for(check_reinforcement, world, target, steps, has_line) == reason
     with pytest.raises(Refused, match=re.escape(reason)):
         reinforce_with_rp(world, target, steps, has_line, 99)
 
 
 def test_gnw7_a_fleet_in_port_may_be_reinforced():
     world = build_world()
-    assert reinforce_refusal(world, world.blocks[6], 1, True) is None
+    assert reason_for(check_reinforcement, world, world.blocks[6], 1, True) is None
     assert reinforce_with_rp(world, world.blocks[6], 1, True, 2).rp_cost == 2
 
 
@@ -502,11 +502,13 @@ def test_gnw11_never_among_enemy_blocks_or_under_an_enemy_garrison():
     world = build_world()
     schulenburg = world.blocks[9]
     assert placement_choices(world, schulenburg) == ["lausitz"]  # Karl XII in Lietuva
-    assert placement_refusal(world, schulenburg, "lietuva") == "Lietuva holds enemy blocks"
+    assert (
+        reason_for(check_placement, world, schulenburg, "lietuva") == "Lietuva holds enemy blocks"
+    )
     livland = world.territories["livland"]
     livland.controller = "russia"
     assert placement_choices(world, world.blocks[11]) == ["stockholm"]
-    assert placement_refusal(world, world.blocks[11], "livland") == (
+    assert reason_for(check_placement, world, world.blocks[11], "livland") == (
         "Livland holds Russia's garrison"
     )
 
@@ -514,29 +516,31 @@ def test_gnw11_never_among_enemy_blocks_or_under_an_enemy_garrison():
 def test_gnw11_an_allied_block_or_garrison_is_no_bar():
     world = build_world()
     world.blocks[2].location = "lausitz"
-    assert placement_refusal(world, world.blocks[9], "lausitz") is None
+    assert reason_for(check_placement, world, world.blocks[9], "lausitz") is None
 
 
 def test_gnw11_new_fleets_go_to_their_ports():
     world = build_world()
     fleet = Block(20, "sweden", FLEET, "Second fleet", 1, 4)
     assert placement_choices(world, fleet) == ["stockholm"]
-    assert placement_refusal(world, fleet, "livland") == (
+    assert reason_for(check_placement, world, fleet, "livland") == (
         "new Sweden fleets are placed only in Stockholm"
     )
     world.nations["sweden"].fleet_ports = ("stockholm", "velikaya")
     assert placement_choices(world, fleet) == ["stockholm"]
-    assert placement_refusal(world, fleet, "velikaya") == "Velikaya has no port"
+    assert reason_for(check_placement, world, fleet, "velikaya") == "Velikaya has no port"
 
 
 def test_gnw11_red_dot_blocks_have_their_own_places():
     world = build_world()
     cossacks = Block(21, "russia", REGIMENT, "Cossacks", 1, 3, red_dot=True, places=("kurland",))
     assert placement_choices(world, cossacks) == ["kurland"]
-    assert placement_refusal(world, cossacks, "velikaya") == (
+    assert reason_for(check_placement, world, cossacks, "velikaya") == (
         "Cossacks (red dot) is placed only in Kurland"
     )
-    assert placement_refusal(world, cossacks, "moscow") == "there is no territory “moscow”"
+    assert (
+        reason_for(check_placement, world, cossacks, "moscow") == "there is no territory “moscow”"
+    )
 
 
 # -- GNW-10 drawing new blocks ----------------------------------------------------------

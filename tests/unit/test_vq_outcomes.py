@@ -1,7 +1,7 @@
 """What Virgin Queen's impulse and its decisions answer: the outcome of each kind of
 action (VQ-1 conversion, VQ-2 revolt, VQ-3 espionage, an action at the table, a pass)
 with the decision it waits on, a refused order skipped with its reason, and the form's
-questions answered None when the rules allow. No database: the small map of
+checks' reasons None when the rules allow. No database: the small map of
 ``vq_world``."""
 
 from __future__ import annotations
@@ -10,17 +10,17 @@ import copy
 import dataclasses
 
 from rules.dice import ScriptedDice
-from rules.refusals import Skipped
+from rules.refusals import Skipped, reason_for
 from rules.text import Text
 from rules.virgin_queen.phases import Impulse, Passed, TableAction, start_action
 from rules.virgin_queen.procedures import (
     Conversion,
     Espionage,
     Revolt,
-    conversion_refusal,
+    check_conversion,
+    check_espionage,
+    check_revolt,
     decide,
-    espionage_refusal,
-    revolt_refusal,
 )
 from tests.unit.vq_world import build_world
 
@@ -202,11 +202,11 @@ def test_a_refused_revolt_is_skipped_with_its_reason_and_changes_nothing():
 # -- the form's questions -------------------------------------------------------------
 
 
-def test_the_refusal_questions_answer_none_when_the_rules_allow():
+def test_the_checks_refuse_with_a_text_and_let_through_what_the_rules_allow():
     world = build_world()
-    assert conversion_refusal(world, "france", ["france"], 2) is None
-    assert revolt_refusal(world, "dijon", 2) is None
-    assert espionage_refusal(3) is None
-    assert isinstance(conversion_refusal(world, "england", ["france"], 2), Text)
-    assert isinstance(revolt_refusal(world, "paris", 2), Text)
-    assert isinstance(espionage_refusal(2), Text)
+    assert reason_for(check_conversion, world, "france", ["france"], 2) is None
+    assert reason_for(check_revolt, world, "dijon", 2) is None
+    assert reason_for(check_espionage, 3) is None
+    assert isinstance(reason_for(check_conversion, world, "england", ["france"], 2), Text)
+    assert isinstance(reason_for(check_revolt, world, "paris", 2), Text)
+    assert isinstance(reason_for(check_espionage, 2), Text)

@@ -10,14 +10,15 @@ import json
 import pytest
 
 from rules.dice import ScriptedDice
+from rules.refusals import reason_for
 from rules.virgin_queen.procedures import (
     DiceReport,
     Pending,
     Refused,
+    check_espionage,
     decide,
     eligible_spaces,
     espionage_markers,
-    espionage_refusal,
     nearest_legal_spaces,
     prompt,
     start_conversion,
@@ -889,9 +890,9 @@ def test_unknown_stage_is_refused():
 
 
 def test_vq3_espionage_is_refused_on_turns_one_and_two():
-    assert "turn 1" in espionage_refusal(1) and "turn 3" in espionage_refusal(1)
-    assert espionage_refusal(2).startswith("No espionage on turn 2")
-    assert espionage_refusal(3) is None and espionage_refusal(7) is None
+    assert "turn 1" in reason_for(check_espionage, 1) and "turn 3" in reason_for(check_espionage, 1)
+    assert reason_for(check_espionage, 2).startswith("No espionage on turn 2")
+    assert reason_for(check_espionage, 3) is None and reason_for(check_espionage, 7) is None
 
 
 def test_vq3_markers_are_given_at_the_start_of_turn_three_only():

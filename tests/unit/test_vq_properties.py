@@ -15,13 +15,14 @@ from hypothesis import event, given
 from hypothesis import strategies as st
 
 from rules.dice import ScriptedDice
+from rules.refusals import reason_for
 from rules.virgin_queen.procedures import (
     KEEP,
     Pending,
     Refused,
+    check_revolt,
     decide,
     prompt,
-    revolt_refusal,
     start_conversion,
     start_revolt,
 )
@@ -291,7 +292,7 @@ def test_an_accepted_step_five_answer_flips_exactly_as_many_spaces_as_the_dice_c
 def test_revolts_never_flip_more_spaces_than_cp_nor_overdraw_the_counter_mix(data):
     draw = data.draw
     world = any_world(draw)
-    legal = [key for key in sorted(world.spaces) if not revolt_refusal(world, key, 2)]
+    legal = [key for key in sorted(world.spaces) if not reason_for(check_revolt, world, key, 2)]
     target = draw(st.sampled_from(legal or sorted(world.spaces)))
     if not draw(st.integers(0, 4)):  # now and then any space
         target = draw(st.sampled_from(sorted(world.spaces)))
@@ -306,7 +307,7 @@ def test_revolts_never_flip_more_spaces_than_cp_nor_overdraw_the_counter_mix(dat
             draw(st.sampled_from(around)),
             draw(st.integers(1, 3)),
         )
-    refusal = revolt_refusal(world, target, cp)
+    refusal = reason_for(check_revolt, world, target, cp)
     before = copy.deepcopy(world)
     faces = draw(st.lists(st.integers(1, 6), min_size=7, max_size=7))
     if refusal:

@@ -10,15 +10,16 @@ import pytest
 from django.utils import translation
 
 from rules.dice import ScriptedDice
+from rules.refusals import reason_for
 from rules.virgin_queen import edits
 from rules.virgin_queen.procedures import (
     Pending,
     Refused,
+    check_espionage,
+    check_revolt,
     decide,
     espionage_markers,
-    espionage_refusal,
     prompt,
-    revolt_refusal,
     start_conversion,
     start_revolt,
 )
@@ -106,9 +107,9 @@ def test_refusals_to_start_are_texts():
     assert_refused(lambda: start_conversion(world, "england", ["france"], 1))
     assert_refused(lambda: start_conversion(world, "france", ["atlantis"], 1))
     for target, cp in (("lyon", 6), ("london", 3), ("paris", 2), ("nowhere", 2)):
-        assert_translatable(revolt_refusal(world, target, cp))
+        assert_translatable(reason_for(check_revolt, world, target, cp))
         assert_refused(lambda target=target, cp=cp: start_revolt(world, target, cp, None))
-    assert_translatable(espionage_refusal(1))
+    assert_translatable(reason_for(check_espionage, 1))
 
 
 # -- VQ-2 -------------------------------------------------------------------------------
