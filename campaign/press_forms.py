@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from campaign import press
 from campaign.models import Campaign, Channel, Power, Seat
+from campaign.query_forms import ParamsForm, RawField
 
 
 class ComposeForm(forms.Form):
@@ -94,6 +95,14 @@ class ComposeForm(forms.Form):
     def writable(self) -> bool:
         """Whether the seat may write anything here (an observer may not)."""
         return self.seat.role != Seat.Role.OBSERVER
+
+
+class SentFromForm(ParamsForm):
+    """Where a message's form was sent from (``view``: the campaign page's panel, the
+    press page or a channel's), for the answer to show the message there; None when the
+    post does not say."""
+
+    view = RawField(empty=None)
 
 
 class PressRulesForm(forms.Form):

@@ -16,17 +16,20 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaign import account_mail, away_everywhere, calendar_feed, push
 from campaign.api import tokens as api_tokens
+from campaign.envelope_forms import ActionForm
 from campaign.errors import ServiceError
 from campaign.forms import AwayEverywhereForm, ProfileForm, RecipientsPasswordResetForm
 from campaign.middleware import remember_language, remember_time_zone
-from campaign.models import Campaign, Profile
+from campaign.models import Profile
+from campaign.selectors.account import campaigns_of, profile_of
+from campaign.views import refusals
 from courier.proxy import client_address
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
 def preferences(request):
-    profile, _ = Profile.objects.get_or_create(user=request.user)
+    profile = profile_of(request.user)
     shown = profile.unconfirmed_email or request.user.email
     form = ProfileForm(request.POST or None, instance=profile, initial={"email": shown})
     if request.method == "POST" and form.is_valid():
@@ -42,11 +45,10 @@ def preferences(request):
 
 def _page(request, profile: Profile, form, away_form, status: int):
     """The preferences page with its two forms."""
-    campaigns = Campaign.objects.filter(seats__user=request.user).distinct().order_by("name")
     context = {
         "form": form,
         "profile": profile,
-        "campaigns": campaigns,
+        "campaigns": campaigns_of(request.user),
         "away_form": away_form,
         "away": away_everywhere.current(profile, timezone.now()),
         **push.account_context(request.user),
@@ -64,10 +66,10 @@ BACK = "back"  # the posted action that ends the away period
 def away(request):
     """The away period of every campaign the user plays in: saved, or (``action`` BACK)
     ended."""
-    profile, _ = Profile.objects.get_or_create(user=request.user)
+    profile = profile_of(request.user)
     form = AwayEverywhereForm(request.POST, profile=profile)
     try:
-        if request.POST.get("action") == BACK:
+        if ActionForm(request.POST, actions=(BACK,)).values["action"] == BACK:
             away_everywhere.end_period(user=request.user)
             messages.success(request, gettext("Welcome back: your powers owe orders again."))
             return redirect("campaign:preferences")
@@ -83,11 +85,16 @@ def away(request):
             )
             return redirect("campaign:preferences")
     except ServiceError as error:
-        form.add_error(None, str(error))
+        return _away_refused(request, profile, form, refusals.into_form(form, error))
+    return _away_refused(request, profile, form, refusals.REFUSED)
+
+
+def _away_refused(request, profile: Profile, form: AwayEverywhereForm, status: int):
+    """The preferences page with the away form's errors, having changed nothing."""
     messages.error(request, gettext("Your away period was not saved."))
     shown = profile.unconfirmed_email or request.user.email
     preferences_form = ProfileForm(instance=profile, initial={"email": shown})
-    return _page(request, profile, preferences_form, form, 422)
+    return _page(request, profile, preferences_form, form, status)
 
 
 def _change_address(request, profile: Profile, address: str) -> None:
@@ -121,9 +128,10 @@ def confirm_email(request, token: str):
         user, address = account_mail.waiting(token)
         if request.method == "POST":
             account_mail.confirm(token)
-    except account_mail.Refused as refusal:
+    except account_mail.ConfirmationRefused as refusal:
         context = {"refusal": str(refusal)}
-        return render(request, "registration/confirm_email.html", context, status=410)
+        status = refusals.status_of(refusal)
+        return render(request, "registration/confirm_email.html", context, status=status)
     context = {"account": user, "address": address, "confirmed": request.method == "POST"}
     return render(request, "registration/confirm_email.html", context)
 

@@ -117,7 +117,7 @@ def campaign_state(request, campaign_id: int):
     presenter = state.presenter
     return {
         **campaign_out(request, state.seat, home.owes(state.seat, timezone.now()), my_ready(state)),
-        "columns": [str(column) for column in presenter.COLUMNS] if presenter else [],
+        "columns": [str(column) for column in presenter.columns] if presenter else [],
         "readiness": [reading.plain(row) for row in rows],
         "areas": areas_of(state),
         "orders": readable_payloads(state),

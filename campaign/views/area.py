@@ -10,6 +10,7 @@ from django.views.decorators.http import require_safe
 
 from campaign import presenters
 from campaign.area_orders import concerning
+from campaign.selectors.pages import area_cells
 from campaign.services import seat_for
 from campaign.views.context import CampaignState, load_state
 from rules.translation import Name
@@ -28,10 +29,7 @@ def area(request, campaign_id: int, key: str):
 def area_context(state: CampaignState, key: str) -> dict:
     """The area's row (as the map shows it to this seat), its table cells by column, its
     neighbours and the orders that concern it; 404 for a key the campaign has not."""
-    areas = {
-        area["key"]: area
-        for area in state.campaign.areas.values("key", "name", "kind", "controller_id")
-    }
+    areas = area_cells(state.campaign)
     if key not in areas:
         raise Http404("No such area.")
     presenter = state.presenter
@@ -47,7 +45,7 @@ def area_context(state: CampaignState, key: str) -> dict:
         "campaign": state.campaign,
         "spec": state.spec,
         "row": row,
-        "cells": list(zip(presenter.COLUMNS if presenter else (), row.cells, strict=False)),
+        "cells": list(zip(presenter.columns if presenter else (), row.cells, strict=False)),
         "neighbours": neighbours,
         "orders": concerning(state, key),
     }

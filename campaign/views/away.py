@@ -9,17 +9,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from campaign import scheduling
+from campaign.envelope_forms import ActionForm
 from campaign.errors import ServiceError
 from campaign.forms import AwayForm
-from campaign.models import Seat
-from campaign.views import gm
-from campaign.views.access import gm_seat, player_seat
+from campaign.views import gm, refusals
+from campaign.views.access import campaign_seat, gm_seat, player_seat
 from campaign.views.context import away_panel, load_state, page_context
 
 BACK = "back"  # the posted action that ends the player's period
@@ -32,7 +31,7 @@ def mark_away(request, campaign_id: int):
     seat = player_seat(request.user, campaign_id)
     form = AwayForm(request.POST)
     try:
-        if request.POST.get("action") == BACK:
+        if ActionForm(request.POST, actions=(BACK,)).values["action"] == BACK:
             scheduling.end_away(seat_id=seat.pk, actor=request.user)
             messages.success(request, gettext("Welcome back: your power owes orders again."))
             return redirect("campaign:detail", campaign_id)
@@ -46,16 +45,16 @@ def mark_away(request, campaign_id: int):
             messages.success(request, gettext("Away period saved."))
             return redirect("campaign:detail", campaign_id)
     except ServiceError as error:
-        form.add_error(None, str(error))
+        return refuse(request, campaign_id, form, refusals.into_form(form, error))
     return refuse(request, campaign_id, form)
 
 
-def refuse(request, campaign_id: int, form: AwayForm):
+def refuse(request, campaign_id: int, form: AwayForm, status: int = refusals.REFUSED):
     """The campaign page with the form's errors, having changed nothing."""
     seat = player_seat(request.user, campaign_id)
     messages.error(request, gettext("Your away period was not saved."))
     context = {**page_context(load_state(seat)), "away": away_panel(seat, form)}
-    return render(request, "campaign/detail.html", context, status=422)
+    return render(request, "campaign/detail.html", context, status=status)
 
 
 @login_required
@@ -63,8 +62,7 @@ def refuse(request, campaign_id: int, form: AwayForm):
 def refuse_away(request, campaign_id: int, seat_id: int):
     """The GM refuses a player's away period, which ends it."""
     state = load_state(gm_seat(request.user, campaign_id))
-    if not Seat.objects.filter(campaign_id=campaign_id, pk=seat_id).exists():
-        raise Http404("No such seat.")
+    campaign_seat(campaign_id, seat_id)
     return gm.perform(
         request,
         state,

@@ -15,6 +15,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
 from campaign import calendar_feed
+from campaign.envelope_forms import ActionForm
 from courier import throttling
 
 WINDOW = 60 * 60  # seconds: one feed is read settings.CALENDAR_RATE_LIMIT times in it
@@ -50,7 +51,7 @@ def feed(request, secret: str):
 def rotate(request):
     """Make the user's calendar feed (``action`` MAKE: kept if he has one), or give it a
     new secret (ROTATE), so that the old address finds nothing."""
-    action = request.POST.get("action")
+    action = ActionForm(request.POST, actions=(MAKE, ROTATE)).values["action"]
     if action == ROTATE:
         calendar_feed.rotate(request.user)
         messages.success(

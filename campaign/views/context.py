@@ -10,10 +10,7 @@ from typing import Any
 
 from django.core import signing
 from django.core.cache import cache
-from django.db.models import Exists, OuterRef, Q, Subquery, Value
-from django.db.models.functions import Coalesce
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import urlencode
 from django.utils.translation import get_language
@@ -25,16 +22,15 @@ from campaign.gm_order_forms import GmOrdersForm
 from campaign.gm_team import quiet_for
 from campaign.maps.drawn import campaign_map
 from campaign.maps.stored import built_map
-from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
-from campaign.readiness import away_at
+from campaign.models import Campaign, Event, Order, Phase, Power, Seat
 from campaign.scenarios import scenario_name
-from campaign.state_rows import LiveRows
+from campaign.selectors import log, pages
+from campaign.selectors.pages import MAP_AREA_FIELDS, PageRows
 from campaign.world_cache import page_world
-from rules.engine import PhaseSpec, Ruleset
+from rules.engine import PhaseSpec, Presenter, Ruleset
 from rules.translation import localized
 
 LOG_LIMIT = 200
-MAP_AREA_FIELDS = ("key", "name", "kind", "controller_id", "x", "y")
 
 
 @dataclass
@@ -58,8 +54,7 @@ class CampaignState:
         columns read now."""
         if self.rows.area_rows is not None:
             return self.rows.area_rows
-        rows = Area.objects.filter(campaign=self.campaign)
-        return list(rows.values_list(*MAP_AREA_FIELDS, named=True))
+        return pages.map_areas(self.campaign)
 
     @property
     def takes_orders(self) -> bool:
@@ -69,7 +64,7 @@ class CampaignState:
         return self.spec.takes_orders_from(self.seat.power.key if self.seat.power_id else None)
 
     @property
-    def presenter(self) -> presenters.RulesetPresenter | None:
+    def presenter(self) -> Presenter[object] | None:
         """The ruleset's presenter, if it has one."""
         return self.rules.hooks.presenter
 
@@ -151,40 +146,13 @@ class CampaignState:
         return form(data, world=self.world, power_key=self.seat.power.key)
 
 
-class PageRows(LiveRows):
-    """The live rows, with the powers and areas the World loader reads kept for the page:
-    the powers with their player's user name (``player``: the readiness table), the
-    areas with their map positions, so that the page reads neither table twice."""
-
-    def __init__(self, campaign: Campaign):
-        super().__init__(campaign)
-        self.power_rows: list[Power] | None = None
-        self.area_rows: list[Area] | None = None
-
-    def powers(self, *related: str) -> list[Power]:
-        players = Seat.objects.filter(power=OuterRef("pk"), user__isnull=False).exclude(
-            role=Seat.Role.OBSERVER
-        )
-        rows = Power.objects.filter(campaign=self.campaign).select_related(*related)
-        rows = rows.annotate(
-            player=Subquery(players.values("user__username")[:1]),
-            away=Exists(players.filter(away_at(timezone.now()))),
-        )
-        self.power_rows = list(rows)
-        return self.power_rows
-
-    def areas(self, *related: str) -> list[Area]:
-        self.area_rows = super().areas(*related)
-        return self.area_rows
-
-
 def load_state(seat: Seat) -> CampaignState:
     campaign = seat.campaign
     rules = campaign.rules
     phase = campaign.phase
     rows = PageRows(campaign)
     world = page_world(campaign, rows)
-    orders = {o.power_id: o for o in phase.orders.all()} if phase else {}
+    orders = pages.orders_by_power(phase) if phase else {}
     return CampaignState(
         seat=seat,
         campaign=campaign,
@@ -217,12 +185,13 @@ def gm_part_key(state: CampaignState) -> str | None:
 def with_saved_orders(state: CampaignState) -> CampaignState:
     """The same state with the open phase's orders read again, after a submission (which
     changes nothing else)."""
-    return replace(state, orders={o.power_id: o for o in state.phase.orders.all()})
+    return replace(state, orders=pages.orders_by_power(state.phase))
 
 
 def panels(state: CampaignState) -> dict:
-    """Sequence, readiness, dice, the ruleset's state panels, the rules links and the
-    scenario's name every page with a phase shows."""
+    """Sequence, readiness, dice, the ruleset's state panels and the style sheets of its
+    pieces on the map, the rules links and the scenario's name every page with a phase
+    shows."""
     presenter = state.presenter
     seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
     return {
@@ -240,6 +209,7 @@ def panels(state: CampaignState) -> dict:
         else {},
         "panels_cache_key": panels_key(state) if presenter else None,
         "ruleset_templates": presenters.templates_of(state.rules),
+        "ruleset_styles": presenters.styles_of(state.rules),
         "scenario_name": scenario_name(state.campaign.scenario),
     }
 
@@ -309,26 +279,8 @@ def page_context(state: CampaignState, **forms) -> dict:
 
 def page_events(state: CampaignState) -> tuple[list[Event], list[Event]]:
     """The newest LOG_LIMIT log lines (newest first) and, for a seated power, the lines of
-    the last resolved phase that may concern it (its own, and those with an audience),
-    oldest first: one query."""
-    events = Event.objects.filter(campaign=state.campaign)
-    cutoff = events.order_by("-pk").values("pk")[LOG_LIMIT - 1 : LOG_LIMIT]
-    wanted = Q(pk__gte=Coalesce(Subquery(cutoff), Value(0)))
-    last = Phase.objects.filter(campaign=state.campaign, status=Phase.Status.RESOLVED)
-    last = Subquery(last.order_by("-turn", "-position").values("pk")[:1])
-    if state.seat.power_id:
-        concerning = Q(power_id=state.seat.power_id) | ~Q(audience=[])
-        wanted |= Q(phase_id=last) & concerning
-    rows = list(
-        events.filter(wanted)
-        .annotate(last_resolved=last)
-        .select_related("actor", "phase")
-        .order_by("-pk")
-    )
-    # every line of the last phase that is not among the newest is older than all of them
-    newest = rows[:LOG_LIMIT]
-    mine = [e for e in reversed(rows) if e.phase_id is not None and e.phase_id == e.last_resolved]
-    return newest, mine
+    the last resolved phase that may concern it, oldest first."""
+    return log.page_lines(state.campaign, state.seat.power_id, LOG_LIMIT)
 
 
 def map_view(state: CampaignState, highlight: set[str] = frozenset()) -> presenters.MapView:
@@ -434,13 +386,6 @@ def readable_payloads(state: CampaignState) -> dict[str, dict]:
     return {keys[pk]: order.payload for pk, order in readable.items() if pk in keys}
 
 
-def log_seen(request) -> int | None:
-    """The id of the newest log line the page that sent ``request`` shows (its log's
-    ``log_seen`` input, sent along by the GM's forms); None when it does not say."""
-    seen = request.POST.get("log_seen", "")
-    return int(seen) if seen.isascii() and seen.isdigit() and len(seen) < 19 else None
-
-
 def log_added(state: CampaignState, since: int | None) -> presenters.LogGroup | None:
     """The log lines written after line ``since`` (the newest the page shows), as the
     group whose lines on the page they follow; None when they cannot simply follow them
@@ -448,20 +393,22 @@ def log_added(state: CampaignState, since: int | None) -> presenters.LogGroup | 
     several phases or of another phase than line ``since``): the log is sent whole."""
     if not since:
         return None
-    events = Event.objects.filter(campaign=state.campaign).select_related("actor", "phase")
     seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
-    added = list(events.filter(pk__gt=since).order_by("-pk"))
+    added = log.lines_after(state.campaign, since)
     groups = presenters.log_groups(added, state.rules, state.campaign.setup, seeded, state.viewer)
     if len(groups) != 1 or groups[0].phase_id is None:
         return None
-    follows = events.filter(pk=since, phase_id=groups[0].phase_id).exists()
+    follows = log.is_line_of(state.campaign, since, groups[0].phase_id)
     return groups[0] if follows else None
 
 
 def log_lines(state: CampaignState, limit: int) -> list[presenters.LogGroup]:
     """The newest ``limit`` log lines, grouped by phase."""
-    events = Event.objects.filter(campaign=state.campaign).select_related("actor", "phase")
     seeded = state.campaign.dice_mode == Campaign.DiceMode.SEEDED
     return presenters.log_groups(
-        list(events[:limit]), state.rules, state.campaign.setup, seeded, state.viewer
+        log.newest_lines(state.campaign, limit),
+        state.rules,
+        state.campaign.setup,
+        seeded,
+        state.viewer,
     )

@@ -12,16 +12,19 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import gm_orders
+from campaign.envelope_forms import EditRowForm
+from campaign.errors import Conflict, ServiceError
+from campaign.query_forms import EditItemForm
 from campaign.views.access import gm_seat
 from campaign.views.context import CampaignState, load_state, map_look
 from campaign.views.edit_panels import edit_forms, opened_panel
 from campaign.views.gm import (
     GM_PAGE,
-    Refusal,
     act,
     answer_change,
     dashboard_context,
     perform,
+    shown_after,
     state_context,
 )
 from rules.forms import row_auto_id, row_item
@@ -36,13 +39,14 @@ def edit(request, campaign_id: int, key: str):
     form_class = edit_forms(state).get(key)
     if form_class is None:
         raise Http404("No such edit.")
-    posted = request.POST.get(form_class.row_field, "") if form_class.row_field else ""
-    item = posted if posted and posted in dict(form_class.items(state.world)) else "new"
-    form = form_class(request.POST, world=state.world, auto_id=row_auto_id(form_class, item))
+    row = EditRowForm(
+        request.POST, field=form_class.row_field, items=lambda: form_class.items(state.world)
+    )
+    form = form_class(request.POST, world=state.world, auto_id=row_auto_id(form_class, row.item))
     prefix = gettext("%(edit)s: ") % {"edit": form_class.title}
 
     def make(_) -> str:
-        said = gm_orders.apply_edit(form, request.POST, seat=state.seat, actor=request.user)
+        said = gm_orders.apply_edit(form, form.data, seat=state.seat, actor=request.user)
         return localized(said) + "."
 
     if request.htmx:
@@ -60,16 +64,16 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
     try:
         outcome = act(request, state, form, make, prefix)
         shown, bound = load_state(gm_seat(request.user, state.campaign.pk)), None
-    except Refusal as refusal:
-        outcome, shown = refusal, refusal.state
-        bound = form if refusal.status == 422 else None
+    except ServiceError as error:
+        outcome, shown = error, shown_after(request, state, error)
+        bound = None if isinstance(error, Conflict) else form
 
     def context() -> dict:
         return {
             **state_context(shown),
             "panel": opened_panel(shown, key, type(form), row_item(form), prefilled=bound),
             # a refusal may meet a page out of date: its map is sent again with the state
-            "map_changed": isinstance(outcome, Refusal) or map_look(shown) != drawn,
+            "map_changed": isinstance(outcome, ServiceError) or map_look(shown) != drawn,
         }
 
     return answer_change(request, state, shown, outcome, f"{GM_PAGE}#edit_done", context)
@@ -99,7 +103,7 @@ def edit_item(request, campaign_id: int, key: str):
     form_class = edit_forms(state).get(key)
     if form_class is None:
         raise Http404("No such edit.")
-    item = request.GET.get("item", "")
+    item = EditItemForm(request.GET).values["item"]
     form = form_class.instance(state.world, item) if item else None
     if form is None:
         raise Http404("Nothing to edit by that name: reload the page.")

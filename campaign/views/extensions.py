@@ -18,9 +18,9 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import extensions, outgoing
-from campaign.errors import Conflict, ServiceError
+from campaign.errors import ServiceError
 from campaign.extension_forms import ExtensionRulesForm, TakeExtensionForm
-from campaign.views import gm
+from campaign.views import gm, refusals
 from campaign.views.access import error_text, gm_seat, player_seat
 from campaign.views.context import load_state, page_context
 
@@ -56,7 +56,6 @@ def take_extension(request, campaign_id: int):
 
 def refuse(request, campaign_id: int, error: ServiceError):
     """The reason, with the campaign as it now is, having changed nothing."""
-    status = 409 if isinstance(error, Conflict) else 422
     seat = player_seat(request.user, campaign_id)
     if request.htmx:
         context = {
@@ -64,9 +63,9 @@ def refuse(request, campaign_id: int, error: ServiceError):
             "extension": extensions.offer(seat),
             "extension_notice": str(error),
         }
-        return render(request, PLAYER_PART, context, status=status)
-    messages.error(request, str(error))
-    return render(request, "campaign/detail.html", page_context(load_state(seat)), status=status)
+        return render(request, PLAYER_PART, context, status=refusals.status_of(error))
+    context = page_context(load_state(seat))
+    return refusals.refuse(request, error, "campaign/detail.html", context)
 
 
 @login_required

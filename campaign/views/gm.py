@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
@@ -24,6 +23,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_orders, lobby, presenters, rollback, scheduling, sealing, watching
 from campaign.changes import expecting_state
+from campaign.envelope_forms import LogSeenForm
 from campaign.errors import Conflict, ServiceError
 from campaign.extension_forms import ExtensionRulesForm
 from campaign.extensions import budgets as extension_budgets
@@ -42,10 +42,10 @@ from campaign.forms import (
 )
 from campaign.gm_order_forms import RevealForm
 from campaign.gm_team import team_of as gm_team_of
-from campaign.gm_team import with_offer
 from campaign.lifecycle import runs_by_itself
 from campaign.models import Campaign, Seat
 from campaign.press_forms import PressRulesForm
+from campaign.selectors.seats import campaign_seats
 from campaign.services import (
     add_observer_seat,
     assign_seat,
@@ -55,7 +55,8 @@ from campaign.services import (
     set_options,
     start_running,
 )
-from campaign.views.access import error_text, gm_seat
+from campaign.views import refusals
+from campaign.views.access import campaign_seat, error_text, gm_seat
 from campaign.views.context import (
     CHOOSE,
     DECISION,
@@ -63,7 +64,6 @@ from campaign.views.context import (
     load_state,
     log_added,
     log_lines,
-    log_seen,
     map_context,
     panels,
 )
@@ -149,9 +149,7 @@ def advance(request, campaign_id: int):
 def seat(request, campaign_id: int, seat_id: int):
     """Seat a user (by user name) or empty the seat."""
     state = load_state(gm_seat(request.user, campaign_id))
-    target = Seat.objects.filter(campaign_id=campaign_id, pk=seat_id).first()
-    if target is None:
-        raise Http404("No such seat.")
+    target = campaign_seat(campaign_id, seat_id)
     return perform(
         request,
         state,
@@ -304,37 +302,31 @@ def observer(request, campaign_id: int):
 # -- helpers ------------------------------------------------------------------------
 
 
-class Refusal(Exception):
-    """A GM action refused, having changed nothing: the reason, the status (422, or 409
-    for a page out of date) and the state to show with it."""
-
-    def __init__(self, reason: str, status: int, state: CampaignState):
-        super().__init__(reason)
-        self.reason, self.status, self.state = reason, status, state
-
-
 def act(
     request, state: CampaignState, form, action: Callable[[dict], object], refusal_prefix=""
 ) -> object:
-    """Validate the form and call the service; what it returns, or Refusal.
+    """Validate the form and call the service; what it returns, or the ServiceError that
+    refused it (an invalid form's errors too).
 
     Every GM form carries the campaign's state version it was shown at: the action runs
     only while the campaign is still in that state, so a form sent twice, replayed or
-    overtaken by another change is refused (409, with the state as it now is) and changes
-    nothing."""
+    overtaken by another change is refused (a Conflict: shown with the state as it now
+    is, ``shown_after``) and changes nothing."""
     expected = StateVersionForm(request.POST)
     if not expected.is_valid():
-        raise Refusal(error_text(expected), 422, state)
+        raise ServiceError(error_text(expected))
     if form is not None and not form.is_valid():
-        raise Refusal(f"{refusal_prefix}{error_text(form)}", 422, state)
-    try:
-        with expecting_state(state.campaign.pk, expected.cleaned_data["state_version"]):
-            return action(form.cleaned_data if form is not None else {})
-    except ServiceError as error:
-        if isinstance(error, Conflict):  # the page is out of date: show the current one
-            current = load_state(gm_seat(request.user, state.campaign.pk))
-            raise Refusal(str(error), 409, current) from None
-        raise Refusal(str(error), 422, state) from None
+        raise ServiceError(f"{refusal_prefix}{error_text(form)}")
+    with expecting_state(state.campaign.pk, expected.cleaned_data["state_version"]):
+        return action(form.cleaned_data if form is not None else {})
+
+
+def shown_after(request, state: CampaignState, error: ServiceError) -> CampaignState:
+    """The state a refusal is shown with: as it now is when the page was out of date (a
+    Conflict), else the page's."""
+    if isinstance(error, Conflict):
+        return load_state(gm_seat(request.user, state.campaign.pk))
+    return state
 
 
 def perform(
@@ -354,10 +346,11 @@ def perform(
     in_place = request.htmx and anchor in IN_PLACE
     try:
         result = act(request, state, form, action, refusal_prefix)
-    except Refusal as refusal:
+    except ServiceError as error:
+        shown = shown_after(request, state, error)
         if in_place:
-            return answer_in_place(request, state, refusal.state, anchor, refusal)
-        return refuse(request, refusal.state, refusal.reason, refusal.status)
+            return answer_in_place(request, state, shown, anchor, error)
+        return refuse(request, error, shown)
     notice = success or str(result)
     if in_place:
         shown = load_state(gm_seat(request.user, state.campaign.pk))
@@ -368,7 +361,7 @@ def perform(
 
 def answer_in_place(request, before: CampaignState, shown: CampaignState, anchor, outcome):
     """The section of ``anchor`` as it now is, saying ``outcome`` (a notice, or the
-    Refusal), with out of band what the change touched."""
+    ServiceError that refused the change), with out of band what the change touched."""
     section, also = IN_PLACE[anchor]
     return answer_change(
         request,
@@ -389,11 +382,11 @@ def answer_change(
     context: Callable[[], dict],
 ):
     """What every change answered in place says: ``template`` with ``context()``, the
-    notice of ``outcome`` (a Refusal's reason, with its status) and, unless refused, the
+    notice of ``outcome`` (a ServiceError's reason, with its status) and, unless refused, the
     log's lines after those the page shows; the whole dashboard again, with the notice,
     when the phase moved on or the campaign ended meanwhile (a rollback, the end)."""
-    refused = isinstance(outcome, Refusal)
-    notice = outcome.reason if refused else outcome
+    refused = isinstance(outcome, ServiceError)
+    notice = str(outcome) if refused else outcome
     if moved_on(before, shown):
         (messages.error if refused else messages.success)(request, notice)
         return HttpResponseClientRedirect(reverse("campaign:gm", args=[before.campaign.pk]))
@@ -401,9 +394,9 @@ def answer_change(
         **context(),
         "notice": notice,
         "notice_level": "error" if refused else "success",
-        "log_added": None if refused else log_added(shown, log_seen(request)),
+        "log_added": None if refused else log_added(shown, seen_line(request)),
     }
-    return render(request, template, answer, status=outcome.status if refused else 200)
+    return render(request, template, answer, status=refusals.status_of(outcome) if refused else 200)
 
 
 def moved_on(before: CampaignState, after: CampaignState) -> bool:
@@ -422,9 +415,9 @@ def moved_on(before: CampaignState, after: CampaignState) -> bool:
     return where(before) != where(after)
 
 
-def refuse(request, state: CampaignState, reason: str, status: int):
-    messages.error(request, reason)
-    return render(request, GM_PAGE, dashboard_context(request, state), status=status)
+def refuse(request, error: ServiceError, state: CampaignState):
+    """The dashboard of ``state``, saying why ``error`` refused."""
+    return refusals.refuse(request, error, GM_PAGE, dashboard_context(request, state))
 
 
 def advance_form(campaign: Campaign, data=None) -> AdvanceForm:
@@ -444,9 +437,9 @@ def gm_order_rows(state: CampaignState) -> list | None:
     return presenters.order_rows(state.powers, state.orders, gm_orders.line_texts(state), said)
 
 
-def campaign_seats(state: CampaignState) -> list[Seat]:
-    """Every seat of the campaign, for the seats table and the GM team (one query)."""
-    return list(with_offer(state.campaign.seats.select_related("user", "power", "former_power")))
+def seen_line(request) -> int | None:
+    """The newest log line the page that sent ``request`` shows; None when it does not say."""
+    return LogSeenForm(request.POST).values["log_seen"]
 
 
 def seat_rows(request, seats: list[Seat]) -> list[dict]:
@@ -471,7 +464,7 @@ def dashboard_context(
     """The dashboard; ``opened``: the (edit, item) of a long list whose form is shown
     (``prefilled``: from an order for the GM)."""
     shown = state_context(state)
-    every = campaign_seats(state)
+    every = campaign_seats(state.campaign)
     seats = seat_rows(request, every)
     return {
         **shown,

@@ -13,12 +13,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_orders
-from campaign.errors import Conflict
+from campaign.errors import Conflict, ServiceError
 from campaign.gm_order_forms import CarryOutForm, RevealForm
+from campaign.query_forms import DigestForm
+from campaign.views import refusals
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
 from campaign.views.edit_panels import edit_forms
-from campaign.views.gm import GM_PAGE, Refusal, act, dashboard_context, perform, refuse
+from campaign.views.gm import GM_PAGE, act, dashboard_context, perform, refuse, shown_after
 from rules.forms import row_item
 
 
@@ -33,11 +35,11 @@ def carry_out(request, campaign_id: int, order_id: int, line: int):
         return carry_out_now(request, campaign_id, order_id, line)
     state = load_state(gm_seat(request.user, campaign_id))
     try:
-        task = gm_orders.find(state.seat, order_id, line, request.GET.get("digest", ""))
+        digest = DigestForm(request.GET).values["digest"]
+        task = gm_orders.find(state.seat, order_id, line, digest)
         form = gm_orders.prefilled(state, task, edit_forms(state))
     except Conflict as error:
-        messages.error(request, str(error))
-        return render(request, GM_PAGE, dashboard_context(request, state), status=409)
+        return refusals.refuse(request, error, GM_PAGE, dashboard_context(request, state))
     opened = (form.edit_key, row_item(form))
     context = dashboard_context(request, state, opened=opened, prefilled=form)
     return render(request, GM_PAGE, context)
@@ -49,7 +51,7 @@ def carry_out_now(request, campaign_id: int, order_id: int, line: int):
     say all its edit needs opens the prefilled form instead, saying so; a refusal shows
     the dashboard with the reason, having changed nothing."""
     state = load_state(gm_seat(request.user, campaign_id))
-    digest = request.POST.get("digest", "")
+    digest = DigestForm(request.POST).values["digest"]
     try:
         said = act(
             request,
@@ -68,11 +70,11 @@ def carry_out_now(request, campaign_id: int, order_id: int, line: int):
         messages.error(request, str(error))
         url = reverse("campaign:carry_out", args=[campaign_id, order_id, line])
         return _back(request, f"{url}?{urlencode({'digest': digest})}")
-    except Refusal as refusal:
+    except ServiceError as error:
         if request.htmx:
-            messages.error(request, refusal.reason)
+            messages.error(request, str(error))
             return HttpResponseClientRedirect(reverse("campaign:gm", args=[campaign_id]))
-        return refuse(request, refusal.state, refusal.reason, refusal.status)
+        return refuse(request, error, shown_after(request, state, error))
     messages.success(request, said)
     return _back(request, reverse("campaign:gm", args=[campaign_id]) + "#gm-orders")
 

@@ -19,10 +19,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
 from campaign import gm_team
-from campaign.errors import Conflict, ServiceError
+from campaign.errors import ServiceError
 from campaign.gm_team_forms import GmUserForm, HandoverAnswerForm
+from campaign.selectors.seats import offer_as_now
 from campaign.services import claim_seat
-from campaign.views import gm
+from campaign.views import gm, refusals
 from campaign.views.access import gm_seat, player_seat
 from campaign.views.context import load_state, page_context
 from campaign.views.seats import INVITE_TOKEN
@@ -78,10 +79,11 @@ def remove(request, campaign_id: int, seat_id: int):
         return gm.perform(request, state, None, act, gettext("GM seat removed."), anchor=ANCHOR)
     try:
         gm.act(request, state, None, act)
-    except gm.Refusal as refusal:
+    except ServiceError as error:
+        shown = gm.shown_after(request, state, error)
         if request.htmx:
-            return gm.answer_in_place(request, state, refusal.state, ANCHOR, refusal)
-        return gm.refuse(request, refusal.state, refusal.reason, refusal.status)
+            return gm.answer_in_place(request, state, shown, ANCHOR, error)
+        return gm.refuse(request, error, shown)
     messages.success(
         request,
         gettext("You are no longer a GM of %(campaign)s.") % {"campaign": state.campaign.name},
@@ -138,8 +140,7 @@ def join(request, campaign_id: int, token: str):
     try:
         claim_seat(token=token, user=request.user)
     except ServiceError as error:
-        messages.error(request, str(error))
-        return render(request, JOIN_PAGE, context, status=409)
+        return refusals.refuse(request, error, JOIN_PAGE, context)
     messages.success(
         request,
         gettext("You are a GM of %(campaign)s.") % {"campaign": seat.campaign.name},
@@ -164,9 +165,8 @@ def handover(request, token: str):
     try:
         gm_team.answer_handover(token=token, user=request.user, accept=form.accepts)
     except ServiceError as error:
-        messages.error(request, str(error))
-        offered.refresh_from_db()
-        return render(request, HANDOVER_PAGE, context, status=409)
+        context["offer"] = offer_as_now(offered)
+        return refusals.refuse(request, error, HANDOVER_PAGE, context)
     names = {"campaign": offered.campaign.name}
     if form.accepts:
         messages.success(request, gettext("You run %(campaign)s now.") % names)
@@ -186,9 +186,7 @@ def ask_for_new_gm(request, campaign_id: int):
     try:
         gm_team.ask_for_new_gm(campaign_id=campaign_id, user=request.user)
     except ServiceError as error:
-        messages.error(request, str(error))
-        status = 409 if isinstance(error, Conflict) else 422
         context = page_context(load_state(seat))
-        return render(request, "campaign/detail.html", context, status=status)
+        return refusals.refuse(request, error, "campaign/detail.html", context)
     messages.success(request, gettext("The site's admins are asked for a new GM."))
     return redirect("campaign:detail", campaign_id)

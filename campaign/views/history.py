@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
@@ -24,8 +23,10 @@ from django.views.decorators.http import require_POST
 
 from campaign import gm_orders, history, presenters, press, tenures, watching
 from campaign.maps.drawn import campaign_map
-from campaign.models import Campaign, Event, Phase, Seat
+from campaign.models import Campaign, Phase, Seat
 from campaign.rollback import roll_back
+from campaign.selectors.history import campaign_phases, past_lines
+from campaign.selectors.pages import orders_by_power
 from campaign.services import seat_for
 from campaign.state_rows import SnapshotRows
 from campaign.views.access import gm_seat
@@ -98,7 +99,7 @@ def resolved_orders(seat: Seat, campaign: Campaign, phase: Phase, keys: dict) ->
     (campaign/gm_orders.py) or for the seat's own power. What stays hidden in them (the
     other side's blocks) the presenter leaves out."""
     shown = {}
-    for order in phase.orders.all():
+    for order in orders_by_power(phase).values():
         payload = order.payload
         if not (gm_orders.reveals(campaign) or order.power_id == seat.power_id):
             payload = {k: v for k, v in payload.items() if k != GM_ORDERS_KEY}
@@ -112,7 +113,7 @@ def phase_history(request, campaign_id: int, phase_id: int):
     seat = seat_for(request.user, campaign_id)
     campaign = seat.campaign
     rules = campaign.rules
-    phases = list(Phase.objects.filter(campaign=campaign).order_by("turn", "position"))
+    phases = campaign_phases(campaign)
     index = next((i for i, p in enumerate(phases) if p.pk == phase_id), None)
     if index is None:
         raise Http404("No such phase in this campaign.")
@@ -139,6 +140,7 @@ def phase_history(request, campaign_id: int, phase_id: int):
         "previous": browsable[at - 1] if at else None,
         "next": browsable[at + 1] if at is not None and at + 1 < len(browsable) else None,
         "ruleset_templates": presenters.templates_of(campaign.rules),
+        "ruleset_styles": presenters.styles_of(campaign.rules),
         "history": True,
         "played_by": tenures.played_by(campaign),
     }
@@ -154,14 +156,9 @@ def phase_history(request, campaign_id: int, phase_id: int):
     context |= {"map": shown.map, "ruleset_panels": shown.panels}
     viewer = shown.viewer
     shown_phases = [p.pk for p in phases[: index + 1]]
-    events = Event.objects.filter(campaign=campaign).filter(
-        Q(phase_id__in=shown_phases) | Q(phase__isnull=True)
-    )
-    if past.event_id is not None:
-        events = events.filter(pk__lte=past.event_id)
     seeded = campaign.dice_mode == Campaign.DiceMode.SEEDED
     context["log"] = presenters.log_groups(
-        list(events.select_related("actor", "phase")[:LOG_LIMIT]),
+        past_lines(campaign, shown_phases, past.event_id, LOG_LIMIT),
         rules,
         campaign.setup,
         seeded,

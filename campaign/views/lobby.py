@@ -11,25 +11,28 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
 from campaign import lobby, reliability
-from campaign.errors import Conflict, ServiceError
+from campaign.errors import ServiceError
 from campaign.forms import AnswerForm, LobbyForm, PlayerRulesForm
 from campaign.models import Seat
-from campaign.views import gm
+from campaign.views import gm, refusals
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
+
+LOBBY_PAGE = "campaign/lobby.html"
 
 
 @require_GET
 def lobby_page(request):
     """The campaigns in the lobby; anyone may read it, a logged-in user may ask."""
-    return show(request)
+    return render(request, LOBBY_PAGE, lobby_context(request))
 
 
-def show(request, status: int = 200):
+def lobby_context(request) -> dict:
+    """The campaigns in the lobby, and the reader's record when logged in."""
     context = {"listings": lobby.listings(request.user), "next": reverse("campaign:lobby")}
     if request.user.is_authenticated:
         context["my_record"] = reliability.of(request.user)
-    return render(request, "campaign/lobby.html", context, status=status)
+    return context
 
 
 @login_required
@@ -68,10 +71,9 @@ def watch(request, campaign_id: int):
 
 
 def refuse(request, error: ServiceError):
-    """The lobby with the reason, having changed nothing: 409 when the campaign moved on
-    (the seat was taken meanwhile), else 422."""
-    messages.error(request, str(error))
-    return show(request, status=409 if isinstance(error, Conflict) else 422)
+    """The lobby with the reason, having changed nothing (refusals.status_of: 409 when
+    the seat was taken meanwhile)."""
+    return refusals.refuse(request, error, LOBBY_PAGE, lobby_context(request))
 
 
 # -- the GM's side ---------------------------------------------------------------------

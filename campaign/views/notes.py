@@ -22,8 +22,9 @@ from django.views.decorators.http import require_http_methods
 from campaign import notes
 from campaign.errors import ServiceError
 from campaign.models import Seat
-from campaign.note_forms import NEW, NoteForm, key_of, key_sent
+from campaign.note_forms import NEW, NoteForm, key_of
 from campaign.services import seat_for
+from campaign.views import refusals
 from campaign.views.access import error_text
 
 UNSENT = object()  # no phase sent (or none a number): no note's form is the one sent
@@ -55,7 +56,7 @@ def notes_page(request, campaign_id: int):
 
 
 def save(request, seat: Seat):
-    form = NoteForm(request.POST, key=key_sent(request.POST))
+    form = NoteForm.posted(request.POST)
     if not form.is_valid():
         return refuse(request, seat, form)
     phase_id, text = form.cleaned_data["phase"], form.cleaned_data["text"]
@@ -64,8 +65,7 @@ def save(request, seat: Seat):
             campaign_id=seat.campaign_id, user=request.user, phase_id=phase_id, text=text
         )
     except ServiceError as error:
-        form.add_error(None, str(error))
-        return refuse(request, seat, form)
+        return refuse(request, seat, form, refusals.into_form(form, error))
     said = gettext("Note saved.") if text.strip() else gettext("Note deleted.")
     if not request.htmx:
         messages.success(request, said)
@@ -77,16 +77,16 @@ def save(request, seat: Seat):
     return render(request, "campaign/notes.html#note", {"campaign": seat.campaign, "slot": slot})
 
 
-def refuse(request, seat: Seat, form: NoteForm):
+def refuse(request, seat: Seat, form: NoteForm, status: int = refusals.REFUSED):
     """The form as sent, with its errors (HTMX: alone), having changed nothing."""
     if not request.htmx:
         messages.error(request, gettext("Your note was not saved."))
-        return page(request, seat, form, status=422)
+        return page(request, seat, form, status=status)
     phase_id = form.cleaned_data.get("phase", UNSENT)
     book = notes.notebook(seat)
     entry = book.entry(phase_id) if phase_id is not UNSENT else None
     context = {"campaign": seat.campaign, "slot": slot_of(book, entry, form)}
-    return render(request, "campaign/notes.html#note", context, status=422)
+    return render(request, "campaign/notes.html#note", context, status=status)
 
 
 def page(request, seat: Seat, bound: NoteForm | None = None, status: int = 200):

@@ -3,7 +3,8 @@
 With HTMX an orders response swaps only the orders panel and, out of band, the
 submissions panel (a standing-order response only its own panel); without HTMX the
 whole campaign page is rendered, or on success redirected to. Refusals carry a status:
-422 for a form error, 409 for a phase that has closed, 400 for a malformed request.
+422 for a form error, 409 for a phase that has closed, 400 for a malformed request, and
+a service's refusal its own (campaign/views/refusals.py).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from django_htmx.http import HttpResponseClientRedirect, reswap
 
 from campaign import gm_orders, presenters
 from campaign.changes import locked_campaign
+from campaign.envelope_forms import OrderEnvelopeForm
 from campaign.errors import PhaseClosed, ServiceError
-from campaign.gm_order_forms import PREFIX
 from campaign.services import decide, seat_for, submit_orders
 from campaign.views.access import player_seat
 from campaign.views.context import (
@@ -33,11 +34,10 @@ from campaign.views.context import (
     page_context,
     with_saved_orders,
 )
+from campaign.views.refusals import status_of
 
 ERROR = "error"
 SUCCESS = "success"
-ENVELOPE = ("csrfmiddlewaretoken", "phase", "ready", "version")  # posted with the orders
-GM_PREFIX = f"{PREFIX}-"  # the part for the GM
 ORDERS_PARTIAL = "campaign/detail.html#order_update"
 ORDER_SAVED_PARTIAL = "campaign/detail.html#order_saved"
 DECISION_PARTIAL = "campaign/detail.html#decision"
@@ -49,9 +49,10 @@ STANDING_PARTIAL = "campaign/detail.html#standing"
 def orders(request, campaign_id: int):
     """Save the seat's orders for the open phase, as a draft or ready."""
     state = load_state(player_seat(request.user, campaign_id))
-    phase_id = request.POST.get("phase", "")
-    if not (phase_id.isascii() and phase_id.isdigit()):
+    envelope = OrderEnvelopeForm(request.POST)
+    if not envelope.is_valid():
         return refuse(request, state, gettext("The form is incomplete: reload the page."), 400)
+    phase_id = envelope.cleaned_data["phase"]
     if not state.takes_orders or phase_id != str(state.phase.pk):
         return refuse(request, state, closed_reason(state, phase_id), 409)
     shared = shares_a_budget(state)
@@ -59,12 +60,12 @@ def orders(request, campaign_id: int):
         if shared:  # allies saving at once take turns, each reading what the other saved
             locked_campaign(campaign_id)
             state = with_saved_orders(state)
-        form = state.order_form(order_fields(request.POST))
+        form = state.order_form(envelope.order_data())
         gm_form = state.gm_form(request.POST)
         if not all([form.is_valid(), gm_form.is_valid()]):
             notice = gettext("Your orders were not saved.")
             return refuse(request, state, notice, 422, order_form=form, gm_form=gm_form)
-        ready = request.POST.get("ready") == "1"
+        ready = envelope.cleaned_data["ready"]
         try:
             submit_orders(
                 seat=state.seat,
@@ -75,9 +76,10 @@ def orders(request, campaign_id: int):
             )
         except PhaseClosed as error:  # resolved meanwhile: show the phase that is open now
             state = load_state(player_seat(request.user, campaign_id))
-            return refuse(request, state, str(error), 409)
+            return refuse(request, state, str(error), status_of(error))
         except ServiceError as error:
-            return refuse(request, state, str(error), 400, order_form=form, gm_form=gm_form)
+            status = status_of(error)
+            return refuse(request, state, str(error), status, order_form=form, gm_form=gm_form)
     notice = (
         gettext("Orders saved and marked ready.") if ready else gettext("Orders saved as a draft.")
     )
@@ -105,7 +107,8 @@ def standing_order(request, campaign_id: int):
     try:
         form.save(seat=state.seat, actor=request.user)
     except ServiceError as error:
-        return refuse(request, state, str(error), 400, STANDING_PARTIAL, standing_form=form)
+        status = status_of(error)
+        return refuse(request, state, str(error), status, STANDING_PARTIAL, standing_form=form)
     return done(request, load_state(state.seat), gettext("Standing order saved."), STANDING_PARTIAL)
 
 
@@ -115,8 +118,9 @@ def decision(request, campaign_id: int):
     """Answer the decision the open phase waits for: the power it waits for, or the GM
     on its behalf. The page is then reloaded (the answer may change the whole map)."""
     state = load_state(seat_for(request.user, campaign_id))
-    form = state.decision_form(order_fields(request.POST))
-    if form is None or str(state.phase.pk) != request.POST.get("phase", ""):
+    envelope = OrderEnvelopeForm(request.POST)
+    form = state.decision_form(envelope.order_data())
+    if form is None or str(state.phase.pk) != envelope.values["phase"]:
         reason = gettext("That decision is no longer asked.")
         return refuse(request, state, reason, 409, DECISION_PARTIAL)
     if not form.answerable:
@@ -125,22 +129,20 @@ def decision(request, campaign_id: int):
     if not form.is_valid():
         reason = gettext("Your decision was not accepted.")
         return refuse(request, state, reason, 422, DECISION_PARTIAL, decision_form=form)
-    version = request.POST.get("version", "")
     try:
         decide(
             seat=state.seat,
             phase_id=state.phase.pk,
             answer=form.answer(),
             actor=request.user,
-            version=int(version)
-            if version.isascii() and version.isdigit() and len(version) < 19
-            else None,
+            version=envelope.values["version"],
         )
     except PhaseClosed as error:
-        return refuse(request, state, str(error), 409, DECISION_PARTIAL)
+        return refuse(request, state, str(error), status_of(error), DECISION_PARTIAL)
     except ServiceError as error:
         reason = gettext("Your decision was not accepted: %(error)s") % {"error": error}
-        return refuse(request, state, reason, 422, DECISION_PARTIAL, decision_form=form)
+        status = status_of(error)
+        return refuse(request, state, reason, status, DECISION_PARTIAL, decision_form=form)
     page = "campaign:gm" if state.seat.is_gm else "campaign:detail"
     messages.success(request, gettext("Decision made."))
     if request.htmx:
@@ -165,15 +167,6 @@ def closed_reason(state: CampaignState, phase_id: str) -> str:
             "power": power,
         }
     return gettext("This phase is closed: your orders were not saved.")
-
-
-def order_fields(data):
-    """The posted order fields, without the envelope the view reads itself and the part
-    for the GM (its own form: campaign/gm_order_forms.py)."""
-    fields = data.copy()
-    for name in [*ENVELOPE, *(n for n in data if n.startswith(GM_PREFIX))]:
-        fields.pop(name, None)
-    return fields
 
 
 def saved(request, state: CampaignState, notice: str):

@@ -24,8 +24,10 @@ from campaign import home, lobby, presenters, progress
 from campaign.errors import ServiceError
 from campaign.forms import NewCampaignForm
 from campaign.models import Seat
+from campaign.query_forms import PollForm
 from campaign.scenarios import create_campaign
 from campaign.services import seat_for
+from campaign.views import refusals
 from campaign.views.context import ANSWER, load_state, map_context, page_context
 from rules import corpus
 from rules.engine import registry, ruleset_for
@@ -53,6 +55,7 @@ def campaign_list(request):
 def new_campaign(request):
     """Any logged-in user may start a campaign and becomes its GM."""
     form = NewCampaignForm(request.POST or None)
+    status = refusals.REFUSED if form.is_bound else 200
     if request.method == "POST" and form.is_valid():
         try:
             campaign = create_campaign(
@@ -64,7 +67,7 @@ def new_campaign(request):
                 start_when=form.cleaned_data["start_when"],
             )
         except ServiceError as error:
-            form.add_error(None, str(error))
+            status = refusals.into_form(form, error)
         else:
             if campaign.start_when == campaign.StartWhen.SEATS:
                 ready = gettext(
@@ -77,7 +80,6 @@ def new_campaign(request):
                 )
             messages.success(request, ready % {"campaign": campaign.name})
             return redirect("campaign:gm", campaign.pk)
-    status = 422 if form.is_bound else 200
     return render(request, "campaign/new.html", {"form": form}, status=status)
 
 
@@ -155,13 +157,13 @@ def phase_status(request, campaign_id: int):
     nothing the player is editing is lost."""
     seat = seat_for(request.user, campaign_id)
     campaign, phase = seat.campaign, seat.campaign.phase
-    shown = (request.GET.get("phase", ""), request.GET.get("status", ""))
-    if phase is None or shown != (str(phase.pk), phase.status):
+    poll = PollForm(request.GET).values
+    if phase is None or (poll["phase"], poll["status"]) != (str(phase.pk), phase.status):
         response = render(request, "campaign/detail.html", page_context(load_state(seat)))
         response["HX-Retarget"] = response["HX-Reselect"] = "#campaign-page"
         return response
     now = progress.polled(campaign, phase)
-    if request.GET.get("pace") in (None, now.key):
+    if poll["pace"] in (None, now.key):
         return HttpResponse(status=204)
     spec = campaign.rules.phase(phase.key)
     context = {"campaign": campaign, "phase": phase, "spec": spec, "progress": now}

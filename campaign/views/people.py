@@ -12,15 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
-from django.http import Http404
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from campaign import lobby
-from campaign.models import Campaign, Power, Reliability, Seat
+from campaign.models import Campaign, Power, Reliability
+from campaign.selectors.people import played_seats, record_of, seated_campaign_ids
+from campaign.views.access import active_person
 
 
 @dataclass(frozen=True)
@@ -38,10 +37,8 @@ class Played:
 @login_required
 @require_GET
 def profile(request, username: str):
-    if "\x00" in username:  # no user has it, and PostgreSQL refuses it in a query
-        raise Http404("No such user.")
-    person = get_object_or_404(get_user_model(), username=username, is_active=True)
-    record = Reliability.objects.filter(user=person).first()
+    person = active_person(username)
+    record = record_of(person)
     context = {
         "person": person,
         "record": record,
@@ -55,12 +52,8 @@ def profile(request, username: str):
 def known_campaigns(person, reader) -> list[Played]:
     """The campaigns ``person`` plays a power in or runs, by name, that ``reader`` sits
     in or finds in the lobby."""
-    seats = list(
-        Seat.objects.filter(Q(role=Seat.Role.GM) | Q(role=Seat.Role.PLAYER), user=person)
-        .select_related("campaign", "power")
-        .order_by("campaign__name", "campaign_id")
-    )
-    sits = set(Seat.objects.filter(user=reader).values_list("campaign_id", flat=True))
+    seats = played_seats(person)
+    sits = seated_campaign_ids(reader)
     listed = set()
     if any(seat.campaign_id not in sits for seat in seats):
         listed = {listing.campaign.pk for listing in lobby.listings(reader)}

@@ -22,7 +22,6 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext
@@ -31,11 +30,14 @@ from django_htmx.http import reswap, retarget
 
 from campaign import press
 from campaign.models import Campaign, Channel, Power, Seat
-from campaign.press_forms import ComposeForm, PressRulesForm
+from campaign.press_forms import ComposeForm, PressRulesForm, SentFromForm
+from campaign.query_forms import PressQueryForm
+from campaign.selectors.press import message_page, newest_messages
 from campaign.services import seat_for
 from campaign.views.access import error_text, gm_seat
 from campaign.views.context import load_state
 from campaign.views.gm import perform
+from campaign.views.refusals import status_of
 
 PANEL, ALL = "panel", "all"  # the compose form's ``view``: where it was sent from
 
@@ -85,15 +87,14 @@ def press_rules(request, campaign_id: int):
 def answer(request, seat: Seat, address: press.Address | None, powers: dict[str, Power]):
     if request.method == "POST":
         return send(request, seat, address, powers)
-    part = request.GET.get("part", "")
-    if part in (PANEL, "channels", "messages"):
+    part = PressQueryForm(request.GET).values["part"]
+    if part:
         return poll(request, seat, address, powers, part)
     return page(request, seat, address, powers)
 
 
 def page(request, seat, address, powers, *, form=None, notice="", status=200):
-    found = Paginator(press.messages(seat, address), press.PAGE_SIZE)
-    shown = found.get_page(request.GET.get("page"))
+    shown = message_page(seat, address, PressQueryForm(request.GET).values["page"])
     rows = list(shown)
     listed = press.entries(seat, request.user, powers)
     if shown.number == 1:
@@ -106,7 +107,7 @@ def page(request, seat, address, powers, *, form=None, notice="", status=200):
 def poll(request, seat, address, powers, part: str):
     """A fragment that polls itself: 204 while the reader's press is unchanged."""
     listed = press.entries(seat, request.user, powers)
-    if request.GET.get("stamp") == press.stamp(listed):
+    if PressQueryForm(request.GET).values["stamp"] == press.stamp(listed):
         return HttpResponse(status=204)
     if part == PANEL:
         return panel(request, seat, powers, listed)
@@ -144,7 +145,7 @@ def reply_form(seat: Seat, powers: dict[str, Power], entry: press.Entry) -> Comp
 
 def newest(request, seat, address, powers, listed, **extra) -> dict:
     """The first page of messages, marked read, and the context that shows it."""
-    rows = list(press.messages(seat, address)[: press.PAGE_SIZE])
+    rows = newest_messages(seat, address)
     listed = press.mark_read(request.user, listed, rows)
     context = reader_context(seat, address, powers, listed, **extra)
     return context | {"lines": press.lines(seat, rows, powers)}
@@ -152,7 +153,9 @@ def newest(request, seat, address, powers, listed, **extra) -> dict:
 
 def send(request, seat, address, powers):
     form = ComposeForm(request.POST, seat=seat, powers=powers, address=address)
-    view = request.POST.get("view", PANEL if address is None else address.key)
+    view = SentFromForm(request.POST).values["view"]
+    if view is None:
+        view = PANEL if address is None else address.key
     try:
         press.may_write(seat)
         if not form.is_valid():
@@ -183,10 +186,10 @@ def refuse(request, seat, address, powers, form, error: press.PressError):
     """The reason, with the form as sent (a page), or alone (HTMX: the form keeps it)."""
     if not request.htmx:
         return page(
-            request, seat, address, powers, form=form, notice=str(error), status=error.status
+            request, seat, address, powers, form=form, notice=str(error), status=status_of(error)
         )
     context = {"notice": str(error), "notice_level": "error"}
-    return render(request, "campaign/press.html#notice", context, status=error.status)
+    return render(request, "campaign/press.html#notice", context, status=status_of(error))
 
 
 def reader_context(

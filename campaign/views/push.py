@@ -5,15 +5,16 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from campaign import push
 from campaign.errors import ServiceError
-from campaign.models import PushSubscription
 from campaign.push_forms import PushSubscriptionForm
+from campaign.views import refusals
+from campaign.views.access import own_device
 
 
 def _devices():
@@ -43,12 +44,11 @@ def subscribe(request):
 @require_POST
 def test_notice(request, device_id: int):
     """Push a test notice to one of the user's devices."""
-    device = get_object_or_404(PushSubscription, pk=device_id, user=request.user)
+    device = own_device(request.user, device_id)
     try:
         push.try_device(device)
     except ServiceError as refusal:
-        messages.error(request, str(refusal))
-        return _devices()
+        return refusals.back(request, refusal, _devices())
     messages.success(
         request,
         gettext("A test notice is on its way to %(device)s.")
@@ -61,7 +61,7 @@ def test_notice(request, device_id: int):
 @require_POST
 def remove(request, device_id: int):
     """Stop the notices to one of the user's devices."""
-    device = get_object_or_404(PushSubscription, pk=device_id, user=request.user)
+    device = own_device(request.user, device_id)
     device.delete()
     messages.success(request, gettext("That device receives no more notices."))
     return _devices()

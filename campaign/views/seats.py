@@ -24,7 +24,10 @@ from campaign import account_mail
 from campaign.errors import ServiceError
 from campaign.forms import LoginForm, SignupForm
 from campaign.models import Seat
+from campaign.query_forms import NextForm
+from campaign.selectors.seats import invited_seat
 from campaign.services import claim_seat
+from campaign.views import refusals
 
 INVITE_TOKEN = re.compile(r"[-\w]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 
@@ -33,8 +36,7 @@ def offered_seat(token: str) -> Seat | None:
     """The seat an invitation link offers (taken or not); None for no such link."""
     if not INVITE_TOKEN.fullmatch(token):  # never issued; a NUL byte is a database error
         return None
-    seats = Seat.objects.select_related("campaign", "power").exclude(role=Seat.Role.GM)
-    return seats.filter(invite_token=token).first()
+    return invited_seat(token)
 
 
 def invitation(next_url: str) -> Seat | None:
@@ -67,8 +69,7 @@ def join(request, token: str):
     try:
         claim_seat(token=token, user=request.user)
     except ServiceError as error:
-        messages.error(request, str(error))
-        return render(request, "campaign/join.html", context, status=409)
+        return refusals.refuse(request, error, "campaign/join.html", context)
     messages.success(
         request, gettext("Welcome to %(campaign)s.") % {"campaign": seat.campaign.name}
     )
@@ -94,8 +95,9 @@ class LoginView(auth_views.LoginView):
 
 
 def _next_url(request) -> str:
-    """The `next` URL when it stays on this site (as LoginView checks it), else ""."""
-    next_url = request.POST.get("next") or request.GET.get("next") or ""
+    """The `next` URL (posted, else asked) when it stays on this site (as LoginView
+    checks it), else ""."""
+    next_url = NextForm(request.POST).values["next"] or NextForm(request.GET).values["next"]
     if url_has_allowed_host_and_scheme(
         next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
     ):

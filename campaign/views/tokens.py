@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from campaign.api import tokens
 from campaign.errors import ServiceError
+from campaign.views import refusals
 from campaign.views.access import error_text
 
 SECTION = "#api-tokens"
@@ -34,8 +35,7 @@ def token_make(request):
     try:
         row, token = tokens.make_token(user=request.user, name=form.cleaned_data["name"])
     except ServiceError as error:
-        messages.error(request, str(error))
-        return _back()
+        return refusals.back(request, error, _back())
     request.session[tokens.SHOWN] = token
     messages.success(request, gettext("Token “%(name)s” made.") % {"name": row.name})
     return _back()

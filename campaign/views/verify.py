@@ -14,15 +14,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
-from campaign.models import Phase, RollRecord
 from campaign.presenters import reads_in_full, visible_text
+from campaign.selectors.verify import phase_rolls
 from campaign.services import seat_for
 from campaign.verify import DRAW_SCRIPT, SCRIPT, RollCheck, verify_draws, verify_phase
+from campaign.views.access import campaign_phase
 from campaign.views.context import load_state
 from rules.text import is_message
 from rules.translation import localized
@@ -47,9 +47,7 @@ class RollRow:
 @login_required
 def phase_verify(request, campaign_id: int, phase_id: int):
     state = load_state(seat_for(request.user, campaign_id))
-    phase = Phase.objects.filter(pk=phase_id, campaign_id=campaign_id).first()
-    if phase is None:
-        raise Http404("No such phase in this campaign.")
+    phase = campaign_phase(campaign_id, phase_id)
     phase.campaign = state.campaign
     spec = state.rules.phase(phase.key)
     context = {
@@ -62,11 +60,7 @@ def phase_verify(request, campaign_id: int, phase_id: int):
     }
     if phase.is_open:
         return render(request, "campaign/verify.html", {**context, "still_open": True}, status=409)
-    rolls = list(
-        RollRecord.objects.filter(phase=phase)
-        .select_related("event", "power")
-        .order_by("index", "pk")
-    )
+    rolls = phase_rolls(phase)
     verification = verify_phase(phase, rolls, dice_mode=state.campaign.dice_mode)
     revealed = state.campaign.ended_at is not None or state.seat.is_gm
     draws = verify_draws(state.campaign, phase, rolls, reveal=revealed)

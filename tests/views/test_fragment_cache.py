@@ -6,12 +6,14 @@ who sees something else."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from campaign import gm_order_forms
-from rules.pax_baltica import presenters as pb_presenters
+from rules import engine
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
 from tests.views.test_map_cache import counted
 from tests.views.test_pb_hidden_information import Secrets, blocks_of
@@ -36,8 +38,23 @@ def panels_of(html: str) -> str:
     return part(html, 'id="state-panels"', "</section>\n</div>")
 
 
+def counted_panels(monkeypatch, key: str) -> list[int]:
+    """Every drawing of the state panels of the ruleset ``key`` during the test."""
+    hooks = engine.ruleset_for(key).hooks
+    presenter = hooks.presenter
+    calls: list[int] = []
+
+    def panels(world, viewer):
+        calls.append(1)
+        return presenter.panels(world, viewer)
+
+    counting = replace(hooks, presenter=replace(presenter, panels=panels))
+    monkeypatch.setitem(engine._hooks, key, counting)
+    return calls
+
+
 def test_each_side_of_pax_baltica_gets_its_own_state_panels_never_the_others(monkeypatch):
-    drawn = counted(monkeypatch, pb_presenters, "panels")
+    drawn = counted_panels(monkeypatch, "pax_baltica")
     campaign = make_pb_campaign()
     users = seat_users(campaign, "sweden", "russia")
     swedish = Secrets.of_blocks(blocks_of(campaign, "sweden"))
