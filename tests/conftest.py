@@ -1,8 +1,11 @@
 """Test-suite settings: the profiles, and no silent skips where CI forbids them.
 
 The CI profile (HYPOTHESIS_PROFILE=ci, set by .ci/run) runs the long runs: more
-hypothesis examples, the full fuzz, the browser walks and the HTML validator, which the
-default profile leaves out unless asked for by marker (``-m browser``, ``-m validator``).
+hypothesis examples, the full fuzz, the browser walks, the HTML validator and the long
+walks (every page as every role: the role × URL matrix, the pseudo-locale, Pax Baltica's
+hidden information, the demo's pages; the demo campaigns played through; every map
+rebuilt), which the default profile leaves out unless asked for by marker
+(``-m browser``, ``-m validator``, ``-m long``).
 COURIER_NO_SKIPS=1 (set by .ci/run) turns every skipped test into a failure of the run,
 so an optional test (the browser walk, the validator, the PostgreSQL races) cannot
 quietly not run.
@@ -26,12 +29,12 @@ NO_SKIPS = os.environ.get("COURIER_NO_SKIPS") == "1"
 _skipped: list[str] = []
 
 
-CI_ONLY_MARKERS = ("browser", "validator")
+CI_ONLY_MARKERS = ("browser", "validator", "long")
 
 
 def pytest_collection_modifyitems(config, items):
-    """The default profile leaves the browser walks and the validator out (deselected, not
-    skipped)."""
+    """The default profile leaves the browser walks, the validator and the long walks of
+    every page out (deselected, not skipped)."""
     if CI_PROFILE or config.getoption("markexpr"):
         return
     ci_only = [item for item in items if any(map(item.get_closest_marker, CI_ONLY_MARKERS))]

@@ -71,7 +71,7 @@ from tests.reliability.test_url_matrix import (
 from tests.services.test_eia_phase_services import resolve
 from tests.services.test_scheduling import run_worker
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 REFUSED = (403, 404, 405)
 READ = ("text/html", "image/svg+xml")

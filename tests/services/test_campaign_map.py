@@ -18,7 +18,7 @@ from campaign.scenarios import create_campaign
 from tests.factories import seat_users
 from tests.maps import with_map
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 
 
 @pytest.fixture

@@ -28,6 +28,7 @@ from campaign.snapshots import decode, read_state
 from campaign.verify import verify_phase
 from rules.dice import seed_hash
 from rules.empires_in_arms.legal import revolt_targets
+from rules.empires_in_arms.models import EiaArea
 from rules.empires_in_arms.services import gm_edit as eia_gm_edit
 from rules.empires_in_arms.services import load_world as eia_world
 from rules.pax_baltica.models import Block
@@ -595,7 +596,7 @@ def test_a_replay_while_a_decision_is_awaited_compares_with_the_live_state():
 def test_a_tampered_state_is_a_mismatch():
     campaign, users = eia_to_revolt()
     resolve(campaign, users["gm"])
-    Area.objects.filter(campaign=campaign, key="minor-1").update(manpower=9)
+    EiaArea.objects.filter(area__campaign=campaign, area__key="minor-1").update(manpower=9)
     before = snapshot(campaign)
     report = replay(campaign.pk)
     assert not report.match
@@ -637,6 +638,7 @@ def test_replay_of_a_campaign_without_snapshots_or_of_no_campaign():
         call_command("replay", str(10**12), stdout=io.StringIO())
 
 
+@pytest.mark.long
 def test_replay_reproduces_a_24_month_demo_campaign_exactly():
     """The issue's test: 24 months of the Empires in Arms demo scenario (seeded dice, a
     revolt attempt by Great Britain whenever it has a legal target and the points, the

@@ -14,10 +14,10 @@ from django.core.management import call_command
 from campaign import readiness, services
 from campaign.models import Campaign, Phase, Seat
 from rules import corpus
+from rules.corpus import merged
 from rules.engine import ruleset_for
 from rules.virgin_queen import services as vq_services
-from tests.corpus.adapters import merged
-from tests.corpus.logs import ADAPTERS
+from tests.corpus.logs import adapters
 from tests.services.test_scheduling import run_worker
 
 # What a ruleset's forms are given as its World, from the pure World: Virgin Queen's
@@ -31,13 +31,13 @@ def situation(ruleset: str, case: dict):
     board, given = corpus.board(ruleset), dict(case.get("given", {}))
     if "links" in board:
         given["links"] = board["links"] + given.get("links", [])
-    world = ADAPTERS[ruleset].build(merged(board, given))
+    world = adapters()[ruleset].build(merged(board, given))
     return AS_LOADED.get(ruleset, lambda world: world)(world)
 
 
 SITUATIONS = [
     pytest.param(ruleset, case, id=case["id"])
-    for ruleset in ADAPTERS
+    for ruleset in adapters()
     for found in corpus.cases(ruleset).values()
     for case in found
 ]
@@ -85,6 +85,7 @@ def demo(django_capture_on_commit_callbacks) -> list[Campaign]:
     return campaigns
 
 
+@pytest.mark.long
 @pytest.mark.django_db
 def test_no_phase_of_a_demo_campaign_stays_open_without_someone_owing_something(
     demo, django_capture_on_commit_callbacks

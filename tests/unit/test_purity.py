@@ -1,7 +1,8 @@
 """The pure rule modules stand without Django: each loads in a fresh interpreter with
-neither django nor the campaign app in sys.modules (the modules are those of the import
-contract in pyproject.toml, which lint-imports checks statically in bin/test), and each
-ruleset's state knows its options' defaults as the ruleset declares them."""
+neither django nor the campaign app in sys.modules (the platform's, of the import contract
+in pyproject.toml, and each game's, as its Ruleset declares them: the import contracts
+check them statically), and each ruleset's state knows its options' defaults as the
+ruleset declares them."""
 
 from __future__ import annotations
 
@@ -21,10 +22,12 @@ from rules.pax_baltica import state as pb_state
 from rules.pax_baltica.ruleset import OPTIONS as PB_OPTIONS
 from rules.virgin_queen import state as vq_state
 from rules.virgin_queen.ruleset import OPTIONS as VQ_OPTIONS
+from tests.unit.test_import_contracts import games_pure_modules
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
-PURE = next(c for c in CONTRACTS["contracts"] if "django" in c.get("forbidden_modules", []))
+PLATFORM = next(c for c in CONTRACTS["contracts"] if "django" in c.get("forbidden_modules", []))
+PURE = [*PLATFORM["source_modules"], *games_pure_modules()]
 
 
 def loaded_by(module: str, then: str = "") -> list[str]:
@@ -39,14 +42,13 @@ def loaded_by(module: str, then: str = "") -> list[str]:
     return json.loads(run.stdout)
 
 
-def test_every_procedure_phase_and_state_module_is_in_the_contract():
-    pure = set(PURE["source_modules"])
+def test_every_procedure_phase_and_state_module_is_declared_pure():
     for path in (ROOT / "rules").glob("*/*.py"):
         if path.stem in ("procedures", "phases", "state", "legal", "supply", "edits"):
-            assert f"rules.{path.parent.name}.{path.stem}" in pure
+            assert f"rules.{path.parent.name}.{path.stem}" in PURE
 
 
-@pytest.mark.parametrize("module", PURE["source_modules"])
+@pytest.mark.parametrize("module", PURE)
 def test_a_pure_module_loads_without_django(module):
     assert loaded_by(module) == []
 
@@ -78,5 +80,20 @@ def test_outside_migrations_the_campaign_app_and_the_site_name_no_ruleset(folder
         if "migrations" not in path.parts
         for word in ruleset_words()
         if re.search(rf"\b{re.escape(word)}\b", path.read_text())
+    }
+    assert named == set()
+
+
+# Columns one game's tables hold (rules/empires_in_arms/models.py), once the core's.
+GAME_COLUMNS = ("treasury", "political_points", "ceded", "manpower")
+
+
+def test_outside_migrations_the_campaign_app_names_no_games_columns():
+    named = {
+        f"{path.relative_to(ROOT)}: {word}"
+        for path in (ROOT / "campaign").rglob("*.py")
+        if "migrations" not in path.parts
+        for word in GAME_COLUMNS
+        if re.search(rf"\b{word}\b", path.read_text())
     }
     assert named == set()

@@ -34,7 +34,7 @@ from tests.factories import make_pb_campaign, seat_users
 from tests.push_receiver import Device, subscription_of
 from tests.services.test_eia_phase_services import CyclingDice, order, resolve
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.long]
 HTMX = {"HTTP_HX_REQUEST": "true"}
 # Recruitment: Saxony-Poland's draw rolls 1 → the first of its pool in the order of the
 # campaign's secret (Schulenburg or Lubomirski).
