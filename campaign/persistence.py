@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 from django.utils import timezone
 
@@ -19,6 +19,11 @@ from campaign.json_rows import insert_rows
 from campaign.models import Adjacency, Area, Campaign, Event, Phase, Power, RollRecord
 from rules.log import GM, LogLine
 from rules.text import message_of
+
+if TYPE_CHECKING:
+    from campaign.services import PhaseContext
+
+Item = TypeVar("Item")  # a state dataclass of a ruleset's World
 
 
 @dataclass
@@ -67,23 +72,23 @@ class Loaded:
     campaign: Campaign | None = None
 
     @classmethod
-    def of(cls, world: Any, board: Board, campaign: Campaign | None, **extra: Any) -> Loaded:
+    def of(cls, world: Any, board: Board, campaign: Campaign | None, **extra: Any) -> Self:
         """The World read from ``board``, with a deep copy to diff against."""
         before = copy.deepcopy(world)
         return cls(world, before, board.power_ids, board.area_ids, campaign, **extra)
 
 
 def phase_service(
-    load: Callable[[Campaign], Any],
+    load: Callable[[Campaign], Loaded],
     resolver: Callable[..., object],
-    write: Callable[[Any, Any], None],
-) -> Callable[[Any], None]:
+    write: Callable[[Loaded, PhaseContext], None],
+) -> Callable[[PhaseContext], None]:
     """A ruleset's phase service: ``load`` the campaign's World, let the pure ``resolver``
     change it with the orders and dice of the PhaseContext, ``write`` what changed. What
     the resolver answers (its outcomes) is in the log it wrote; the service answers None:
     the phase is resolved. It leaves the World it wrote in ``context.world``."""
 
-    def service(context) -> None:
+    def service(context: PhaseContext) -> None:
         loaded = load(context.campaign)
         resolver(loaded.world, context.orders, context.dice)
         write(loaded, context)
@@ -95,10 +100,10 @@ def phase_service(
 
 def sync_rows(
     model,
-    before: Iterable,
-    after: Iterable,
+    before: Iterable[Item],
+    after: Iterable[Item],
     fields: list[str],
-    to_row: Callable[[object, int | None], object],
+    to_row: Callable[[Item, int | None], object],
 ) -> None:
     """Write the difference between two lists of state dataclasses that carry ids; the
     items created get the ids of their new rows, so that the World is as stored."""
@@ -114,7 +119,7 @@ def sync_rows(
     create_rows(model, [i for i in after if i.id is None], lambda i: to_row(i, None))
 
 
-def create_rows(model, items: list, to_row: Callable[[object], object]) -> None:
+def create_rows(model, items: list[Item], to_row: Callable[[Item], object]) -> None:
     """Insert a row for each of these state dataclasses (in one query) and give each
     the id of its row."""
     if items:
@@ -123,7 +128,7 @@ def create_rows(model, items: list, to_row: Callable[[object], object]) -> None:
             item.id = row.pk
 
 
-def by_id(items: Iterable) -> list:
+def by_id(items: Iterable[Item]) -> list[Item]:
     """State dataclasses that carry ids, in the order of their ids (as loaders read
     them)."""
     return sorted(items, key=lambda item: item.id)

@@ -3,21 +3,22 @@
 The map rows feed both the SVG and the accessible table; the sequence says where the
 campaign is in its turn; readiness says which powers have given orders; the log is
 grouped by phase. What belongs to one game (its map badges, extra table columns and
-state panels) comes from the ruleset's presenter (``Hooks.presenter``, usually its
-presenters module), which offers what RulesetPresenter describes.
+state panels) comes from the ruleset's presenter (``Hooks.presenter``, the
+rules.engine.Presenter of its presenters module).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Protocol
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from campaign.maps import labels, marks
+from rules.engine import Presenter
 from rules.gm_orders import KEY as GM_ORDERS_KEY
 from rules.translation import Name, localized, render
 
@@ -43,48 +44,6 @@ COUNTERS_A_ROW = 4
 ORDER_RADIUS = 14.0  # an order marker's, in map units
 SMALLEST_LABEL = 10.0  # the font size a translated area name is never drawn below
 BEFORE_THE_FIRST_PHASE = gettext_lazy("Before the first phase")
-
-
-class RulesetPresenter(Protocol):
-    """A ruleset's presenter module: pure functions over its World."""
-
-    COLUMNS: tuple[str, ...]  # headers of the ruleset's map-table columns
-    MAP_KEY: str  # what the map's badges mean
-    # optional: the badge kinds a drawn map shows as a pattern over the area instead of a
-    # counter ("hatch", "cross", or "" for none: the usual state, e.g. Catholic), so that
-    # a status never reads as a second fill colour
-    MAP_PATTERNS: dict[str, str]
-
-    def area_marks(self, world: Any, viewer: frozenset[str] | None) -> dict[str, Any]:
-        """Per area key: ``badges`` (each with kind, value, label), ``cells`` (one per
-        column) and ``remarks`` (words after the area's kind, e.g. "ceded"), showing
-        only what ``viewer`` (Ruleset.viewer) may see."""
-
-    def panels(self, world: Any, viewer: frozenset[str] | None) -> dict[str, Any]:
-        """The ruleset's state panels, as its templates read them, for ``viewer``."""
-
-    def area_refs(self, world: Any, key: str) -> tuple[frozenset[str], frozenset[int]]:
-        """The keys (the area's, a zone's it lies in) and the ids (of the pieces that
-        stand in it) an order may name the area ``key`` by."""
-
-    TIMELINE_TITLE: str  # what the timeline chart (campaign/timeline.py) shows
-    TIMELINE_CAPTION: str  # how its values are read
-
-    def order_marks(
-        self, world: Any, orders: Mapping[str, dict], viewer: frozenset[str] | None
-    ) -> list[Any]:
-        """Optional: the orders ``viewer`` may read (payloads by power key) as
-        rules.marks.OrderMark arrows and markers."""
-
-    def order_text(self, world: Any, power_key: str, payload: dict) -> list[str]:
-        """Optional: a power's order (its payload, whatever the phase) as sentences in the
-        active language, its lines for the GM aside; the GM's list of the orders given
-        reads them."""
-
-    def timeline(self, state: dict, powers: Any) -> list[tuple[str, str, str, int | None]]:
-        """The timeline's readings of a state (as campaign/snapshots.py ``decode`` gives
-        it): per series, its key, name, colour and value; ``powers``: the campaign's
-        Power rows in order. Only values every seat may see."""
 
 
 @dataclass(frozen=True)
@@ -270,15 +229,24 @@ def newest_line_id(groups: list[LogGroup]) -> int:
 def templates_of(ruleset: Any) -> str:
     """The folder of the ruleset's own templates (map badges, state panels), in its
     package's templates/ (an app's): those of a ruleset with a presenter; "" for one
-    without."""
+    without. Its map_badges.html draws its badges (``shape``), the patterns of its
+    statuses on a drawn map (``patterns``) and its entries of the map's legend
+    (``legend``)."""
     return f"campaign/{ruleset.key}" if ruleset.hooks.presenter else ""
+
+
+def styles_of(ruleset: Any) -> tuple[str, ...]:
+    """The style sheets of the ruleset's pieces on the map (its presenter's
+    ``map_styles``), as static paths; none for a ruleset without a presenter."""
+    presenter = ruleset.hooks.presenter
+    return presenter.map_styles if presenter else ()
 
 
 def map_view(
     areas: list[dict],
     powers: list[Any],
     world: Any,
-    presenter: RulesetPresenter | None,
+    presenter: Presenter[object] | None,
     viewer: frozenset[str] | None = None,
     highlight: set[str] = frozenset(),
     shapes: Any = None,
@@ -309,8 +277,8 @@ def map_view(
     ]
     common = {
         "legend": [(Name(p.name), p.color) for p in powers],
-        "columns": presenter.COLUMNS if presenter else (),
-        "key": presenter.MAP_KEY if presenter else "",
+        "columns": presenter.columns if presenter else (),
+        "key": presenter.map_key if presenter else "",
         "orders": order_lines(presenter, world, orders, viewer, points, powers),
     }
     if drawn:
@@ -344,7 +312,7 @@ def map_label(place: Any, english: str, name: str | None = None) -> MapLabel:
 def drawn_map(
     rows: list[AreaRow],
     areas: list[dict],
-    presenter: RulesetPresenter | None,
+    presenter: Presenter[object] | None,
     shapes: Any,
     own_power_id: int | None,
     common: dict,
@@ -377,10 +345,10 @@ def drawn_map(
     )
 
 
-def drawn_marks(row: AreaRow, presenter: RulesetPresenter | None) -> dict:
+def drawn_marks(row: AreaRow, presenter: Presenter[object] | None) -> dict:
     """An area's badges as a drawn map shows them: statuses as patterns (the presenter's
-    MAP_PATTERNS), the others as counters in rows of COUNTERS_A_ROW under its name."""
-    patterns = getattr(presenter, "MAP_PATTERNS", {})
+    ``map_patterns``), the others as counters in rows of COUNTERS_A_ROW under its name."""
+    patterns = presenter.map_patterns if presenter else {}
     counters = [b for b in row.badges if b.kind not in patterns]
     width = min(len(counters), COUNTERS_A_ROW)
     placed = tuple(
@@ -396,7 +364,7 @@ def drawn_marks(row: AreaRow, presenter: RulesetPresenter | None) -> dict:
 
 
 def order_lines(
-    presenter: Any,
+    presenter: Presenter[object] | None,
     world: Any,
     orders: Mapping[str, dict] | None,
     viewer: frozenset[str] | None,
@@ -404,8 +372,8 @@ def order_lines(
     powers: list[Any],
 ) -> tuple[OrderLine, ...]:
     """The orders as the presenter marks them (``order_marks``), placed at the areas'
-    ``points``; none for a ruleset that does not mark its orders."""
-    if not orders or not hasattr(presenter, "order_marks"):
+    ``points``; none for a ruleset without a presenter."""
+    if not orders or presenter is None:
         return ()
     colors = {power.key: power.color for power in powers}
     lines = []
@@ -587,11 +555,13 @@ def order_rows(
     return rows
 
 
-def orders_said(presenter: Any, world: Any) -> Callable[[str, dict], list[str]] | None:
+def orders_said(
+    presenter: Presenter[object] | None, world: object
+) -> Callable[[str, dict], list[str]] | None:
     """How the ruleset's presenter says a power's order as sentences in the reader's
-    language (its optional ``order_text(world, power_key, payload)``); None for a
-    ruleset whose presenter does not."""
-    order_text = getattr(presenter, "order_text", None)
+    language (its ``order_text(world, power_key, payload)``); None for a ruleset whose
+    presenter does not."""
+    order_text = presenter.order_text if presenter else None
     if order_text is None:
         return None
     return lambda power_key, payload: order_text(world, power_key, payload)

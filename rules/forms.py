@@ -1,16 +1,21 @@
-"""What every ruleset's forms share: strict whole numbers, id choices, the order-form
-and GM-edit-form bases."""
+"""What every ruleset's forms share: strict whole numbers, id choices, and the bases of
+its order forms, GM edit forms, standing orders and mid-phase decisions (the form
+classes its rules.engine.Hooks name)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext, gettext_lazy
+
+if TYPE_CHECKING:
+    from campaign.models import Seat
+    from rules.engine import Actor, Label
 
 
 class WholeNumberField(forms.IntegerField):
@@ -63,11 +68,13 @@ def row_item(form: forms.Form) -> str:
     return auto_id[len(prefix) : -len("_%s")]
 
 
-def flag(label: str) -> forms.BooleanField:
+def flag(label: Label) -> forms.BooleanField:
     return forms.BooleanField(label=label, required=False)
 
 
-def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=False):
+def id_field(
+    label: Label, choices: list[tuple[int, str]], what: Label, *, hidden: bool = False
+) -> forms.TypedChoiceField:
     """A choice of one object by its database id."""
     return forms.TypedChoiceField(
         label=label,
@@ -84,16 +91,18 @@ def id_field(label: str, choices: list[tuple[int, str]], what: str, *, hidden=Fa
     )
 
 
-def row_key(choices: list[tuple[str, str]], refusal: str = "") -> forms.ChoiceField:
+def row_key(choices: list[tuple[str, str]], refusal: Label = "") -> forms.ChoiceField:
     """The hidden field that says which row (power, space, zone…) an edit form of a
     table row edits; ``refusal``: what a key no longer there gets."""
-    messages = {"required": gettext_lazy("This form does not say what it edits: reload the page.")}
+    messages: dict[str, Label] = {
+        "required": gettext_lazy("This form does not say what it edits: reload the page.")
+    }
     if refusal:
         messages["invalid_choice"] = refusal
     return forms.ChoiceField(choices=choices, widget=forms.HiddenInput, error_messages=messages)
 
 
-def number_field(label: str, bounds: tuple[int, int], **kwargs) -> WholeNumberField:
+def number_field(label: Label, bounds: tuple[int, int], **kwargs: Any) -> WholeNumberField:
     """A whole number within ``bounds``; every refusal says the range. (The dashboard's
     message puts the label in front.)"""
     low, high = bounds
@@ -119,9 +128,8 @@ class BaseOrderForm(forms.Form):
     saved draft, refusing any posted field it did not offer."""
 
     rules: tuple[str, ...] = ()
-    nothing_to_order = gettext_lazy("You have nothing to order in this phase.")
-    field_names: dict[str, str] = {}  # fixed fields, offered only when legal -> refusal
-    field_prefixes: dict[str, str] = {}  # per-item fields: prefix -> refusal message
+    field_names: dict[str, Label] = {}  # fixed fields, offered only when legal -> refusal
+    field_prefixes: dict[str, Label] = {}  # per-item fields: prefix -> refusal message
     # True: the form also takes ``saved_orders``, the other powers' saved orders of the
     # phase (power key -> payload), for a budget they share; it shows of them only what
     # their powers share with this one.
@@ -132,6 +140,11 @@ class BaseOrderForm(forms.Form):
         self.power_key = power_key
         super().__init__(data, initial=self.initial_from(initial_payload or {}))
         self.add_fields()
+
+    @property
+    def nothing_to_order(self) -> Label:
+        """What the form says when the power has nothing to order."""
+        return gettext_lazy("You have nothing to order in this phase.")
 
     def add_fields(self) -> None:
         """Add the fields this power may fill in now."""
@@ -169,9 +182,10 @@ class BaseOrderForm(forms.Form):
         values = self.data.getlist(name) if hasattr(self.data, "getlist") else [self.data[name]]
         return ", ".join(str(value) for value in values)
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         """Refuse any posted field this power is not offered (a tampered request)."""
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         for name in self.data:
             if name in self.fields:
                 continue
@@ -188,14 +202,54 @@ class BaseOrderForm(forms.Form):
         return cleaned
 
 
+class BaseStandingForm(forms.Form):
+    """A player's standing orders, which answer for the power where a procedure cannot
+    stop to ask; ``save`` keeps them (call after is_valid())."""
+
+    def __init__(self, data=None, *, world: Any, power_key: str, **kwargs: Any):
+        self.world = world
+        self.power_key = power_key
+        super().__init__(data, **kwargs)
+
+    def save(self, *, seat: Seat, actor: Actor) -> None:
+        raise NotImplementedError
+
+
+class BaseDecisionForm(forms.Form):
+    """The decision a procedure waits for in mid-phase, asked of the reader playing
+    ``power_key`` (None: a seat without a power) or of the GM (``as_gm``): whether this
+    reader may answer (``answerable``), whom it waits for (``waiting_for``), and the
+    answer the ruleset's ``decide`` takes (``answer()``, after is_valid())."""
+
+    answerable = False
+
+    def __init__(self, data=None, *, world: Any, power_key: str | None, as_gm: bool):
+        self.world = world
+        self.power_key = power_key
+        self.as_gm = as_gm
+        super().__init__(data)
+
+    @property
+    def waiting_for(self) -> str:
+        """The power the decision waits for, as people read it."""
+        raise NotImplementedError
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        return self.cleaned_data
+
+    def answer(self) -> dict:
+        raise NotImplementedError
+
+
 class BaseEditForm(forms.Form):
     """One GM edit, its choices built from the World: ``edit_key`` names the ruleset's
     edit (rules/<ruleset>/edits.py) that campaign.gm_edits.apply makes with
     ``edit_fields()``."""
 
     edit_key = ""
-    title = ""
-    submit_label = gettext_lazy("Save")
+    title: Label = ""
+    submit_label: Label = gettext_lazy("Save")
     rule = ""
     row_field = ""  # a RowEditForm's: the field that names the row it edits
 
@@ -207,6 +261,10 @@ class BaseEditForm(forms.Form):
 
     def add_choices(self) -> None:
         """Set the choice fields from the World."""
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        return self.cleaned_data
 
     def full_clean(self) -> None:
         """Validate; a hidden field's errors are the form's own (its reader sees no such

@@ -101,7 +101,7 @@ def _target(
                 value=target,
             )
         )
-    piece = pieces.get(_number(piece_id))
+    piece = pieces.get(found) if (found := _number(piece_id)) is not None else None
     if piece is None:
         raise Refused(
             Text(
@@ -209,9 +209,9 @@ def describe(line: Mapping[str, Any], pieces: Mapping[int, Piece], places: Mappi
     text = str(line.get("text", ""))
     if kind == CARD:
         return Text("card played: %(card)s", card=text)
-    piece = pieces.get(line.get("piece"))
-    label = piece.label if piece is not None else Text("unit #%(id)s", id=line.get("piece"))
-    area = places.get(line.get("area"), line.get("area"))
+    piece = pieces.get(found) if isinstance(found := line.get("piece"), int) else None
+    label = piece.label if piece is not None else Text("unit #%(id)s", id=found)
+    area = places.get(key, key) if isinstance(key := line.get("area"), str) else key
     if kind == BATTLE:
         said = Text("battle: %(piece)s attacks in %(area)s", piece=label, area=area)
     else:

@@ -36,7 +36,7 @@ BESIEGED = "besieged"  # the kind of the badge of an area under siege, in every 
 
 @dataclass(frozen=True)
 class AreaMarks:
-    """One area's badges, its cells under the presenter's COLUMNS, and remarks after
+    """One area's badges, its cells under the presenter's columns, and remarks after
     its kind."""
 
     badges: tuple[Badge, ...]
@@ -76,8 +76,11 @@ def gm_move_marks(
     by_id = {piece.id: piece for piece in pieces}
     marks = []
     for line in gm_orders.lines_of(payload):
-        piece, area = by_id.get(line.get("piece")), line.get("area")
-        drawn = piece is not None and piece.area in places and area in places
+        piece_id, area = line.get("piece"), line.get("area")
+        piece = by_id.get(piece_id) if isinstance(piece_id, int) else None
+        if piece is None or not isinstance(area, str):
+            continue
+        drawn = piece.area in places and area in places
         if line.get("kind") == gm_orders.MOVE and drawn and area != piece.area:
             said = gm_orders.describe(
                 {"kind": gm_orders.MOVE, "piece": piece.id, "area": area}, by_id, places

@@ -19,7 +19,7 @@ only its parts.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 
 class Text(str):
@@ -33,7 +33,7 @@ class Text(str):
         return cls._make(msgid, "", params, msgid)
 
     @classmethod
-    def _make(cls, msgid: str, plural: str, params: dict, english: str) -> Text:
+    def _make(cls, msgid: str, plural: str, params: dict, english: str) -> Self:
         if params:  # without them the msgid is the text, and its % signs are literal
             english = english % {
                 k: str.__str__(v) if isinstance(v, Text) else v for k, v in params.items()
@@ -88,6 +88,6 @@ def is_message(value: Any) -> bool:
 def _rebuild(message: dict) -> Text:
     params = {k: _rebuild(v) if is_message(v) else v for k, v in message["params"].items()}
     if message.get("plural"):
-        count = params.pop("count")
+        count = int(params.pop("count"))
         return Plural(message["id"], message["plural"], count=count, **params)
     return Text(message["id"], **params)

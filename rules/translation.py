@@ -98,7 +98,7 @@ def _made(message: dict) -> str:
         return ""
     if message.get("plural"):
         english = message["id"] if params["count"] == 1 else message["plural"]
-        template = ngettext(message["id"], message["plural"], params["count"])
+        template = ngettext(message["id"], message["plural"], int(params["count"]))
     else:
         english = message["id"]
         template = named(english) if not params else gettext(english)

@@ -64,14 +64,15 @@ def eia_powers(campaign: Campaign, *, treasury: int, political_points: int) -> l
                 name=name,
                 color=color,
                 sort=i,
-                treasury=treasury,
-                political_points=political_points,
             )
             for i, (key, name, color, _) in enumerate(POWERS)
         ]
     )
     EiaPowerStatus.objects.bulk_create(
-        [EiaPowerStatus(power=p, zone=z) for p, (*_, z) in zip(powers, POWERS, strict=True)]
+        [
+            EiaPowerStatus(power=p, zone=z, treasury=treasury, political_points=political_points)
+            for p, (*_, z) in zip(powers, POWERS, strict=True)
+        ]
     )
     return powers
 
@@ -114,7 +115,6 @@ def make_eia_campaign(
             name="Palatinate",
             kind="minor",
             controller=by_key["france"],
-            manpower=2,
             capital="Mannheim",
             x=420,
             y=260,
@@ -126,8 +126,6 @@ def make_eia_campaign(
             kind="province",
             home_power=by_key["spain"],
             controller=by_key["france"],
-            ceded=True,
-            manpower=3,
             capital="Seville",
             x=160,
             y=560,
@@ -139,7 +137,6 @@ def make_eia_campaign(
             kind="province",
             home_power=by_key["spain"],
             controller=by_key["spain"],
-            manpower=3,
             capital="Burgos",
             x=170,
             y=470,
@@ -154,15 +151,23 @@ def make_eia_campaign(
                 name=f"Minor {i:03d}",
                 kind="minor",
                 controller=holder,
-                manpower=1 + i % 3,
                 capital=f"Town {i}",
                 x=40 + (i * 37) % 900,
                 y=40 + (i * 53) % 600,
             )
         )
     area_rows = Area.objects.bulk_create(rows)
+    manpower = [2, 3, 3] + [1 + i % 3 for i in range(areas - 3)]
     EiaArea.objects.bulk_create(
-        [EiaArea(area=a, guerrilla_value=3 if a.home_power_id else None) for a in area_rows]
+        [
+            EiaArea(
+                area=a,
+                ceded=a.key == "andalusia",
+                manpower=n,
+                guerrilla_value=3 if a.home_power_id else None,
+            )
+            for a, n in zip(area_rows, manpower, strict=True)
+        ]
     )
     Adjacency.objects.bulk_create(
         [Adjacency(campaign=campaign, a=x, b=y) for x, y in pairwise(area_rows)]

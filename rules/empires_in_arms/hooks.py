@@ -5,10 +5,11 @@ from __future__ import annotations
 from rules.empires_in_arms import presenters, scenario_loader, services
 from rules.empires_in_arms.forms import orders
 from rules.empires_in_arms.forms.edits import EDIT_FORMS
+from rules.empires_in_arms.state import World
 from rules.empires_in_arms.storage import STORAGE
 from rules.engine import Hooks, PhaseHooks, ScenarioHooks
 
-HOOKS = Hooks(
+HOOKS: Hooks[World] = Hooks(
     load_world=services.load_world,
     phases={
         "peace": PhaseHooks(services.resolve_peace, orders.PeaceOrderForm),
@@ -22,5 +23,5 @@ HOOKS = Hooks(
     edit_forms=EDIT_FORMS,
     gm_edit=services.gm_edit,
     standing_form=orders.StandingOrderForm,
-    presenter=presenters,
+    presenter=presenters.PRESENTER,
 )

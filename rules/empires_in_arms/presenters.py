@@ -16,20 +16,10 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import gm_orders
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_NAMES, Area, World
+from rules.engine import Presenter, Reading
 from rules.marks import BESIEGED, AreaMarks, Badge, OrderMark, counted, gm_move_marks
-from rules.translation import localized
+from rules.platform import localized
 
-COLUMNS = (
-    gettext_lazy("Manpower"),
-    gettext_lazy("Guerrilla value"),
-    gettext_lazy("Revolt number (sponsor)"),
-    gettext_lazy("Guerrilla factors"),
-    gettext_lazy("Corps"),
-)
-MAP_KEY = gettext_lazy(
-    "On the map: red circle = revolt number, brown square = guerrilla factors, grey square = corps."
-)
-MAP_PATTERNS = {BESIEGED: "dots"}  # a drawn map dots an area where a siege goes on
 HOLDINGS = {
     ALLIED: gettext_lazy("allied minor"),
     CLIENT: gettext_lazy("client state"),
@@ -89,7 +79,9 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
     revolts = {revolt.area: revolt for revolt in world.revolts if revolt.active}
     factors = guerrilla_factors(world)
     corps = Counter(unit.area for unit in world.corps)
-    sieges = {unit.area for unit in [*world.corps, *world.guerrillas] if unit.besieged}
+    sieges = {c.area for c in world.corps if c.besieged} | {
+        g.area for g in world.guerrillas if g.besieged
+    }
     marks = {}
     for key, area in world.areas.items():
         revolt = revolts.get(key)
@@ -380,18 +372,39 @@ def named(world: World, power: str, key: str) -> dict[str, str]:
     return {"power": world.powers[power].name, "area": world.areas[key].name}
 
 
-TIMELINE_TITLE = gettext_lazy("Revolt numbers by sponsor")
-TIMELINE_CAPTION = gettext_lazy(
-    "One line per power: the sum of the revolt numbers of the active revolts it sponsors "
-    "(0: none), as each month opened and now. Powers with no active revolt throughout "
-    "are left out."
-)
-
-
-def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
+def timeline(state: dict, powers) -> list[Reading]:
     """Per power, the sum of its active revolts' numbers (public, as the map shows them)."""
     totals: Counter = Counter()
     for revolt in state.get("revolts", []):
         if revolt["active"]:
             totals[revolt["sponsor"]] += revolt["number"]
     return [(p.key, p.display_name, p.color, totals[p.key]) for p in powers]
+
+
+PRESENTER: Presenter[World] = Presenter(
+    columns=(
+        gettext_lazy("Manpower"),
+        gettext_lazy("Guerrilla value"),
+        gettext_lazy("Revolt number (sponsor)"),
+        gettext_lazy("Guerrilla factors"),
+        gettext_lazy("Corps"),
+    ),
+    map_key=gettext_lazy(
+        "On the map: red circle = revolt number, brown square = guerrilla factors, "
+        "grey square = corps."
+    ),
+    area_marks=area_marks,
+    panels=panels,
+    area_refs=area_refs,
+    map_patterns={BESIEGED: "dots"},  # a drawn map dots an area where a siege goes on
+    map_styles=("courier/empires_in_arms/map.css",),  # its pieces' styles (static/)
+    order_marks=order_marks,
+    order_text=order_text,
+    timeline=timeline,
+    timeline_title=gettext_lazy("Revolt numbers by sponsor"),
+    timeline_caption=gettext_lazy(
+        "One line per power: the sum of the revolt numbers of the active revolts it sponsors "
+        "(0: none), as each month opened and now. Powers with no active revolt throughout "
+        "are left out."
+    ),
+)

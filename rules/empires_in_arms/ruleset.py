@@ -8,8 +8,8 @@ from django.utils.translation import gettext_lazy
 from rules.empires_in_arms import gm_orders, legal
 from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, MOVE
+from rules.platform import Term
 from rules.text import Text
-from rules.translation import Term
 
 PHASES = (
     PhaseSpec(
@@ -446,6 +446,8 @@ RULESET = Ruleset(
         ),
     ),
     procedures=PROCEDURES,
+    corpus_adapter="corpus_adapter",
+    pure_modules=("procedures", "phases", "state", "legal", "edits", "gm_orders"),
     default_orders=gettext_lazy(
         "it does nothing this phase; its standing order on bad rolls stands"
     ),

@@ -41,16 +41,16 @@ def _nation(world: World, key: str | None) -> str:
 
 
 def _area(world: World, key: str | None, kind: str | None = None) -> str:
-    area = world.territories.get(key)
+    area = world.territories.get(key) if key is not None else None
     if area is None or (kind is not None and area.kind != kind):
         if kind == SEA:
             raise EditError(Text("There is no sea zone “%(key)s”.", key=key))
         raise EditError(Text("There is no territory “%(key)s”.", key=key))
-    return key
+    return area.key
 
 
 def _block(world: World, block_id: int | None) -> Block:
-    block = world.blocks.get(block_id)
+    block = world.blocks.get(block_id) if block_id is not None else None
     if block is None:
         raise EditError(Text("There is no block #%(id)s.", id=block_id))
     return block

@@ -39,7 +39,8 @@ def places(world: World) -> dict[str, str]:
 def carry_out(world: World, line: dict) -> Prefill | None:
     """A move sets the block's territory; a battle opens the battle record with the block
     among those that fought (the GM adds the others and the winner)."""
-    block = world.blocks.get(line.get("piece"))
+    piece = line.get("piece")
+    block = world.blocks.get(piece) if isinstance(piece, int) else None
     if block is None:
         return None
     if line.get("kind") == MOVE:

@@ -6,9 +6,10 @@ from rules.engine import Hooks, PhaseHooks, ScenarioHooks
 from rules.pax_baltica import presenters, scenario_loader, services
 from rules.pax_baltica.forms import orders
 from rules.pax_baltica.forms.edits import EDIT_FORMS
+from rules.pax_baltica.state import World
 from rules.pax_baltica.storage import STORAGE
 
-HOOKS = Hooks(
+HOOKS: Hooks[World] = Hooks(
     load_world=services.load_world,
     phases={
         "recruitment": PhaseHooks(services.resolve_recruitment, orders.RecruitmentOrderForm),
@@ -20,7 +21,7 @@ HOOKS = Hooks(
     scenario=ScenarioHooks(scenario_loader.validate, scenario_loader.load_extras),
     edit_forms=EDIT_FORMS,
     gm_edit=services.gm_edit,
-    presenter=presenters,
+    presenter=presenters.PRESENTER,
     sees=presenters.sees,
     questions=presenters.QUESTIONS,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from campaign.models import Area, Campaign, Power
+from rules.platform import Area, Campaign, Power
 
 
 class Side(models.TextChoices):

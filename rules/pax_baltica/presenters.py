@@ -14,18 +14,14 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from rules.engine import Presenter, Reading
 from rules.marks import BESIEGED, AreaMarks, Badge, OrderMark, gm_move_marks
 from rules.pax_baltica import gm_orders, supply
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica.state import FLEET, KIND_NAMES, SEA, SIDES, Block, World
-from rules.translation import localized
+from rules.platform import localized
+from rules.refusals import reason_for
 
-COLUMNS = (gettext_lazy("Forage points"), gettext_lazy("Garrison"), gettext_lazy("Blocks"))
-MAP_KEY = gettext_lazy(
-    "On the map: a square per block in its nation's colour — your side's with its "
-    "strength, the enemy's blank; the dark number is the garrison marker's strength."
-)
-MAP_PATTERNS = {BESIEGED: "dots"}  # a drawn map dots a territory under siege
 NO_VALUE = "—"
 
 
@@ -204,10 +200,9 @@ def block_rows(world: World, viewer: frozenset[str] | None) -> list[BlockRow]:
                 rating=block.rating,
                 rating_note=rating_note(block),
                 supply_trains=block.supply_trains,
-                where=_("%(territory)s (carried)")
-                % {"territory": world.territories[block.location].name}
+                where=_("%(territory)s (carried)") % {"territory": world.territories[block.at].name}
                 if block.carried_by
-                else world.territories[block.location].name,
+                else world.territories[block.at].name,
                 reinforceable=not why_not,
                 why_not=why_not,
             )
@@ -236,7 +231,7 @@ def reinforce_obstacle(world: World, block: Block) -> str:
     if block.strength >= block.max_strength:
         return _("at full strength")
     has_line = supply.line_of_communication(world, block.nation, block.location) is not None
-    refusal = gnw.reinforce_refusal(world, block, 1, has_line)
+    refusal = reason_for(gnw.check_reinforcement, world, block, 1, has_line)
     return "" if refusal is None else localized(refusal)
 
 
@@ -253,7 +248,7 @@ class LineAnswer:
 
 
 def line_answer(world: World, block: Block) -> LineAnswer:
-    path = supply.line_of_communication(world, block.nation, block.location) or [block.location]
+    path = supply.line_of_communication(world, block.nation, block.location) or [block.at]
     return LineAnswer(
         block=block.name,
         text=localized(supply.line_explanation(world, block.nation, block.location)),
@@ -355,7 +350,7 @@ def draw_lines(payload: Mapping) -> list[str]:
     if not draws:
         return []
     steps = payload.get("steps_each")
-    if steps in range(1, 5):
+    if isinstance(steps, int) and 1 <= steps <= 4:
         each = ngettext("%(steps)s step each", "%(steps)s steps each", steps) % {"steps": steps}
     else:
         each = _("as many steps each as the RP allow, up to full strength")
@@ -383,8 +378,9 @@ def loss_order_lines(world: World, nation: str, block_ids) -> list[str]:
 def own_block(world: World, nation: str, block_id) -> Block | None:
     """The nation's block ``block_id`` on the map, else None."""
     block = world.blocks.get(block_id)
-    on_map = block is not None and block.location in world.territories
-    return block if on_map and block.nation == nation else None
+    if block is None or block.location not in world.territories or block.nation != nation:
+        return None
+    return block
 
 
 def reinforcement_marks(world: World, nation: str, items) -> list[OrderMark]:
@@ -394,7 +390,7 @@ def reinforcement_marks(world: World, nation: str, items) -> list[OrderMark]:
         OrderMark(
             "reinforce",
             nation,
-            block.location,
+            block.at,
             label=_("Reinforcing %(block)s") % {"block": block.name},
         )
         for block in blocks
@@ -439,7 +435,7 @@ def fleet_marks(world: World, nation: str, moves) -> list[OrderMark]:
         if all(key in world.territories for key in path):
             names = {
                 "fleet": fleet.name,
-                "start": world.territories[fleet.location].name,
+                "start": world.territories[fleet.at].name,
                 "end": world.territories[path[-1]].name,
             }
             label = _("%(fleet)s moves from %(start)s to %(end)s") % names
@@ -465,14 +461,29 @@ def siege_marks(world: World, nation: str, sieges) -> list[OrderMark]:
     return marks
 
 
-TIMELINE_TITLE = gettext_lazy("RP levels")
-TIMELINE_CAPTION = gettext_lazy(
-    "One line per nation: its RP level (GNW-5: 4 less for each of its territories that "
-    "surrendered), as each season opened and now."
-)
-
-
-def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
+def timeline(state: dict, powers) -> list[Reading]:
     """Per nation, its RP level (public: every seat sees the Nations panel)."""
     levels = {n["power"]: n["rp_level"] for n in state.get("pb_nations", [])}
     return [(p.key, p.display_name, p.color, levels[p.key]) for p in powers if p.key in levels]
+
+
+PRESENTER: Presenter[World] = Presenter(
+    columns=(gettext_lazy("Forage points"), gettext_lazy("Garrison"), gettext_lazy("Blocks")),
+    map_key=gettext_lazy(
+        "On the map: a square per block in its nation's colour — your side's with its "
+        "strength, the enemy's blank; the dark number is the garrison marker's strength."
+    ),
+    area_marks=area_marks,
+    panels=panels,
+    area_refs=area_refs,
+    map_patterns={BESIEGED: "dots"},  # a drawn map dots a territory under siege
+    map_styles=("courier/pax_baltica/map.css",),  # its pieces' styles (static/)
+    order_marks=order_marks,
+    order_text=order_text,
+    timeline=timeline,
+    timeline_title=gettext_lazy("RP levels"),
+    timeline_caption=gettext_lazy(
+        "One line per nation: its RP level (GNW-5: 4 less for each of its territories that "
+        "surrendered), as each season opened and now."
+    ),
+)

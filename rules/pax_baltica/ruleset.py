@@ -14,8 +14,9 @@ from rules.engine import GmOrders, OptionSpec, PhaseSpec, Ruleset
 from rules.gm_orders import BATTLE, MOVE
 from rules.pax_baltica import gm_orders, legal, phases
 from rules.pax_baltica.phases import DRAW_RULE
+from rules.pax_baltica.state import World
+from rules.platform import Term
 from rules.text import Text
-from rules.translation import Term
 
 SEASONS = (
     Text("Spring"),
@@ -24,7 +25,7 @@ SEASONS = (
     Text("Winter"),
 )
 
-PHASES = (
+PHASES: tuple[PhaseSpec[World], ...] = (
     PhaseSpec(
         key="recruitment",
         name=gettext_lazy("Recruitment phase"),
@@ -375,6 +376,8 @@ RULESET = Ruleset(
         ),
     ),
     procedures=PROCEDURES,
+    corpus_adapter="corpus_adapter",
+    pure_modules=("procedures", "phases", "state", "legal", "supply", "edits", "gm_orders"),
     default_orders=gettext_lazy(
         "it does nothing this phase (unspent RP are lost, forage losses fall on the strongest "
         "blocks)"

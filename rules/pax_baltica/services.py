@@ -10,15 +10,22 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from campaign import gm_edits, persistence
-from campaign.models import Area, Campaign, Phase, Power
-from campaign.persistence import Loaded
-from campaign.services import PhaseContext
-from campaign.state_rows import LiveRows, StateRows
 from rules.pax_baltica import phases, state
 from rules.pax_baltica.edits import EDITS
 from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
-from rules.translation import Name
+from rules.platform import (
+    Area,
+    Campaign,
+    LiveRows,
+    Loaded,
+    Name,
+    Phase,
+    PhaseContext,
+    Power,
+    StateRows,
+    gm_edits,
+    persistence,
+)
 
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:

@@ -80,7 +80,7 @@ class Territory:
 
 @dataclass
 class Block:
-    id: int
+    id: int | None  # None: added by a GM edit, not yet stored
     nation: str
     kind: str  # ARMY, REGIMENT or FLEET
     name: str
@@ -107,6 +107,13 @@ class Block:
         return self.location is None
 
     @property
+    def at(self) -> str:
+        """Its area, for a block on the map (LookupError for one in the pool)."""
+        if self.location is None:
+            raise LookupError(f"{self.name} is in the pool")
+        return self.location
+
+    @property
     def letter(self) -> str:
         return self.rating[:1].upper()
 
@@ -120,7 +127,7 @@ class World(Logbook):
     nations: dict[str, Nation]
     territories: dict[str, Territory]  # land territories and sea zones
     adjacency: dict[str, set[str]]  # symmetric; land–land, port–sea and sea–sea links
-    blocks: dict[int, Block]
+    blocks: dict[int | str, Block]  # by id; "new:<name>" for a block not yet stored
     actions: dict[str, int] = field(default_factory=dict)  # side → actions left, in acting order
     season_actions: dict[str, int] = field(default_factory=dict)  # side → actions a season brings
     options: dict[str, Any] = field(default_factory=dict)

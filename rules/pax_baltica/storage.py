@@ -13,9 +13,8 @@ In an archive's ``state`` (campaign/archive.py)::
                   nationality}],
 """
 
-from campaign.models import Area
-from campaign.storage import GM_LINE_PIECE, Storage, Table
 from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
+from rules.platform import GM_LINE_PIECE, Area, Storage, Table
 
 STORAGE = Storage(
     tables=(

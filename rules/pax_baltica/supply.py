@@ -268,7 +268,7 @@ def _allowed(check: Callable[..., None], *args: object) -> bool:
 
 def _leaving_port(world: World, fleet: Block) -> int:
     """1 when the fleet starts in a port: its first step, out into the sea, is free."""
-    return 0 if _is_sea(world, fleet.location) else 1
+    return 0 if _is_sea(world, fleet.at) else 1
 
 
 def _check_path(world: World, fleet: Block, path: Sequence[str]) -> None:
@@ -279,7 +279,7 @@ def _check_path(world: World, fleet: Block, path: Sequence[str]) -> None:
     _check_movable(fleet)
     if not path:
         raise Refused(Text("No move given for %(fleet)s.", fleet=fleet.name))
-    links, here, reach = _links(world), fleet.location, fleet_reach(fleet)
+    links, here, reach = _links(world), fleet.at, fleet_reach(fleet)
     free = _leaving_port(world, fleet)
     for step, there in enumerate(path, start=1):
         _check_step(world, fleet, links, here, there)
@@ -321,7 +321,7 @@ def move_fleet(world: World, fleet: Block, path: Sequence[str]) -> FleetMove:
     zones = len(entered) - _leaving_port(world, fleet)
     fields = {
         "fleet": fleet.name,
-        "route": Join(*(_name(world, key) for key in (fleet.location, *entered)), sep=" → "),
+        "route": Join(*(_name(world, key) for key in (fleet.at, *entered)), sep=" → "),
         "zones": zones,
         "reach": fleet_reach(fleet),
     }
@@ -346,7 +346,7 @@ def _fleet_search(world: World, fleet: Block) -> dict[str, str]:
         return {}
     links, reach = _links(world), fleet_reach(fleet)
     came: dict[str, str] = {}
-    queue = deque([(fleet.location, -_leaving_port(world, fleet))])
+    queue = deque([(fleet.at, -_leaving_port(world, fleet))])
     while queue:
         here, zones = queue.popleft()  # zones counted on reaching here (-1: a port start)
         if zones >= reach:

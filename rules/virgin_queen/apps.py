@@ -1,4 +1,4 @@
-from rules.apps import RulesetConfig
+from rules.platform import RulesetConfig
 
 
 class VirginQueenConfig(RulesetConfig):

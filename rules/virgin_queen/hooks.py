@@ -10,7 +10,7 @@ from rules.virgin_queen.forms.orders import ImpulseOrderForm
 from rules.virgin_queen.ruleset import PHASES
 from rules.virgin_queen.storage import STORAGE
 
-HOOKS = Hooks(
+HOOKS: Hooks[services.Loaded] = Hooks(
     load_world=services.load_world,
     # every impulse is played alike: its power's action
     phases={spec.key: PhaseHooks(services.resolve_impulse, ImpulseOrderForm) for spec in PHASES},
@@ -18,7 +18,7 @@ HOOKS = Hooks(
     scenario=ScenarioHooks(scenario_loader.validate, scenario_loader.load_extras),
     edit_forms=EDIT_FORMS,
     gm_edit=services.gm_edit,
-    presenter=presenters,
+    presenter=presenters.PRESENTER,
     decisions=Decisions(
         decide=services.decide, form=DecisionForm, default=services.default_decision
     ),

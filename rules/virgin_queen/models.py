@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from campaign.models import Area, Campaign, Phase, Power
+from rules.platform import Area, Campaign, Phase, Power
 
 
 class Religion(models.TextChoices):

@@ -10,12 +10,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from rules.engine import Presenter, Reading
 from rules.marks import BESIEGED, AreaMarks, Badge, OrderMark, counted, gm_move_marks
-from rules.translation import localized
+from rules.platform import localized
 from rules.virgin_queen import gm_orders
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.state import (
@@ -29,21 +31,11 @@ from rules.virgin_queen.state import (
     zone_name,
 )
 
-COLUMNS = (
-    gettext_lazy("Struggle zone"),
-    gettext_lazy("Religion"),
-    gettext_lazy("Unrest"),
-    gettext_lazy("Units"),
-    gettext_lazy("Leaders"),
-)
-MAP_KEY = gettext_lazy(
-    "On the map: Protestant religious influence is hatched and Catholic plain (on a map "
-    "drawn as circles: a purple and a gold dot); unrest is red cross-hatching (a red !); "
-    "a grey square = units (all powers)."
-)
+if TYPE_CHECKING:
+    from rules.virgin_queen.services import Loaded
+
 # On a drawn map: Protestant influence hatched, unrest cross-hatched in red, Catholic
 # (the usual state) plain.
-MAP_PATTERNS = {"catholic": "", "protestant": "hatch", "unrest": "cross", BESIEGED: "dots"}
 NO_VALUE = "—"
 # a space's religion (the value stored) as the map and its table name it
 RELIGION_NAMES = {CATHOLIC: gettext_lazy("catholic"), PROTESTANT: gettext_lazy("protestant")}
@@ -275,17 +267,41 @@ def revolt_marks(world: World, power: str, payload: Mapping) -> list[OrderMark]:
     return [OrderMark("revolt", power, target, label=label)]
 
 
-TIMELINE_TITLE = gettext_lazy("Spaces by religion")
-TIMELINE_CAPTION = gettext_lazy(
-    "The number of Catholic and of Protestant spaces, as each turn opened and now."
-)
 RELIGIONS = (
     (CATHOLIC, gettext_lazy("Catholic spaces"), "#d4a017"),
     (PROTESTANT, gettext_lazy("Protestant spaces"), "#6a3d9a"),
 )
 
 
-def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
+def timeline(state: dict, powers) -> list[Reading]:
     """The spaces of each religion (public: the map shows every space's)."""
     counts = Counter(space["religion"] for space in state.get("vq_spaces", []))
     return [(key, name, color, counts[key]) for key, name, color in RELIGIONS]
+
+
+PRESENTER: Presenter[Loaded] = Presenter(
+    columns=(
+        gettext_lazy("Struggle zone"),
+        gettext_lazy("Religion"),
+        gettext_lazy("Unrest"),
+        gettext_lazy("Units"),
+        gettext_lazy("Leaders"),
+    ),
+    map_key=gettext_lazy(
+        "On the map: Protestant religious influence is hatched and Catholic plain (on a map "
+        "drawn as circles: a purple and a gold dot); unrest is red cross-hatching (a red !); "
+        "a grey square = units (all powers)."
+    ),
+    area_marks=area_marks,
+    panels=panels,
+    area_refs=area_refs,
+    map_patterns={"catholic": "", "protestant": "hatch", "unrest": "cross", BESIEGED: "dots"},
+    map_styles=("courier/virgin_queen/map.css",),  # its pieces' styles (static/)
+    order_marks=order_marks,
+    order_text=order_text,
+    timeline=timeline,
+    timeline_title=gettext_lazy("Spaces by religion"),
+    timeline_caption=gettext_lazy(
+        "The number of Catholic and of Protestant spaces, as each turn opened and now."
+    ),
+)

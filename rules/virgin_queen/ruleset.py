@@ -183,5 +183,7 @@ RULESET = Ruleset(
         ),
     ),
     procedures=PROCEDURES,
+    corpus_adapter="corpus_adapter",
+    pure_modules=("procedures", "phases", "state", "edits", "gm_orders"),
     default_orders=gettext_lazy("it passes"),
 )

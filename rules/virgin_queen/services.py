@@ -14,14 +14,24 @@ from dataclasses import dataclass, replace
 
 from django.utils.translation import gettext
 
-from campaign import gm_edits, persistence
-from campaign.errors import ServiceError
-from campaign.lifecycle import WAITING
-from campaign.models import Adjacency, Area, Campaign, Phase, Power, PowerRelation
-from campaign.services import PhaseContext
-from campaign.state_rows import LiveRows, StateRows
+from rules.platform import (
+    WAITING,
+    Adjacency,
+    Area,
+    Campaign,
+    LiveRows,
+    Name,
+    Phase,
+    PhaseContext,
+    Power,
+    PowerRelation,
+    ServiceError,
+    StateRows,
+    gm_edits,
+    localized,
+    persistence,
+)
 from rules.text import Text
-from rules.translation import Name, localized
 from rules.virgin_queen import phases, state
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.edits import EDITS

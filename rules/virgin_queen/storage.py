@@ -12,7 +12,7 @@ In an archive's ``state`` (campaign/archive.py)::
       "vq_pending": [{phase, kind, stage, waiting_for, data, since}]   # 0 or 1 row
 """
 
-from campaign.storage import GM_LINE_PIECE, Storage, Table
+from rules.platform import GM_LINE_PIECE, Storage, Table
 from rules.virgin_queen.models import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone
 
 

@@ -48,6 +48,7 @@ from tests.factories import (
     snapshot,
 )
 from tests.services.test_eia_phase_services import order, resolve
+from tests.toy.models import Lord
 
 ROLES = ("anonymous", "outsider", "player", "other_player", "observer", "gm")
 SEATED = ("player", "other_player", "observer", "gm")
@@ -227,14 +228,27 @@ def vq_scene(waiting: bool) -> Scene:
 
 
 def toy_scene() -> Scene:
-    """Beacons (tests/toy), which the site knows through the ruleset contract alone."""
+    """Beacons (tests/toy), which the site knows through the ruleset contract alone: the
+    first night's raid phase open; each lord's reserve of wood is its own (hidden from
+    the other lords and from watchers)."""
     campaign = make_toy_campaign()
     users = seat_users(campaign, "north", "south")
+    reserves = {"north": 1, "south": 4, "west": 5}
+    for key, wood in reserves.items():
+        Lord.objects.filter(power__campaign=campaign, power__key=key).update(wood=wood)
     resolved = campaign.phase_id
-    resolve(campaign)  # the first night: the second is open
+    resolve(campaign)  # the first night's signal: its raid phase is open
     campaign.refresh_from_db()
+    assert campaign.phase.key == "raid"
     ok = {"player": 302, "other_player": 302}
-    return Scene("toy", "toy", campaign, users, "west", {"area": "cairn"}, ok, resolved)
+    told = {key: f"{wood} wood" for key, wood in reserves.items()}
+    secrets = {
+        "player": {told["south"], told["west"]},
+        "other_player": {told["north"], told["west"]},
+        "observer": set(told.values()),
+    }
+    valid = {"action": "gather"}
+    return Scene("toy", "toy", campaign, users, "west", valid, ok, resolved, secrets=secrets)
 
 
 OTHER = {
@@ -403,8 +417,9 @@ def status_calls(s: Scene) -> list[Call]:
 
 
 def timeline_calls(s: Scene) -> list[Call]:
-    """The timeline draws the presenter's map of each turn: none without a presenter."""
-    ok = 200 if ruleset_for(s.ruleset).hooks.presenter else 404
+    """The timeline draws the presenter's readings of each turn: none without them."""
+    presenter = ruleset_for(s.ruleset).hooks.presenter
+    ok = 200 if presenter and presenter.timeline else 404
     return [get(u("timeline", s.pk), ok), post(u("timeline", s.pk), {}, ok)]
 
 
@@ -416,6 +431,7 @@ def edit_calls(s: Scene) -> list[Call]:
         ),
         "pax_baltica": ("side", {"side": "sweden", "actions": "2", "actions_per_season": "3"}),
         "virgin_queen": ("war", {"first": "spain", "second": "england", "at_war": "on"}),
+        "toy": ("lord", {"lord": "west", "wood": "2"}),
     }
     no_such_edit = post(u("edit", s.pk, "nope"), {}, 404, "no such edit")
     if s.ruleset not in valid:
@@ -431,6 +447,7 @@ def edit_calls(s: Scene) -> list[Call]:
 
 EDIT_ITEMS = {"empires_in_arms": ("power", "spain"), "pax_baltica": ("side", "sweden")}
 EDIT_ITEMS["virgin_queen"] = ("space", "lyon")
+EDIT_ITEMS["toy"] = ("beacon", "crag")
 
 
 def edit_item_calls(s: Scene) -> list[Call]:
@@ -1360,6 +1377,7 @@ def test_every_campaign_url_name_has_a_builder():
     assert not missing, f"URL names without an argument builder in this matrix: {missing}"
 
 
+@pytest.mark.long
 @pytest.mark.django_db
 @pytest.mark.parametrize("scene_key", SCENES)
 def test_every_url_with_every_role(scene_key, settings):

@@ -1,7 +1,7 @@
 """Missed deadlines, civil disorder and replacements (campaign/disorder.py,
 campaign/replacements.py), with the records they keep (campaign/reliability.py,
-campaign/tenures.py), on a Beacons campaign (tests/toy: one phase a turn, which waits
-for every seated power)."""
+campaign/tenures.py), on a Beacons campaign (tests/toy: two phases a night, each of
+which waits for every seated power here)."""
 
 from __future__ import annotations
 
@@ -280,7 +280,7 @@ def test_a_new_player_takes_over_from_the_lobby_once_the_gm_accepts(
     assert [
         (t.user_name, t.first_turn, t.last_turn, t.ended)
         for t in Tenure.objects.filter(power=north)
-    ] == [("nora", 1, 3, Tenure.Ended.REPLACED), ("rita", 3, None, "")]
+    ] == [("nora", 1, 2, Tenure.Ended.REPLACED), ("rita", 2, None, "")]
     assert reliability.of(nora).seats_left == 1
     assert reliability.of(rita).replaced_in == 1
     assert lines(campaign, "takes over") == [
@@ -295,7 +295,7 @@ def test_a_new_player_takes_over_from_the_lobby_once_the_gm_accepts(
             seat=former, phase_id=campaign.phase_id, payload={}, ready=True, actor=nora
         )
     played = [(row.user_name, row.first, row.last) for row in tenures.played_by(campaign)]
-    assert played[:2] == [("nora", "Night 1", "Night 3"), ("rita", "Night 3", "")]
+    assert played[:2] == [("nora", "Night 1", "Night 2"), ("rita", "Night 2", "")]
 
 
 def test_without_the_gms_acceptance_the_seat_is_taken_at_once(

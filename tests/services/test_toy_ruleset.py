@@ -1,8 +1,10 @@
 """Beacons (tests/toy), a fourth ruleset that the site knows only through the ruleset
 contract (tests/settings.py installs it), through a campaign's whole life: created from
-its scenario, orders from the players' pages, resolution by the GM, the log, the history
-page, rollback, replay, and export → import → export. Nothing in campaign/ or in the
-three games was changed for it."""
+its scenario, orders from the players' pages, resolution by the GM, the two phases of a
+night, the log, the history page, rollback, replay, and export → import → export.
+Nothing in campaign/ or in the three games was changed for it (its raids, decisions,
+GM edits and hidden reserves: tests/services/test_toy_raids.py and
+tests/views/test_toy_pages.py)."""
 
 from __future__ import annotations
 
@@ -12,11 +14,12 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign import archive, replay, rollback, services
+from campaign.maps.stored import built_map
 from campaign.models import Campaign, Event
 from campaign.scenarios import available_scenarios, create_campaign
 from rules.engine import registry
 from tests.factories import seat_users
-from tests.toy.models import Beacon
+from tests.toy.models import Beacon, Lord
 
 pytestmark = pytest.mark.django_db
 # The scenario's beacons: each lord's own lit, the areas between them not
@@ -28,6 +31,7 @@ AT_START = {
     "moor": None,
     "tor": "south",
 }
+WOOD_AT_START = {"north": 1, "south": 2, "west": 1}  # each lord's hidden reserve
 
 
 @pytest.fixture
@@ -52,15 +56,25 @@ def lit(campaign: Campaign) -> dict[str, str | None]:
     return {b.area.key: b.lit_by.key if b.lit_by else None for b in beacons}
 
 
-def test_the_toy_is_installed_with_its_scenario():
+def wood(campaign: Campaign) -> dict[str, int]:
+    return dict(Lord.objects.filter(power__campaign=campaign).values_list("power__key", "wood"))
+
+
+def test_the_toy_is_installed_with_its_scenario_and_its_drawn_map():
     assert "toy" in registry()
     assert [s.key for s in available_scenarios() if s.ruleset == "toy"] == ["toy-1"]
+    assert set(built_map("toy-1").areas) == set(AT_START)
 
 
 def test_a_campaign_is_created_from_its_scenario(beacons):
     campaign, _ = beacons
     assert campaign.phase.key == "signal"
     assert lit(campaign) == AT_START
+    assert wood(campaign) == WOOD_AT_START
+    assert [spec.key for spec in campaign.rules.turn_phases(1, campaign.setup)] == [
+        "signal",
+        "raid",
+    ]
 
 
 def test_orders_resolution_log_and_history_through_the_pages(beacons):
@@ -89,12 +103,20 @@ def test_orders_resolution_log_and_history_through_the_pages(beacons):
     assert advanced.status_code == 302
     campaign.refresh_from_db()
     assert lit(campaign) == {**AT_START, "fell": "north"}
-    assert campaign.phase.key == "signal" and campaign.turn == 2
+    assert campaign.phase.key == "raid" and campaign.turn == 1  # the night's second phase
     lines = [e.text for e in Event.objects.filter(campaign=campaign, rule="TOY-1")]
-    assert "die 5 = 5 ≥ 4: the beacon is lit" in lines
-    assert "die 2 = 2 ≥ 4: it does not catch" in lines
+    assert "North lights Fell: die 5 = 5 ≥ 4: the beacon is lit" in lines
+    assert "South lights Moor: die 2 = 2 ≥ 4: it does not catch" in lines
     page = gm.get(reverse("campaign:history", args=[campaign.pk, phase.pk]))
     assert page.status_code == 200 and "the beacon is lit" in page.content.decode()
+    raid = campaign.phase
+    advanced = gm.post(
+        reverse("campaign:advance", args=[campaign.pk]),
+        {"phase": raid.pk, "faces": "", "state_version": campaign.state_version},
+    )
+    assert advanced.status_code == 302
+    campaign.refresh_from_db()
+    assert campaign.phase.key == "signal" and campaign.turn == 2
     assert replay.replay(campaign.pk).match
 
 
@@ -116,7 +138,8 @@ def test_export_import_export_gives_the_same_archive(beacons):
     )
     exported = archive.export_campaign(campaign)
     assert exported["state"]["beacons"][0] == {"area": "crag", "lit_by": "north"}
+    assert {row["power"]: row["wood"] for row in exported["state"]["lords"]} == WOOD_AT_START
     copy = archive.import_campaign(exported, name="Beacons copy")
     again = archive.export_campaign(copy)
     assert again["state"] == exported["state"]
-    assert lit(copy) == lit(campaign)
+    assert lit(copy) == lit(campaign) and wood(copy) == wood(campaign)

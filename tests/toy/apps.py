@@ -1,8 +1,8 @@
-from rules.apps import RulesetConfig
+from rules.platform import RulesetConfig
 
 
 class ToyConfig(RulesetConfig):
-    """Beacons' one table and its hooks: its label is the ruleset's key."""
+    """Beacons' tables and hooks: its label is the ruleset's key."""
 
     name = "tests.toy"
     label = "toy"

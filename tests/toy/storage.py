@@ -1,6 +1,18 @@
-"""Where Beacons keeps its state: one table."""
+"""Where Beacons keeps its state (tests/toy/models.py), as the archive and the snapshots
+read and write it (campaign/storage.py). In an archive's ``state``::
 
-from campaign.storage import Storage, Table
-from tests.toy.models import Beacon
+      "beacons": [{area, lit_by}],
+      "lords": [{power, wood}],
+      "raids": [{position, raider, area, face}]   # the raids under way, if any
+"""
 
-STORAGE = Storage(tables=(Table("beacons", Beacon, "campaign"),))
+from rules.platform import Storage, Table
+from tests.toy.models import Beacon, Lord, Raid
+
+STORAGE = Storage(
+    tables=(
+        Table("beacons", Beacon, "campaign"),
+        Table("lords", Lord, "power__campaign", noun="reserve"),
+        Table("raids", Raid, "campaign", noun="raid"),
+    )
+)

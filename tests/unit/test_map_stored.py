@@ -38,7 +38,6 @@ def test_labels_keep_their_abbreviation_and_leader():
 
 
 def test_a_scenario_without_a_built_map_has_none():
-    assert built_map("toy-1") is None
     assert built_map("no-such-scenario") is None
 
 

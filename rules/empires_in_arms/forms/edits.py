@@ -16,8 +16,16 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import edits
 from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_NAMES, World
-from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
-from rules.translation import localized
+from rules.platform import (
+    BaseEditForm,
+    Row,
+    RowEditForm,
+    flag,
+    id_field,
+    localized,
+    number_field,
+    row_key,
+)
 
 NEUTRAL = ""
 KEEP, NO_STATUS = "", "none"  # the area-details form: leave as it is, or clear

@@ -22,8 +22,8 @@ from rules.empires_in_arms.procedures import (
 )
 from rules.empires_in_arms.services import set_standing_order
 from rules.empires_in_arms.state import CLIENT, CONQUERED, Guerrilla, Revolt, World, option
-from rules.forms import BaseOrderForm, WholeNumberField
-from rules.translation import localized
+from rules.engine import Actor
+from rules.platform import BaseOrderForm, BaseStandingForm, Seat, WholeNumberField, localized
 
 OPERATION_REFUSAL = gettext_lazy(
     "You cannot operate in %(value)s: you need an eligible corps there (one that has not "
@@ -557,7 +557,7 @@ class EconomicOrderForm(OrderForm):
         }
 
 
-class StandingOrderForm(forms.Form):
+class StandingOrderForm(BaseStandingForm):
     """Decision 5: whether to pay $d6 to stop a bad-roll rise in a revolt you hold."""
 
     rules = ("EIA-4",)
@@ -578,8 +578,9 @@ class StandingOrderForm(forms.Form):
 
     def __init__(self, data=None, *, world: World, power_key: str):
         pays = world.powers[power_key].pays_bad_roll
-        super().__init__(data, initial={"pays_bad_roll": "yes" if pays else "no"})
+        initial = {"pays_bad_roll": "yes" if pays else "no"}
+        super().__init__(data, world=world, power_key=power_key, initial=initial)
 
-    def save(self, *, seat, actor) -> None:
+    def save(self, *, seat: Seat, actor: Actor) -> None:
         """Record the standing order (call after is_valid())."""
         set_standing_order(seat=seat, pays_bad_roll=self.cleaned_data["pays_bad_roll"], actor=actor)

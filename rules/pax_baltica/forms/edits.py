@@ -9,10 +9,18 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
 from rules.pax_baltica import edits
 from rules.pax_baltica.state import KIND_NAMES, SEA, SIDES, TERRITORY, World
-from rules.translation import localized
+from rules.platform import (
+    BaseEditForm,
+    Row,
+    RowEditForm,
+    flag,
+    id_field,
+    localized,
+    number_field,
+    row_key,
+)
 
 POOL, NOBODY = "", ""
 

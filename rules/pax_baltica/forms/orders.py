@@ -11,7 +11,6 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.forms import BaseOrderForm, WholeNumberField
 from rules.pax_baltica import legal, supply
 from rules.pax_baltica import procedures as gnw
 from rules.pax_baltica.phases import FULL_STRENGTH, forage_checks
@@ -26,7 +25,7 @@ from rules.pax_baltica.state import (
     World,
     option,
 )
-from rules.translation import localized
+from rules.platform import BaseOrderForm, WholeNumberField, localized
 
 NOT_YOURS = gettext_lazy("Block #%(value)s is not one of your blocks.")
 PLACE_PREFERENCES = 3

@@ -7,19 +7,19 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext as _
 
-from rules.translation import localized
+from rules.platform import BaseDecisionForm, localized
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.forms.orders import SpaceChoiceField, SpaceMultipleChoiceField
-from rules.virgin_queen.services import CANCEL
+from rules.virgin_queen.services import CANCEL, Loaded
 from rules.virgin_queen.state import PROTESTANT_POWER, power_title
 
 
-class DecisionForm(forms.Form):
+class DecisionForm(BaseDecisionForm):
     """The decision the procedure under way waits for, its questions as fields. A posted
     field it did not ask, or two answers to one question, is refused."""
 
-    def __init__(self, data=None, *, world, power_key: str | None, as_gm: bool):
-        super().__init__(data)
+    def __init__(self, data=None, *, world: Loaded, power_key: str | None, as_gm: bool):
+        super().__init__(data, world=world, power_key=power_key, as_gm=as_gm)
         self.prompt = vq.prompt(world.world, world.pending)
         self.pending = world.pending
         self.yours = power_key == self.prompt.waiting_for  # the reader's own decision

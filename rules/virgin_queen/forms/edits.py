@@ -10,9 +10,17 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.forms import BaseEditForm, Row, RowEditForm, flag, id_field, number_field, row_key
+from rules.platform import (
+    BaseEditForm,
+    Row,
+    RowEditForm,
+    flag,
+    id_field,
+    localized,
+    number_field,
+    row_key,
+)
 from rules.text import Text
-from rules.translation import localized
 from rules.virgin_queen import edits
 from rules.virgin_queen.forms.orders import power_choices, space_choices
 from rules.virgin_queen.procedures import stack_text

@@ -9,8 +9,8 @@ from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from rules.forms import BaseOrderForm
-from rules.translation import localized
+from rules.platform import BaseOrderForm, localized
+from rules.refusals import reason_for
 from rules.virgin_queen import procedures as vq
 from rules.virgin_queen.state import (
     AUTOMATIC_SIX_EVENTS,
@@ -68,7 +68,7 @@ class ImpulseOrderForm(BaseOrderForm):
         self.fields["action"] = forms.ChoiceField(
             label=_("Action"),
             choices=[(key, ACTION_LABELS[key]) for key in self.actions()],
-            error_messages={"invalid_choice": self.action_refusal()},
+            error_messages={"invalid_choice": self.closed_action_message()},
         )
         if "conversion" in self.actions():
             self.fields["zones"] = forms.MultipleChoiceField(
@@ -131,13 +131,14 @@ class ImpulseOrderForm(BaseOrderForm):
             offered.append("conversion")
         if self.power_key == PROTESTANT_POWER:
             offered.append("revolt")
-        if vq.espionage_refusal(world.turn) is None:
+        if reason_for(vq.check_espionage, world.turn) is None:
             offered.append("espionage")
         return offered + ["other", "pass"]
 
-    def action_refusal(self) -> str:
+    def closed_action_message(self) -> str:
+        """Why an action that is not offered is refused, espionage's reason included."""
         turn = self.world.world.turn
-        reasons = localized(vq.espionage_refusal(turn) or "")
+        reasons = localized(reason_for(vq.check_espionage, turn) or "")
         return (
             _(
                 "That action is not open to you: only Catholic powers attempt conversions, "
@@ -162,7 +163,8 @@ class ImpulseOrderForm(BaseOrderForm):
     def targets(self) -> list[str]:
         """Spaces a revolt may target now (VQ-2 step 1)."""
         world = self.world.world
-        return [key for key in world.spaces if vq.revolt_refusal(world, key, CP_CHOICES[0]) is None]
+        cp = CP_CHOICES[0]
+        return [key for key in world.spaces if reason_for(vq.check_revolt, world, key, cp) is None]
 
     def initial_from(self, payload: dict) -> dict:
         return dict(payload)
@@ -177,7 +179,9 @@ class ImpulseOrderForm(BaseOrderForm):
         if action == "revolt" and not (cleaned.get("target") and cleaned.get("cp")):
             raise forms.ValidationError(_("A revolt needs its target and the CP spent (2 to 5)."))
         if action == "revolt":
-            refusal = vq.revolt_refusal(self.world.world, cleaned["target"], cleaned["cp"])
+            refusal = reason_for(
+                vq.check_revolt, self.world.world, cleaned["target"], cleaned["cp"]
+            )
             if refusal is not None:
                 raise forms.ValidationError(localized(refusal))
         return cleaned

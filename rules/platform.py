@@ -1,0 +1,92 @@
+"""The platform's Django side as a game sees it: every name of campaign/ and of the
+Django modules of rules/ that a game (rules/<key>/) may use, on one screen.
+
+A game imports this module, the pure kit of rules/ (dice, text, log, modifiers,
+refusals, options, marks, gm_orders, corpus, engine, declension) and itself, nothing
+else of the platform: tests/unit/test_import_contracts.py holds every registered game
+to it. It lives in rules/, beside the kit a game is written with, so that the platform
+(campaign/) stays a package no game names, and a module added there is out of the
+games' reach until it is listed here.
+
+A game's ``apps.py`` and ``ruleset.py`` load before Django has loaded the models (the
+app registry imports the first, bench/mutate.py the second without Django), so the
+names that need the models come from their modules at their first use.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from campaign.errors import ServiceError as ServiceError
+from rules.apps import RulesetConfig as RulesetConfig
+from rules.forms import BaseDecisionForm as BaseDecisionForm
+from rules.forms import BaseEditForm as BaseEditForm
+from rules.forms import BaseOrderForm as BaseOrderForm
+from rules.forms import BaseStandingForm as BaseStandingForm
+from rules.forms import Row as Row
+from rules.forms import RowEditForm as RowEditForm
+from rules.forms import WholeNumberField as WholeNumberField
+from rules.forms import flag as flag
+from rules.forms import id_field as id_field
+from rules.forms import number_field as number_field
+from rules.forms import row_key as row_key
+from rules.translation import Name as Name
+from rules.translation import Term as Term
+from rules.translation import localized as localized
+
+if TYPE_CHECKING:
+    from campaign import gm_edits as gm_edits
+    from campaign import persistence as persistence
+    from campaign.changes import locked_campaign as locked_campaign
+    from campaign.changes import refuse_if_ended as refuse_if_ended
+    from campaign.history import record_input as record_input
+    from campaign.lifecycle import WAITING as WAITING
+    from campaign.models import Adjacency as Adjacency
+    from campaign.models import Area as Area
+    from campaign.models import Campaign as Campaign
+    from campaign.models import Event as Event
+    from campaign.models import Phase as Phase
+    from campaign.models import Power as Power
+    from campaign.models import PowerRelation as PowerRelation
+    from campaign.models import Seat as Seat
+    from campaign.persistence import Board as Board
+    from campaign.persistence import Loaded as Loaded
+    from campaign.services import PhaseContext as PhaseContext
+    from campaign.state_rows import LiveRows as LiveRows
+    from campaign.state_rows import StateRows as StateRows
+    from campaign.storage import GM_LINE_PIECE as GM_LINE_PIECE
+    from campaign.storage import Storage as Storage
+    from campaign.storage import Table as Table
+
+# The names above that need the models, by the module each comes from.
+ONCE_LOADED = {
+    "campaign": ("gm_edits", "persistence"),
+    "campaign.changes": ("locked_campaign", "refuse_if_ended"),
+    "campaign.history": ("record_input",),
+    "campaign.lifecycle": ("WAITING",),
+    "campaign.models": (
+        "Adjacency",
+        "Area",
+        "Campaign",
+        "Event",
+        "Phase",
+        "Power",
+        "PowerRelation",
+        "Seat",
+    ),
+    "campaign.persistence": ("Board", "Loaded"),
+    "campaign.services": ("PhaseContext",),
+    "campaign.state_rows": ("LiveRows", "StateRows"),
+    "campaign.storage": ("GM_LINE_PIECE", "Storage", "Table"),
+}
+_SOURCES = {name: module for module, names in ONCE_LOADED.items() for name in names}
+
+
+def __getattr__(name: str) -> object:
+    """A name that needs the models, imported from its module at its first use."""
+    if name not in _SOURCES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value: object = getattr(import_module(_SOURCES[name]), name)
+    globals()[name] = value
+    return value
