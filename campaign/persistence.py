@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from campaign.services import PhaseContext
 
 Item = TypeVar("Item")  # a state dataclass of a ruleset's World
+Key = TypeVar("Key")  # the key of a cell of a World (a dict item)
+Value = TypeVar("Value")  # its value
 
 
 @dataclass
@@ -164,11 +166,11 @@ def update_rows(model, rows: list, fields: list[str]) -> None:
 
 def upsert_changed(
     model,
-    before: Mapping,
-    after: Mapping,
+    before: Mapping[Key, Value],
+    after: Mapping[Key, Value],
     value_fields: list[str],
     unique: list[str],
-    row: Callable[[tuple, int], object],
+    row: Callable[[Key, Value], object],
 ) -> None:
     """Insert or update, in one query, the cells whose value changed."""
     changed = {key: value for key, value in after.items() if before.get(key) != value}

@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules import gm_orders
 from rules.text import Text
+
+if TYPE_CHECKING:
+    from rules.engine import Label
 
 
 @dataclass(frozen=True)
@@ -41,7 +44,7 @@ class AreaMarks:
 
     badges: tuple[Badge, ...]
     cells: tuple[str, ...]
-    remarks: tuple[str, ...]
+    remarks: tuple[Label, ...]
 
 
 @dataclass(frozen=True)

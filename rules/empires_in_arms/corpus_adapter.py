@@ -43,7 +43,7 @@ def gm_edit(world: World, choices: dict[str, Any], dice: ScriptedDice) -> None:
     """A GM edit (``choices``: ``edit``, its name in edits.EDITS, and its fields) as the
     service applies it: its sentence, or the refusal, then the immediate EIA-7 endings.
     A blank field is none."""
-    fields = {key: None if value == "" else value for key, value in choices.items()}
+    fields: dict[str, Any] = {key: None if value == "" else value for key, value in choices.items()}
     try:
         world.say(GM, EDITS[fields.pop("edit")](world, **fields))
     except EditError as error:

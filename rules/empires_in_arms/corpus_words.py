@@ -4,6 +4,8 @@ its areas' names no scenario has, and every case's title, in
 procedure order. The page shows them through gettext; tests/corpus/test_words.py checks
 that each of them is listed here."""
 
+from typing import Any
+
 from rules.empires_in_arms.edits import MINOR_STATUSES
 from rules.text import Text
 
@@ -309,7 +311,7 @@ WORDS = (
 # beside the names of the map: {value: its words}, or {(key, value): its words} where
 # the value means another thing under that key; None for a key of the data that names
 # nothing (shown as code).
-VALUES = {
+VALUES: dict[Any, Text | None] = {
     "Dominant": Text("Dominant"),
     "Fiasco": Text("Fiasco"),
     "Instability": Text("Instability"),

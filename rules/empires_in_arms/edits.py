@@ -7,6 +7,8 @@ changes nothing. The EIA-7 immediate endings are checked by the service afterwar
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.empires_in_arms.state import (
     ALLIED,
     CLIENT,
@@ -506,16 +508,18 @@ def add_guerrilla(world: World, *, power: str, area: str, factors: int, revolt: 
         world.guerrillas.append(Guerrilla(None, area, power, factors, origin=area, revolt=revolt))
     else:
         stack.factors += factors
-    names = {"count": factors, "power": _name(world, power), "area": state.name}
+    names = {"power": _name(world, power), "area": state.name}
     if revolt:
         return Plural(
             "%(count)s %(power)s revolt guerrilla factor placed in %(area)s",
             "%(count)s %(power)s revolt guerrilla factors placed in %(area)s",
+            count=factors,
             **names,
         )
     return Plural(
         "%(count)s %(power)s Spanish guerrilla factor placed in %(area)s",
         "%(count)s %(power)s Spanish guerrilla factors placed in %(area)s",
+        count=factors,
         **names,
     )
 
@@ -586,7 +590,7 @@ def remove_depot(world: World, *, depot: int) -> Text:
     )
 
 
-EDITS = {
+EDITS: dict[str, Callable[..., Text]] = {
     "power": edit_power,
     "militia": edit_militia_due,
     "area": edit_area,

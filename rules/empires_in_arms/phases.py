@@ -142,6 +142,7 @@ def _attempt(world: World, power_key: str, key: str, earlier: list[str], dice: D
 def _break_out(world: World, power_key: str, key: str, nm: int, dice: Dice) -> RevoltStrength:
     """EIA-2: the new revolt and its number."""
     power, area = world.powers[power_key], world.areas[key]
+    assert area.controller is not None  # a revolt target has one (legal.revolt_targets)
     controller = world.powers[area.controller]
     present = any(c.power == controller.key for c in world.corps_in(key))
     controller_nm = world.national_modifier(controller.key, key)
@@ -447,20 +448,22 @@ def _count_month(world: World, revolt: Revolt) -> None:
         revolt.months_without_guerrillas = 0
         return
     revolt.months_without_guerrillas += 1
-    names = {"count": revolt.months_without_guerrillas, "area": world.areas[revolt.area].name}
+    count, area = revolt.months_without_guerrillas, world.areas[revolt.area].name
     if revolt.months_without_guerrillas >= MONTHS_WITHOUT_GUERRILLAS:
         text = Plural(
             "No guerrillas in %(area)s this month (%(count)s in a row): the revolt ends next "
             "month, before its guerrilla rolls",
             "No guerrillas in %(area)s this month (%(count)s in a row): the revolt ends next "
             "month, before its guerrilla rolls",
-            **names,
+            count=count,
+            area=area,
         )
     else:
         text = Plural(
             "No guerrillas in %(area)s this month (%(count)s in a row)",
             "No guerrillas in %(area)s this month (%(count)s in a row)",
-            **names,
+            count=count,
+            area=area,
         )
     world.say("EIA-7", text, power=revolt.sponsor, area=revolt.area)
 

@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import gm_orders
 from rules.empires_in_arms.state import ALLIED, CLIENT, CONQUERED, MINOR, ZONE_NAMES, Area, World
-from rules.engine import Presenter, Reading
+from rules.engine import Label, Presenter, Reading
 from rules.marks import BESIEGED, AreaMarks, Badge, OrderMark, counted, gm_move_marks
 from rules.platform import localized
 
@@ -63,7 +63,7 @@ class RelationRow:
 class RevoltRow:
     area: str
     controller: str
-    holding: str  # how the controller holds it: "allied minor", "ceded province", …
+    holding: Label  # how the controller holds it: "allied minor", "ceded province", …
     sponsor: str
     number: int
     guerrilla_factors: int
@@ -115,10 +115,12 @@ def area_marks(world: World, viewer: frozenset[str] | None = None) -> dict[str, 
 def area_refs(world: World, key: str) -> tuple[frozenset[str], frozenset[int]]:
     """What an order may name the area ``key`` by: its key, and the guerrilla stacks in
     it."""
-    return frozenset({key}), frozenset(g.id for g in world.guerrillas if g.area == key)
+    return frozenset({key}), frozenset(
+        g.id for g in world.guerrillas if g.area == key and g.id is not None
+    )
 
 
-def remarks(area) -> tuple[str, ...]:
+def remarks(area: Area) -> tuple[Label, ...]:
     """What the map table says after an area's kind: ceded, or how a minor is held."""
     if area.ceded:
         return (_("ceded"),)
@@ -182,7 +184,7 @@ def revolt_rows(world: World) -> list[RevoltRow]:
         rows.append(
             RevoltRow(
                 area=area.name,
-                controller=names.get(area.controller, _("Neutral")),
+                controller=names[area.controller] if area.controller in names else _("Neutral"),
                 holding=holding(area),
                 sponsor=names[revolt.sponsor],
                 number=revolt.number,
@@ -194,7 +196,7 @@ def revolt_rows(world: World) -> list[RevoltRow]:
     return sorted(rows, key=lambda row: row.area)
 
 
-def holding(area: Area) -> str:
+def holding(area: Area) -> Label:
     """How its controller holds an area: a minor's status, or a ceded province."""
     if area.kind == MINOR:
         return HOLDINGS.get(area.minor_status, "")

@@ -15,7 +15,7 @@ assign ``Revolt.number`` from EIA-4 and EIA-5 outcomes only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -123,7 +123,7 @@ def revolt_attempt_modifiers(
 ) -> tuple[Modifier, ...]:
     """EIA-1's modifiers to the die: NM(sponsor, target) + PSM(sponsor) − the earlier
     revolts the sponsor let down there (minors only)."""
-    modifiers = (_national(sponsor, national_modifier), _zone(sponsor))
+    modifiers: tuple[Modifier, ...] = (_national(sponsor, national_modifier), _zone(sponsor))
     if area.kind == MINOR:
         let_down = Plural(
             "let down %(count)s earlier revolt",
@@ -285,7 +285,7 @@ def _guerrillas_under(
 def _created_text(wanted: int, created: int, cap: int | None, existing: int, area: Area) -> Text:
     if not wanted:
         return Text("no guerrilla factors")
-    if created == wanted:
+    if created == wanted or cap is None:
         return Plural(
             "%(count)s guerrilla factor in %(area)s",
             "%(count)s guerrilla factors in %(area)s",
@@ -640,7 +640,7 @@ def revolt_ending(world: World, revolt: Revolt) -> RevoltEnd | None:
     infantry), revolt number 1 or less. None while the revolt goes on."""
     area = world.areas[revolt.area]
     sponsor = world.powers[revolt.sponsor]
-    if world.allied(revolt.sponsor, area.controller):
+    if area.controller is not None and world.allied(revolt.sponsor, area.controller):
         allies = Text(
             "%(power)s and %(other)s are allies",
             power=sponsor.name,
@@ -819,7 +819,7 @@ def _repatriation_note(
     )
 
 
-def _others(world: World, keys: set[str | None], sponsor: Power) -> tuple[str, ...]:
+def _others(world: World, keys: Iterable[str | None], sponsor: Power) -> tuple[str, ...]:
     """The keys of the powers among ``keys`` other than the sponsor, by name."""
     found = [k for k in keys if k is not None and k in world.powers and k != sponsor.key]
     return tuple(sorted(found, key=lambda k: world.powers[k].name))

@@ -143,8 +143,8 @@ def _area(a: Area, pkey: dict[int, str]) -> state.Area:
         a.key,
         a.display_name,
         a.kind,
-        controller=pkey.get(a.controller_id),
-        home_power=pkey.get(a.home_power_id),
+        controller=pkey.get(a.controller_id) if a.controller_id is not None else None,
+        home_power=pkey.get(a.home_power_id) if a.home_power_id is not None else None,
         ceded=eia.ceded if eia else False,
         manpower=eia.manpower if eia else 0,
         guerrilla_value=eia.guerrilla_value if eia else None,
@@ -280,8 +280,8 @@ def _persist_powers(loaded: Loaded) -> None:
 
 
 # What a Revolt row and the World's Revolt hold under the same names.
-REVOLT_COLUMNS = ("number", "months_without_guerrillas", "capital_held_months", "active")
-REVOLT_COLUMNS += ("end_reason", "conquest_choice")
+REVOLT_COLUMNS: tuple[str, ...] = ("number", "months_without_guerrillas", "capital_held_months")
+REVOLT_COLUMNS += ("active", "end_reason", "conquest_choice")
 
 
 def _persist_revolts(loaded: Loaded, campaign: Campaign) -> None:
@@ -318,7 +318,7 @@ def _persist_revolts(loaded: Loaded, campaign: Campaign) -> None:
 
 def _persist_relations(loaded: Loaded, campaign: Campaign) -> None:
     def rows(world: state.World) -> set[tuple[int, int, str]]:
-        out = set()
+        out: set[tuple[int, int, str]] = set()
         for kind, pairs in (
             (PowerRelation.Kind.WAR, world.wars),
             (PowerRelation.Kind.ALLIANCE, world.alliances),

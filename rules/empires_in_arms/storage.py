@@ -19,6 +19,8 @@ the ceded flag and manpower in ``state.areas``: ``state_of_version_1`` moves the
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
 from rules.empires_in_arms.models import (
     Corps,
     Depot,
@@ -65,7 +67,7 @@ def _move(state: dict, core: str, table: str, owner: str, fields: tuple[str, ...
         state[table] = rows
 
 
-def _objects(rows) -> bool:
+def _objects(rows: object) -> TypeGuard[list[dict]]:
     return isinstance(rows, list) and all(isinstance(row, dict) for row in rows)
 
 

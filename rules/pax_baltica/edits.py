@@ -8,6 +8,8 @@ cannot hold, raises EditError and changes nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import cast
 
 from rules.log import Change
 from rules.pax_baltica.state import (
@@ -126,7 +128,6 @@ def _block_change(world: World, block: Block, before: str | None) -> Change:
     its nation moved (from where to where) or was corrected."""
     nation = world.nations[block.nation].name
     fields = {
-        "count": block.supply_trains,
         "strength": block.strength,
         "max": block.max_strength,
         "rating": block.rating,
@@ -135,12 +136,14 @@ def _block_change(world: World, block: Block, before: str | None) -> Change:
         values = Plural(
             "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train, in a battle",
             "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply trains, in a battle",
+            count=block.supply_trains,
             **fields,
         )
     else:
         values = Plural(
             "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply train",
             "strength %(strength)s/%(max)s, %(rating)s, %(count)s supply trains",
+            count=block.supply_trains,
             **fields,
         )
     if before == block.location:
@@ -187,7 +190,12 @@ def add_block(
     if not RATING.fullmatch(rating or ""):
         raise EditError(Text("The rating is a letter A–D and a number 1–6, like C1."))
     _check_location(world, kind, location, None)
-    block = Block(None, nation, kind, name, strength, max_strength, rating, supply_trains, location)
+    # no id until persist stores it and stored_world keys it by its id: the phases, which
+    # read only stored blocks, take a block's id for an int
+    new_id = cast(int, None)
+    block = Block(
+        new_id, nation, kind, name, strength, max_strength, rating, supply_trains, location
+    )
     world.blocks[f"new:{name}"] = block
     where, nation_name = _where(world, location), world.nations[nation].name
     text = Text(
@@ -322,7 +330,7 @@ def edit_side(
     world.actions[side], world.season_actions[side] = actions, actions_per_season
     if first:
         world.actions = {side: actions, **{k: v for k, v in world.actions.items() if k != side}}
-    fields = {"count": actions, "side": SIDES[side], "per_season": actions_per_season}
+    fields = {"side": SIDES[side], "per_season": actions_per_season}
     if first:
         return Change(
             Plural(
@@ -330,6 +338,7 @@ def edit_side(
                 "acts first",
                 "%(side)s: %(count)s actions left this season, %(per_season)s each season and "
                 "acts first",
+                count=actions,
                 **fields,
             )
         )
@@ -337,12 +346,13 @@ def edit_side(
         Plural(
             "%(side)s: %(count)s action left this season, %(per_season)s each season",
             "%(side)s: %(count)s actions left this season, %(per_season)s each season",
+            count=actions,
             **fields,
         )
     )
 
 
-EDITS = {
+EDITS: dict[str, Callable[..., Change]] = {
     "block": edit_block,
     "block_add": add_block,
     "battle": record_battle,

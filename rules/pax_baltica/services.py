@@ -77,8 +77,8 @@ TERRITORY_FIELDS = (
     "surrendered",
     "battle_winner",
 )
-BLOCK_COLUMNS = ("kind", "name", "strength", "max_strength", "rating", "supply_trains")
-BLOCK_COLUMNS += ("red_dot", "galley", "in_battle", "besieging", "nationality")
+BLOCK_COLUMNS: tuple[str, ...] = ("kind", "name", "strength", "max_strength", "rating")
+BLOCK_COLUMNS += ("supply_trains", "red_dot", "galley", "in_battle", "besieging", "nationality")
 
 
 def _territory(a: Area, pkey: dict[int, str]) -> state.Territory:
@@ -89,8 +89,8 @@ def _territory(a: Area, pkey: dict[int, str]) -> state.Territory:
         a.key,
         a.display_name,
         kind,
-        nation=pkey.get(a.home_power_id),
-        controller=pkey.get(a.controller_id),
+        nation=pkey.get(a.home_power_id) if a.home_power_id is not None else None,
+        controller=pkey.get(a.controller_id) if a.controller_id is not None else None,
         capital=bool(a.capital),
         **fields,
     )
@@ -106,7 +106,7 @@ def _block(b: Block, pkey: dict[int, str], akey: dict[int, str]) -> state.Block:
         b.max_strength,
         b.rating,
         b.supply_trains,
-        akey.get(b.location_id),
+        akey.get(b.location_id) if b.location_id is not None else None,
         b.carried_by_id,
         b.red_dot,
         tuple(b.places),
@@ -141,13 +141,14 @@ def persist(loaded: Loaded, phase: Phase | None, actor) -> None:
     _persist_territories(loaded)
     _persist_sides(loaded)
     p, a, campaign = loaded.power_ids, loaded.area_ids, loaded.campaign
+    assert campaign is not None  # load_state reads the World with its campaign
 
     def row(b: state.Block, pk: int | None) -> Block:
         return Block(
             pk=pk,
             campaign=campaign,
             power_id=p[b.nation],
-            location_id=a.get(b.location),
+            location_id=a.get(b.location) if b.location is not None else None,
             carried_by_id=b.carried_by,
             places=list(b.places),
             **persistence.shared_fields(b, BLOCK_COLUMNS),

@@ -80,7 +80,7 @@ class Territory:
 
 @dataclass
 class Block:
-    id: int | None  # None: added by a GM edit, not yet stored
+    id: int
     nation: str
     kind: str  # ARMY, REGIMENT or FLEET
     name: str
@@ -127,7 +127,7 @@ class World(Logbook):
     nations: dict[str, Nation]
     territories: dict[str, Territory]  # land territories and sea zones
     adjacency: dict[str, set[str]]  # symmetric; land–land, port–sea and sea–sea links
-    blocks: dict[int | str, Block]  # by id; "new:<name>" for a block not yet stored
+    blocks: dict[int | str, Block]  # by id; "new:<name>": added by a GM edit, not yet stored
     actions: dict[str, int] = field(default_factory=dict)  # side → actions left, in acting order
     season_actions: dict[str, int] = field(default_factory=dict)  # side → actions a season brings
     options: dict[str, Any] = field(default_factory=dict)

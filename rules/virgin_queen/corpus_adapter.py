@@ -120,6 +120,7 @@ def _procedure(world: World, case: dict[str, Any]) -> tuple[dict[str, Any], int]
                 world.say("GM", EDITS[edit.pop("edit")](world, **edit))
                 continue
             pending = progress.pending
+            assert pending is not None  # a case answers only while its procedure waits
             answer = vq.default_answer(world, pending) if step.get("default") else step["answer"]
             progress = vq.decide(world, pending, step["power"], answer, as_gm=step.get("gm", False))
     except vq.Refused as refusal:

@@ -4,6 +4,8 @@ its leaders' names and the spaces' no scenario has, and every case's title, in
 procedure order. The page shows them through gettext; tests/corpus/test_words.py checks
 that each of them is listed here."""
 
+from typing import Any
+
 from rules.text import Text
 from rules.virgin_queen.edits import KINDS, RELIGIONS
 from rules.virgin_queen.state import (
@@ -186,7 +188,7 @@ WORDS = (
 # beside the names of the map: {value: its words}, or {(key, value): its words} where
 # the value means another thing under that key; None for a key of the data that names
 # nothing (shown as code).
-VALUES = {
+VALUES: dict[Any, Text | None] = {
     **POWER_NAMES,
     **{value: name for value, name in ZONE_NAMES.items() if value not in POWER_NAMES},
     **{("religion", value): word for value, word in RELIGIONS.items()},

@@ -6,6 +6,8 @@ value raises EditError and changes nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from rules.refusals import EditError, whole
 from rules.text import Join, Plural, Text
 from rules.virgin_queen.state import (
@@ -229,7 +231,7 @@ def edit_markers(
     )
 
 
-EDITS = {
+EDITS: dict[str, Callable[..., Text]] = {
     "space": edit_space,
     "units": set_units,
     "units_move": move_units,

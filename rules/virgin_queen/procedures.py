@@ -426,7 +426,7 @@ def start_conversion(
     count = attempts - automatic
     if count and dice is None:
         raise ValueError("dice are needed to roll the conversion attempts")
-    rolled = [dice.d6(purpose) for _ in range(count)] if count else []
+    rolled = [dice.d6(purpose) for _ in range(count)] if dice is not None else []
     faces = [6] * automatic + rolled
     outcome = _tally(faces)
     needs = conversion_needs()
@@ -1297,6 +1297,13 @@ def _piece(world: World, item: list) -> Units | Leader | None:
     return piece if piece is not None and piece.space == origin else None
 
 
+def _queued(world: World, item: list) -> Units | Leader:
+    """The piece of a queue item being moved or asked about: one still where it was."""
+    piece = _piece(world, item)
+    assert piece is not None
+    return piece
+
+
 def _piece_text(piece: Units | Leader) -> str:
     if isinstance(piece, Units):
         return stack_text(piece)
@@ -1311,7 +1318,7 @@ def _move(
     by name); None eliminates a stack or takes a leader off the map. A stack joins its
     power's stack of the same kind there. ``data["displaced"]`` records where it went."""
     key, origin = item[1], item[2]
-    piece = _piece(world, item)
+    piece = _queued(world, item)
     data.setdefault("displaced", []).append([f"{item[0]}:{key}", destination or ""])
     step = _displace_step(data)
     params = {"piece": _piece_text(piece), "origin": _name(world, origin), "step": step}
@@ -1343,7 +1350,7 @@ def _move(
                 ),
                 None,
             )
-        if stack is not None:
+        if stack is not None and isinstance(piece, Units):
             stack.count += piece.count
             del world.units[key]
         else:
@@ -1391,7 +1398,7 @@ def _resolve_displacements(world: World, data: dict) -> str | None:
         else:
             left.append(item)
     data["queue"] = left
-    return _piece(world, left[0]).power if left else None
+    return _queued(world, left[0]).power if left else None
 
 
 def _ask_displace(world: World, data: dict, waiting_for: str) -> tuple[Text, list[Question]]:
@@ -1905,7 +1912,7 @@ def _nearest(world: World, data: dict, question: Question) -> str:
     """The nearest fortified space of a displaced piece, first by name, else the first
     legal space offered."""
     item = next(i for i in data["queue"] if f"{i[0]}:{i[1]}" == question.name)
-    nearest = _nearest_fortified(world, _piece(world, item).power, item[2])
+    nearest = _nearest_fortified(world, _queued(world, item).power, item[2])
     offered = [value for value, _ in question.options]
     return next((key for key in nearest if key in offered), offered[0])
 

@@ -122,8 +122,8 @@ def load_world(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
 
 
 # What a VqSpace row and the World's Space hold under the same names.
-SPACE_FIELDS = ("zone", "religion", "unrest", "fortified", "key_space", "port")
-SPACE_FIELDS += ("protestant_home", "besieged")
+SPACE_FIELDS: tuple[str, ...] = ("zone", "religion", "unrest", "fortified", "key_space")
+SPACE_FIELDS += ("port", "protestant_home", "besieged")
 
 
 def _space(a: Area, pkey: dict[int, str]) -> state.Space:
@@ -135,8 +135,8 @@ def _space(a: Area, pkey: dict[int, str]) -> state.Space:
     return state.Space(
         a.key,
         a.display_name,
-        controller=pkey.get(a.controller_id),
-        home_power=pkey.get(a.home_power_id),
+        controller=pkey.get(a.controller_id) if a.controller_id is not None else None,
+        home_power=pkey.get(a.home_power_id) if a.home_power_id is not None else None,
         **fields,
     )
 
@@ -156,6 +156,7 @@ def persist(loaded: Loaded, phase: Phase | None, actor) -> None:
     _persist_zones(loaded)
     _persist_wars(loaded)
     p, a, campaign = loaded.power_ids, loaded.area_ids, loaded.campaign
+    assert campaign is not None  # load_state reads the World with its campaign
     persistence.sync_rows(
         VqUnits,
         loaded.before.units.values(),

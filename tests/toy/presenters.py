@@ -8,16 +8,20 @@ who see everything.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from rules.engine import Presenter
+from rules.engine import Presenter, Reading
 from rules.marks import AreaMarks, Badge, OrderMark
 from tests.toy.phases import GATHERING, RAIDING
 from tests.toy.state import World
+
+if TYPE_CHECKING:
+    from rules.platform import Power
 
 RAIDED = "raided"  # the badge kind of a beacon a raid waits on
 NO_VALUE = "—"
@@ -166,7 +170,7 @@ def order_text(world: World, power: str, payload: Mapping) -> list[str]:
     return [_("%(lord)s lights %(area)s (TOY-1)") % names]
 
 
-def timeline(state: dict, powers) -> list[tuple[str, str, str, int | None]]:
+def timeline(state: dict[str, Any], powers: Sequence[Power]) -> list[Reading]:
     """Per lord, its beacons lit (public: every seat sees the map)."""
     lit = [row.get("lit_by") for row in state.get("beacons", [])]
     return [(p.key, p.display_name, p.color, lit.count(p.key)) for p in powers]

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from rules.empires_in_arms import edits
 from rules.empires_in_arms.state import MINOR, PROVINCE, SPAIN, ZONE_NAMES, World
+from rules.engine import Label
 from rules.platform import (
     BaseEditForm,
     Row,
@@ -59,7 +60,7 @@ def minor_choices(world: World) -> list[tuple[str, str]]:
     return area_choices(world, lambda area: area.kind == MINOR)
 
 
-def status_field(blank: str) -> forms.ChoiceField:
+def status_field(blank: Label) -> forms.ChoiceField:
     """How a power holds a minor: allied, client state or conquered (or ``blank``)."""
     return forms.ChoiceField(
         label=gettext_lazy("Minor held as"),
@@ -371,9 +372,10 @@ class SpanishFieldLossForm(BaseEditForm):
             for a in self.world.areas.values()
             if a.kind == PROVINCE and a.home_power == SPAIN and not a.ceded
         ]
+        provinces.sort(key=lambda c: c[1])
         self.fields["area"] = forms.ChoiceField(
             label=_("Province"),
-            choices=sorted(provinces, key=lambda c: c[1]),
+            choices=provinces,
             error_messages={"invalid_choice": _("That is not an unceded Spanish home province.")},
         )
 

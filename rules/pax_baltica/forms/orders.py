@@ -425,9 +425,9 @@ class ActionOrderForm(PaxBalticaOrderForm):
         for name, value in data.items():
             if name.startswith("move_") and value:
                 fleet = self.world.blocks[int(name.removeprefix("move_"))]
-                fleet_moves.append(
-                    {"fleet": fleet.id, "path": list(supply.fleet_route(self.world, fleet, value))}
-                )
+                route = supply.fleet_route(self.world, fleet, value)
+                assert route is not None  # its field offers only the fleet's destinations
+                fleet_moves.append({"fleet": fleet.id, "path": list(route)})
         targets = self._siege_targets()
         return {
             "reinforce": [

@@ -20,18 +20,21 @@ class DecisionForm(BaseDecisionForm):
 
     def __init__(self, data=None, *, world: Loaded, power_key: str | None, as_gm: bool):
         super().__init__(data, world=world, power_key=power_key, as_gm=as_gm)
-        self.prompt = vq.prompt(world.world, world.pending)
-        self.pending = world.pending
+        pending = world.pending
+        assert pending is not None  # the form asks the decision under way
+        self.prompt = vq.prompt(world.world, pending)
+        self.pending = pending
         self.yours = power_key == self.prompt.waiting_for  # the reader's own decision
         self.answerable = as_gm or self.yours
         spaces = frozenset(world.world.spaces)
         for question in self.prompt.questions:
-            self.fields[question.name] = self._field(question)
-            self.fields[question.name].spaces = spaces
+            field = self._field(question)
+            field.spaces = spaces
             # the GM may cancel instead of answering; the procedure checks what is missing
-            self.fields[question.name].required &= not as_gm
+            field.required &= not as_gm
+            self.fields[question.name] = field
         if as_gm:
-            if world.pending.kind == "revolt":
+            if pending.kind == "revolt":
                 cancel = _(
                     "Cancel the revolt instead: the impulse ends as it stands (after a "
                     "change at the table made it impossible to finish)"
@@ -79,7 +82,7 @@ class DecisionForm(BaseDecisionForm):
         return self.prompt.highlight
 
     @staticmethod
-    def _field(question: vq.Question) -> forms.Field:
+    def _field(question: vq.Question) -> SpaceChoiceField | SpaceMultipleChoiceField:
         refusal = _("“%(value)s” is not one of the choices offered: reload the page.")
         label = localized(question.label)
         options = [(value, localized(text)) for value, text in question.options]

@@ -5,6 +5,8 @@ and the procedure under way.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django import forms
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -40,13 +42,19 @@ def power_choices(world) -> list[tuple[str, str]]:
     return [(key, localized(power_title(key))) for key in world.markers]
 
 
-class SpaceChoiceMixin:
+if TYPE_CHECKING:
+    ChoiceBase = forms.ChoiceField  # the mixin's fields are choice fields
+else:
+    ChoiceBase = object
+
+
+class SpaceChoiceMixin(ChoiceBase):
     """A choice that also lets through any space of the map, so that the procedure says
     why a space that is not offered cannot be chosen (which condition it fails)."""
 
     spaces: frozenset[str] = frozenset()
 
-    def valid_value(self, value) -> bool:
+    def valid_value(self, value: object) -> bool:
         return value in self.spaces or super().valid_value(value)
 
 
@@ -95,7 +103,7 @@ class ImpulseOrderForm(BaseOrderForm):
                 help_text=_("These events make the first die an automatic 6."),
             )
         if "revolt" in self.actions():
-            self.fields["target"] = SpaceChoiceField(
+            target = SpaceChoiceField(
                 label=_("Target"),
                 choices=[("", "—")] + self.target_choices(),
                 required=False,
@@ -107,7 +115,8 @@ class ImpulseOrderForm(BaseOrderForm):
                     )
                 },
             )
-            self.fields["target"].spaces = frozenset(world.spaces)
+            target.spaces = frozenset(world.spaces)
+            self.fields["target"] = target
             self.fields["cp"] = forms.TypedChoiceField(
                 label=_("CP spent"),
                 choices=[(n, str(n)) for n in CP_CHOICES],
