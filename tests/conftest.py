@@ -3,9 +3,9 @@
 The CI profile (HYPOTHESIS_PROFILE=ci, set by .ci/run) runs the long runs: more
 hypothesis examples, the full fuzz, the browser walks, the HTML validator and the long
 walks (every page as every role: the role × URL matrix, the pseudo-locale, Pax Baltica's
-hidden information, the demo's pages; the demo campaigns played through; every map
-rebuilt), which the default profile leaves out unless asked for by marker
-(``-m browser``, ``-m validator``, ``-m long``).
+hidden information, the demo's pages and mail; the demo campaigns played through; every
+map rebuilt; the schema migrated back and forth), which the default profile leaves out
+unless asked for by marker (``-m browser``, ``-m validator``, ``-m long``).
 COURIER_NO_SKIPS=1 (set by .ci/run) turns every skipped test into a failure of the run,
 so an optional test (the browser walk, the validator, the PostgreSQL races) cannot
 quietly not run.

@@ -122,6 +122,7 @@ def hidden_from(campaign, seat) -> list[str]:
     return names + lines
 
 
+@pytest.mark.long
 def test_no_pax_baltica_mail_names_a_block_its_reader_does_not_see(
     clock, django_capture_on_commit_callbacks
 ):

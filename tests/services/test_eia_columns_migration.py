@@ -138,6 +138,7 @@ def assert_moved(campaign: Campaign, numbers) -> None:
             assert (row.guerrilla_value, row.islamic, row.minor_status) == (None, False, "")
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_the_columns_move_to_the_eia_tables_live_and_in_the_snapshots():
     campaigns = demo_campaigns()

@@ -15,6 +15,7 @@ BEFORE = [("campaign", "0026_email_confirmation")]
 AFTER = [("campaign", "0027_mail_choices")]
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_mail_turned_off_in_the_profile_stays_off_in_each_campaign():
     campaign = make_eia_campaign()

@@ -17,6 +17,7 @@ BEFORE = [("campaign", "0028_browser_reading")]
 AFTER = [("campaign", "0029_queued_mail_as_multipart")]
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_an_old_queued_mail_is_sent_after_the_upgrade():
     executor = MigrationExecutor(connection)
