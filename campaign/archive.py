@@ -1070,13 +1070,37 @@ def _check_archive(data: Any, *, name: str | None) -> tuple[Checker, dict]:
 
 def _upgraded(data: dict, version: int, ruleset: str) -> dict:
     """An archive of an earlier version with its state as this version holds it: its
-    ruleset's storage says how each version's state reads in the next."""
+    ruleset's storage says how each version's state reads in the next, then the
+    platform's own steps (PLATFORM_UPGRADES) follow."""
     state = data.get("state")
     for step in range(int(version), VERSION):
-        upgrade = storage_of(ruleset).state_upgrades.get(step)
-        if upgrade is not None and isinstance(state, dict):
-            state = upgrade(state)
+        upgrades = (storage_of(ruleset).state_upgrades.get(step), PLATFORM_UPGRADES.get(step))
+        for upgrade in filter(None, upgrades):
+            if isinstance(state, dict):
+                state = upgrade(state)
     return data if state is data.get("state") else {**data, "state": state}
+
+
+def _core_rows_of_version_1(state: dict) -> dict:
+    """Version 1's powers and areas of ``state`` held, on every ruleset's rows, fields
+    that version 2 gave to one ruleset's tables (its own upgrade has taken their values
+    there): each row keeps the fields the core still has."""
+    kept = {}
+    for key, model, identity in (
+        ("powers", Power, POWER_IDENTITY),
+        ("areas", Area, AREA_IDENTITY),
+    ):
+        names = {f.name for f in archived_fields(model, skip=identity[1:])}
+        rows = state.get(key)
+        if isinstance(rows, list):
+            kept[key] = [
+                {k: v for k, v in row.items() if k in names} if isinstance(row, dict) else row
+                for row in rows
+            ]
+    return {**state, **kept}
+
+
+PLATFORM_UPGRADES = {1: _core_rows_of_version_1}
 
 
 def _check_withheld(check: Checker, withheld: Any) -> dict:

@@ -61,7 +61,6 @@ if TYPE_CHECKING:
 
 # The names above that need the models, by the module each comes from.
 ONCE_LOADED = {
-    "campaign": ("gm_edits", "persistence"),
     "campaign.changes": ("locked_campaign", "refuse_if_ended"),
     "campaign.history": ("record_input",),
     "campaign.lifecycle": ("WAITING",),
@@ -80,13 +79,18 @@ ONCE_LOADED = {
     "campaign.state_rows": ("LiveRows", "StateRows"),
     "campaign.storage": ("GM_LINE_PIECE", "Storage", "Table"),
 }
+# The platform's modules a game uses whole, by their names here.
+MODULES_ONCE_LOADED = {"gm_edits": "campaign.gm_edits", "persistence": "campaign.persistence"}
 _SOURCES = {name: module for module, names in ONCE_LOADED.items() for name in names}
 
 
 def __getattr__(name: str) -> object:
     """A name that needs the models, imported from its module at its first use."""
-    if name not in _SOURCES:
+    if name in MODULES_ONCE_LOADED:
+        value: object = import_module(MODULES_ONCE_LOADED[name])
+    elif name in _SOURCES:
+        value = getattr(import_module(_SOURCES[name]), name)
+    else:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value: object = getattr(import_module(_SOURCES[name]), name)
     globals()[name] = value
     return value

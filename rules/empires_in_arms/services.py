@@ -69,7 +69,7 @@ def _read(campaign: Campaign, rows: StateRows) -> tuple[state.World, persistence
         powers={p.key: _power(p) for p in powers},
         areas={a.key: _area(a, pkey) for a in areas},
         options=campaign.rule_options,
-        militia_due={p.key: p.eia.militia_due for p in powers if hasattr(p, "eia")},
+        militia_due={p.key: p.eia.militia_due if hasattr(p, "eia") else 0 for p in powers},
     )
     world.adjacency = board.adjacency(campaign)
     world.national_modifiers = {
@@ -238,7 +238,7 @@ def _persist_areas(loaded: Loaded) -> None:
         ],
         ["controller", "home_power"],
     )
-    EiaArea.objects.bulk_update(
+    EiaArea.objects.bulk_create(  # an area without its row (the admin deleted it) gets one
         [
             EiaArea(
                 area_id=pk,
@@ -250,7 +250,9 @@ def _persist_areas(loaded: Loaded) -> None:
             )
             for pk, a in changed
         ],
-        ["ceded", "manpower", "guerrilla_value", "islamic", "minor_status"],
+        update_conflicts=True,
+        unique_fields=["area"],
+        update_fields=["ceded", "manpower", "guerrilla_value", "islamic", "minor_status"],
     )
 
 
@@ -263,7 +265,7 @@ def _persist_powers(loaded: Loaded) -> None:
     ]
     if not changed:
         return
-    EiaPowerStatus.objects.bulk_update(
+    EiaPowerStatus.objects.bulk_create(  # a power without its row gets one
         [
             EiaPowerStatus(
                 power_id=pk,
@@ -275,7 +277,9 @@ def _persist_powers(loaded: Loaded) -> None:
             )
             for pk, p in changed
         ],
-        ["zone", "treasury", "political_points", "pays_bad_roll", "militia_due"],
+        update_conflicts=True,
+        unique_fields=["power"],
+        update_fields=["zone", "treasury", "political_points", "pays_bad_roll", "militia_due"],
     )
 
 

@@ -268,12 +268,23 @@ def test_a_version_1_archive_imports_with_its_powers_and_areas_numbers():
     assert again["version"] == 2
 
 
-def test_a_version_1_archive_of_another_game_imports_as_it_is(monkeypatch):
-    campaign, _ = played_pb(monkeypatch)
+@pytest.mark.parametrize("played", [played_pb, played_vq], ids=["pax_baltica", "virgin_queen"])
+def test_a_version_1_archive_of_another_game_imports_as_it_was(played, monkeypatch):
+    """Version 1 wrote the four numbers on every game's powers and areas, at their
+    defaults where the game had none: they are read past."""
+    campaign, _ = played(monkeypatch)
     current = export_campaign(campaign)
+    old = json.loads(dumps(current))
+    old["version"] = 1
+    for row in old["state"]["powers"]:
+        row.update(treasury=0, political_points=0)
+    for row in old["state"]["areas"]:
+        row.update(ceded=False, manpower=0)
     Campaign.objects.filter(pk=campaign.pk).delete()
-    imported = import_campaign({**current, "version": 1}, by_name=True)
-    assert export_campaign(imported)["state"] == current["state"]
+    imported = import_campaign(old, by_name=True, trust_waiting_seed=True)
+    assert json.loads(dumps(export_campaign(imported)["state"])) == json.loads(
+        dumps(current["state"])
+    )
 
 
 def test_a_pax_baltica_campaign_survives_export_and_import_and_plays_on(monkeypatch):

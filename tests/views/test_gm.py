@@ -154,6 +154,24 @@ def test_edit_power(campaign, client_as):
     assert (status.zone, status.pays_bad_roll) == ("Fiasco", False)
 
 
+def test_a_power_or_area_without_its_row_gets_one_when_edited(campaign, client_as):
+    """A row deleted in the admin (or left out of a hand-made archive) does not swallow
+    the next change of its numbers."""
+    EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="france").delete()
+    EiaArea.objects.filter(area__campaign=campaign, area__key="old-castile").delete()
+    data = {"power": "france", "zone": "Neutral", "political_points": "3", "treasury": "17"}
+    edit(client_as("gm"), campaign, "power", data)
+    edit(
+        client_as("gm"),
+        campaign,
+        "area",
+        {"area": "old-castile", "controller": "france", "ceded": "on"},
+    )
+    status = EiaPowerStatus.objects.get(power__campaign=campaign, power__key="france")
+    assert (status.political_points, status.treasury) == (3, 17)
+    assert EiaArea.objects.get(area__campaign=campaign, area__key="old-castile").ceded
+
+
 def test_edit_area_controller_and_ceded(campaign, client_as):
     data = {"area": "old-castile", "controller": "france", "ceded": "on"}
     event = edit(client_as("gm"), campaign, "area", data)
@@ -391,7 +409,7 @@ def test_edit_let_downs(campaign, client_as):
         ),
         (
             "area",
-            {"area": "old-castile", "controller": "spain", "ceded": "on"},
+            {"area": "old-castile", "controller": "france", "ceded": "on"},
             "Old Castile is held by its home power, Spain",
         ),
         (
