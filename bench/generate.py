@@ -42,7 +42,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import transaction  # noqa: E402
 
 from campaign.models import Adjacency, Area, Campaign, PowerRelation, Seat
-from campaign.services import start_campaign  # noqa: E402
+from campaign.play.services import start_campaign  # noqa: E402
 from rules.empires_in_arms.models import (
     Corps,
     Depot,

@@ -14,9 +14,9 @@ bench.settings, DJANGO_DEBUG=0), with replies taken at COURIER_MAIL_REPLY_DOMAIN
    make_eia_campaign), a user with a mail address in each of the 7 powers' seats and in
    the GM's, the peace step resolved so that the revolt step is open, where every power
    owes orders: each player's mail carries their order form and a reply address. A round
-   calls campaign.notifications._phase_opened(campaign, phase) for every campaign (each
-   reader's multipart mail written by campaign/outgoing.py and a
-   campaign.delivery.deliver_mail task queued: a django_tasks_db row), timed as *build +
+   calls campaign.notify.notifications._phase_opened(campaign, phase) for every campaign (each
+   reader's multipart mail written by campaign/notify/outgoing.py and a
+   campaign.notify.delivery.deliver_mail task queued: a django_tasks_db row), timed as *build +
    queue*; then deliver_mail.call(*row.args_kwargs["args"]) for each row it queued (the
    mail handed to the backend), timed as *hand* (reading the rows is not timed). Mails
    per second of each and end to end; --rounds rounds after a warm-up campaign.
@@ -27,7 +27,7 @@ bench.settings, DJANGO_DEBUG=0), with replies taken at COURIER_MAIL_REPLY_DOMAIN
    of the phase-opened mail they received, the order lines as order_text.written writes
    them (every other reply of a player lets the first revolt lapse), READY on every
    third mail, and the phase-opened mail quoted below "On …, Courier <…> wrote:". Each
-   campaign.mail_replies.receive(raw) timed alone: p50, p95, max, and the outcomes. No
+   campaign.jobs.mail_replies.receive(raw) timed alone: p50, p95, max, and the outcomes. No
    worker runs: the phase stays open when both are ready (its resolution is only queued).
 """
 
@@ -62,24 +62,19 @@ from django_tasks_db.models import DBTaskResult  # noqa: E402
 
 from bench import common, database  # noqa: E402
 from bench.report import shared_cache  # noqa: E402
-from campaign import (  # noqa: E402
-    mail_orders,
-    mail_replies,
-    notifications,
-    order_text,
-    outgoing,
-    readiness,
-    services,
-)
-from campaign.delivery import deliver_mail  # noqa: E402
-from campaign.mail_tokens import Purpose, reply_address  # noqa: E402
+from campaign.core import readiness  # noqa: E402
+from campaign.jobs import mail_replies  # noqa: E402
 from campaign.models import Campaign, Phase, Seat  # noqa: E402
+from campaign.notify import mail_orders, notifications, order_text, outgoing  # noqa: E402
+from campaign.notify.delivery import deliver_mail  # noqa: E402
+from campaign.notify.mail_tokens import Purpose, reply_address  # noqa: E402
+from campaign.play import services  # noqa: E402
 from tests.factories import make_eia_campaign  # noqa: E402
 from tests.services.test_scheduling import france_sponsors_a_revolt  # noqa: E402
 
 PREFIX = "Mail bench"
 USERS = "mailbench-"
-DELIVER = "campaign.delivery.deliver_mail"
+DELIVER = "campaign.notify.delivery.deliver_mail"
 LOCMEM = "django.core.mail.backends.locmem.EmailBackend"
 SECTION = "## Mail"
 
@@ -301,8 +296,8 @@ def section(f: dict) -> str:
             "open, where every power owes orders "
             f"({rounds[0]['with_orders']} of the {rounds[0]['mails']} mails carry an order form "
             "and a reply address). *Build + queue*: "
-            "`campaign.notifications._phase_opened(campaign, phase)` for each campaign (each "
-            "reader's multipart mail and its `deliver_mail` task row); *hand*: "
+            "`campaign.notify.notifications._phase_opened(campaign, phase)` for each campaign "
+            "(each reader's multipart mail and its `deliver_mail` task row); *hand*: "
             '`deliver_mail.call(*row.args_kwargs["args"])` for each row queued (reading the '
             "rows not timed); one round opens the phase of every campaign, after a warm-up "
             f"campaign. Every mail reached the outbox: {all_sent(rounds)}.",
@@ -322,7 +317,7 @@ def section(f: dict) -> str:
             f"{' and '.join(answers['players'])} in turn ({answers['bytes'][0]} to "
             f"{answers['bytes'][1]} bytes: the order lines as `order_text.written` writes them, "
             "READY in every third, the mail quoted below “On …, Courier <…> wrote:”), each "
-            "`campaign.mail_replies.receive(raw)` timed alone (the first "
+            "`campaign.jobs.mail_replies.receive(raw)` timed alone (the first "
             f"{answers['first_ms']:.1f} ms). No worker ran: the phase stayed open.",
             common.table(
                 ["replies", "p50 ms", "p95 ms", "max ms", "outcomes"],

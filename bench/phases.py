@@ -9,7 +9,7 @@ months (peace, revolt, land, conquest; land, conquest; land, conquest, economic)
 power giving bench_orders() each phase, with fixed dice (the same seed and context for
 both sizes, so that both roll the same faces). At the first phase of each kind:
 
-- service: campaign.services.resolve_open_phase, as the GM's "resolve" and the worker
+- service: campaign.play.services.resolve_open_phase, as the GM's "resolve" and the worker
   call it (lock, orders, the phase service, the log, opening the next phase, and what it
   hands to transaction.on_commit: the notifications), run ``runs`` times inside a
   transaction that is rolled back, so each run starts from the same state; the median
@@ -47,7 +47,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from bench import common  # noqa: E402
 from bench.generate import bench_orders, make_campaign  # noqa: E402
 from campaign.models import Campaign, Order, Phase  # noqa: E402
-from campaign.services import resolve_open_phase  # noqa: E402
+from campaign.play.services import resolve_open_phase  # noqa: E402
 from rules.dice import SeededDice  # noqa: E402
 from rules.empires_in_arms import phases as resolvers  # noqa: E402
 from rules.empires_in_arms.services import load_state  # noqa: E402

@@ -11,8 +11,8 @@ run left there are deleted first. Settings as the other scripts (bench/common.py
 one device and no mail address in each of the 7 powers' seats and in the GM's, the peace
 step resolved so that the revolt step is open, where every power owes orders. The devices
 are subscribed to a push service on this machine (tests/push_receiver.py), which answers
-201 at once. A round calls campaign.notifications._phase_opened(campaign, phase) for every
-campaign (each notice written in its reader's language and a campaign.push.deliver_push
+201 at once. A round calls campaign.notify.notifications._phase_opened(campaign, phase) for every
+campaign (each notice written in its reader's language and a campaign.notify.push.deliver_push
 task queued), timed as *queue*; then deliver_push.call(...) for each row it queued (the
 notice encrypted for the device, signed with the site's VAPID key and POSTed to the push
 service), timed as *send*. Pushes per second of each and end to end; every device's
@@ -46,14 +46,14 @@ from django_tasks_db.models import DBTaskResult  # noqa: E402
 from bench import common, database  # noqa: E402
 from bench.mail import code, peace_step_resolved, write_section  # noqa: E402
 from bench.report import shared_cache  # noqa: E402
-from campaign import notifications, push  # noqa: E402
 from campaign.models import Campaign, Phase, Seat  # noqa: E402
+from campaign.notify import notifications, push  # noqa: E402
 from tests.factories import make_eia_campaign  # noqa: E402
 from tests.push_receiver import Device, PushService, vapid_keys  # noqa: E402
 
 PREFIX = "Push bench"
 USERS = "pushbench-"
-DELIVER = "campaign.push.deliver_push"
+DELIVER = "campaign.notify.push.deliver_push"
 SECTION = "## Push"
 
 
@@ -162,8 +162,9 @@ def section(f: dict) -> str:
             f"A phase opening: {opening['campaigns']} Empires in Arms campaigns of 7 powers, "
             "a user with one device and no mail address in each power's seat and in the GM's; "
             "the revolt step open, where every power owes orders (the GM, who owes none, is "
-            "not pushed). *Queue*: `campaign.notifications._phase_opened(campaign, phase)` for "
-            "each campaign (each notice written in its reader's language and its "
+            "not pushed). *Queue*: "
+            "`campaign.notify.notifications._phase_opened(campaign, phase)` for each campaign "
+            "(each notice written in its reader's language and its "
             "`deliver_push` task row); *send*: `deliver_push.call(...)` for each row (the "
             "payload encrypted for the device, RFC 8291, the VAPID signature made, the POST "
             "to the push service). One round opens the phase of every campaign, after a "

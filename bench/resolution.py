@@ -53,7 +53,7 @@ from bench import common  # noqa: E402
 from bench.generate import NAME_PREFIX, make_campaign  # noqa: E402
 from bench.submit import BACKEND, Player, post_ready, visit  # noqa: E402
 from campaign.models import Campaign, Order, Phase  # noqa: E402
-from campaign.services import set_deadline  # noqa: E402
+from campaign.play.services import set_deadline  # noqa: E402
 
 TIMEOUT = 60  # seconds to wait for a resolution before calling it failed
 
@@ -67,7 +67,7 @@ def task_times(phase: Phase, since) -> dict:
     from django_tasks_db.models import DBTaskResult
 
     tasks = DBTaskResult.objects.filter(
-        task_path="campaign.tasks.resolve_phase", enqueued_at__gte=since
+        task_path="campaign.jobs.tasks.resolve_phase", enqueued_at__gte=since
     ).order_by("enqueued_at")
     for task in tasks:
         args = task.args_kwargs.get("args", [])

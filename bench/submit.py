@@ -46,7 +46,7 @@ from django.urls import reverse  # noqa: E402
 from bench import browsing, common  # noqa: E402
 from bench.generate import NAME_PREFIX, make_campaign  # noqa: E402
 from campaign.models import Event, Order  # noqa: E402
-from campaign.services import resolve_open_phase  # noqa: E402
+from campaign.play.services import resolve_open_phase  # noqa: E402
 from rules.empires_in_arms import legal  # noqa: E402
 from rules.empires_in_arms.services import load_state  # noqa: E402
 

@@ -1,6 +1,6 @@
 """The admin: every piece of campaign state is editable here too (scenarios are sample data).
 A change made here bumps its campaign's version, as a change made through the pages does,
-so that the pages kept for the old version (campaign/world_cache.py, the map) go."""
+so that the pages kept for the old version (campaign/state/world_cache.py, the map) go."""
 
 from django.apps import apps
 from django.contrib import admin
@@ -8,7 +8,7 @@ from django.db import models as django_models
 from django.db.models import F
 
 from campaign import models
-from campaign.forms import AdminLoginForm
+from campaign.people.forms import AdminLoginForm
 from rules.engine import registry
 
 # The admin's login, throttled per client address as the site's (courier/throttling.py).
@@ -139,7 +139,7 @@ class SeatRequestAdmin(StateAdmin):
 @admin.register(models.NewGmRequest)
 class NewGmRequestAdmin(StateAdmin):
     """Players' requests for a new GM of a campaign whose GMs are quiet
-    (campaign/gm_team.py): an admin makes a user GM in the campaign's seats (a seat with
+    (campaign/people/gm_team.py): an admin makes a user GM in the campaign's seats (a seat with
     the role "Game master")."""
 
     list_display = ["campaign", "user", "created_at"]
@@ -149,7 +149,7 @@ class NewGmRequestAdmin(StateAdmin):
 
 @admin.register(models.Handover)
 class HandoverAdmin(StateAdmin):
-    """Offers of a campaign from one of its GMs to another user (campaign/gm_team.py)."""
+    """Offers of a campaign from one of its GMs to another user (campaign/people/gm_team.py)."""
 
     list_display = ["campaign", "from_user", "to_user", "status", "created_at", "answered_at"]
     list_filter = ["status"]

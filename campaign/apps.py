@@ -12,7 +12,7 @@ class CampaignConfig(AppConfig):
 
     def ready(self) -> None:
         """Install the site's rulesets (before the admin registers their tables), and
-        connect the worker's tasks to the lifecycle's signal (campaign/tasks.py, which
+        connect the worker's tasks to the lifecycle's signal (campaign/jobs/tasks.py, which
         needs the models: it is imported once they are loaded), login throttling to
         failed logins, the press's mail to each message written, the answers by mail
         that the sending service's webhook receives, and forgetting a browser's device
@@ -21,8 +21,10 @@ class CampaignConfig(AppConfig):
         from anymail.signals import inbound
         from django.contrib.auth.signals import user_logged_out
 
-        from campaign import mail_replies, press_mail, push, tasks  # noqa: F401
+        from campaign.jobs import mail_replies, tasks  # noqa: F401
         from campaign.models import Message
+        from campaign.notify import push  # noqa: F401
+        from campaign.press import press_mail  # noqa: F401
         from courier import throttling  # noqa: F401  (counts each client's failed logins)
 
         post_migrate.connect(create_cache_table, sender=self)

@@ -18,8 +18,9 @@ from django.core.exceptions import DisallowedHost
 from django.dispatch import receiver
 from django.utils import timezone, translation
 
-from campaign import outgoing, time_zones
+from campaign import time_zones
 from campaign.models import Profile
+from campaign.notify import outgoing
 
 COOKIE = SESSION_KEY = "tz"
 LANGUAGE_SESSION_KEY = "language"
@@ -86,7 +87,7 @@ class LanguageMiddleware:
 class ServedOriginMiddleware:
     """In development (settings.SITE_URL_FROM_REQUESTS: DEBUG with COURIER_SITE_URL
     unset), the mail a request sends links to the address that request was served on
-    (its scheme, host and port: campaign.outgoing.served_at), wherever the demo runs
+    (its scheme, host and port: campaign.notify.outgoing.served_at), wherever the demo runs
     (``bin/demo 8080``). No setting changes: each request has its own. A deployment sets
     COURIER_SITE_URL and does not install this."""
 

@@ -537,7 +537,7 @@ def order_rows(
     said: Callable[[str, dict], list[str]] | None = None,
 ) -> list[OrderRow]:
     """What each power ordered for the open phase, for the GM to read; ``for_gm``: the
-    texts of an order's lines for the GM (campaign/gm_orders.py), kept apart in its
+    texts of an order's lines for the GM (campaign/play/gm_orders.py), kept apart in its
     payload; ``said(power_key, payload)``: the order as sentences (``orders_said``)."""
     said = said or plain_order_lines
     rows = []

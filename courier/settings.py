@@ -82,7 +82,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # a signed-out HTMX request: the whole page to the login page, not a login form in a panel
-    "campaign.login_redirect.HtmxLoginRedirectMiddleware",
+    "campaign.people.login_redirect.HtmxLoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
     "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login itself
 ]
@@ -169,7 +169,7 @@ AUTH_PASSWORD_VALIDATORS = [
         "CommonPasswordValidator",
         "NumericPasswordValidator",
     )
-] + [{"NAME": "campaign.passwords.SitePasswordValidator"}]  # the demo's, the site's name…
+] + [{"NAME": "campaign.people.passwords.SitePasswordValidator"}]  # the demo's, the site's name…
 
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("el", "Ελληνικά"), ("ru", "Русский")]
@@ -211,7 +211,7 @@ TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend", "QUEUES": ["d
 CLOCK_INTERVAL_SECONDS = int(os.environ.get("COURIER_CLOCK_INTERVAL", "2"))
 # how often an open campaign page asks whether its phase has moved on
 POLL_SECONDS = int(os.environ.get("COURIER_POLL_SECONDS", "15"))
-# Press (campaign/press.py): how many messages one user may write a minute (counted in the
+# Press (campaign/press/press.py): how many messages one user may write a minute (counted in the
 # shared cache), and how often at most each user is mailed
 # a digest of the press they have not read.
 PRESS_RATE_LIMIT = int(os.environ.get("COURIER_PRESS_RATE_LIMIT", "10"))
@@ -224,13 +224,13 @@ CALENDAR_RATE_LIMIT = int(os.environ.get("COURIER_CALENDAR_RATE_LIMIT", "60"))
 # for a minute.
 API_RATE_LIMIT = int(os.environ.get("COURIER_API_RATE_LIMIT", "120"))
 # The largest campaign archive import_campaign reads, in bytes: a larger one is refused
-# before it is read (campaign/archive.py).
+# before it is read (campaign/records/archive.py).
 ARCHIVE_MAX_BYTES = int(os.environ.get("COURIER_ARCHIVE_MAX_BYTES", str(20 * 1024 * 1024)))
 # How long an automatic resolution waits for a campaign another job holds before it
 # gives up (and is retried at the next clock tick) instead of blocking the worker.
 RESOLUTION_LOCK_TIMEOUT_MS = int(os.environ.get("COURIER_LOCK_TIMEOUT_MS", "10000"))
 # After how many days without an action of any of its GMs a campaign under way tells its
-# players so, and lets them ask the site's admins for a new GM (campaign/gm_team.py).
+# players so, and lets them ask the site's admins for a new GM (campaign/people/gm_team.py).
 GM_INACTIVE_DAYS = int(os.environ.get("COURIER_GM_INACTIVE_DAYS", "14"))
 
 # Mail goes out through the first of these that is set:
@@ -241,7 +241,7 @@ GM_INACTIVE_DAYS = int(os.environ.get("COURIER_GM_INACTIVE_DAYS", "14"))
 # - EMAIL_HOST: an SMTP server (with EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD);
 # - COURIER_EMAIL_CONSOLE=1: printed on the server's standard output;
 # - in development (DEBUG) only: kept as files in MAIL_OUTBOX_DIR, which each recipient
-#   reads, and answers, at /outbox/ (campaign/outbox.py).
+#   reads, and answers, at /outbox/ (campaign/notify/outbox.py).
 # A deployment (DJANGO_DEBUG not 1) refuses to start with none of the first three: the
 # console must be asked for, never fallen into.
 MAIL_PROVIDER = os.environ.get("COURIER_MAIL_PROVIDER", "")
@@ -266,7 +266,7 @@ if MAIL_PROVIDER:
 elif EMAIL_HOST:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
 elif MAIL_OUTBOX:
-    EMAIL_BACKEND = "campaign.outbox.OutboxBackend"
+    EMAIL_BACKEND = "campaign.notify.outbox.OutboxBackend"
 else:
     EMAIL_BACKEND = "django.core.mail.backends.console.EmailBackend"
 EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "587"))
@@ -274,7 +274,7 @@ EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS", "1") == "1"
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Courier <courier@localhost>")
-# Answers by mail (campaign/mail_replies.py): a mail that invites an answer is sent with
+# Answers by mail (campaign/jobs/mail_replies.py): a mail that invites an answer is sent with
 # Reply-To <MAIL_REPLY_LOCAL>+<signed token>@<MAIL_REPLY_DOMAIN>; the domain's mail reaches
 # Courier by the sending service's inbound webhook or an MTA's pipe to `manage.py
 # receive_mail`. Empty: no mail invites an answer.
@@ -293,7 +293,7 @@ if DEBUG:
 # Webhooks to private or loopback addresses are refused unless this is set (a campaign
 # run inside a private network).
 WEBHOOK_ALLOW_PRIVATE = os.environ.get("COURIER_WEBHOOK_ALLOW_PRIVATE", "0") == "1"
-# Web Push (campaign/push.py): the site's VAPID key pair, made by `manage.py vapid_keys`, and
+# Web Push (campaign/notify/push.py): the site's VAPID key pair, made by `manage.py vapid_keys`, and
 # the address a push service may write to about them. Without keys nothing is pushed.
 VAPID_PRIVATE_KEY = os.environ.get("COURIER_VAPID_PRIVATE_KEY", "")
 VAPID_PUBLIC_KEY = os.environ.get("COURIER_VAPID_PUBLIC_KEY", "")

@@ -18,7 +18,7 @@ def favicon(request):
 
 def service_webhooks() -> list:
     """The mail service's webhooks (django-anymail's), the inbound mail's among them
-    (campaign/mail_replies.py): the configured service's only."""
+    (campaign/jobs/mail_replies.py): the configured service's only."""
     from anymail import urls
 
     prefix = f"{settings.MAIL_PROVIDER}_"

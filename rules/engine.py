@@ -30,9 +30,9 @@ if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
 
     from campaign.models import Area, Campaign, Phase, Power
-    from campaign.services import PhaseContext
-    from campaign.state_rows import StateRows
-    from campaign.storage import Storage
+    from campaign.play.services import PhaseContext
+    from campaign.records.state_rows import StateRows
+    from campaign.state.storage import Storage
     from rules.dice import DrawCheck, DrawRoll
     from rules.forms import BaseDecisionForm, BaseEditForm, BaseOrderForm, BaseStandingForm
     from rules.marks import AreaMarks, OrderMark
@@ -43,11 +43,13 @@ WorldT = TypeVar("WorldT")  # a game's World, as its hooks load it
 Label: TypeAlias = "str | StrPromise"  # words people read: a str, or a lazy translation
 Viewer: TypeAlias = "frozenset[str] | None"  # whose secrets a reader sees; None: all
 Setup: TypeAlias = "dict[str, object]"  # a campaign's scenario setup (Campaign.setup)
-ScenarioData: TypeAlias = "dict[str, object]"  # a scenario file, as campaign/scenarios.py reads it
+ScenarioData: TypeAlias = (
+    "dict[str, object]"  # a scenario file, as campaign/play/scenarios.py reads it
+)
 Payload: TypeAlias = "dict[str, object]"  # an order's or an answer's JSON object
 OptionValue: TypeAlias = "str | int | bool"
 Actor: TypeAlias = "AbstractBaseUser | AnonymousUser | None"  # None: the site itself
-# a phase service's answer: campaign.lifecycle.WAITING while a decision holds the phase
+# a phase service's answer: campaign.play.lifecycle.WAITING while a decision holds the phase
 # open, else None
 Resolution: TypeAlias = "str | None"
 # a timeline's reading of one series: its key, name, colour and value (None: not shown)
@@ -89,7 +91,7 @@ class PhaseSpec(Generic[WorldT]):
     kind: str = ""
     kind_name: Label = ""
     # its orders are standing instructions: a power's last orders of this phase stand in
-    # its later phases of the same key until it gives new ones (campaign/standing.py)
+    # its later phases of the same key until it gives new ones (campaign/core/standing.py)
     standing: bool = False
 
     @property
@@ -191,7 +193,7 @@ class Ruleset(Generic[WorldT]):
 
     def load_world(self, campaign: Campaign, rows: StateRows | None = None) -> object:
         """The campaign's World; ``rows``: read from there instead of the database (a
-        past phase's snapshot, campaign/snapshots.py)."""
+        past phase's snapshot, campaign/state/snapshots.py)."""
         return self.hooks.load_world(campaign, rows)
 
     @property
@@ -215,7 +217,7 @@ class Ruleset(Generic[WorldT]):
 @dataclass(frozen=True)
 class PhaseHooks:
     """How one phase is played: ``resolve(context)`` resolves it and answers
-    campaign.lifecycle.WAITING when a decision holds it open, else None;
+    campaign.play.lifecycle.WAITING when a decision holds it open, else None;
     ``order_form``: the form a power's orders are given with, for a phase that takes
     orders, else None."""
 
@@ -260,7 +262,7 @@ class ScenarioHooks:
 
 
 class GmEdit(Protocol):
-    """Makes one GM edit (campaign.gm_edits.edit_service builds it): the log's Text."""
+    """Makes one GM edit (campaign.play.gm_edits.edit_service builds it): the log's Text."""
 
     def __call__(
         self,
@@ -307,7 +309,7 @@ class Presenter(Generic[WorldT]):
     # order_text(world, power_key, payload): a power's order as sentences in the active
     # language, its lines for the GM aside; None: its fields and values as they are
     order_text: Callable[[WorldT, str, Payload], list[str]] | None = None
-    # timeline(state, powers): per series its Reading of a state (as campaign/snapshots.py
+    # timeline(state, powers): per series its Reading of a state (as campaign/state/snapshots.py
     # ``decode`` gives it), only what every seat may see; ``powers``: the campaign's
     # Power rows in order. None: the game has no timeline
     timeline: Callable[[dict[str, object], Sequence[Power]], list[Reading]] | None = None
@@ -321,7 +323,7 @@ class Hooks(Generic[WorldT]):
     default said beside it."""
 
     # load_world(campaign, rows) -> the World its forms, services and pages read; rows:
-    # a snapshot's (campaign/state_rows.py), None: the database's
+    # a snapshot's (campaign/records/state_rows.py), None: the database's
     load_world: Callable[[Campaign, StateRows | None], WorldT]
     # each phase's key -> how it is played (every phase of the Ruleset has one)
     phases: Mapping[str, PhaseHooks]

@@ -244,7 +244,7 @@ class BaseDecisionForm(forms.Form):
 
 class BaseEditForm(forms.Form):
     """One GM edit, its choices built from the World: ``edit_key`` names the ruleset's
-    edit (rules/<ruleset>/edits.py) that campaign.gm_edits.apply makes with
+    edit (rules/<ruleset>/edits.py) that campaign.play.gm_edits.apply makes with
     ``edit_fields()``."""
 
     edit_key = ""

@@ -30,7 +30,7 @@ class LogLine:
 
 @dataclass(frozen=True)
 class Change:
-    """What a GM edit logs (campaign/gm_edits.py): its sentence, and for an edit of hidden
+    """What a GM edit logs (campaign/play/gm_edits.py): its sentence, and for an edit of hidden
     state, the powers who read it in full and what the others read instead."""
 
     text: str

@@ -36,12 +36,8 @@ from rules.translation import Term as Term
 from rules.translation import localized as localized
 
 if TYPE_CHECKING:
-    from campaign import gm_edits as gm_edits
-    from campaign import persistence as persistence
-    from campaign.changes import locked_campaign as locked_campaign
-    from campaign.changes import refuse_if_ended as refuse_if_ended
-    from campaign.history import record_input as record_input
-    from campaign.lifecycle import WAITING as WAITING
+    from campaign.core.changes import locked_campaign as locked_campaign
+    from campaign.core.changes import refuse_if_ended as refuse_if_ended
     from campaign.models import Adjacency as Adjacency
     from campaign.models import Area as Area
     from campaign.models import Campaign as Campaign
@@ -50,20 +46,22 @@ if TYPE_CHECKING:
     from campaign.models import Power as Power
     from campaign.models import PowerRelation as PowerRelation
     from campaign.models import Seat as Seat
-    from campaign.persistence import Board as Board
-    from campaign.persistence import Loaded as Loaded
-    from campaign.services import PhaseContext as PhaseContext
-    from campaign.state_rows import LiveRows as LiveRows
-    from campaign.state_rows import StateRows as StateRows
-    from campaign.storage import GM_LINE_PIECE as GM_LINE_PIECE
-    from campaign.storage import Storage as Storage
-    from campaign.storage import Table as Table
+    from campaign.play import gm_edits as gm_edits
+    from campaign.play.lifecycle import WAITING as WAITING
+    from campaign.play.services import PhaseContext as PhaseContext
+    from campaign.records.state_rows import LiveRows as LiveRows
+    from campaign.records.state_rows import StateRows as StateRows
+    from campaign.state import persistence as persistence
+    from campaign.state.history import record_input as record_input
+    from campaign.state.persistence import Board as Board
+    from campaign.state.persistence import Loaded as Loaded
+    from campaign.state.storage import GM_LINE_PIECE as GM_LINE_PIECE
+    from campaign.state.storage import Storage as Storage
+    from campaign.state.storage import Table as Table
 
 # The names above that need the models, by the module each comes from.
 ONCE_LOADED = {
-    "campaign.changes": ("locked_campaign", "refuse_if_ended"),
-    "campaign.history": ("record_input",),
-    "campaign.lifecycle": ("WAITING",),
+    "campaign.core.changes": ("locked_campaign", "refuse_if_ended"),
     "campaign.models": (
         "Adjacency",
         "Area",
@@ -74,13 +72,18 @@ ONCE_LOADED = {
         "PowerRelation",
         "Seat",
     ),
-    "campaign.persistence": ("Board", "Loaded"),
-    "campaign.services": ("PhaseContext",),
-    "campaign.state_rows": ("LiveRows", "StateRows"),
-    "campaign.storage": ("GM_LINE_PIECE", "Storage", "Table"),
+    "campaign.play.lifecycle": ("WAITING",),
+    "campaign.play.services": ("PhaseContext",),
+    "campaign.records.state_rows": ("LiveRows", "StateRows"),
+    "campaign.state.history": ("record_input",),
+    "campaign.state.persistence": ("Board", "Loaded"),
+    "campaign.state.storage": ("GM_LINE_PIECE", "Storage", "Table"),
 }
 # The platform's modules a game uses whole, by their names here.
-MODULES_ONCE_LOADED = {"gm_edits": "campaign.gm_edits", "persistence": "campaign.persistence"}
+MODULES_ONCE_LOADED = {
+    "gm_edits": "campaign.play.gm_edits",
+    "persistence": "campaign.state.persistence",
+}
 _SOURCES = {name: module for module, names in ONCE_LOADED.items() for name in names}
 
 

@@ -96,10 +96,10 @@ def on_postgresql(settings):
 
 @pytest.fixture(autouse=True)
 def kept_worlds_are_as_stored(monkeypatch):
-    """Every World a GM edit keeps for the pages (campaign/world_cache.py ``keep``) must
+    """Every World a GM edit keeps for the pages (campaign/state/world_cache.py ``keep``) must
     be the one its ruleset's ``load_world`` reads from the rows just written: checked on
     every edit of the suite, since a difference would be shown to every reader."""
-    from campaign import world_cache
+    from campaign.state import world_cache
 
     keep = world_cache.keep
 

@@ -26,9 +26,9 @@ from campaign.models import (
     RollRecord,
     Seat,
 )
-from campaign.scenarios import create_campaign
-from campaign.services import add_observer_seat, start_campaign
-from campaign.storage import state_tables
+from campaign.play.scenarios import create_campaign
+from campaign.play.services import add_observer_seat, start_campaign
+from campaign.state.storage import state_tables
 from rules.empires_in_arms.models import (
     Corps,
     EiaArea,

@@ -1,5 +1,5 @@
 """GM posts in tests carry the campaign's current state version, as the dashboard's forms
-do (campaign.changes.expecting_state), unless a test sends its own or opts out with
+do (campaign.core.changes.expecting_state), unless a test sends its own or opts out with
 ``@pytest.mark.raw_gm_posts`` to test the version itself."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """What the API reads, as its token's owner sees it on the pages: the same selectors and
-presenters, the same viewer (campaign/watching.py) and sealing rule (campaign/sealing.py),
+presenters, the same viewer (campaign/core/watching.py) and sealing rule (campaign/core/sealing.py),
 each in a fixed number of queries however large the campaign or the user's list of them.
 A ``state`` is the page's (campaign.views.context.CampaignState)."""
 
@@ -13,8 +13,9 @@ from typing import Any
 from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from campaign import home, presenters
+from campaign import presenters
 from campaign.models import Campaign, Event, Order, Seat
+from campaign.people import home
 from rules.translation import localized
 
 LOG_PAGE = 100  # log lines a page of the API's log holds unless it asks for fewer

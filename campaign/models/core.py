@@ -19,7 +19,7 @@ from rules.translation import Name, localized
 
 def imported_name(name: str) -> str:
     """How a person an imported archive named, but nobody confirmed as a user of this
-    site, is shown: "(imported) name" (campaign/archive.py)."""
+    site, is shown: "(imported) name" (campaign/records/archive.py)."""
     return _("(imported) %(name)s") % {"name": name} if name else ""
 
 
@@ -38,7 +38,7 @@ class Campaign(models.Model):
         SEATS = "seats", _("when every seat is taken")
 
     class WebhookFormat(models.TextChoices):
-        """What the chat a webhook posts to reads (campaign/chat_formats.py)."""
+        """What the chat a webhook posts to reads (campaign/notify/chat_formats.py)."""
 
         DISCORD = "discord", _("Discord (an embed)")
         SLACK = "slack", _("Slack")
@@ -308,7 +308,7 @@ class Power(models.Model):
 
     @property
     def in_disorder(self) -> bool:
-        """It is in civil disorder (campaign/disorder.py)."""
+        """It is in civil disorder (campaign/play/disorder.py)."""
         return self.disorder_since is not None
 
 
@@ -409,7 +409,7 @@ class Seat(models.Model):
     @property
     def wants_player(self) -> bool:
         """Its invitation may be taken: it has no user, or its power is in civil disorder
-        and a new player may take it over (campaign/replacements.py)."""
+        and a new player may take it over (campaign/play/replacements.py)."""
         return self.user_id is None or (self.power_id is not None and self.power.in_disorder)
 
     def clear_away(self) -> None:
@@ -670,7 +670,7 @@ class Event(models.Model):
     actor_placeholder = models.CharField(
         max_length=150,
         blank=True,
-        db_default="",  # a phase's log lines are inserted without it (campaign/json_rows.py)
+        db_default="",  # a phase's log lines are inserted without it (campaign/state/json_rows.py)
         help_text=_("The actor's user name in an imported archive, not confirmed here."),
     )
     power = models.ForeignKey(

@@ -1,5 +1,5 @@
 """The deadline extensions each power's player takes from its budget
-(campaign/extensions.py)."""
+(campaign/play/extensions.py)."""
 
 from __future__ import annotations
 

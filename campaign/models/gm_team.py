@@ -1,5 +1,5 @@
 """A campaign's GMs: handing the campaign to another user, and players asking the site's
-admins for a new GM when every GM has gone quiet (campaign/gm_team.py)."""
+admins for a new GM when every GM has gone quiet (campaign/people/gm_team.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """A campaign's history as data: the state each phase opened with, the decisions
 answered while a phase was under way, and the inputs that changed the state outside a
-resolution (campaign/history.py takes and browses, campaign/rollback.py rolls back,
-campaign/replay.py replays)."""
+resolution (campaign/state/history.py takes and browses, campaign/records/rollback.py rolls back,
+campaign/records/replay.py replays)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ class PhaseSnapshot(models.Model):
     needs: the newest log line and roll then, and, once its resolution starts, the newest
     log line before it and the state it resolved from (not the opening state when the GM
     edited the state, or a player changed a standing order, meanwhile). States are raw
-    (campaign/snapshots.py: ``decode`` gives them as ``archive.state_of(ids=True)``)."""
+    (campaign/state/snapshots.py: ``decode`` gives them as ``archive.state_of(ids=True)``)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshots")
     phase = models.OneToOneField(Phase, on_delete=models.CASCADE, related_name="snapshot")
@@ -79,7 +79,7 @@ class DecisionRecord(models.Model):
 class InputRecord(models.Model):
     """An input given outside the orders that changed the state outside a resolution (a
     player's standing order), in order: what it changed, as ``changes`` (see
-    ``campaign.history.record_input``), so that a replay applies it as it was made."""
+    ``campaign.state.history.record_input``), so that a replay applies it as it was made."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
     phase = models.ForeignKey(Phase, on_delete=models.CASCADE, related_name="inputs")

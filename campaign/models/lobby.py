@@ -1,5 +1,5 @@
 """The lobby: a user's request for a free power's seat, which the GM accepts or refuses
-(campaign/lobby.py)."""
+(campaign/people/lobby.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The mail each user wants from each campaign, the reminders already sent, and the mails
-received as answers (campaign/outgoing.py, reminders.py, mail_replies.py)."""
+received as answers (campaign/notify/outgoing.py, reminders.py, mail_replies.py)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ class ReminderSent(models.Model):
     """A reminder counted for one user, phase and offset, with the deadline it was for:
     written in the same transaction as the mail's task, so that it goes exactly once,
     whatever the workers. A deadline moved so far that the offset is no longer due counts
-    it again (campaign/reminders.py)."""
+    it again (campaign/notify/reminders.py)."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE)
     phase = models.ForeignKey("campaign.Phase", on_delete=models.CASCADE)

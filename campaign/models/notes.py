@@ -1,4 +1,4 @@
-"""Each player's and GM's private notes on a campaign (campaign/notes.py)."""
+"""Each player's and GM's private notes on a campaign (campaign/press/notes.py)."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ class Profile(models.Model):
     # The user's mail address (User.email) is only ever one its owner confirmed by the
     # link mailed to it (or one an administrator set), so that every mail, whoever sends
     # it, goes to a confirmed address. An address given at sign-up or in the preferences
-    # waits here for its link (campaign/account_mail.py).
+    # waits here for its link (campaign/people/account_mail.py).
     unconfirmed_email = models.EmailField(
         _("mail address waiting for confirmation"),
         blank=True,

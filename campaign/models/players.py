@@ -1,5 +1,5 @@
-"""Who played which power when, and how reliable each user has been (campaign/disorder.py,
-campaign/replacements.py, campaign/reliability.py)."""
+"""Who played which power when, and how reliable each user has been (campaign/play/disorder.py,
+campaign/play/replacements.py, campaign/play/reliability.py)."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ class Reliability(models.Model):
 
 class Turnout(models.Model):
     """What a resolved phase counted of one power whose orders it waited for
-    (campaign/disorder.py): whether they were missed, for whom it counted them, the
+    (campaign/play/disorder.py): whether they were missed, for whom it counted them, the
     power's missed deadlines in a row before, and whether it fell into civil disorder; a
     rollback of the phase undoes exactly that."""
 

@@ -1,4 +1,4 @@
-"""Press: what the powers and the GM write to each other in a campaign (campaign/press.py).
+"""Press: what the powers and the GM write to each other in a campaign (campaign/press/press.py).
 
 A channel is a set of powers: the public channel (no members: everyone seated reads it),
 a power's channel with the GM (that power alone), or a private channel between two or

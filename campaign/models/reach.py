@@ -1,5 +1,5 @@
 """Where Courier reaches a user besides mail: the devices his browser subscribed to Web
-Push (campaign/push.py), his secret calendar feed (campaign/calendar_feed.py) and the
+Push (campaign/notify/push.py), his secret calendar feed (campaign/people/calendar_feed.py) and the
 personal access tokens of the API (campaign/api/)."""
 
 from __future__ import annotations

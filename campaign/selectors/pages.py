@@ -8,9 +8,9 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
+from campaign.core.readiness import away_at
 from campaign.models import Area, Campaign, Order, Phase, Power, Seat
-from campaign.readiness import away_at
-from campaign.state_rows import LiveRows
+from campaign.records.state_rows import LiveRows
 
 MAP_AREA_FIELDS = ("key", "name", "kind", "controller_id", "x", "y")
 

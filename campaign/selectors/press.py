@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from django.core.paginator import Page, Paginator
 
-from campaign import press
 from campaign.models import Message, Seat
+from campaign.press import press
 
 
 def message_page(seat: Seat, address: press.Address | None, number: int | None) -> Page:

@@ -3,13 +3,13 @@ offer of a campaign as it now stands."""
 
 from __future__ import annotations
 
-from campaign.gm_team import with_offer
 from campaign.models import Campaign, Handover, Seat
+from campaign.people.gm_team import with_offer
 
 
 def campaign_seats(campaign: Campaign) -> list[Seat]:
     """Every seat of the campaign with its user, power and former power, and the offer of
-    the campaign waiting for an answer (campaign.gm_team.with_offer): one query."""
+    the campaign waiting for an answer (campaign.people.gm_team.with_offer): one query."""
     return list(with_offer(campaign.seats.select_related("user", "power", "former_power")))
 
 

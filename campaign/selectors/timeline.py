@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db.models import Exists, OuterRef
 
 from campaign.models import Campaign, PhaseSnapshot, Power
-from campaign.snapshots import decode
+from campaign.state.snapshots import decode
 
 
 def turn_openings(campaign: Campaign) -> list[tuple[int, dict]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from campaign import away_everywhere
+from campaign.play import away_everywhere
 
 register = template.Library()
 

@@ -15,8 +15,8 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext
 
 from campaign.models import Campaign, Phase, PushSubscription, Seat
+from campaign.play.services import seat_for
 from campaign.selectors import mail
-from campaign.services import seat_for
 
 
 def player_seat(user, campaign_id: int) -> Seat:

@@ -14,13 +14,16 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaign import account_mail, away_everywhere, calendar_feed, push
 from campaign.api import tokens as api_tokens
-from campaign.envelope_forms import ActionForm
 from campaign.errors import ServiceError
-from campaign.forms import AwayEverywhereForm, ProfileForm, RecipientsPasswordResetForm
 from campaign.middleware import remember_language, remember_time_zone
 from campaign.models import Profile
+from campaign.notify import push
+from campaign.people import account_mail, calendar_feed
+from campaign.people.forms import ProfileForm, RecipientsPasswordResetForm
+from campaign.play import away_everywhere
+from campaign.play.envelope_forms import ActionForm
+from campaign.play.forms import AwayEverywhereForm
 from campaign.selectors.account import campaigns_of, profile_of
 from campaign.views import refusals
 from courier.proxy import client_address

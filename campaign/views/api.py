@@ -14,11 +14,13 @@ from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, Throttled
 from pydantic import Field
 
-from campaign import home, notifications, presenters
+from campaign import presenters
 from campaign.api import reading, schemas
 from campaign.api.auth import TokenBearer, TokenThrottle
 from campaign.models import Campaign, Phase, Power, Seat
-from campaign.services import seat_for
+from campaign.notify import notifications
+from campaign.people import home
+from campaign.play.services import seat_for
 from campaign.views.context import CampaignState, load_state, readable_payloads, state_view
 
 AREAS_CACHE_SECONDS = 24 * 3600  # a version's areas: a new version asks for new ones

@@ -1,4 +1,4 @@
-"""The GM's download of the whole campaign as a JSON archive (campaign/archive.py).
+"""The GM's download of the whole campaign as a JSON archive (campaign/records/archive.py).
 
 The archive holds every power's hidden state and every order, so only the campaign's GM
 may download it: players and observers get 403, anyone else 404. A GM who also plays gets
@@ -11,7 +11,7 @@ from django.http import HttpResponse
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_GET
 
-from campaign.archive import archive_filename, dumps, export_campaign
+from campaign.records.archive import archive_filename, dumps, export_campaign
 from campaign.views.access import gm_seat
 
 

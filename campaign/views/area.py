@@ -9,9 +9,9 @@ from django.shortcuts import render
 from django.views.decorators.http import require_safe
 
 from campaign import presenters
-from campaign.area_orders import concerning
+from campaign.play.area_orders import concerning
+from campaign.play.services import seat_for
 from campaign.selectors.pages import area_cells
-from campaign.services import seat_for
 from campaign.views.context import CampaignState, load_state
 from rules.translation import Name
 

@@ -1,7 +1,7 @@
 """A player's away periods: marked on the campaign page, refused by the GM.
 
 While its player is away a power owes no orders: the phases do not wait for it and it
-gets its default orders and answers (campaign/scheduling.py). A refused period ends at
+gets its default orders and answers (campaign/play/scheduling.py). A refused period ends at
 once and the player's page says so.
 """
 
@@ -13,10 +13,10 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from campaign import scheduling
-from campaign.envelope_forms import ActionForm
 from campaign.errors import ServiceError
-from campaign.forms import AwayForm
+from campaign.play import scheduling
+from campaign.play.envelope_forms import ActionForm
+from campaign.play.forms import AwayForm
 from campaign.views import gm, refusals
 from campaign.views.access import campaign_seat, gm_seat, player_seat
 from campaign.views.context import away_panel, load_state, page_context

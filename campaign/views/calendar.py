@@ -1,4 +1,4 @@
-"""The calendar feed of deadlines (campaign/calendar_feed.py): read by a calendar
+"""The calendar feed of deadlines (campaign/people/calendar_feed.py): read by a calendar
 application without a login, its secret being the key; made, or given a new secret,
 from the preferences page."""
 
@@ -14,8 +14,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST, require_safe
 
-from campaign import calendar_feed
-from campaign.envelope_forms import ActionForm
+from campaign.people import calendar_feed
+from campaign.play.envelope_forms import ActionForm
 from courier import throttling
 
 WINDOW = 60 * 60  # seconds: one feed is read settings.CALENDAR_RATE_LIMIT times in it

@@ -15,18 +15,22 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.http import urlencode
 from django.utils.translation import get_language
 
-from campaign import gm_orders, presenters, progress, sealing, standing, summary, watching
-from campaign.extensions import offer as extension_offer
-from campaign.forms import AwayForm
-from campaign.gm_order_forms import GmOrdersForm
-from campaign.gm_team import quiet_for
+from campaign import presenters
+from campaign.core import sealing, standing, watching
+from campaign.jobs import progress
 from campaign.maps.drawn import campaign_map
 from campaign.maps.stored import built_map
 from campaign.models import Campaign, Event, Order, Phase, Power, Seat
-from campaign.scenarios import scenario_name
+from campaign.people.gm_team import quiet_for
+from campaign.play import gm_orders
+from campaign.play.extensions import offer as extension_offer
+from campaign.play.forms import AwayForm
+from campaign.play.gm_order_forms import GmOrdersForm
+from campaign.play.scenarios import scenario_name
+from campaign.records import summary
 from campaign.selectors import log, pages
 from campaign.selectors.pages import MAP_AREA_FIELDS, PageRows
-from campaign.world_cache import page_world
+from campaign.state.world_cache import page_world
 from rules.engine import PhaseSpec, Presenter, Ruleset
 from rules.translation import localized
 
@@ -70,7 +74,7 @@ class CampaignState:
 
     @property
     def viewer(self) -> frozenset[str] | None:
-        """Whose hidden state this seat sees (None: all of it; campaign/watching.py)."""
+        """Whose hidden state this seat sees (None: all of it; campaign/core/watching.py)."""
         return watching.seat_viewer(self.seat, self.rules, self.world)
 
     @property
@@ -80,7 +84,7 @@ class CampaignState:
     @cached_property
     def standing_order(self) -> Order | None:
         """The seat's power's standing orders of an earlier phase, while it has saved
-        none in this one (campaign/standing.py): its form is filled in with them."""
+        none in this one (campaign/core/standing.py): its form is filled in with them."""
         if not (self.takes_orders and self.seat.power_id) or self.my_order is not None:
             return None
         earlier = standing.last_orders(self.campaign, self.phase, [self.seat.power_id])
@@ -113,7 +117,7 @@ class CampaignState:
         }
 
     def gm_form(self, data=None):
-        """The order form's part for the GM (campaign/gm_order_forms.py), beside
+        """The order form's part for the GM (campaign/play/gm_order_forms.py), beside
         ``order_form``: prefilled from the saved orders."""
         if not (self.takes_orders and self.seat.power_id):
             return None
@@ -380,7 +384,7 @@ def answerable_highlight(decision) -> set[str]:
 
 
 def readable_payloads(state: CampaignState) -> dict[str, dict]:
-    """The open phase's orders the seat may read (campaign/sealing.py), by power key."""
+    """The open phase's orders the seat may read (campaign/core/sealing.py), by power key."""
     keys = {power.pk: power.key for power in state.powers}
     readable = sealing.readable_orders(state.seat, state.orders)
     return {keys[pk]: order.payload for pk, order in readable.items() if pk in keys}

@@ -1,4 +1,4 @@
-"""The GM puts a power into civil disorder or takes it out (campaign/disorder.py)."""
+"""The GM puts a power into civil disorder or takes it out (campaign/play/disorder.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from django.contrib.auth.decorators import login_required
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from campaign import disorder
-from campaign.forms import DisorderForm
+from campaign.play import disorder
+from campaign.play.forms import DisorderForm
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
 from campaign.views.gm import perform

@@ -3,7 +3,7 @@ forms built only when the GM opens it (campaign/views/edits.py serves them then)
 
 from __future__ import annotations
 
-from campaign import gm_orders
+from campaign.play import gm_orders
 from campaign.views.context import CampaignState
 from rules.forms import row_item
 

@@ -11,9 +11,9 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import gm_orders
-from campaign.envelope_forms import EditRowForm
 from campaign.errors import Conflict, ServiceError
+from campaign.play import gm_orders
+from campaign.play.envelope_forms import EditRowForm
 from campaign.query_forms import EditItemForm
 from campaign.views.access import gm_seat
 from campaign.views.context import CampaignState, load_state, map_look

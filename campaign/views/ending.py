@@ -1,4 +1,4 @@
-"""The GM ends the campaign (campaign/ending.py): a POST from the GM dashboard."""
+"""The GM ends the campaign (campaign/play/ending.py): a POST from the GM dashboard."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from campaign.ending import end_campaign
+from campaign.play.ending import end_campaign
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
 from campaign.views.gm import perform

@@ -1,4 +1,4 @@
-"""Deadline extensions (campaign/extensions.py): a power's player takes one from the
+"""Deadline extensions (campaign/play/extensions.py): a power's player takes one from the
 campaign page; the GM sets the rules on the dashboard, which shows each power's budget.
 
 Taken, the extension sends the player back to the campaign page, which shows the new
@@ -17,9 +17,10 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import extensions, outgoing
 from campaign.errors import ServiceError
-from campaign.extension_forms import ExtensionRulesForm, TakeExtensionForm
+from campaign.notify import outgoing
+from campaign.play import extensions
+from campaign.play.extension_forms import ExtensionRulesForm, TakeExtensionForm
 from campaign.views import gm, refusals
 from campaign.views.access import error_text, gm_seat, player_seat
 from campaign.views.context import load_state, page_context

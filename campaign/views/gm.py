@@ -21,32 +21,33 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import gm_orders, lobby, presenters, rollback, scheduling, sealing, watching
-from campaign.changes import expecting_state
-from campaign.envelope_forms import LogSeenForm
+from campaign import presenters
+from campaign.core import sealing, watching
+from campaign.core.changes import expecting_state
 from campaign.errors import Conflict, ServiceError
-from campaign.extension_forms import ExtensionRulesForm
-from campaign.extensions import budgets as extension_budgets
-from campaign.forms import (
+from campaign.models import Campaign, Seat
+from campaign.people import lobby
+from campaign.people.forms import LobbyForm
+from campaign.people.gm_team import team_of as gm_team_of
+from campaign.play import gm_orders, scheduling
+from campaign.play.envelope_forms import LogSeenForm
+from campaign.play.extension_forms import ExtensionRulesForm
+from campaign.play.extensions import budgets as extension_budgets
+from campaign.play.forms import (
     AbsentForm,
     AdvanceForm,
     AssignSeatForm,
     ClockForm,
     DeadlineForm,
-    LobbyForm,
     OptionsForm,
     PlayerRulesForm,
     PlaysForm,
     ScheduleForm,
     StateVersionForm,
 )
-from campaign.gm_order_forms import RevealForm
-from campaign.gm_team import team_of as gm_team_of
-from campaign.lifecycle import runs_by_itself
-from campaign.models import Campaign, Seat
-from campaign.press_forms import PressRulesForm
-from campaign.selectors.seats import campaign_seats
-from campaign.services import (
+from campaign.play.gm_order_forms import RevealForm
+from campaign.play.lifecycle import runs_by_itself
+from campaign.play.services import (
     add_observer_seat,
     assign_seat,
     gm_plays,
@@ -55,6 +56,9 @@ from campaign.services import (
     set_options,
     start_running,
 )
+from campaign.press.press_forms import PressRulesForm
+from campaign.records import rollback
+from campaign.selectors.seats import campaign_seats
 from campaign.views import refusals
 from campaign.views.access import campaign_seat, error_text, gm_seat
 from campaign.views.context import (

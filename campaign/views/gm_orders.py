@@ -1,4 +1,4 @@
-"""The GM and the orders for the GM (campaign/gm_orders.py): carrying an order out in one
+"""The GM and the orders for the GM (campaign/play/gm_orders.py): carrying an order out in one
 step, or through the edit form prefilled from it, marking an order carried out by hand,
 and whether the log reveals them."""
 
@@ -12,9 +12,9 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import gm_orders
 from campaign.errors import Conflict, ServiceError
-from campaign.gm_order_forms import CarryOutForm, RevealForm
+from campaign.play import gm_orders
+from campaign.play.gm_order_forms import CarryOutForm, RevealForm
 from campaign.query_forms import DigestForm
 from campaign.views import refusals
 from campaign.views.access import gm_seat
@@ -30,7 +30,7 @@ def carry_out(request, campaign_id: int, order_id: int, line: int):
     """GET: the dashboard with the edit form that carries out line ``line`` of an order
     open, prefilled from it, for the GM to change before saving; ``?digest=``: the line
     as the GM's page showed it. POST (``digest`` and the state version posted): carry
-    it out at once, as the order says (campaign.gm_orders.carry_out)."""
+    it out at once, as the order says (campaign.play.gm_orders.carry_out)."""
     if request.method == "POST":
         return carry_out_now(request, campaign_id, order_id, line)
     state = load_state(gm_seat(request.user, campaign_id))

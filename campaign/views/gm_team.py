@@ -1,4 +1,4 @@
-"""The GM team (campaign/gm_team.py): the dashboard's GMs section (make a user a GM, open
+"""The GM team (campaign/people/gm_team.py): the dashboard's GMs section (make a user a GM, open
 a GM seat, remove one or leave, offer the campaign to a user or withdraw the offer), the
 GM seat's invitation link, the handover link mailed to the user offered the campaign, and
 a player's request to the site's admins for a new GM.
@@ -18,11 +18,11 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from campaign import gm_team
 from campaign.errors import ServiceError
-from campaign.gm_team_forms import GmUserForm, HandoverAnswerForm
+from campaign.people import gm_team
+from campaign.people.gm_team_forms import GmUserForm, HandoverAnswerForm
+from campaign.play.services import claim_seat
 from campaign.selectors.seats import offer_as_now
-from campaign.services import claim_seat
 from campaign.views import gm, refusals
 from campaign.views.access import gm_seat, player_seat
 from campaign.views.context import load_state, page_context

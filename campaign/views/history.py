@@ -3,7 +3,7 @@
 A history page shows the map, the ruleset's state panels and the log as they were once a
 past phase had resolved, within the seat's own hidden-information limits. The World is
 built by the ruleset's own loader from the snapshot the next phase opened with (read as
-rows in memory: campaign/snapshots.py SnapshotRows), never from, or into, the live rows;
+rows in memory: campaign/state/snapshots.py SnapshotRows), never from, or into, the live rows;
 the viewer (Ruleset.viewer) and the presenters are the campaign page's, fed that World.
 The log holds the lines of the phases up to that one, written up to that moment. A phase
 still open has no history yet (409); a phase without a snapshot (resolved before they
@@ -21,14 +21,18 @@ from django.shortcuts import render
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from campaign import gm_orders, history, presenters, press, tenures, watching
+from campaign import presenters
+from campaign.core import watching
 from campaign.maps.drawn import campaign_map
 from campaign.models import Campaign, Phase, Seat
-from campaign.rollback import roll_back
+from campaign.play import gm_orders, tenures
+from campaign.play.services import seat_for
+from campaign.press import press
+from campaign.records.rollback import roll_back
+from campaign.records.state_rows import SnapshotRows
 from campaign.selectors.history import campaign_phases, past_lines
 from campaign.selectors.pages import orders_by_power
-from campaign.services import seat_for
-from campaign.state_rows import SnapshotRows
+from campaign.state import history
 from campaign.views.access import gm_seat
 from campaign.views.context import LOG_LIMIT, load_state
 from campaign.views.gm import perform
@@ -96,7 +100,7 @@ def past_view(seat: Seat, then: Campaign, phase: Phase, past: history.PastState)
 def resolved_orders(seat: Seat, campaign: Campaign, phase: Phase, keys: dict) -> dict:
     """The orders ``phase`` resolved, by power key, as the seat may read them once it is
     over: every power's, their lines for the GM only where the campaign reveals them
-    (campaign/gm_orders.py) or for the seat's own power. What stays hidden in them (the
+    (campaign/play/gm_orders.py) or for the seat's own power. What stays hidden in them (the
     other side's blocks) the presenter leaves out."""
     shown = {}
     for order in orders_by_power(phase).values():
@@ -179,7 +183,7 @@ class RollbackForm(forms.Form):
 @login_required
 @require_POST
 def rollback(request, campaign_id: int):
-    """The GM undoes the last resolved phase (campaign/rollback.py)."""
+    """The GM undoes the last resolved phase (campaign/records/rollback.py)."""
     state = load_state(gm_seat(request.user, campaign_id))
 
     def undo(_: dict) -> str:

@@ -1,4 +1,4 @@
-"""The lobby (campaign/lobby.py): campaigns looking for players, where a user asks for a
+"""The lobby (campaign/people/lobby.py): campaigns looking for players, where a user asks for a
 free seat or starts watching; and the GM's lobby settings and answers to requests."""
 
 from __future__ import annotations
@@ -10,10 +10,12 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
 
-from campaign import lobby, reliability
 from campaign.errors import ServiceError
-from campaign.forms import AnswerForm, LobbyForm, PlayerRulesForm
 from campaign.models import Seat
+from campaign.people import lobby
+from campaign.people.forms import AnswerForm, LobbyForm
+from campaign.play import reliability
+from campaign.play.forms import PlayerRulesForm
 from campaign.views import gm, refusals
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state

@@ -14,8 +14,8 @@ from django.utils.translation import gettext
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from campaign.mail_tokens import unsubscribe_target
 from campaign.models import MailChoice, MailKind
+from campaign.notify.mail_tokens import unsubscribe_target
 from campaign.selectors.mail import mail_choice
 from campaign.views.access import mailing_campaign, unsubscribing
 

@@ -20,11 +20,12 @@ from django.utils.cache import patch_cache_control, patch_vary_headers
 from django.utils.text import slugify
 from django.views.decorators.http import require_GET
 
-from campaign import history, presenters
+from campaign import presenters
 from campaign.models import Campaign, Phase
+from campaign.play.services import seat_for
 from campaign.query_forms import MapKeyForm
 from campaign.selectors.history import campaign_phases
-from campaign.services import seat_for
+from campaign.state import history
 from campaign.views.context import (
     CHOOSE,
     answerable_highlight,

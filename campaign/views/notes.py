@@ -1,4 +1,4 @@
-"""A user's private notes on a campaign (campaign/notes.py): the notes page, where each
+"""A user's private notes on a campaign (campaign/press/notes.py): the notes page, where each
 note is a form of its own.
 
 Any seat reads and writes its own notes here, and nobody else's: no seat, 404. A note
@@ -19,11 +19,11 @@ from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
-from campaign import notes
 from campaign.errors import ServiceError
 from campaign.models import Seat
-from campaign.note_forms import NEW, NoteForm, key_of
-from campaign.services import seat_for
+from campaign.play.services import seat_for
+from campaign.press import notes
+from campaign.press.note_forms import NEW, NoteForm, key_of
 from campaign.views import refusals
 from campaign.views.access import error_text
 

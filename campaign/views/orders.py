@@ -21,11 +21,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 from django_htmx.http import HttpResponseClientRedirect, reswap
 
-from campaign import gm_orders, presenters
-from campaign.changes import locked_campaign
-from campaign.envelope_forms import OrderEnvelopeForm
+from campaign import presenters
+from campaign.core.changes import locked_campaign
 from campaign.errors import PhaseClosed, ServiceError
-from campaign.services import decide, seat_for, submit_orders
+from campaign.play import gm_orders
+from campaign.play.envelope_forms import OrderEnvelopeForm
+from campaign.play.services import decide, seat_for, submit_orders
 from campaign.views.access import player_seat
 from campaign.views.context import (
     CampaignState,

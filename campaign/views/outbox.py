@@ -1,6 +1,6 @@
-"""The development outbox in the browser (campaign/outbox.py): each user reads the mails
+"""The development outbox in the browser (campaign/notify/outbox.py): each user reads the mails
 Courier sent to his own address, and answers one as his mail client would, which hands
-the answer to Courier as a received mail (campaign/mail_replies.py)."""
+the answer to Courier as a received mail (campaign/jobs/mail_replies.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST, require_safe
 
-from campaign import mail_replies, outbox
+from campaign.jobs import mail_replies
+from campaign.notify import outbox
 
 # A mail's HTML is shown as the mail client would: nothing in it runs or loads.
 MAIL_HTML_POLICY = "sandbox; default-src 'none'; style-src 'unsafe-inline'"

@@ -20,13 +20,15 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import condition, require_http_methods
 
-from campaign import home, lobby, presenters, progress
+from campaign import presenters
 from campaign.errors import ServiceError
-from campaign.forms import NewCampaignForm
+from campaign.jobs import progress
 from campaign.models import Seat
+from campaign.people import home, lobby
+from campaign.play.forms import NewCampaignForm
+from campaign.play.scenarios import create_campaign
+from campaign.play.services import seat_for
 from campaign.query_forms import PollForm
-from campaign.scenarios import create_campaign
-from campaign.services import seat_for
 from campaign.views import refusals
 from campaign.views.context import ANSWER, load_state, map_context, page_context
 from rules import corpus
@@ -40,7 +42,7 @@ from rules.translation import render as render_message
 @login_required
 def campaign_list(request):
     """What needs the user first, the most urgent first, then their campaigns
-    (campaign/home.py), and their requests for a seat still waiting for a GM."""
+    (campaign/people/home.py), and their requests for a seat still waiting for a GM."""
     entries = home.entries(request.user)
     context = {
         "entries": entries,

@@ -16,8 +16,8 @@ from django.contrib.auth.decorators import login_required
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from campaign import lobby
 from campaign.models import Campaign, Power, Reliability
+from campaign.people import lobby
 from campaign.selectors.people import played_seats, record_of, seated_campaign_ids
 from campaign.views.access import active_person
 

@@ -1,4 +1,4 @@
-"""The press pages (campaign/press.py): every channel a seat reads (press/), one channel
+"""The press pages (campaign/press/press.py): every channel a seat reads (press/), one channel
 (press/<channel>/), the campaign page's panel, and the GM's press rules.
 
 A GET renders the page, 50 messages to a page, newest first; its first page marks what
@@ -28,12 +28,12 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_POST
 from django_htmx.http import reswap, retarget
 
-from campaign import press
 from campaign.models import Campaign, Channel, Power, Seat
-from campaign.press_forms import ComposeForm, PressRulesForm, SentFromForm
+from campaign.play.services import seat_for
+from campaign.press import press
+from campaign.press.press_forms import ComposeForm, PressRulesForm, SentFromForm
 from campaign.query_forms import PressQueryForm
 from campaign.selectors.press import message_page, newest_messages
-from campaign.services import seat_for
 from campaign.views.access import error_text, gm_seat
 from campaign.views.context import load_state
 from campaign.views.gm import perform
@@ -67,7 +67,7 @@ def press_channel(request, campaign_id: int, channel: str):
 @login_required
 @require_POST
 def press_rules(request, campaign_id: int):
-    """The GM sets the press rules (campaign.press.set_rules)."""
+    """The GM sets the press rules (campaign.press.press.set_rules)."""
     state = load_state(gm_seat(request.user, campaign_id))
     return perform(
         request,

@@ -10,9 +10,9 @@ from django.urls import reverse
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from campaign import push
 from campaign.errors import ServiceError
-from campaign.push_forms import PushSubscriptionForm
+from campaign.notify import push
+from campaign.notify.push_forms import PushSubscriptionForm
 from campaign.views import refusals
 from campaign.views.access import own_device
 

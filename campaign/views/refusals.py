@@ -11,9 +11,9 @@ from django.forms import Form
 from django.http import HttpResponse
 from django.shortcuts import render
 
-from campaign.account_mail import ConfirmationRefused
 from campaign.errors import Conflict, ServiceError
-from campaign.press import PressFlood, PressForbidden
+from campaign.people.account_mail import ConfirmationRefused
+from campaign.press.press import PressFlood, PressForbidden
 
 REFUSED = 422
 STATUSES = (

@@ -20,13 +20,13 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods
 
-from campaign import account_mail
 from campaign.errors import ServiceError
-from campaign.forms import LoginForm, SignupForm
 from campaign.models import Seat
+from campaign.people import account_mail
+from campaign.people.forms import LoginForm, SignupForm
+from campaign.play.services import claim_seat
 from campaign.query_forms import NextForm
 from campaign.selectors.seats import invited_seat
-from campaign.services import claim_seat
 from campaign.views import refusals
 
 INVITE_TOKEN = re.compile(r"[-\w]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet

@@ -12,10 +12,10 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext
 
-from campaign import timeline
+from campaign.play.services import seat_for
+from campaign.records import timeline
 from campaign.selectors.timeline import campaign_powers, turn_openings
-from campaign.services import seat_for
-from campaign.snapshots import read_state
+from campaign.state.snapshots import read_state
 from rules.translation import localized
 
 

@@ -18,10 +18,10 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext_lazy
 
+from campaign.play.services import seat_for
 from campaign.presenters import reads_in_full, visible_text
+from campaign.records.verify import DRAW_SCRIPT, SCRIPT, RollCheck, verify_draws, verify_phase
 from campaign.selectors.verify import phase_rolls
-from campaign.services import seat_for
-from campaign.verify import DRAW_SCRIPT, SCRIPT, RollCheck, verify_draws, verify_phase
 from campaign.views.access import campaign_phase
 from campaign.views.context import load_state
 from rules.text import is_message

@@ -1,7 +1,7 @@
 """The GM's "Send a test message" button, in the dashboard's schedule section: a test
 message in the saved format to the saved webhook URL.
 
-The worker sends it (campaign/delivery.py), so the GM is told it is on its way, not that
+The worker sends it (campaign/notify/delivery.py), so the GM is told it is on its way, not that
 it arrived; a failure is logged there. Like the schedule's other controls it goes
 through campaign.views.gm.perform and answers in place (``#schedule``); without a saved
 URL it is refused, having sent nothing.
@@ -13,7 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
-from campaign import notifications
+from campaign.notify import notifications
 from campaign.views import gm
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state

@@ -1,4 +1,4 @@
-"""What an Empires in Arms scenario file holds beyond the core (see campaign/scenarios.py
+"""What an Empires in Arms scenario file holds beyond the core (see campaign/play/scenarios.py
 for the rest): each power's ``"treasury"?`` and ``"political_points"?`` (whole numbers,
 0 by default), each area's ``"ceded"?`` (false by default) and ``"manpower"?`` (a whole
 number ≥ 0, 0 by default), and its own section::

@@ -52,7 +52,7 @@ from rules.text import Text
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
     """Read every piece of EIA state of the campaign (ten queries, whatever its size),
     with a copy to diff against; ``rows``: from there instead of the database (a
-    snapshot: campaign/snapshots.py)."""
+    snapshot: campaign/state/snapshots.py)."""
     world, board = _read(campaign, rows or LiveRows(campaign))
     return Loaded(world, world.copy(), board.power_ids, board.area_ids)
 

@@ -1,7 +1,7 @@
 """Where Empires in Arms keeps its state: its tables (rules/empires_in_arms/models.py) as
-the archive and the snapshots read and write them (campaign/storage.py).
+the archive and the snapshots read and write them (campaign/state/storage.py).
 
-In an archive's ``state`` (campaign/archive.py)::
+In an archive's ``state`` (campaign/records/archive.py)::
 
       "eia_powers": [{power, zone, treasury, political_points, pays_bad_roll, militia_due}],
       "eia_areas": [{area, ceded, manpower, guerrilla_value, islamic, minor_status}],

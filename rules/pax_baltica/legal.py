@@ -1,6 +1,6 @@
 """Which nations have something to order in a phase.
 
-The phases wait only for them (campaign.scheduling), and each phase's order form offers
+The phases wait only for them (campaign.play.scheduling), and each phase's order form offers
 exactly these choices (tests/services/test_owing_agrees.py). A nation has something to
 order only where its choice can change the outcome, which reads its own blocks (their
 strength, a line of communication): whom a phase waits for tells the other side that a

@@ -1,4 +1,4 @@
-"""The Pax Baltica section of a scenario file (see campaign/scenarios.py for the rest)::
+"""The Pax Baltica section of a scenario file (see campaign/play/scenarios.py for the rest)::
 
     "pax_baltica": {
       "confidence"?: {"<part>": "…"},

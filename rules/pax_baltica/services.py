@@ -30,7 +30,7 @@ from rules.platform import (
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
     """Read every piece of Pax Baltica state of the campaign (five queries); ``rows``:
-    from there instead of the database (a snapshot: campaign/snapshots.py)."""
+    from there instead of the database (a snapshot: campaign/state/snapshots.py)."""
     rows = rows or LiveRows(campaign)
     board = persistence.Board.read(rows, "pax_baltica")
     pkey, akey = board.power_key, board.area_key

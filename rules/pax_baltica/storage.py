@@ -1,7 +1,7 @@
 """Where Pax Baltica keeps its state: its tables (rules/pax_baltica/models.py) as the
-archive and the snapshots read and write them (campaign/storage.py).
+archive and the snapshots read and write them (campaign/state/storage.py).
 
-In an archive's ``state`` (campaign/archive.py)::
+In an archive's ``state`` (campaign/records/archive.py)::
 
       "pb_nations": [{power, side, rp_level, event_rp, deployment, fleet_ports,
                       forced_peace}],

@@ -43,7 +43,7 @@ def start_action(
     """The ordered action: a conversion (VQ-1), a revolt (VQ-2), espionage (VQ-3), an
     action played at the table, or a pass. A refused one is logged and skipped: the
     impulse ends. ``defaulted``: the power gave no orders and the log has already said
-    that it passes (campaign.services), so its pass is not said twice."""
+    that it passes (campaign.play.services), so its pass is not said twice."""
     action = (order or {}).get("action", "pass")
     try:
         return _act(world, power, action, order or {}, dice, said=order is None and defaulted)

@@ -1,4 +1,4 @@
-"""The Virgin Queen section of a scenario file (see campaign/scenarios.py for the rest)::
+"""The Virgin Queen section of a scenario file (see campaign/play/scenarios.py for the rest)::
 
     "virgin_queen": {
       "confidence"?: {"<part>": "…"},

@@ -59,7 +59,7 @@ class Loaded(persistence.Loaded):
 
 def load_state(campaign: Campaign, rows: StateRows | None = None) -> Loaded:
     """Read every piece of Virgin Queen state of the campaign (nine queries); ``rows``:
-    from there instead of the database (a snapshot: campaign/snapshots.py)."""
+    from there instead of the database (a snapshot: campaign/state/snapshots.py)."""
     rows = rows or LiveRows(campaign)
     board = persistence.Board.read(rows, "virgin_queen")
     powers, areas, pkey, akey = board.powers, board.areas, board.power_key, board.area_key

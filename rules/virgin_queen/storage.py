@@ -1,7 +1,7 @@
 """Where Virgin Queen keeps its state: its tables (rules/virgin_queen/models.py) as the
-archive and the snapshots read and write them (campaign/storage.py).
+archive and the snapshots read and write them (campaign/state/storage.py).
 
-In an archive's ``state`` (campaign/archive.py)::
+In an archive's ``state`` (campaign/records/archive.py)::
 
       "vq_powers": [{power, catholic, informant, assassination_used, cipher_key}],
       "vq_zones": [{key, name, capital, capital_on_turn_track, regulars_available}],

@@ -19,8 +19,10 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from campaign import readiness, services, tasks
+from campaign.core import readiness
+from campaign.jobs import tasks
 from campaign.models import Campaign, Phase, Power
+from campaign.play import services
 from tests.browser.connections import one_connection
 from tests.browser.test_nobody_waits import PASSWORD, closed, seated, tabs_for, walk
 from tests.factories import make_pb_campaign

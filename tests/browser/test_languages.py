@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 from playwright.sync_api import expect
 
 from campaign.models import Profile
-from campaign.services import resolve_open_phase
+from campaign.play.services import resolve_open_phase
 from tests.browser.phone import reveal
 from tests.factories import PASSWORD, make_eia_campaign, make_pb_campaign, seat_users
 

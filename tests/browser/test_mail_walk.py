@@ -1,6 +1,6 @@
 """A real-browser walk of a player's mail, on a phone (375 px wide, Chromium), in Russian:
 the GM resolves an Empires in Arms phase, the worker mails the player (kept in the
-development outbox, campaign/outbox.py); the player reads the "phase resolved" mail in
+development outbox, campaign/notify/outbox.py); the player reads the "phase resolved" mail in
 his outbox, follows its unsubscribe link, is asked first, turns that kind off, and finds
 it unchecked on the campaign's mail settings page, the other kinds still on. Then he sets
 his reminders before a deadline to "8, 4, 1" in his preferences, and "0, 500" is refused
@@ -25,10 +25,11 @@ from django.utils import translation
 from django.utils.translation import gettext
 from playwright.sync_api import expect
 
-from campaign import outbox, services
-from campaign.forms import ProfileForm
-from campaign.mail_tokens import unsubscribe_target
 from campaign.models import MailChoice, MailKind, PressMail, Profile
+from campaign.notify import outbox
+from campaign.notify.mail_tokens import unsubscribe_target
+from campaign.people.forms import ProfileForm
+from campaign.play import services
 from tests.browser.connections import one_connection
 from tests.browser.phone import reveal
 from tests.browser.test_main_loop import Tab, log_in
@@ -47,7 +48,7 @@ OTHER_KINDS = ("your_turn", "reminders", "lobby")
 def test_a_player_turns_one_mail_off_from_his_outbox_and_sets_his_reminders(
     live_server, browser, artifacts, settings, tmp_path
 ):
-    settings.EMAIL_BACKEND = "campaign.outbox.OutboxBackend"
+    settings.EMAIL_BACKEND = "campaign.notify.outbox.OutboxBackend"
     settings.MAIL_OUTBOX_DIR = tmp_path
     settings.SITE_URL = live_server.url  # the links the mails carry lead to this server
     assert settings.MAIL_OUTBOX, "the outbox's pages are mounted only in development"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaign.scenarios import create_campaign
+from campaign.play.scenarios import create_campaign
 from tests.browser.conftest import CHROMIUM_ARGS  # noqa: F401  (the browser fixture's flags)
 from tests.browser.test_accessibility import blocking_violations
 from tests.factories import PASSWORD, seat_users

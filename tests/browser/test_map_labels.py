@@ -48,7 +48,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Area, Order, Phase
-from campaign.scenarios import create_campaign
+from campaign.play.scenarios import create_campaign
 from rules.engine import registry
 from rules.gm_orders import KEY as GM_ORDERS_KEY
 from rules.gm_orders import MOVE

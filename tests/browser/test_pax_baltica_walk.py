@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from campaign.models import Seat
-from campaign.scenarios import create_campaign
+from campaign.play.scenarios import create_campaign
 from rules.dice import draw_context, secret_order
 from rules.pax_baltica.services import load_world
 from tests.browser.test_main_loop import Tab, log_in

@@ -17,8 +17,8 @@ from django.utils import timezone
 from icalendar import Calendar
 from playwright.sync_api import expect
 
-from campaign import services
 from campaign.models import CalendarFeed, Profile, PushSubscription
+from campaign.play import services
 from tests.browser.connections import one_connection
 from tests.browser.test_main_loop import Tab, log_in
 from tests.factories import PASSWORD, make_eia_campaign, seat_users

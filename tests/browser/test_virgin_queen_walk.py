@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
 from campaign.models import Seat
-from campaign.scenarios import create_campaign
+from campaign.play.scenarios import create_campaign
 from tests.browser.test_main_loop import Tab, log_in
 
 PASSWORD = "walk-password-1"

@@ -22,9 +22,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
-from campaign import readiness
+from campaign.core import readiness
 from campaign.models import Phase, Seat
-from campaign.services import start_campaign
+from campaign.play.services import start_campaign
 from rules.empires_in_arms.models import Corps
 from tests.browser.connections import one_connection
 from tests.browser.test_main_loop import Tab, log_in

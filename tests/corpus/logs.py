@@ -1,6 +1,6 @@
 """Each case's log as the app stores it, beside the case (rules/<ruleset>/corpus/logs.json):
 {case id: [[rule, message], …]}, the message a Text's stored form (rules/text.py, as
-campaign/persistence.py writes a log line), so that the rules page shows the log in the
+campaign/state/persistence.py writes a log line), so that the rules page shows the log in the
 reader's language. Each ruleset's corpus adapter (``Ruleset.corpus_adapter``) runs its
 cases and the file is written from the lines the engine wrote; tests/corpus/test_logs.py
 fails when it is out of date.

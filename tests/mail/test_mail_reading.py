@@ -1,4 +1,4 @@
-"""Reading the replies players mail to Courier (campaign/mail_reading.py), without a database.
+"""Reading the replies players mail to Courier (campaign/jobs/mail_reading.py), without a database.
 
 The samples in tests/mail/samples are raw messages as the common clients send them (most
 with CRLF line ends as on the wire; those with Return-Path and Delivered-To as a local
@@ -22,7 +22,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from campaign.mail_reading import Incoming, UnreadableMail, read
+from campaign.jobs.mail_reading import Incoming, UnreadableMail, read
 
 SAMPLES = Path(__file__).parent / "samples"
 ROOT = Path(__file__).resolve().parents[2]
@@ -605,13 +605,13 @@ def test_bytes_that_are_no_mail_are_unreadable(raw):
 
 def test_the_module_stays_pure():
     code = (
-        "import sys, campaign.mail_reading; "
+        "import sys, campaign.jobs.mail_reading; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('django', 'campaign')))"
     )
     loaded = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
-    assert loaded.strip() == "['campaign', 'campaign.mail_reading']"
+    assert loaded.strip() == "['campaign', 'campaign.jobs', 'campaign.jobs.mail_reading']"
 
 
 # -- properties ----------------------------------------------------------------------------

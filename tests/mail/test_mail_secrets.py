@@ -23,9 +23,13 @@ import pytest
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from campaign import delivery, mail_replies, press, press_mail, services, watching
+from campaign.core import watching
+from campaign.jobs import mail_replies
 from campaign.models import Event, MailChoice, PressMail, Seat
+from campaign.notify import delivery
+from campaign.play import services
 from campaign.presenters import visible_text
+from campaign.press import press, press_mail
 from rules.gm_orders import KEY as GM_LINES
 from rules.pax_baltica.models import Block
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
@@ -47,7 +51,7 @@ def clock(time_machine):
 
 
 def queued() -> list[dict]:
-    """Every mail queued so far, as campaign/outgoing.py wrote it."""
+    """Every mail queued so far, as campaign/notify/outgoing.py wrote it."""
     rows = DBTaskResult.objects.filter(task_path=DELIVER)
     return [row.args_kwargs["args"][0] for row in rows]
 

@@ -1,4 +1,4 @@
-"""Orders as plain text (campaign/order_text.py), for every phase of every ruleset that
+"""Orders as plain text (campaign/notify/order_text.py), for every phase of every ruleset that
 takes orders: the text a mail shows reads back into what the page would post, in English,
 Greek and Russian; a line changes its own field only; what cannot be read is refused with
 why; and no text makes the reader fail or lose a line."""
@@ -16,9 +16,9 @@ from django.utils.translation import pgettext
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign import services
 from campaign.models import Area, Campaign, Seat
-from campaign.order_text import answered, field_keys, read, written
+from campaign.notify.order_text import answered, field_keys, read, written
+from campaign.play import services
 from campaign.views.context import load_state
 from rules.empires_in_arms.models import GuerrillaStack, Revolt
 from rules.engine import ruleset_for

@@ -17,9 +17,9 @@ from django.test import Client
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from campaign import mail_tokens, outgoing
-from campaign.delivery import deliver_mail
 from campaign.models import MailChoice, MailKind, PressMail, Profile
+from campaign.notify import mail_tokens, outgoing
+from campaign.notify.delivery import deliver_mail
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db
@@ -41,7 +41,7 @@ def sent_mail(user, campaign, letter, **options) -> email.message.EmailMessage:
     mail.outbox.clear()
     DBTaskResult.objects.all().delete()
     outgoing.send(user, lambda: letter, campaign=campaign, **options)
-    (queued,) = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail")
+    (queued,) = DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_mail")
     deliver_mail.call(*queued.args_kwargs["args"])
     (message,) = mail.outbox
     return email.message_from_bytes(message.message().as_bytes(), policy=policy.default)

@@ -23,7 +23,7 @@ from django.db import OperationalError, connection
 from django.test import Client
 from django.urls import reverse
 
-from campaign import mail_replies
+from campaign.jobs import mail_replies
 from campaign.models import Order
 from tests.factories import make_eia_campaign, seat_users
 from tests.mail.test_replies import reply, taken

@@ -14,8 +14,9 @@ from django.core import mail
 from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
-from campaign import reminders, scheduling, services
 from campaign.models import MailChoice, Profile, ReminderSent
+from campaign.notify import reminders
+from campaign.play import scheduling, services
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_scheduling import (
     START,
@@ -135,7 +136,7 @@ def test_two_workers_at_once_send_each_reminder_once(on_postgresql, time_machine
             thread.start()
         for thread in threads:
             thread.join(30)
-        queued = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail")
+        queued = DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_mail")
         assert queued.count() == 1
         assert ReminderSent.objects.count() == 1
 

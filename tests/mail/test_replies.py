@@ -1,4 +1,4 @@
-"""Answers by mail (campaign/mail_replies.py), written as mail clients write them: to the
+"""Answers by mail (campaign/jobs/mail_replies.py), written as mail clients write them: to the
 Reply-To of the mail Courier queued, From the player's address, the original quoted below
 an "On … wrote:" line, in Greek and Russian charsets or as HTML only. A reply to an orders
 mail saves what the page's form would save (ready with READY, else a draft) or, when any
@@ -31,7 +31,7 @@ from django.urls import include, path, reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from campaign import mail_replies, mail_tokens, press, services
+from campaign.jobs import mail_replies
 from campaign.models import (
     Campaign,
     MailChoice,
@@ -42,7 +42,10 @@ from campaign.models import (
     ReceivedMail,
     Seat,
 )
-from campaign.press_mail import mail_message
+from campaign.notify import mail_tokens
+from campaign.play import services
+from campaign.press import press
+from campaign.press.press_mail import mail_message
 from courier.urls import service_webhooks
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_notifications import resolve, with_mail
@@ -52,14 +55,14 @@ pytestmark = pytest.mark.django_db
 
 SAMPLES = Path(__file__).parent / "samples"
 SAMPLE_ADDRESS = b"courier+o-1f-2a-4e21-abcdefghij234567@mail.example.org"
-DELIVER = "campaign.delivery.deliver_mail"
+DELIVER = "campaign.notify.delivery.deliver_mail"
 
 
 # -- the mail Courier queues ------------------------------------------------------------
 
 
 def taken() -> list[dict]:
-    """The mails queued since the last look (as campaign/outgoing.py wrote them), taken
+    """The mails queued since the last look (as campaign/notify/outgoing.py wrote them), taken
     off the queue."""
     rows = list(DBTaskResult.objects.filter(task_path=DELIVER))
     DBTaskResult.objects.filter(pk__in=[row.pk for row in rows]).delete()

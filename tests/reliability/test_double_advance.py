@@ -15,8 +15,9 @@ from itertools import cycle
 import pytest
 from django.db import connection
 
-from campaign import errors, services
+from campaign import errors
 from campaign.models import Event, Phase
+from campaign.play import services
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign
 
 RACES = 50

@@ -25,8 +25,9 @@ import pytest
 from django.apps import apps
 from django.db import OperationalError, connection, transaction
 
-from campaign import rollback, services
 from campaign.models import Phase, Seat
+from campaign.play import services
+from campaign.records import rollback
 from rules.dice import ScriptedDice
 from rules.pax_baltica.models import Block, PbSide
 from rules.virgin_queen.models import VqPending
@@ -226,7 +227,7 @@ def deciding(campaign, answer: dict, last: bool) -> Case:
 
 
 def rollback_case(monkeypatch, key: str) -> Case:
-    """The GM's rollback (campaign/rollback.py) of a phase that changed much: the revolt
+    """The GM's rollback (campaign/records/rollback.py) of a phase that changed much: the revolt
     step with British successes, or the siege of Narva."""
     make = eia_case if key == "revolt" else pb_case
     resolved = make(monkeypatch, key)

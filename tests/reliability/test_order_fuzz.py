@@ -36,8 +36,8 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from campaign import services
 from campaign.models import Area, Campaign, Event, Order, Phase, Power, Seat
+from campaign.play import services
 from campaign.views.context import load_state
 from rules.dice import ScriptedDice
 from rules.empires_in_arms.models import Corps, GuerrillaStack

@@ -44,8 +44,8 @@ from django.core import mail
 from django.db import transaction
 from django.test import Client
 
-from campaign import order_text
 from campaign.models import Campaign, Phase, Profile
+from campaign.notify import order_text
 from campaign.time_zones import grouped_choices
 from tests import pseudo
 from tests.factories import (
@@ -139,7 +139,7 @@ def link(campaign: Campaign) -> str:
 
 
 # A word a mail names as it is, in every language: the line that marks orders answered by
-# mail ready (campaign/order_text.py).
+# mail ready (campaign/notify/order_text.py).
 MAIL_KEYWORDS = {order_text.READY}
 
 

@@ -33,18 +33,12 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django_tasks_db.models import DBTaskResult
 
-from campaign import (
-    account_mail,
-    lobby,
-    mail_orders,
-    mail_replies,
-    mail_tokens,
-    order_text,
-    press,
-    press_mail,
-    services,
-)
+from campaign.jobs import mail_replies
 from campaign.models import Campaign, MailChoice, PressMail, Seat
+from campaign.notify import mail_orders, mail_tokens, order_text
+from campaign.people import account_mail, lobby
+from campaign.play import services
+from campaign.press import press, press_mail
 from tests import pseudo
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
 from tests.reliability.test_pseudo_locale import (
@@ -221,7 +215,7 @@ def test_the_webhooks_read_in_the_sites_language(
     with django_capture_on_commit_callbacks(execute=True):
         press.post_message(seat=seat, to=press.PUBLIC, chosen=[], text=text)
         press.post_message(seat=seat, to=press.GM_CHOICE, chosen=[], text=text)
-    sent = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_webhook")
+    sent = DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_webhook")
     payloads = [result.args_kwargs["args"][1] for result in sent.order_by("enqueued_at")]
     assert [p["event"] for p in payloads] == ["phase_resolved", "phase_opened", "press", "press"]
     allowed = Allowed.of().also({text})

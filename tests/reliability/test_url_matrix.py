@@ -15,7 +15,7 @@ GET change nothing (tests.factories.snapshot, taken when the request wrote anyth
 in Pax Baltica, nothing a Swedish player
 receives names a Coalition block, and nothing a Russian player receives names a
 Swedish block (the rules page's public examples excepted there); in every campaign, each
-seated role keeps a private note (campaign/notes.py) that no other role ever receives.
+seated role keeps a private note (campaign/press/notes.py) that no other role ever receives.
 """
 
 from __future__ import annotations
@@ -33,9 +33,11 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 from django.utils import timezone
 
-from campaign import mail_tokens, notes, services
 from campaign.api import tokens as api_tokens
 from campaign.models import CalendarFeed, Campaign, MailKind, Phase, Seat
+from campaign.notify import mail_tokens
+from campaign.play import services
+from campaign.press import notes
 from rules.dice import ScriptedDice
 from rules.engine import ruleset_for
 from rules.pax_baltica.models import Block
@@ -356,7 +358,7 @@ def question_calls(s: Scene) -> list[Call]:
     if s.ruleset != "pax_baltica":
         return [get(u("question", s.pk, "line", 1), 404, "no questions in this game")]
     ids = dict(Block.objects.filter(campaign=s.campaign).values_list("name", "pk"))
-    # an observer sees no side's blocks until the campaign ends (campaign/watching.py)
+    # an observer sees no side's blocks until the campaign ends (campaign/core/watching.py)
     return [
         get(
             u("question", s.pk, "line", ids["Karl XII"]),
@@ -1307,7 +1309,7 @@ def request(client: Client, call: Call):
 
 def login_redirect(response) -> str:
     """Where a signed-out reader is sent: a page's redirect, or an HTMX request's
-    HX-Redirect (campaign/login_redirect.py); "" when neither."""
+    HX-Redirect (campaign/people/login_redirect.py); "" when neither."""
     if response.status_code == 302:
         return response["Location"]
     if response.status_code == 200:

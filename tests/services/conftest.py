@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaign import outgoing
+from campaign.notify import outgoing
 
 
 @pytest.fixture

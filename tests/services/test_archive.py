@@ -1,4 +1,4 @@
-"""Export and import of whole campaigns (campaign/archive.py): a played campaign of each
+"""Export and import of whole campaigns (campaign/records/archive.py): a played campaign of each
 ruleset survives export → import → export byte for byte and plays on; bad archives are
 refused with nothing created; the game state alone is saved and restored; the commands
 and the GM's download."""
@@ -18,15 +18,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import archive, services
-from campaign.archive import (
-    ArchiveError,
-    dumps,
-    export_campaign,
-    import_campaign,
-    restore_state,
-    state_of,
-)
 from campaign.models import (
     Area,
     Campaign,
@@ -38,7 +29,17 @@ from campaign.models import (
     RollRecord,
     Seat,
 )
-from campaign.scenarios import available_scenarios, create_campaign
+from campaign.play import services
+from campaign.play.scenarios import available_scenarios, create_campaign
+from campaign.records import archive
+from campaign.records.archive import (
+    ArchiveError,
+    dumps,
+    export_campaign,
+    import_campaign,
+    restore_state,
+    state_of,
+)
 from rules.empires_in_arms.models import Depot, EiaArea, EiaPowerStatus, GuerrillaStack, LetDown
 from rules.engine import registry
 from rules.pax_baltica.models import Block
@@ -151,7 +152,7 @@ def move(campaign, **options) -> tuple[str, Campaign]:
 
 
 def unrenewed(text: str) -> str:
-    """An archive less what an import renews (campaign/archive.py, "Import"): the secret,
+    """An archive less what an import renews (campaign/records/archive.py, "Import"): the secret,
     the marks of the imports, the open phase's dice context and the log line that
     publishes the new commitment."""
     data = json.loads(text)
@@ -386,8 +387,8 @@ def test_every_model_of_the_campaign_and_ruleset_apps_is_archived_or_left_out_on
     models = {m for label in labels for m in apps.get_app_config(label).get_models()}
     covered = archive.archived_models() | set(archive.NOT_ARCHIVED)
     assert models == covered, (
-        f"Archive these (a ruleset's in its storage module, campaign/storage.py; the others in "
-        f"campaign/archive.py, or in NOT_ARCHIVED with a reason): "
+        f"Archive these (a ruleset's in its storage module, campaign/state/storage.py; the "
+        f"others in campaign/records/archive.py, or in NOT_ARCHIVED with a reason): "
         f"{sorted(m.__name__ for m in models - covered)}"
     )
 

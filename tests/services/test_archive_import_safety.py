@@ -1,4 +1,4 @@
-"""An archive is data, never authority (campaign/archive.py, "Import"; issue 30, item 2).
+"""An archive is data, never authority (campaign/records/archive.py, "Import"; issue 30, item 2).
 
 Each attack of the second probe, reproduced and refused: a forged seed for the open
 phase, the campaign's secret copied along, forged user names that seated this server's
@@ -22,8 +22,12 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from campaign import archive, services, verify
-from campaign.archive import (
+from campaign.management.commands.import_campaign import report_lines
+from campaign.models import Campaign, Event, Message, Order, Phase, Seat
+from campaign.play import services
+from campaign.play.ending import end_campaign
+from campaign.records import archive, verify
+from campaign.records.archive import (
     ArchiveError,
     dumps,
     export_campaign,
@@ -31,9 +35,6 @@ from campaign.archive import (
     import_campaign,
     read_archive,
 )
-from campaign.ending import end_campaign
-from campaign.management.commands.import_campaign import report_lines
-from campaign.models import Campaign, Event, Message, Order, Phase, Seat
 from rules.dice import SeededDice
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
 from tests.services.test_archive import (

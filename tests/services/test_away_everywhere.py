@@ -1,4 +1,4 @@
-"""A player's away period for every campaign (campaign/away_everywhere.py): saved in his
+"""A player's away period for every campaign (campaign/play/away_everywhere.py): saved in his
 preferences, it becomes the away period of each seat where he plays a power, logged in
 each campaign; a GM's refusal holds in that campaign only, and saving the same period
 again keeps it; a seat taken while it runs gets it; ending it ends it where it still
@@ -14,9 +14,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from campaign import away_everywhere, readiness, scheduling, services
+from campaign.core import readiness
 from campaign.errors import ServiceError
 from campaign.models import Event, Profile, Seat
+from campaign.play import away_everywhere, scheduling, services
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db

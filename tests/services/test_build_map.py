@@ -19,7 +19,7 @@ from shapely.geometry import Point, Polygon
 from campaign.maps.labels import SIZE, counters_box, text_box
 from campaign.maps.projection import Projection
 from campaign.maps.stored import map_file
-from campaign.scenarios import available_scenarios
+from campaign.play.scenarios import available_scenarios
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = {

@@ -1,4 +1,4 @@
-"""Ending a campaign (campaign/ending.py): it reveals the secret in the log, leaves the open
+"""Ending a campaign (campaign/play/ending.py): it reveals the secret in the log, leaves the open
 phase without a deadline, refuses orders, decisions, resolutions and rollbacks after;
 a second end, a stale page and a campaign not started are refused with nothing changed;
 two ends at once on PostgreSQL end it once; the export carries the secret and the end."""
@@ -13,11 +13,13 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from campaign import rollback, services, tasks
-from campaign.archive import ArchiveError, export_campaign, import_campaign
-from campaign.ending import end_campaign
 from campaign.errors import CampaignEnded, Conflict, ServiceError
+from campaign.jobs import tasks
 from campaign.models import Campaign, Event, Phase
+from campaign.play import services
+from campaign.play.ending import end_campaign
+from campaign.records import rollback
+from campaign.records.archive import ArchiveError, export_campaign, import_campaign
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import order, resolve
 

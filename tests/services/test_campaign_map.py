@@ -14,7 +14,7 @@ from django.urls import reverse
 from campaign.maps.drawn import campaign_map
 from campaign.maps.stored import built_map
 from campaign.models import Area, Campaign, CampaignMap
-from campaign.scenarios import create_campaign
+from campaign.play.scenarios import create_campaign
 from tests.factories import seat_users
 from tests.maps import with_map
 

@@ -1,6 +1,6 @@
-"""Missed deadlines, civil disorder and replacements (campaign/disorder.py,
-campaign/replacements.py), with the records they keep (campaign/reliability.py,
-campaign/tenures.py), on a Beacons campaign (tests/toy: two phases a night, each of
+"""Missed deadlines, civil disorder and replacements (campaign/play/disorder.py,
+campaign/play/replacements.py), with the records they keep (campaign/play/reliability.py,
+campaign/play/tenures.py), on a Beacons campaign (tests/toy: two phases a night, each of
 which waits for every seated power here)."""
 
 from __future__ import annotations
@@ -14,19 +14,12 @@ from django.db import connection
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from campaign import (
-    disorder,
-    ending,
-    gm_team,
-    lobby,
-    readiness,
-    reliability,
-    rollback,
-    services,
-    tenures,
-)
+from campaign.core import readiness
 from campaign.errors import Conflict, PhaseClosed, ServiceError
 from campaign.models import Area, Event, Phase, Power, Seat, SeatRequest, Tenure
+from campaign.people import gm_team, lobby
+from campaign.play import disorder, ending, reliability, services, tenures
+from campaign.records import rollback
 from tests.factories import make_toy_campaign
 
 pytestmark = pytest.mark.django_db
@@ -74,7 +67,7 @@ def resolve_after_deadline(campaign, gm, capture, *, hours_late: float = 1) -> P
 
 def queued_mail(subject_part: str) -> list[str]:
     """The recipients of the mails handed to the worker whose subject has ``subject_part``."""
-    rows = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail")
+    rows = DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_mail")
     sent = [row.args_kwargs["args"][0] for row in rows.order_by("enqueued_at")]
     return [mail["to"] for mail in sent if subject_part in mail["subject"]]
 

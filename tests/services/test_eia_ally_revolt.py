@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaign import services
 from campaign.models import Power, PowerRelation
+from campaign.play import services
 from rules.empires_in_arms.models import EiaPowerStatus, LetDown, Revolt
 from tests.services.test_eia_phase_services import CyclingDice, order, quarter_campaign, resolve
 

@@ -14,12 +14,12 @@ import pytest
 from django.apps import apps as django_apps
 from django.core.management import call_command
 
-from campaign import rollback
-from campaign.archive import state_of
-from campaign.history import opening_state
 from campaign.models import Area, Campaign, Phase, PhaseSnapshot, Power
-from campaign.snapshots import decode
-from campaign.state_rows import SnapshotRows
+from campaign.records import rollback
+from campaign.records.archive import state_of
+from campaign.records.state_rows import SnapshotRows
+from campaign.state.history import opening_state
+from campaign.state.snapshots import decode
 from rules.empires_in_arms.models import EiaArea, EiaPowerStatus
 from tests.migration_steps import latest, migrate
 from tests.services.test_eia_phase_services import resolve
@@ -30,7 +30,7 @@ GONE = ("turkey", "andalusia")  # the power and the area whose EIA rows are miss
 
 
 def rows(state: dict, key: str) -> list[dict]:
-    """A raw state's section (campaign/snapshots.py): a list, or its JSON text."""
+    """A raw state's section (campaign/state/snapshots.py): a list, or its JSON text."""
     section = state.get(key)
     return json.loads(section) if isinstance(section, str) else list(section or [])
 

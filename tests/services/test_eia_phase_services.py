@@ -9,8 +9,10 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign import errors, persistence, services
+from campaign import errors
 from campaign.models import Event, Order, Phase, Power, RollRecord
+from campaign.play import services
+from campaign.state import persistence
 from rules.dice import DieRoll
 from rules.empires_in_arms import services as eia_services
 from rules.empires_in_arms.models import EiaPowerStatus, GuerrillaStack, LetDown, Revolt

@@ -1,4 +1,4 @@
-"""Deadline extensions (campaign/extensions.py): a power's player takes one before the
+"""Deadline extensions (campaign/play/extensions.py): a power's player takes one before the
 deadline and it moves for everyone, logged and mailed; each refusal changes nothing; the
 budget counts per campaign year (Empires in Arms months, Pax Baltica seasons, a Virgin
 Queen turn); the cap on one phase, and an extension at the cap; a double click with a
@@ -14,10 +14,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from campaign import extensions, outgoing, reminders, scheduling
-from campaign.changes import moment_text
+from campaign.core.changes import moment_text
 from campaign.errors import CampaignEnded, Conflict, ServiceError
 from campaign.models import Campaign, Event, Extension, MailChoice, Phase, Profile, Seat
+from campaign.notify import outgoing, reminders
+from campaign.play import extensions, scheduling
 from tests.factories import (
     make_eia_campaign,
     make_pb_campaign,

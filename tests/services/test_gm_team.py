@@ -1,6 +1,6 @@
-"""A campaign's GMs (campaign/gm_team.py): co-GMs with the GM's rights, a GM seat opened
+"""A campaign's GMs (campaign/people/gm_team.py): co-GMs with the GM's rights, a GM seat opened
 by an invitation link, never the last GM removed; one GM who plays a power seals the whole
-team's reading of the open phase's orders (campaign/sealing.py); handing the campaign
+team's reading of the open phase's orders (campaign/core/sealing.py); handing the campaign
 over (accepted, declined, withdrawn, a used or foreign link), and a handover while a phase
 resolves on PostgreSQL; quiet GMs and a player's request for a new GM. Every refusal
 changes nothing."""
@@ -16,9 +16,11 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from campaign import gm_team, lobby, sealing, services
+from campaign.core import sealing
 from campaign.errors import Conflict, PhaseClosed, ServiceError
 from campaign.models import Campaign, Event, Handover, NewGmRequest, Order, Phase, Seat
+from campaign.people import gm_team, lobby
+from campaign.play import services
 from tests.factories import make_eia_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import order, resolve
 

@@ -1,10 +1,11 @@
-"""History, replay and rollback (campaign/history.py, campaign/snapshots.py, campaign/replay.py,
-campaign/rollback.py, campaign/views/history.py): a snapshot as each phase opens and as it
-starts to resolve; history pages for every seat, within its hidden-information limits; a
-rollback of a phase of each ruleset that restores exactly what was there before it resolved
-(blocks and unit stacks under their old ids), and bad rollbacks refused with nothing
-changed; a replay that matches a played campaign of each ruleset — and 24 months of the
-Empires in Arms demo scenario — and reports a tampered state, order or roll."""
+"""History, replay and rollback (campaign/state/history.py, campaign/state/snapshots.py,
+campaign/records/replay.py, campaign/records/rollback.py, campaign/views/history.py): a
+snapshot as each phase opens and as it starts to resolve; history pages for every seat,
+within its hidden-information limits; a rollback of a phase of each ruleset that
+restores exactly what was there before it resolved (blocks and unit stacks under their
+old ids), and bad rollbacks refused with nothing changed; a replay that matches a played
+campaign of each ruleset — and 24 months of the Empires in Arms demo scenario — and
+reports a tampered state, order or roll."""
 
 from __future__ import annotations
 
@@ -17,15 +18,15 @@ from django.core.management import CommandError, call_command
 from django.test import Client
 from django.urls import reverse
 
-from campaign import rollback
-from campaign.archive import export_campaign, import_campaign, state_of
 from campaign.errors import Conflict, ServiceError
 from campaign.models import Area, DecisionRecord, Event, Order, Phase, PhaseSnapshot, RollRecord
-from campaign.replay import replay
-from campaign.scenarios import create_campaign
-from campaign.services import decide, set_deadline
-from campaign.snapshots import decode, read_state
-from campaign.verify import verify_phase
+from campaign.play.scenarios import create_campaign
+from campaign.play.services import decide, set_deadline
+from campaign.records import rollback
+from campaign.records.archive import export_campaign, import_campaign, state_of
+from campaign.records.replay import replay
+from campaign.records.verify import verify_phase
+from campaign.state.snapshots import decode, read_state
 from rules.dice import seed_hash
 from rules.empires_in_arms.legal import revolt_targets
 from rules.empires_in_arms.models import EiaArea

@@ -1,12 +1,12 @@
-"""campaign/json_rows.py stores exactly what bulk_create stores, on either database."""
+"""campaign/state/json_rows.py stores exactly what bulk_create stores, on either database."""
 
 from __future__ import annotations
 
 import pytest
 from django.utils import timezone
 
-from campaign.json_rows import insert_rows
 from campaign.models import Event, RollRecord
+from campaign.state.json_rows import insert_rows
 from rules.text import Text
 from tests.factories import make_toy_campaign
 

@@ -1,4 +1,4 @@
-"""The lobby's services (campaign/lobby.py): asking for a free seat, the GM's answer, the
+"""The lobby's services (campaign/people/lobby.py): asking for a free seat, the GM's answer, the
 seat taken at once, watching, the lobby settings; every refusal changes nothing; two
 users asking for the last free seat at once on PostgreSQL."""
 
@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from campaign import lobby
 from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, MailChoice, Seat, SeatRequest
+from campaign.people import lobby
 from tests.factories import make_eia_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db

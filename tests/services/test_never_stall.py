@@ -14,8 +14,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaign import errors, readiness, scheduling, services
+from campaign import errors
+from campaign.core import readiness
 from campaign.models import Area, DecisionRecord, Event, Phase
+from campaign.play import scheduling, services
 from rules.dice import ScriptedDice
 from rules.empires_in_arms import legal
 from rules.empires_in_arms.models import GuerrillaStack, Revolt

@@ -1,4 +1,4 @@
-"""Private notes (campaign/notes.py): every seat keeps its own on the campaign and on its
+"""Private notes (campaign/press/notes.py): every seat keeps its own on the campaign and on its
 phases; refusals change nothing; saving logs nothing and leaves the campaign's version;
 the notebook in two queries; a reader's download holds their own notes and nobody
 else's, and an import reads past them; two saves at once on PostgreSQL."""
@@ -12,9 +12,10 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.utils import timezone
 
-from campaign import archive, notes, rollback
 from campaign.errors import ServiceError
 from campaign.models import Campaign, Event, Note, Phase, Seat
+from campaign.press import notes
+from campaign.records import archive, rollback
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_eia_phase_services import resolve
 

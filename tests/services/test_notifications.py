@@ -24,8 +24,9 @@ from django.core import mail
 from django.core.mail.backends import locmem
 from django_tasks_db.models import DBTaskResult
 
-from campaign import delivery, order_text, outgoing, scheduling, services
 from campaign.models import Campaign, MailChoice, Profile, RollRecord, Seat
+from campaign.notify import delivery, order_text, outgoing
+from campaign.play import scheduling, services
 from rules.pax_baltica.models import Block
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
 from tests.services.test_eia_phase_services import CyclingDice
@@ -158,7 +159,7 @@ def test_a_phase_opening_is_mailed_to_seated_users_and_asks_orders_of_those_who_
     revolt_step_open_48_hours(campaign, users)
     resolve(campaign, users, django_capture_on_commit_callbacks)
     assert mail.outbox == []  # nothing is sent inside the request: the worker sends
-    assert DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail").exists()
+    assert DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_mail").exists()
     run_worker(django_capture_on_commit_callbacks)
 
     opened = mails("is open")
@@ -497,7 +498,10 @@ def test_a_failing_webhook_is_retried_later_and_given_up_after_five_attempts(clo
         clock(minutes=waited.total_seconds() / 60)
     assert run_worker() == [("deliver_webhook", "failed")]
     assert not DBTaskResult.objects.filter(status="READY").exists()
-    assert DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_webhook").count() == 5
+    assert (
+        DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_webhook").count()
+        == 5
+    )
 
 
 def mail_server_down(monkeypatch) -> None:

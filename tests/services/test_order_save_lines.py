@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import services
 from campaign.models import Event
+from campaign.play import services
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db

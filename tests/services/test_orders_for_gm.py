@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 from django.http import Http404
 
-from campaign import gm_edits, gm_orders
 from campaign.errors import Conflict
-from campaign.gm_order_forms import GmOrdersForm
 from campaign.models import Order, Seat
+from campaign.play import gm_edits, gm_orders
+from campaign.play.gm_order_forms import GmOrdersForm
 from campaign.presenters import visible_text
 from rules import gm_orders as gmo
 from rules.empires_in_arms.models import Corps

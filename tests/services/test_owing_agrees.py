@@ -11,8 +11,9 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from campaign import readiness, services
+from campaign.core import readiness
 from campaign.models import Campaign, Phase, Seat
+from campaign.play import services
 from rules import corpus
 from rules.corpus import merged
 from rules.engine import ruleset_for

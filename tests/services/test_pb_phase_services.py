@@ -6,8 +6,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign import persistence, services
 from campaign.models import Area, Event, Phase, RollRecord
+from campaign.play import services
+from campaign.state import persistence
 from rules.pax_baltica import services as pb_services
 from rules.pax_baltica.models import Block, PbNation, PbSide, PbTerritory
 from tests.factories import make_pb_campaign, seat_users, snapshot

@@ -1,4 +1,4 @@
-"""Press services (campaign/press.py): channels and who is in them, who reads and who
+"""Press services (campaign/press/press.py): channels and who is in them, who reads and who
 writes under each press rule, bad messages, the rate limit, unread counts, the digest
 mail and the webhook, the press rules, the archive; concurrent first posts on PostgreSQL."""
 
@@ -13,7 +13,6 @@ from django.core.cache import cache
 from django.db import connection
 from django.utils import timezone
 
-from campaign import archive, delivery, press, press_mail
 from campaign.models import (
     Campaign,
     Channel,
@@ -25,6 +24,9 @@ from campaign.models import (
     ReadMarker,
     Seat,
 )
+from campaign.notify import delivery
+from campaign.press import press, press_mail
+from campaign.records import archive
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_archive import unrenewed
 
@@ -394,7 +396,9 @@ def mailed(campaign, users):
         sent = press_mail.send_digests(at)
         from django_tasks_db.models import DBTaskResult
 
-        for result in DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail"):
+        for result in DBTaskResult.objects.filter(
+            task_path="campaign.notify.delivery.deliver_mail"
+        ):
             delivery.deliver_mail.call(*result.args_kwargs["args"])
         DBTaskResult.objects.all().delete()
         bodies = {m.to[0].split("@")[0]: m.body for m in mail.outbox}
@@ -463,7 +467,7 @@ def test_a_digest_is_written_in_the_readers_language(seats, users, mailed):
 
 
 def test_the_clocks_task_sends_the_digests(seats, users, mailed):
-    from campaign import tasks
+    from campaign.jobs import tasks
 
     users["other_player"].email = "other_player@example.org"
     users["other_player"].save()
@@ -488,7 +492,7 @@ def test_the_webhook_hears_of_each_message_without_private_text(
         post(seat, press.PUBLIC, "Hear ye")
         post(seat, press.PRIVATE_CHOICE, "Secret pact", chosen=["great_britain"])
         post(seat, press.GM_CHOICE, "Rules question")
-    sent = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_webhook")
+    sent = DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_webhook")
     sent = sent.order_by("enqueued_at")
     public, private, gm = [result.args_kwargs["args"][1] for result in sent]
     assert (public["event"], public["channel"], public["from"]) == ("press", "public", "France")

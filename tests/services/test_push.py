@@ -15,9 +15,11 @@ import pytest
 from django.core.management import call_command
 from django_tasks_db.models import DBTaskResult
 
-from campaign import press, push, services
 from campaign.models import MailChoice, MailKind, Profile, PushSubscription
-from campaign.push_forms import PushSubscriptionForm
+from campaign.notify import push
+from campaign.notify.push_forms import PushSubscriptionForm
+from campaign.play import services
+from campaign.press import press
 from rules.pax_baltica.models import Block
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
 from tests.push_receiver import Device, PushService

@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from campaign.delivery import deliver_mail
+from campaign.notify.delivery import deliver_mail
 from tests.migration_steps import latest, migrate
 
 BEFORE = [("campaign", "0028_browser_reading")]
@@ -33,6 +33,7 @@ def test_an_old_queued_mail_is_sent_after_the_upgrade():
     migrate(AFTER)
     args = DBTaskResult.objects.get(pk=queued.pk).args_kwargs["args"]
     migrate(latest())
+    assert DBTaskResult.objects.get(pk=queued.pk).task_path == deliver_mail.module_path
     assert deliver_mail.call(*args) == "sent"
     (message,) = mail.outbox
     assert (message.to, message.subject, message.body) == (

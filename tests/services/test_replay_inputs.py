@@ -1,9 +1,9 @@
-"""A replay counts every input (campaign/history.py record_input, campaign/replay.py): a
-normally played campaign replays to a match whatever its players and GM gave besides
-orders — a standing order changed between phases or while a phase is open, a power
-marked absent, rule options changed, GM-entered dice, the GM's edits, the answers to a
-decision, a standing recruitment instruction — while a tampered roll, state row or
-recorded input is still a mismatch."""
+"""A replay counts every input (campaign/state/history.py record_input,
+campaign/records/replay.py): a normally played campaign replays to a match whatever its
+players and GM gave besides orders — a standing order changed between phases or while a
+phase is open, a power marked absent, rule options changed, GM-entered dice, the GM's
+edits, the answers to a decision, a standing recruitment instruction — while a tampered
+roll, state row or recorded input is still a mismatch."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ import io
 import pytest
 from django.core.management import CommandError, call_command
 
-from campaign.history import record_input
 from campaign.models import Campaign, InputRecord, Phase, RollRecord
-from campaign.replay import replay
-from campaign.rollback import roll_back
-from campaign.scheduling import set_absent
-from campaign.services import set_options
+from campaign.play.scheduling import set_absent
+from campaign.play.services import set_options
+from campaign.records.replay import replay
+from campaign.records.rollback import roll_back
+from campaign.state.history import record_input
 from rules.empires_in_arms.models import EiaPowerStatus
 from rules.empires_in_arms.services import gm_edit as eia_gm_edit
 from rules.empires_in_arms.services import set_standing_order

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from campaign import outgoing
+from campaign.notify import outgoing
 from tests.services.test_notifications import (  # noqa: F401 (eia: a fixture)
     clock,  # noqa: F401 (a fixture)
     eia,

@@ -14,7 +14,7 @@ from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 
 from campaign.models import Adjacency, Area, Campaign, PowerRelation, Seat
-from campaign.scenarios import (
+from campaign.play.scenarios import (
     MAP_HEIGHT,
     MAP_WIDTH,
     ScenarioError,

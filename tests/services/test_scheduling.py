@@ -33,14 +33,18 @@ from django.utils import timezone
 from django_tasks_db.management.commands import db_worker
 from django_tasks_db.models import DBTaskResult
 
-from campaign import changes, errors, progress, readiness, rollback, scheduling, services, tasks
+from campaign import errors
+from campaign.core import changes, readiness
+from campaign.jobs import progress, tasks
 from campaign.models import Campaign, Event, Phase
+from campaign.play import scheduling, services
+from campaign.records import rollback
 from rules.dice import ScriptedDice
 from rules.empires_in_arms.models import Revolt
 from tests.factories import make_eia_campaign, make_vq_campaign, seat_users, snapshot, swap_resolver
 
 START = datetime(2026, 1, 12, 9, 0, tzinfo=UTC)  # a Monday in winter (Athens: UTC+2)
-RESOLVE = "campaign.tasks.resolve_phase"
+RESOLVE = "campaign.jobs.tasks.resolve_phase"
 
 
 # -- helpers (the notification and view tests use them too) ---------------------------
@@ -400,7 +404,7 @@ def test_all_ready_and_deadline_tasks_both_run_and_the_phase_resolves_once(
         give_orders(campaign, "great_britain")
     assert tick() == 1
     assert sorted(a[2] for a in enqueued_resolutions()) == ["deadline", "everyone is ready"]
-    with caplog.at_level(logging.INFO, logger="campaign.tasks"):
+    with caplog.at_level(logging.INFO, logger="campaign.jobs.tasks"):
         outcomes = run_worker(django_capture_on_commit_callbacks)
     assert resolutions(outcomes) == ["resolved", "skipped"]
     assert resolved_lines(campaign, peace) == ["Political phase · peace step resolved."]
@@ -664,7 +668,7 @@ def test_a_worker_gives_up_on_a_locked_campaign_after_the_lock_timeout(on_postgr
 def test_clock_once_enqueues_one_tick():
     call_command("clock", "--once")
     rows = DBTaskResult.objects.all()
-    assert [row.task_path for row in rows] == ["campaign.tasks.tick"]
+    assert [row.task_path for row in rows] == ["campaign.jobs.tasks.tick"]
     assert run_worker() == [("tick", 0)]
 
 
@@ -674,7 +678,7 @@ def test_clock_once_enqueues_one_tick():
 def new_eia(gm, *, start_when=Campaign.StartWhen.GM, pace="standard") -> Campaign:
     """The shipped 1805 campaign as the new-campaign form makes it: at ``pace``, waiting
     to start (``start_when``); its first phase, the peace step, owes nobody's orders."""
-    from campaign.scenarios import create_campaign
+    from campaign.play.scenarios import create_campaign
     from rules.engine import registry
 
     return create_campaign(
@@ -824,7 +828,7 @@ def test_the_gm_taking_the_last_free_power_starts_a_campaign_that_waits_for_ever
 
 @pytest.mark.django_db
 def test_a_campaign_made_by_a_script_has_started(clock):
-    from campaign.scenarios import create_campaign
+    from campaign.play.scenarios import create_campaign
 
     campaign = create_campaign(scenario_key="eia-1805", name="Script", gm=None)
     assert campaign.started_at == START

@@ -1,4 +1,4 @@
-"""Sealed means sealed, whoever sits where (campaign/sealing.py): a GM who plays, or
+"""Sealed means sealed, whoever sits where (campaign/core/sealing.py): a GM who plays, or
 played, a power in the open phase and has read the other powers' orders of it seats
 nobody as a power that acts in it (by the dashboard, an invitation link or the lobby),
 and nobody replaces the orders the GM sealed. Each refusal changes nothing.
@@ -12,9 +12,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaign import lobby, sealing, services
+from campaign.core import sealing
 from campaign.errors import Conflict, PhaseClosed
 from campaign.models import Campaign, Order, Seat, SeatRequest
+from campaign.people import lobby
+from campaign.play import services
 from tests.factories import make_eia_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import resolve
 

@@ -1,4 +1,4 @@
-"""Standing orders (campaign/standing.py): Pax Baltica's recruitment plan stands from one
+"""Standing orders (campaign/core/standing.py): Pax Baltica's recruitment plan stands from one
 year to the next until the nation gives a new one. Its form is filled in with it and says
 so, a nation that gives none has it copied into the phase as its orders (which a replay
 reads), and the log says whose standing orders of which year stood."""

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import pytest
 
-from campaign import replay, services
 from campaign.errors import ServiceError
 from campaign.models import Campaign, Event, Phase, Seat
+from campaign.play import services
 from campaign.presenters import visible_text
+from campaign.records import replay
 from rules.dice import ScriptedDice
 from tests.factories import make_toy_campaign, seat_users
 from tests.toy import services as toy

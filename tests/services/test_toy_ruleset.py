@@ -13,10 +13,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign import archive, replay, rollback, services
 from campaign.maps.stored import built_map
 from campaign.models import Campaign, Event
-from campaign.scenarios import available_scenarios, create_campaign
+from campaign.play import services
+from campaign.play.scenarios import available_scenarios, create_campaign
+from campaign.records import archive, replay, rollback
 from rules.engine import registry
 from tests.factories import seat_users
 from tests.toy.models import Beacon, Lord

@@ -10,8 +10,9 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaign import errors, services
+from campaign import errors
 from campaign.models import Area, Phase, PowerRelation
+from campaign.play import services
 from rules.dice import ScriptedDice
 from rules.virgin_queen.models import VqPending, VqSpace, VqUnits, VqZone
 from tests.factories import make_vq_campaign, seat_users, snapshot

@@ -1,4 +1,4 @@
-"""Watching a game with hidden information (campaign/watching.py): an observer (from the
+"""Watching a game with hidden information (campaign/core/watching.py): an observer (from the
 lobby or invited) sees what the GM chose, by default no power's hidden state until the
 campaign ends, or what one power's player sees; the GM sets it with the lobby settings,
 each change logged; a game without hidden information hides nothing from anyone."""
@@ -8,10 +8,11 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaign import lobby, watching
-from campaign.ending import end_campaign
+from campaign.core import watching
 from campaign.errors import ServiceError
 from campaign.models import Campaign, Event
+from campaign.people import lobby
+from campaign.play.ending import end_campaign
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -111,7 +112,7 @@ def test_the_observer_is_mailed_what_they_may_see(campaign, users):
     observer redacted, unless the GM lets watchers see that side."""
     from django_tasks_db.models import DBTaskResult
 
-    from campaign import notifications
+    from campaign.notify import notifications
 
     for role, user in users.items():
         user.email = f"{role}@example.org"
@@ -119,7 +120,7 @@ def test_the_observer_is_mailed_what_they_may_see(campaign, users):
 
     def mailed() -> dict[str, str]:
         """Each mail handed to the worker, by its reader's role: its text and HTML parts."""
-        tasks = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_mail")
+        tasks = DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_mail")
         found = {}
         for task in tasks:
             (mail,) = task.args_kwargs["args"]

@@ -20,8 +20,8 @@ from datetime import timedelta
 import pytest
 from django_tasks_db.models import DBTaskResult
 
-from campaign import delivery, webhooks
 from campaign.errors import reason_for
+from campaign.notify import delivery, webhooks
 from tests.services.test_notifications import hook_server  # noqa: F401 (a fixture)
 from tests.services.test_scheduling import START, run_worker
 

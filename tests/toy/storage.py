@@ -1,5 +1,5 @@
 """Where Beacons keeps its state (tests/toy/models.py), as the archive and the snapshots
-read and write it (campaign/storage.py). In an archive's ``state``::
+read and write it (campaign/state/storage.py). In an archive's ``state``::
 
       "beacons": [{area, lit_by}],
       "lords": [{power, wood}],

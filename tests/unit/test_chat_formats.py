@@ -1,4 +1,4 @@
-"""The webhook's chat formats (campaign/chat_formats.py): each format's shape, its
+"""The webhook's chat formats (campaign/notify/chat_formats.py): each format's shape, its
 escaping, the chat's limits cut with "…", mentions never parsed, a message without a
 deadline."""
 
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from campaign import chat_formats
-from campaign.chat_formats import ChatMessage, cut, payload
+from campaign.notify import chat_formats
+from campaign.notify.chat_formats import ChatMessage, cut, payload
 
 DEADLINE = datetime(1805, 3, 1, 20, 0, tzinfo=UTC)
 AT = datetime(2025, 3, 1, 8, 30, tzinfo=UTC)

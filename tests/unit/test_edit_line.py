@@ -1,4 +1,4 @@
-"""A GM edit's log line is found again by its msgid (campaign/rollback.py counts them)."""
+"""A GM edit's log line is found again by its msgid (campaign/records/rollback.py counts them)."""
 
 from rules.gm_orders import EDIT_LINE_MSGIDS, carrying_out, edit_line
 from rules.text import Text

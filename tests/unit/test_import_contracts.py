@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = ROOT / "pyproject.toml"
 FACADE = "rules.platform"
 KIT = "The platform's pure rule modules load neither Django nor the campaign app"
+LAYERS = "The campaign app's subpackages import downwards only"
 
 
 def platform_config() -> dict:
@@ -142,6 +143,17 @@ def test_a_broken_contract_is_reported(tmp_path):
     assert verdict != 0 and "BROKEN" in report
 
 
+def test_the_campaign_apps_layers_can_break(tmp_path):
+    """The layers of campaign/ (pyproject.toml's contract ``LAYERS``) are kept, and upside
+    down they break: play does import notify."""
+    (layers,) = (c for c in platform_config()["contracts"] if c["name"] == LAYERS)
+    verdict, report = lint([layers], tmp_path)
+    assert verdict == 0, report
+    upside_down = {**layers, "layers": layers["layers"][::-1]}
+    verdict, report = lint([upside_down], tmp_path)
+    assert verdict != 0 and "campaign.play is not allowed to import campaign.notify" in report
+
+
 def test_a_game_that_imports_the_platform_past_its_facade_breaks_its_contract(
     tmp_path, monkeypatch
 ):
@@ -152,7 +164,7 @@ def test_a_game_that_imports_the_platform_past_its_facade_breaks_its_contract(
     (game / "__init__.py").write_text("")
     (game / "migrations" / "__init__.py").write_text("")
     (game / "migrations" / "0001_initial.py").write_text("from campaign.models import Area\n")
-    (game / "services.py").write_text("from campaign.persistence import Loaded\n")
+    (game / "services.py").write_text("from campaign.state.persistence import Loaded\n")
     (game / "forms.py").write_text("from rules.forms import BaseOrderForm\n")
     (game / "hooks.py").write_text(
         "from rules.engine import Hooks\nfrom rules.platform import Area\n"
@@ -160,7 +172,7 @@ def test_a_game_that_imports_the_platform_past_its_facade_breaks_its_contract(
     monkeypatch.syspath_prepend(str(tmp_path))
     verdict, report = lint([facade_contract(["stray_game"])], tmp_path, "stray_game")
     assert verdict != 0 and "BROKEN" in report
-    assert "stray_game.services -> campaign.persistence" in report
+    assert "stray_game.services -> campaign.state.persistence" in report
     assert "stray_game.forms -> rules.forms" in report
     assert "stray_game.hooks" not in report and "stray_game.migrations" not in report
 

@@ -16,20 +16,21 @@ NAMES = [*platform.MODULES_ONCE_LOADED, *platform._SOURCES]
 # forgotten, and the platform's modules a game uses whole are taken off their package (as
 # when nothing imported them yet); then every name is asked.
 ASK_EACH = """
+import sys
 import django
 django.setup()
-import campaign
 import rules.platform as p
 for name in {names!r}:
     vars(p).pop(name, None)
-for module in {modules!r}:
-    delattr(campaign, module)
+for path in {modules!r}:
+    package, _, module = path.rpartition(".")
+    delattr(sys.modules[package], module)
 print([type(getattr(p, name)).__name__ for name in {names!r}])
 """
 
 
 def test_each_name_comes_whatever_was_imported_before():
-    code = ASK_EACH.format(modules=list(platform.MODULES_ONCE_LOADED), names=NAMES)
+    code = ASK_EACH.format(modules=list(platform.MODULES_ONCE_LOADED.values()), names=NAMES)
     env = {"DJANGO_SETTINGS_MODULE": "tests.settings", "DJANGO_DEBUG": "1", "PATH": ""}
     run = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env

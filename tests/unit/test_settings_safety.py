@@ -93,7 +93,7 @@ def test_a_deployment_with_a_mail_server_or_the_console_asked_for_starts():
     assert service.stdout.strip() == "anymail.backends.postmark.EmailBackend"
     # development needs none: its mail is kept in the outbox its recipients read
     assert load_settings("EMAIL_BACKEND", DJANGO_DEBUG="1").stdout.strip() == (
-        "campaign.outbox.OutboxBackend"
+        "campaign.notify.outbox.OutboxBackend"
     )
 
 
@@ -127,7 +127,7 @@ FAILING_REQUEST = textwrap.dedent(
     sys.modules["failing_urls"] = urls
     with override_settings(ROOT_URLCONF="failing_urls"):
         response = Client(raise_request_exception=False).get("/boom/?x=1")
-    logging.getLogger("campaign.delivery").info("a task's line")
+    logging.getLogger("campaign.notify.delivery").info("a task's line")
     logging.getLogger("django.request").warning("Not Found: /nowhere")
     print(response.status_code)
     """
@@ -164,9 +164,11 @@ def test_a_server_error_under_production_settings_is_a_json_line_with_its_traceb
     assert ", in boom\n" in error["exc_info"]  # down to the view's frame
     assert error["exc_info"].endswith("RuntimeError: the view broke")
     assert error["time"].endswith("+00:00")
-    assert {"logger": "campaign.delivery", "level": "INFO", "message": "a task's line"}.items() <= (
-        next(e for e in entries if e["logger"] == "campaign.delivery").items()
-    )
+    assert {
+        "logger": "campaign.notify.delivery",
+        "level": "INFO",
+        "message": "a task's line",
+    }.items() <= (next(e for e in entries if e["logger"] == "campaign.notify.delivery").items())
 
 
 def test_development_keeps_djangos_own_logging():

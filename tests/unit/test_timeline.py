@@ -4,8 +4,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from campaign import timeline
-from campaign.timeline import BOTTOM, LEFT, RIGHT, TOP, Series
+from campaign.records import timeline
+from campaign.records.timeline import BOTTOM, LEFT, RIGHT, TOP, Series
 from rules.empires_in_arms import presenters as eia
 from rules.pax_baltica import presenters as pb
 from rules.translation import Name

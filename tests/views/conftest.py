@@ -34,7 +34,7 @@ def client_as(users):
 @pytest.fixture
 def advance_to(users):
     """Resolve phases (seeded dice, no orders) until the campaign's open phase is ``key``."""
-    from campaign.services import resolve_open_phase
+    from campaign.play.services import resolve_open_phase
 
     def advance(campaign, key: str, limit: int = 12):
         for _ in range(limit):

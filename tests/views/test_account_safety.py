@@ -23,9 +23,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
-from campaign import account_mail, services
 from campaign.management.commands.demo import PASSWORD as DEMO_PASSWORD
 from campaign.models import Profile, Seat
+from campaign.people import account_mail
+from campaign.play import services
 from courier import throttling
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_scheduling import run_worker

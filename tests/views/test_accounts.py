@@ -11,7 +11,7 @@ from django.core.cache import cache
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from campaign.account_mail import send_password_reset
+from campaign.people.account_mail import send_password_reset
 from tests.services.test_scheduling import run_worker
 
 pytestmark = pytest.mark.django_db

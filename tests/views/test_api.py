@@ -15,10 +15,10 @@ from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 from django.utils import timezone, translation
 
-from campaign import notes, press
 from campaign.api import tokens
 from campaign.models import Campaign, Event, Order, Phase, Profile, Seat
 from campaign.models.reach import AccessToken
+from campaign.press import notes, press
 from rules.translation import Name
 from tests.factories import make_eia_campaign, seat_users
 

@@ -7,8 +7,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign.area_orders import names
-from campaign.storage import order_piece_fields
+from campaign.play.area_orders import names
+from campaign.state.storage import order_piece_fields
 from rules.engine import ruleset_for
 from rules.pax_baltica import presenters as pb_presenters
 from rules.virgin_queen import presenters as vq_presenters
@@ -48,7 +48,7 @@ def test_an_outsider_gets_404_and_an_anonymous_user_the_login_page(campaign, cli
     extra = HTMX if htmx else {}
     assert client_as("outsider").get(area_url(campaign, "palatinate"), **extra).status_code == 404
     response = client_as("anonymous").get(area_url(campaign, "palatinate"), **extra)
-    # with htmx the whole page goes to the login page (campaign/login_redirect.py)
+    # with htmx the whole page goes to the login page (campaign/people/login_redirect.py)
     target = response["HX-Redirect"] if htmx else response["Location"]
     assert response.status_code == (200 if htmx else 302) and target.startswith(reverse("login"))
 
@@ -69,7 +69,7 @@ def test_the_panel_takes_no_post(campaign, client_as):
         ("player", {"Pyotr I", "Sheremetev", "Woronjetski"}, {"a block of Russia"}),
         ("other_player", set(), {"Pyotr I", "Sheremetev", "Woronjetski"}),
         ("gm", set(), {"Pyotr I", "Sheremetev", "Woronjetski"}),
-        # an observer sees no side's blocks unless the GM chose one (campaign/watching.py)
+        # an observer sees no side's blocks unless the GM chose one (campaign/core/watching.py)
         ("observer", {"Pyotr I", "Sheremetev", "Woronjetski"}, {"a block of Russia"}),
     ],
 )

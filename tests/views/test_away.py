@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign import readiness
+from campaign.core import readiness
 from campaign.models import Campaign, Event, Seat
 from tests.factories import make_vq_campaign, seat_users, snapshot
 

@@ -13,8 +13,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from campaign import scheduling
 from campaign.models import Profile, Seat
+from campaign.play import scheduling
 from tests.factories import snapshot
 from tests.views.conftest import ROLES
 

@@ -11,8 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from campaign import outgoing
 from campaign.models import Profile
+from campaign.notify import outgoing
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""The calendar feed of deadlines (campaign/calendar_feed.py, campaign/views/calendar.py),
+"""The calendar feed of deadlines (campaign/people/calendar_feed.py, campaign/views/calendar.py),
 read back with icalendar event by event: its UIDs, times, alarms, links and words; a
 moved or paused deadline; the secret, made and replaced; who reads what; its cost."""
 
@@ -15,8 +15,11 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext
 
-from campaign import calendar_feed, outgoing, readiness, scheduling
+from campaign.core import readiness
 from campaign.models import CalendarFeed, Phase, Profile
+from campaign.notify import outgoing
+from campaign.people import calendar_feed
+from campaign.play import scheduling
 from courier import throttling
 from rules.pax_baltica.models import Block
 from rules.translation import localized

@@ -11,8 +11,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from campaign import scheduling
 from campaign.models import Campaign, Event, Phase
+from campaign.play import scheduling
 from rules.engine import registry
 from tests.factories import snapshot
 from tests.views.conftest import ROLES

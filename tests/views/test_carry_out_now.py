@@ -11,8 +11,8 @@ from django import forms
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from campaign.gm_orders import _as_posted
 from campaign.models import Order
+from campaign.play.gm_orders import _as_posted
 from rules import gm_orders as gmo
 from tests.factories import snapshot
 from tests.views.test_orders_for_gm import (
@@ -107,7 +107,7 @@ def test_only_the_gm_carries_it_out(given, client_as, role):  # noqa: F811
 
 
 def test_an_incomplete_order_opens_the_prefilled_form(given, client_as, monkeypatch):  # noqa: F811
-    from campaign import gm_orders
+    from campaign.play import gm_orders
 
     real = gm_orders._as_posted
     monkeypatch.setattr(gm_orders, "_as_posted", lambda form: {**real(form), "area": ""})

@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, Phase, Seat
-from campaign.services import resolve_open_phase
+from campaign.play.services import resolve_open_phase
 from tests.views.test_vq_views import as_role, start_spain_conversion, vq, vq_users  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.long]

@@ -10,8 +10,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign import disorder, home, press, reliability, services
 from campaign.models import Area, Power, Seat
+from campaign.people import home
+from campaign.play import disorder, reliability, services
+from campaign.press import press
 from tests.factories import make_toy_campaign, snapshot
 
 pytestmark = pytest.mark.django_db

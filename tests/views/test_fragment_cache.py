@@ -12,7 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign import gm_order_forms
+from campaign.play import gm_order_forms
 from rules import engine
 from tests.factories import make_eia_campaign, make_pb_campaign, seat_users
 from tests.views.test_map_cache import counted

@@ -409,7 +409,7 @@ def test_edit_let_downs(campaign, client_as):
         ),
         (
             "area",
-            {"area": "old-castile", "controller": "france", "ceded": "on"},
+            {"area": "old-castile", "controller": "spain", "ceded": "on"},
             "Old Castile is held by its home power, Spain",
         ),
         (

@@ -12,7 +12,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Campaign, Seat
-from campaign.services import resolve_open_phase
+from campaign.play.services import resolve_open_phase
 from campaign.views import gm as gm_views
 from tests.factories import snapshot
 from tests.gm_forms import log_seen

@@ -16,8 +16,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import gm_team, services
 from campaign.models import Campaign, Event, Handover, NewGmRequest, Seat
+from campaign.people import gm_team
+from campaign.play import services
 from campaign.views.context import load_state, map_context, readable_payloads
 from tests.factories import snapshot
 from tests.gm_forms import log_seen

@@ -14,8 +14,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import home, press, readiness
+from campaign.core import readiness
 from campaign.models import Campaign, Order, Phase, Power, Profile, Seat, SeatRequest
+from campaign.people import home
+from campaign.press import press
 from tests.factories import make_eia_campaign, snapshot
 
 pytestmark = pytest.mark.django_db

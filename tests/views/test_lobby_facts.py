@@ -15,8 +15,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import lobby, scheduling
 from campaign.models import Campaign, Seat
+from campaign.people import lobby
+from campaign.play import scheduling
 from tests.factories import make_eia_campaign
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from campaign.scenarios import create_campaign
+from campaign.play.scenarios import create_campaign
 from rules.empires_in_arms.legal import revolt_targets
 from rules.empires_in_arms.services import load_world as eia_world
 from tests.factories import seat_users

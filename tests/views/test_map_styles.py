@@ -18,8 +18,8 @@ from django.core.management import call_command
 from django.urls import reverse
 
 from campaign.maps.stored import built_map
+from campaign.play.scenarios import available_scenarios, create_campaign
 from campaign.presenters import styles_of
-from campaign.scenarios import available_scenarios, create_campaign
 from rules.engine import registry, ruleset_for
 from rules.marks import BESIEGED
 from tests.maps import with_map

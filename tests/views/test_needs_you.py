@@ -1,4 +1,4 @@
-"""The home page's "Needs you" list (campaign/home.py): what needs the reader first, the
+"""The home page's "Needs you" list (campaign/people/home.py): what needs the reader first, the
 most urgent first, each with a link to where to act: a decision asked of their power,
 orders their power owes (with the deadline in their time zone), and for a GM a phase only
 they close, dice they must enter, a decision for a power without a player, requests for a
@@ -17,8 +17,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import home
 from campaign.models import Campaign, Order, Phase, Profile, Seat, SeatRequest
+from campaign.people import home
 from tests.factories import make_eia_campaign, make_vq_campaign, seat_users
 from tests.views.test_vq_views import SEEDED_LYON, advance, post_orders, stage, to_phase
 

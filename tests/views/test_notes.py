@@ -11,8 +11,8 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from campaign import notes
 from campaign.models import Campaign, Note, Phase
+from campaign.press import notes
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db

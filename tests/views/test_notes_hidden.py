@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 from django.utils import timezone
 
-from campaign import notes
 from campaign.models import Seat
+from campaign.press import notes
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_eia_phase_services import resolve
 from tests.services.test_scheduling import run_worker
@@ -25,7 +25,7 @@ User = get_user_model()
 
 def replaced_player(campaign, power_key: str):
     """A user who played ``power_key`` until someone took the seat over: an observer seat
-    that remembers the power (as campaign/replacements.py leaves him)."""
+    that remembers the power (as campaign/play/replacements.py leaves him)."""
     user = User.objects.create_user(f"replaced-{campaign.pk}")
     power = campaign.powers.get(key=power_key)
     Seat.objects.create(

@@ -184,7 +184,7 @@ def test_a_power_in_debt_may_still_give_no_aid(campaign, client_as, advance_to):
 def test_orders_crossing_the_resolution_show_the_phase_now_open(
     campaign, client_as, users, monkeypatch
 ):
-    from campaign import services
+    from campaign.play import services
     from campaign.views import orders as order_views
 
     def resolved_meanwhile(*, seat, phase_id, **kwargs):

@@ -1,4 +1,4 @@
-"""The development outbox (campaign/outbox.py, campaign/views/outbox.py): every mail kept as
+"""The development outbox (campaign/notify/outbox.py, campaign/views/outbox.py): every mail kept as
 a file, whole, however many are sent at once; each user reads only the mails sent to his
 own address (any other id, a path among them, is not found), their text and their HTML
 (sandboxed), and answers one as a mail client would: the answer is handed to
@@ -18,7 +18,8 @@ from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.urls import reverse
 
-from campaign import mail_replies, outbox
+from campaign.jobs import mail_replies
+from campaign.notify import outbox
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +31,7 @@ SANDBOX = "sandbox; default-src 'none'; style-src 'unsafe-inline'"
 @pytest.fixture(autouse=True)
 def outbox_dir(settings, tmp_path):
     settings.MAIL_OUTBOX_DIR = tmp_path / "outbox"
-    settings.EMAIL_BACKEND = "campaign.outbox.OutboxBackend"
+    settings.EMAIL_BACKEND = "campaign.notify.outbox.OutboxBackend"
     return settings.MAIL_OUTBOX_DIR
 
 

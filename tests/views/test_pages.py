@@ -236,7 +236,7 @@ def test_seeded_dice_show_the_open_phases_seed_commitment_never_its_seed(campaig
 
 
 def test_a_resolved_phase_reveals_its_seed_and_the_open_one_does_not(campaign, client_as, users):
-    from campaign.services import resolve_open_phase
+    from campaign.play.services import resolve_open_phase
     from rules.dice import seed_hash
 
     resolved = campaign.phase
@@ -387,7 +387,7 @@ def test_an_unchanged_campaign_page_is_not_sent_again(client_as, campaign):
 
 
 def test_the_page_polls_and_is_swapped_once_its_phase_is_resolved(client_as, campaign):
-    from campaign.services import resolve_open_phase
+    from campaign.play.services import resolve_open_phase
 
     client = client_as("player")
     html = client.get(reverse("campaign:detail", args=[campaign.pk])).content.decode()

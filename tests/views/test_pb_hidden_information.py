@@ -23,10 +23,10 @@ import pytest
 from django.test import Client
 from django.urls import URLResolver, get_resolver, reverse
 
-from campaign import services
 from campaign.api import tokens as api_tokens
-from campaign.mail_tokens import unsubscribe_token
 from campaign.models import CalendarFeed, Event, Phase, PushSubscription, Seat
+from campaign.notify.mail_tokens import unsubscribe_token
+from campaign.play import services
 from rules.pax_baltica.forms.edits import EDIT_FORMS
 from rules.pax_baltica.models import Block, PbSide
 from rules.pax_baltica.services import gm_edit

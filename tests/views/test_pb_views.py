@@ -327,7 +327,7 @@ def test_why_for_a_fleet_at_sea_says_it_is_reinforced_only_in_a_port(pb, as_role
 @pytest.mark.parametrize("role", ["gm", "observer"])
 def test_gm_and_observer_may_ask_about_any_block_on_the_map(pb, as_role, ids, role):
     """The observer, once the GM lets watchers see the Coalition's side (by default an
-    observer sees no side's blocks: campaign/watching.py)."""
+    observer sees no side's blocks: campaign/core/watching.py)."""
     if role == "observer":
         hidden = as_role(role).get(question_url(pb, ids["Pyotr I"]), **HTMX)
         assert hidden.status_code == 404

@@ -19,8 +19,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from campaign import press
 from campaign.models import Campaign, Channel, Message, ReadMarker, Seat
+from campaign.press import press
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db

@@ -15,9 +15,9 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign import press
 from campaign.models import Campaign, Channel, MailChoice, Message, PressMail, Seat
-from campaign.services import resolve_open_phase
+from campaign.play.services import resolve_open_phase
+from campaign.press import press
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from campaign.models import Phase
-from campaign.services import resolve_open_phase
+from campaign.play.services import resolve_open_phase
 from tests.services.test_eia_phase_services import order
 
 pytestmark = pytest.mark.django_db

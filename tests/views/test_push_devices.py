@@ -8,8 +8,8 @@ import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from campaign import push
 from campaign.models import PushSubscription
+from campaign.notify import push
 from tests.push_receiver import Device, subscription_of, vapid_keys
 
 pytestmark = pytest.mark.django_db
@@ -100,7 +100,7 @@ def test_a_test_notice_is_queued_for_the_owners_device_only(
         response = client.post(reverse("campaign:push_test", args=[mine.pk]))
     assert response.status_code == 302
     (task,) = DBTaskResult.objects.all()
-    assert task.task_path == "campaign.push.deliver_push"
+    assert task.task_path == "campaign.notify.push.deliver_push"
     assert task.args_kwargs["args"][0] == mine.pk
     for _ in range(push.TESTS_LIMIT):  # a few more, then he is asked to wait
         with django_capture_on_commit_callbacks(execute=True):

@@ -11,12 +11,12 @@ from tests.factories import make_eia_campaign, seat_users
 pytestmark = pytest.mark.django_db
 MAX_PAGE_QUERIES = 20
 MAX_SUBMIT_QUERIES = 31  # a submission also locks, writes the order and its log line (and
-# looks for the line of the same save just before, to fold them: campaign.services._log_save)
+# looks for the line of the same save just before, to fold them: campaign.play.services._log_save)
 
 
 def resolved_phase(campaign) -> int:
     """Resolve the open phase (seeded dice, no orders): a phase with a history page."""
-    from campaign.services import resolve_open_phase
+    from campaign.play.services import resolve_open_phase
 
     phase_id = campaign.phase_id
     resolve_open_phase(campaign_id=campaign.pk, expected_phase_id=phase_id, actor=None)

@@ -5,7 +5,7 @@ import pytest
 from django.urls import get_resolver, reverse
 
 from campaign.models import Campaign, Order
-from campaign.services import resolve_open_phase
+from campaign.play.services import resolve_open_phase
 from tests.factories import snapshot
 from tests.views.conftest import ROLES
 

@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from campaign import errors, scheduling, services
+from campaign import errors
 from campaign.models import Campaign, Event, Phase, Power, Profile
+from campaign.play import scheduling, services
 from rules.dice import ScriptedDice
 from rules.translation import render
 from tests.factories import make_vq_campaign, seat_users, snapshot

@@ -1,4 +1,4 @@
-"""Sealed means sealed, whoever sits where, through the pages (campaign/sealing.py): the
+"""Sealed means sealed, whoever sits where, through the pages (campaign/core/sealing.py): the
 GM plays Spain and stops mid-phase (Spain's draft sealed, every order read), then tries
 each way of putting an account in Spain's seat. The dashboard, the invitation page and
 the lobby say why it is refused, and nothing changes; no other role may try at all."""

@@ -15,9 +15,9 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 from django.urls import reverse
 
-from campaign import outgoing
 from campaign.middleware import ServedOriginMiddleware
 from campaign.models import Campaign
+from campaign.notify import outgoing
 from tests.factories import make_eia_campaign
 
 pytestmark = pytest.mark.django_db

@@ -7,15 +7,15 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign import services
 from campaign.models import Event, Power
+from campaign.play import services
 from tests.factories import make_pb_campaign, seat_users
 from tests.services.test_eia_phase_services import CyclingDice, order, resolve
 from tests.views.test_pb_hidden_information import FACES, block_ids
 
 pytestmark = pytest.mark.django_db
 MAX_PLAYER_PAGE_QUERIES = 15  # the summary shares the log's query
-# and when the cache has not got it yet, when its GMs last acted (campaign/gm_team.py)
+# and when the cache has not got it yet, when its GMs last acted (campaign/people/gm_team.py)
 MAX_FIRST_PLAYER_PAGE_QUERIES = MAX_PLAYER_PAGE_QUERIES + 1
 
 

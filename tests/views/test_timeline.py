@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaign.services import resolve_open_phase
+from campaign.play.services import resolve_open_phase
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign, seat_users
 
 pytestmark = pytest.mark.django_db

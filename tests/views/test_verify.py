@@ -17,7 +17,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Phase, RollRecord
-from campaign.verify import SCRIPT, verify_phase
+from campaign.records.verify import SCRIPT, verify_phase
 from rules.dice import seed_hash, seeded_face
 from rules.pax_baltica.models import Block
 from tests.factories import make_eia_campaign, make_pb_campaign, make_vq_campaign, seat_users
@@ -289,7 +289,7 @@ def test_a_swedish_player_sees_the_faces_of_a_siege_but_not_the_coalition_blocks
         .values_list("name", flat=True)
     )
     assert "Menshikov" in coalition
-    # an observer sees no side's hidden state unless the GM chose one (campaign/watching.py)
+    # an observer sees no side's hidden state unless the GM chose one (campaign/core/watching.py)
     for role, sees in (
         ("player", False),
         ("gm", True),

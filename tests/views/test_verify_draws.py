@@ -15,7 +15,7 @@ from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, Event, Phase, Power, RollRecord
-from campaign.verify import DRAW_SCRIPT
+from campaign.records.verify import DRAW_SCRIPT
 from rules.dice import drawn_by, secret_order, seed_hash
 from rules.pax_baltica.models import Block
 from tests.factories import make_pb_campaign, seat_users

@@ -7,8 +7,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from campaign import services
 from campaign.models import Adjacency, Area
+from campaign.play import services
 from rules.dice import ScriptedDice
 from rules.virgin_queen.models import VqPending, VqPower, VqSpace
 from rules.virgin_queen.services import load_state

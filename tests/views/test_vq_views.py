@@ -15,8 +15,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from campaign import services
 from campaign.models import Area, Event, Order, Phase, PowerRelation, Seat
+from campaign.play import services
 from rules.dice import ScriptedDice
 from rules.translation import localized
 from rules.virgin_queen.models import VqLeader, VqPending, VqPower, VqSpace, VqUnits, VqZone

@@ -1,4 +1,4 @@
-"""Watching a game with hidden information through the pages (campaign/watching.py):
+"""Watching a game with hidden information through the pages (campaign/core/watching.py):
 what each role reads of Pax Baltica's blocks on the campaign page and a past phase's
 page, the GM's lobby setting of what watchers see (refused to every other role), and the
 lobby's watch seat where the GM allows watching."""
@@ -12,10 +12,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import reverse
 
-from campaign import disorder
-from campaign.ending import end_campaign
 from campaign.models import Campaign, Phase, Seat
-from campaign.services import assign_seat
+from campaign.play import disorder
+from campaign.play.ending import end_campaign
+from campaign.play.services import assign_seat
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import resolve
 from tests.views.conftest import ROLES

@@ -11,9 +11,9 @@ import pytest
 from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 
-from campaign import press
 from campaign.models import Campaign
-from campaign.notifications import TESTS_LIMIT
+from campaign.notify.notifications import TESTS_LIMIT
+from campaign.press import press
 from rules.pax_baltica.models import Block
 from tests.factories import make_pb_campaign, seat_users, snapshot
 from tests.services.test_eia_phase_services import order, resolve
@@ -33,7 +33,7 @@ SHAPES = {  # what marks a payload as each format's
 
 def sent() -> list[tuple[str, dict]]:
     """The webhooks handed to the worker: (url, payload), in order."""
-    tasks = DBTaskResult.objects.filter(task_path="campaign.delivery.deliver_webhook")
+    tasks = DBTaskResult.objects.filter(task_path="campaign.notify.delivery.deliver_webhook")
     return [tuple(task.args_kwargs["args"]) for task in tasks.order_by("enqueued_at", "pk")]
 
 

@@ -12,7 +12,12 @@ from django.db import transaction
 from campaign.maps.build import MapError, build_map, dumps
 from campaign.maps.stored import map_file
 from campaign.models import Campaign, CampaignMap
-from campaign.scenarios import Projection, ScenarioError, available_scenarios, load_scenario_file
+from campaign.play.scenarios import (
+    Projection,
+    ScenarioError,
+    available_scenarios,
+    load_scenario_file,
+)
 
 
 class Command(BaseCommand):

@@ -1,14 +1,14 @@
 """manage.py clock: every CLOCK_INTERVAL_SECONDS, hand the worker the check of deadlines
-and reminders (campaign.tasks.tick), and every press_mail.DIGEST_CHECK_SECONDS the press
-digests (campaign.tasks.send_press_digests). Run it beside `manage.py db_worker`."""
+and reminders (campaign.jobs.tasks.tick), and every press_mail.DIGEST_CHECK_SECONDS the press
+digests (campaign.jobs.tasks.send_press_digests). Run it beside `manage.py db_worker`."""
 
 import time
 
 from django.conf import settings
 from django.core.management.base import BaseCommand
 
-from campaign import press_mail
-from campaign.tasks import send_press_digests, tick
+from campaign.jobs.tasks import send_press_digests, tick
+from campaign.press import press_mail
 
 
 class Command(BaseCommand):

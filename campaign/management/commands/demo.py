@@ -6,11 +6,11 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from campaign import lifecycle, tenures
-from campaign.changes import locked_campaign
+from campaign.core.changes import locked_campaign
 from campaign.models import Campaign, Seat
-from campaign.scenarios import available_scenarios, create_campaign
-from campaign.scheduling import STANDARD_PACE, pace_hours
+from campaign.play import lifecycle, tenures
+from campaign.play.scenarios import available_scenarios, create_campaign
+from campaign.play.scheduling import STANDARD_PACE, pace_hours
 from rules.engine import registry
 
 PASSWORD = "courier-demo"

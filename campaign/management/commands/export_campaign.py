@@ -4,8 +4,8 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.archive import dumps, export_campaign
 from campaign.models import Campaign
+from campaign.records.archive import dumps, export_campaign
 
 
 class Command(BaseCommand):

@@ -7,7 +7,7 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.archive import (
+from campaign.records.archive import (
     USER_REFS,
     ArchiveError,
     ImportReport,

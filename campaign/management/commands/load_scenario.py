@@ -5,7 +5,12 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from campaign.scenarios import ScenarioError, create_campaign, load_scenario_file, shipped_scenario
+from campaign.play.scenarios import (
+    ScenarioError,
+    create_campaign,
+    load_scenario_file,
+    shipped_scenario,
+)
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """`manage.py receive_mail`: act on one mail read on standard input, as an MTA's pipe
 hands it over (for instance Postfix's ``pipe`` transport with ``${sender}`` and
-``${recipient}``), through campaign/mail_replies.py. It exits 0 once the mail is acted on
+``${recipient}``), through campaign/jobs/mail_replies.py. It exits 0 once the mail is acted on
 or refused (a refusal is answered by mail, or dropped), so that the MTA sends no bounce;
 and 75 (EX_TEMPFAIL) when it could not act on it (the database down, say), so that the
 MTA keeps the mail and hands it over again later."""
@@ -12,7 +12,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from campaign import mail_replies
+from campaign.jobs import mail_replies
 
 TRY_AGAIN_LATER = 75  # EX_TEMPFAIL (sysexits.h): an MTA defers the mail and retries
 

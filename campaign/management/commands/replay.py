@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from campaign.models import Campaign
-from campaign.replay import replay
+from campaign.records.replay import replay
 
 
 class Command(BaseCommand):

@@ -1,4 +1,4 @@
-"""`manage.py vapid_keys`: a new VAPID key pair for Web Push (campaign/push.py), printed as
+"""`manage.py vapid_keys`: a new VAPID key pair for Web Push (campaign/notify/push.py), printed as
 the environment lines the site reads. Made once per site: a new pair leaves every device
 subscribed with the old public key unreachable until its owner subscribes again."""
 

@@ -61,7 +61,7 @@ def _copy_to_table(source, target, owner: str, fields: list[str]) -> None:
 
 
 def _rewrite_snapshots(apps, move) -> None:
-    """Every EIA snapshot's raw states (campaign/snapshots.py) rewritten by ``move``."""
+    """Every EIA snapshot's raw states (campaign/state/snapshots.py) rewritten by ``move``."""
     snapshots = apps.get_model("campaign", "PhaseSnapshot").objects
     taken = snapshots.filter(campaign__ruleset=RULESET).only("pk", "state", "before")
     batch = []

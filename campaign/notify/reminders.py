@@ -1,0 +1,149 @@
+"""Reminders before a deadline: each user chooses how many hours before it he is
+reminded (Profile.reminder_hours, "24, 2" unless he changes it), and each campaign may
+turn them off (MailChoice). A reminder (a mail, and a push to each of the user's
+devices) goes while the power owes orders not marked ready, once for each offset: the
+offsets it covers are written (ReminderSent) in the transaction that queues it, so that
+several workers, a restart or a clock tick that comes late neither send it twice nor skip
+it. A deadline moved later by at least an offset that went
+(an extension of a day for the 24-hour reminder) has that offset go again when it is due;
+a pause or a shorter move does not. When the worker comes back after several offsets
+have passed, one mail covers them, saying the time really left.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.utils.translation import gettext, ngettext
+
+from campaign.core import readiness
+from campaign.models import MailKind, Phase, Profile, ReminderSent, Seat
+from campaign.models.mail import default_reminder_hours
+from campaign.notify import mail_orders, notifications, order_text, outgoing, push
+
+
+def send_due(now: datetime) -> int:
+    """Queue every reminder due at ``now``; returns how many mails were queued. (The clock
+    calls it every few seconds: only the phases whose deadline is within the longest
+    offset a seated user chose are read.)"""
+    phases = Phase.objects.filter(
+        status=Phase.Status.OPEN,
+        campaign__started_at__isnull=False,  # a deadline runs from the start
+        campaign__phase=F("pk"),
+        deadline__gt=now,
+        deadline__lte=now + _longest_offset(),
+    ).select_related("campaign")
+    return sum(_remind(phase, now) for phase in phases)
+
+
+def _longest_offset() -> timedelta:
+    """The longest offset a user seated in a running campaign chose (the default's for
+    those who chose none), in one query."""
+    chosen = Profile.objects.filter(
+        user__seats__campaign__started_at__isnull=False, user__seats__campaign__ended_at=None
+    ).values_list("reminder_hours", flat=True)
+    hours = max((max(offsets, default=0) for offsets in chosen.distinct()), default=0)
+    return timedelta(hours=max(hours, *default_reminder_hours()))
+
+
+def _remind(phase: Phase, now: datetime) -> int:
+    """Queue this phase's due reminders, each in its own transaction."""
+    campaign = phase.campaign
+    late = {p.pk for p in readiness.owing_powers(campaign, phase) if not p.ready}
+    seats = [s for s in notifications.readers(campaign, MailKind.REMINDERS) if s.power_id in late]
+    if not seats:
+        return 0
+    hours = dict(
+        Profile.objects.filter(user__in=[s.user_id for s in seats]).values_list(
+            "user_id", "reminder_hours"
+        )
+    )
+    left = phase.deadline - now
+    sent = _counted(phase)
+    world = None
+    queued = 0
+    for seat in seats:
+        offsets = hours.get(seat.user_id, default_reminder_hours())
+        fresh = [h for h in offsets if left <= timedelta(hours=h) and (seat.user_id, h) not in sent]
+        if not fresh:
+            continue
+        world = world or campaign.rules.load_world(campaign)
+        queued += _queue(seat, phase, fresh, left, world)
+    return queued
+
+
+def _counted(phase: Phase) -> set[tuple[int, int]]:
+    """The (user, offset) already reminded of. A reminder for an earlier deadline counts
+    unless the deadline moved later by at least its offset (an extension of a day for the
+    24-hour reminder): then it is forgotten, to go again; a pause does not."""
+    counted = set()
+    for row in ReminderSent.objects.filter(phase=phase):
+        if phase.deadline - row.deadline >= timedelta(hours=row.hours):
+            row.delete()
+        else:
+            counted.add((row.user_id, row.hours))
+    return counted
+
+
+def _queue(seat: Seat, phase: Phase, offsets: list[int], left: timedelta, world) -> int:
+    """Count the offsets as sent and queue their one mail and push, together or not at
+    all."""
+    try:
+        with transaction.atomic():
+            ReminderSent.objects.bulk_create(
+                ReminderSent(user=seat.user, phase=phase, deadline=phase.deadline, hours=h)
+                for h in offsets
+            )
+            outgoing.send(
+                seat.user,
+                lambda: _letter(seat, phase, left, world),
+                campaign=phase.campaign,
+                kind=MailKind.REMINDERS,
+                answer=notifications.orders_answer(phase),
+            )
+            push.notify(
+                phase.campaign, MailKind.REMINDERS, [seat.user], lambda: _notice(phase, left)
+            )
+    except IntegrityError:  # another worker counted one of them first: its mail goes
+        return 0
+    return 1
+
+
+def time_left(left: timedelta) -> str:
+    """ "5 hours", "40 minutes": the time left, rounded down."""
+    hours, minutes = int(left.total_seconds() // 3600), int(left.total_seconds() // 60)
+    if hours:
+        return ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
+    return ngettext("%(count)s minute", "%(count)s minutes", minutes) % {"count": minutes}
+
+
+def _notice(phase: Phase, left: timedelta) -> push.Notice:
+    campaign = phase.campaign
+    spec = campaign.rules.phase(phase.key)
+    return push.Notice(
+        title=gettext("[%(campaign)s] %(phase)s: %(left)s left")
+        % {"campaign": campaign.name, "phase": spec.name, "left": time_left(left)},
+        body=gettext("%(phase)s closes at %(deadline)s and your orders are not marked ready.")
+        % {"phase": spec.name, "deadline": outgoing.moment(phase.deadline)},
+        url=notifications.campaign_link(campaign),
+        tag=f"reminder-{campaign.pk}",  # beside the phase's opening, not in its place
+        urgency="high",
+    )
+
+
+def _letter(seat: Seat, phase: Phase, left: timedelta, world) -> outgoing.Letter:
+    campaign = phase.campaign
+    spec = campaign.rules.phase(phase.key)
+    form = mail_orders.order_form(campaign, phase, seat.power, world)
+    return outgoing.Letter(
+        subject=gettext("[%(campaign)s] %(phase)s: %(left)s left")
+        % {"campaign": campaign.name, "phase": spec.name, "left": time_left(left)},
+        paragraphs=[
+            gettext("%(phase)s closes at %(deadline)s and your orders are not marked ready.")
+            % {"phase": spec.name, "deadline": outgoing.moment(phase.deadline)}
+        ],
+        orders=order_text.written(form),
+        link=notifications.campaign_link(campaign),
+    )
