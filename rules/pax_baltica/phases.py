@@ -116,7 +116,9 @@ def resolve_recruitment(world: World, orders: Mapping[str, dict], dice: Dice) ->
         if payload is None:
             if rp:
                 world.say(
-                    "GNW-6", Text("%(nation)s's %(rp)s RP are lost.", nation=nation.name, rp=rp)
+                    "GNW-6",
+                    Text("%(nation)s's %(rp)s RP are lost.", nation=nation.name, rp=rp),
+                    power=nation.key,
                 )
             continue
         reinforced = _reinforce_on_map(world, nation, payload.get("reinforce", []), rp)
@@ -697,6 +699,7 @@ def _captured(world: World, territory: Territory, attacker: str) -> gnw.SiegeRes
                 nation=world.nations[result.forced_peace].name,
             ),
             area=territory.key,
+            power=result.forced_peace,
         )
     return result
 
