@@ -73,7 +73,7 @@ TESTS = (
     "tests/corpus",
     "tests/unit",
     "tests/acceptance",
-    "tests/services/test_toy_ruleset.py",  # the toy's procedures run in its whole life only
+    "tests/services/test_toy_ruleset.py",  # the toy's whole life, its rules run by the site
 )
 LEFT_OUT = ("tests/unit/test_catalogs.py",)  # reads the .po catalogs, not the rules
 EQUIVALENTS = ROOT / "bench" / "mutation-equivalents.toml"
@@ -125,7 +125,7 @@ def targets() -> list[str]:
         _path(f"{ruleset.package}.{name}")
         for ruleset in rulesets
         for name in ruleset.pure_modules
-        if name != getattr(ruleset, "corpus_adapter", "")  # the tests' driver, not rules
+        if name != ruleset.corpus_adapter  # the tests' driver, not rules
     ]
     shared: set[str] = set()
     pending = list(declared)
