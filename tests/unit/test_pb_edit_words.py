@@ -18,17 +18,8 @@ from rules.pax_baltica.edits import (
 )
 from rules.pax_baltica.state import ARMY, FLEET, REGIMENT
 from tests.unit.pb_world import build_world
+from tests.unit.test_pb_edits import KARL  # Karl XII (block 1) as it is, in Lietuva
 
-KARL = {  # Karl XII (block 1) as it is, in Lietuva
-    "block": 1,
-    "location": "lietuva",
-    "strength": 2,
-    "max_strength": 4,
-    "rating": "B3",
-    "supply_trains": 1,
-    "carried_by": None,
-    "in_battle": False,
-}
 FLEET_6 = {**KARL, "block": 6, "location": "stockholm", "strength": 3, "rating": "B2"}
 FLEET_6["supply_trains"] = 0
 NEW = {
