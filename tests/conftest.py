@@ -4,14 +4,17 @@ The CI profile (HYPOTHESIS_PROFILE=ci, set by .ci/run) runs the long runs: more
 hypothesis examples, the full fuzz, the browser walks, the HTML validator and the long
 walks (every page as every role: the role × URL matrix, the pseudo-locale, Pax Baltica's
 hidden information, the demo's pages and mail; the demo campaigns played through; every
-map rebuilt; the schema migrated back and forth), which the default profile leaves out
-unless asked for by marker (``-m browser``, ``-m validator``, ``-m long``).
+map rebuilt; the schema migrated back and forth) and every case of the matrices marked
+``sampled``, which the default profile leaves out (or samples) unless asked for by marker
+(``-m browser``, ``-m validator``, ``-m long``, ``-m "long or not long"`` for everything).
+The default profile also builds its test databases from the models, not the migrations.
 COURIER_NO_SKIPS=1 (set by .ci/run) turns every skipped test into a failure of the run,
 so an optional test (the browser walk, the validator, the PostgreSQL races) cannot
 quietly not run.
 """
 
 import os
+import zlib
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -32,15 +35,33 @@ _skipped: list[str] = []
 CI_ONLY_MARKERS = ("browser", "validator", "long")
 
 
+def pytest_configure(config):
+    """The default profile builds the test databases from the models (pytest-django's
+    --nomigrations), a few seconds less per worker; the CI profile, or --migrations, builds
+    them by running every migration, as a deployment does."""
+    if not CI_PROFILE and "--migrations" not in config.invocation_params.args:
+        config.option.nomigrations = True
+
+
 def pytest_collection_modifyitems(config, items):
     """The default profile leaves the browser walks, the validator and the long walks of
-    every page out (deselected, not skipped)."""
+    every page out, and runs one case in ``every`` of a matrix marked ``sampled`` (the
+    same cases each time, spread over its parameters): deselected, not skipped."""
     if CI_PROFILE or config.getoption("markexpr"):
         return
     ci_only = [item for item in items if any(map(item.get_closest_marker, CI_ONLY_MARKERS))]
+    ci_only += [item for item in items if not in_the_sample(item)]
     if ci_only:
         config.hook.pytest_deselected(items=ci_only)
         items[:] = [item for item in items if item not in ci_only]
+
+
+def in_the_sample(item) -> bool:
+    """Whether the default profile runs this case of a ``sampled(every=N)`` matrix."""
+    marker = item.get_closest_marker("sampled")
+    if marker is None or not hasattr(item, "callspec"):
+        return True
+    return zlib.crc32(item.callspec.id.encode()) % marker.kwargs["every"] == 0
 
 
 def pytest_runtest_logreport(report):

@@ -192,6 +192,7 @@ def note(key: str) -> dict:
     return {GM_LINES: {"lines": [], "note": sealed(key)}}
 
 
+@pytest.mark.long
 def test_no_empires_in_arms_mail_shows_sealed_orders_or_private_press_to_others(
     clock, django_capture_on_commit_callbacks
 ):

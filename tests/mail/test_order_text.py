@@ -27,7 +27,7 @@ from tests.factories import make_pb_campaign, make_vq_campaign
 from tests.reliability.form_crawl import parse_page
 from tests.services.test_eia_phase_services import quarter_campaign
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.sampled(every=3)]
 
 LANGUAGES = ("en", "el", "ru")
 LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines() cuts

@@ -265,6 +265,7 @@ def dry_run(case: Case) -> Writes:
     return writes
 
 
+@pytest.mark.sampled(every=3)
 @pytest.mark.parametrize("service", SERVICES)
 def test_each_write_of_a_phase_service_failing_in_turn_changes_nothing(monkeypatch, service):
     make, key = SERVICES[service]

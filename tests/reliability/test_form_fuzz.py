@@ -96,7 +96,7 @@ from tests.reliability.test_url_matrix import (
 pytestmark = pytest.mark.django_db
 
 CI = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
-PER_TARGET = int(os.environ.get("COURIER_FORM_FUZZ_EXAMPLES") or (6 if CI else 2))
+PER_TARGET = int(os.environ.get("COURIER_FORM_FUZZ_EXAMPLES") or (6 if CI else 1))
 SCENE_KEYS = ["eia", "pb", "vq_waiting", *(["vq_open"] if CI else [])]
 ROLES = ("gm", "gm_player", "player", "observer", "foreign_player", "anonymous")
 HTMX = {"HTTP_HX_REQUEST": "true"}

@@ -208,6 +208,7 @@ def test_bad_coordinates_are_refused_naming_each_area_and_the_stored_map_is_kept
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([map_file(path).name, path.name])
 
 
+@pytest.mark.long
 def test_a_scenario_file_is_built_beside_itself(tmp_path, capsys):
     path, _ = copied(tmp_path, "virgin-queen-1559")
     map_file(path).unlink()
@@ -216,6 +217,7 @@ def test_a_scenario_file_is_built_beside_itself(tmp_path, capsys):
     assert "Wrote" in capsys.readouterr().out
 
 
+@pytest.mark.long
 def test_check_fails_when_the_stored_map_differs(tmp_path):
     path, _ = copied(tmp_path, "virgin-queen-1559")
     map_file(path).write_text("{}\n", encoding="utf-8")

@@ -28,6 +28,7 @@ def queue(path: str) -> DBTaskResult:
     )
 
 
+@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_a_queued_task_follows_its_module_and_back():
     moved = import_module("campaign.migrations.0033_task_paths_by_subpackage").MOVED

@@ -41,6 +41,7 @@ def superuser_client(client):
     return client
 
 
+@pytest.mark.sampled(every=3)
 @pytest.mark.parametrize("model", MODELS, ids=lambda m: m.__name__)
 def test_a_models_list_and_an_objects_form_open(superuser_client, model):
     meta = model._meta

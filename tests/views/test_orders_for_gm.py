@@ -409,6 +409,7 @@ def austrian(campaign) -> Corps:
 
 
 @pytest.mark.parametrize("case", BAD_LINES)
+@pytest.mark.sampled(every=3)
 @pytest.mark.parametrize("htmx", [True, False])
 def test_bad_orders_for_the_gm_are_refused_and_change_nothing(campaign, client_as, case, htmx):
     build, message = BAD_LINES[case]

@@ -290,6 +290,7 @@ def test_every_url_with_every_role(campaign, client_as, role, case):
     before = snapshot(campaign)
     client = client_as(role)
     response = client.get(url) if method == "get" else client.post(url, data_of(campaign))
+@pytest.mark.sampled(every=4)
     assert response.status_code == expected[role], response.content.decode()[:1500]
     if role == "anonymous" and expected[role] == 302:
         assert response["Location"].startswith(reverse("login"))
