@@ -157,6 +157,23 @@ class HandoverAdmin(StateAdmin):
     readonly_fields = ["token"]
 
 
+@admin.register(models.Heartbeat)
+class HeartbeatAdmin(admin.ModelAdmin):
+    """When the clock and the task worker were last seen running (campaign/jobs/heartbeat.py):
+    written by them alone, read here."""
+
+    list_display = ["name", "seen_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
 # Everything else (orders, relations, adjacency, history, profiles, and each ruleset's
 # state tables, in the app whose label is the ruleset's key) with the admin's plain
 # forms, so a ruleset's new table is editable here without naming it.

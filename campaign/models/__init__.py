@@ -15,6 +15,7 @@ from campaign.models.core import (
 )
 from campaign.models.extensions import Extension
 from campaign.models.gm_team import Handover, NewGmRequest
+from campaign.models.heartbeat import Heartbeat
 from campaign.models.history import DecisionRecord, InputRecord, PhaseSnapshot
 from campaign.models.lobby import SeatRequest
 from campaign.models.mail import (
@@ -44,6 +45,7 @@ __all__ = [
     "Event",
     "Extension",
     "Handover",
+    "Heartbeat",
     "InputRecord",
     "MailChoice",
     "MailKind",

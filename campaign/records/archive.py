@@ -213,6 +213,7 @@ from campaign.models import (
     Event,
     Extension,
     Handover,
+    Heartbeat,
     InputRecord,
     MailChoice,
     Message,
@@ -326,6 +327,7 @@ NOT_ARCHIVED[NewGmRequest] = "players' requests to this site's admins for a new 
 NOT_ARCHIVED[PushSubscription] = "a user's devices on this site, not part of any campaign"
 NOT_ARCHIVED[CalendarFeed] = "a user's secret calendar address on this site"
 NOT_ARCHIVED[AccessToken] = "a user's API tokens on this site"
+NOT_ARCHIVED[Heartbeat] = "when this site's clock and task worker were last seen running"
 
 
 def archived_models() -> set[type[models.Model]]:

@@ -25,6 +25,7 @@ from campaign import presenters
 from campaign.core import sealing, watching
 from campaign.core.changes import expecting_state
 from campaign.errors import Conflict, ServiceError
+from campaign.jobs import heartbeat
 from campaign.models import Campaign, Seat
 from campaign.people import lobby
 from campaign.people.forms import LobbyForm
@@ -470,6 +471,7 @@ def dashboard_context(
     shown = state_context(state)
     every = campaign_seats(state.campaign)
     seats = seat_rows(request, every)
+    resolves_itself = runs_by_itself(state.campaign)
     return {
         **shown,
         "advance_form": advance_form(state.campaign),
@@ -483,7 +485,12 @@ def dashboard_context(
         "press_form": PressRulesForm.for_campaign(state.campaign),
         "schedule_form": ScheduleForm.for_campaign(state.campaign),
         "plays_form": PlaysForm.for_campaign(state.campaign),
-        "resolves_itself": runs_by_itself(state.campaign),
+        "resolves_itself": resolves_itself,
+        # the clock or the worker not seen running, where that stops the campaign: read
+        # (one query) only where the whole page is drawn
+        "stalled": SimpleLazyObject(
+            lambda: heartbeat.stale() if resolves_itself and not state.campaign.ended_at else []
+        ),
         "not_ready": [
             row.power
             for row in shown["readiness"]
