@@ -21,11 +21,27 @@ def configure(config: dict) -> None:
     logging.captureWarnings(True)
 
 
+# What a record may carry besides its message (courier/request_id.py): the id of the
+# request or task run it was written in (RequestIdFilter), and the fields of the line
+# written once per request and once per task run.
+FIELDS = (
+    "request_id",
+    "method",
+    "route",
+    "duration_ms",
+    "user_id",
+    "task",
+    "task_id",
+    "status",
+    "outcome",
+)
+
+
 class JSONFormatter(logging.Formatter):
     """A record as one line of JSON: time (UTC, ISO 8601), level, logger, message, and,
     when they are known, exc_info (the formatted traceback), stack_info, the request's
     method and path and the response's status_code (django.request and django.security
-    give the request in the record's ``request``)."""
+    give the request in the record's ``request``), and FIELDS."""
 
     def format(self, record: logging.LogRecord) -> str:
         entry: dict[str, object] = {
@@ -50,4 +66,8 @@ class JSONFormatter(logging.Formatter):
         status = getattr(record, "status_code", None)
         if isinstance(status, int):
             entry["status_code"] = status
+        for field in FIELDS:
+            value = getattr(record, field, None)
+            if value is not None and value != "" and field not in entry:
+                entry[field] = value
         return json.dumps(entry, default=str)

@@ -62,11 +62,16 @@ INSTALLED_APPS = [
     "axes",
     "anymail",  # mail through a sending service, and its inbound webhook
     "rules",
+    "courier",  # its ready(): the request id carried into tasks, and the metrics
     *COURIER_RULESETS,
 ]
 
 
 MIDDLEWARE = [
+    # first: the request's id (X-Request-ID) for every line logged while it is served, and
+    # its own line once answered (courier/request_id.py); then the metrics' clock
+    "courier.request_id.RequestIdMiddleware",
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",  # static files, compressed ahead of time
     # pages and fragments compressed (with Django's random padding against BREACH)
@@ -84,6 +89,8 @@ MIDDLEWARE = [
     # a signed-out HTMX request: the whole page to the login page, not a login form in a panel
     "campaign.people.login_redirect.HtmxLoginRedirectMiddleware",
     "csp.middleware.CSPMiddleware",
+    # requests and their latency per route (its URL pattern's name), a locked-out login's too
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
     "axes.middleware.AxesMiddleware",  # last: it answers a locked-out login itself
 ]
 
@@ -310,18 +317,23 @@ VAPID_SUBJECT = os.environ.get(
 # Logs: in development (DEBUG) Django's own. A deployment writes warnings and errors, with
 # their tracebacks, to standard error as JSON lines (courier/jsonlog.py): a 500 is logged
 # by django.request with the request's method and path; what each task did
-# ("campaign", and the worker's own lines) is kept too; a 4xx answer is not logged.
+# ("campaign", and the worker's own lines) is kept too; a 4xx answer is not logged by
+# Django. One line per request ("courier.requests": method, route, status, duration, user)
+# and per task run ("courier.tasks"), and every line carries the id of the request (or
+# task run) it was written in (courier/request_id.py).
 if not DEBUG:
     LOGGING_CONFIG = "courier.jsonlog.configure"  # and Python's warnings through it
     LOGGING = {
         "version": 1,
         "disable_existing_loggers": False,
+        "filters": {"request_id": {"()": "courier.request_id.RequestIdFilter"}},
         "formatters": {"json": {"()": "courier.jsonlog.JSONFormatter"}},
         "handlers": {
             "stderr": {
                 "class": "logging.StreamHandler",
                 "stream": "ext://sys.stderr",
                 "formatter": "json",
+                "filters": ["request_id"],
                 "level": "INFO",
             }
         },
@@ -329,8 +341,29 @@ if not DEBUG:
         "loggers": {
             "django.request": {"level": "ERROR"},  # 5xx; a 404 is no evidence of a fault
             "campaign": {"level": "INFO"},
+            "courier": {"level": "INFO"},
         },
     }
+
+# Metrics (courier/metrics.py, docs/observability.md): /metrics answers whoever sends
+# "Authorization: Bearer <COURIER_METRICS_TOKEN>", or asks from loopback through no proxy;
+# anyone else gets a 404. A process given COURIER_METRICS_PORT (the task worker, in a
+# container of its own) serves its own metrics there, on COURIER_METRICS_ADDRESS.
+METRICS_TOKEN = os.environ.get("COURIER_METRICS_TOKEN", "")
+METRICS_PORT = int(os.environ.get("COURIER_METRICS_PORT") or 0)
+METRICS_ADDRESS = os.environ.get("COURIER_METRICS_ADDRESS", "127.0.0.1")
+# finer than django-prometheus's default (from 10 ms): most queries take less than one
+PROMETHEUS_LATENCY_BUCKETS = (
+    *(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5),
+    *(1.0, 2.5, 5.0, 10.0, float("inf")),
+)
+
+# Errors to Sentry (courier/sentry.py) when a DSN is set; nothing is imported otherwise.
+SENTRY_DSN = os.environ.get("COURIER_SENTRY_DSN") or os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    from courier.sentry import start as start_sentry
+
+    start_sentry(SENTRY_DSN)
 
 
 # A deployment (DJANGO_DEBUG=0) is served over HTTPS only; `manage.py check --deploy`
@@ -347,3 +380,5 @@ if not DEBUG and os.environ.get("DJANGO_HTTPS", "1") == "1":
     CSRF_COOKIE_SECURE = True
     LANGUAGE_COOKIE_SECURE = True
     X_FRAME_OPTIONS = "DENY"
+    # Prometheus scrapes the app itself, not through the TLS proxy (and shows its token)
+    SECURE_REDIRECT_EXEMPT = [r"^metrics$"]

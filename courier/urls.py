@@ -8,6 +8,7 @@ from campaign.views.account import PasswordResetView
 from campaign.views.api import api
 from campaign.views.seats import LoginView
 from courier.health import healthz
+from courier.metrics import metrics_view
 
 
 def favicon(request):
@@ -32,6 +33,8 @@ urlpatterns = [
     path("accounts/login/", LoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
     path("healthz", healthz, name="healthz"),
+    # Prometheus's, for its token or from loopback only; a 404 for anyone else
+    path("metrics", metrics_view, name="metrics"),
     path("favicon.ico", favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/", api.urls),  # the read-only API for bots and clients (campaign/api/)

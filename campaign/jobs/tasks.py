@@ -23,12 +23,14 @@ from django_tasks_db.models import DBTaskResult
 from campaign.core import readiness
 from campaign.core.changes import locked_campaign, log
 from campaign.errors import Conflict, PhaseAlreadyResolved
+from campaign.jobs import heartbeat
 from campaign.models import Campaign, Event, Phase
 from campaign.notify import reminders
 from campaign.play import scheduling
 from campaign.play.lifecycle import ready_to_resolve, runs_by_itself, settle
 from campaign.play.services import resolve_open_phase
 from campaign.press import press_mail
+from courier import metrics
 from rules.text import Text
 
 logger = logging.getLogger(__name__)
@@ -51,6 +53,7 @@ def resolve_phase(campaign_id: int, phase_id: int, reason: str, seed_hash: str =
             if not _still_due(campaign, phase_id, reason, seed_hash):
                 logger.info("Phase %s (%s): no longer due", phase_id, reason)
                 return "skipped"
+            deadline = campaign.phase.deadline if reason == DEADLINE else None
             resolve_open_phase(campaign_id=campaign_id, expected_phase_id=phase_id, actor=None)
     except (PhaseAlreadyResolved, Conflict) as error:
         logger.info("Phase %s (%s): nothing to do: %s", phase_id, reason, error)
@@ -59,6 +62,8 @@ def resolve_phase(campaign_id: int, phase_id: int, reason: str, seed_hash: str =
         logger.exception("Phase %s (%s): resolution failed", phase_id, reason)
         _record_failure(campaign_id, phase_id, reason, error)
         return "failed"
+    if deadline is not None:  # committed: how long after its deadline (courier/metrics.py)
+        metrics.resolved_after_deadline(deadline)
     return "resolved"
 
 
@@ -117,8 +122,10 @@ def _record_failure(campaign_id: int, phase_id: int, reason: str, error: Excepti
 def tick() -> int:
     """The clock: enqueue the resolution of every phase past its deadline (in a campaign
     that has started: lifecycle.runs_by_itself), and send the reminders that are due.
+    Run by the worker, it first records that the worker runs (campaign/jobs/heartbeat.py).
     Returns how many resolutions were enqueued."""
     now = timezone.now()
+    heartbeat.beat(heartbeat.WORKER, now)
     due = list(readiness.due_phases(now).values_list("campaign_id", "pk"))
     for campaign_id, phase_id in due:
         resolve_phase.enqueue(campaign_id, phase_id, DEADLINE)

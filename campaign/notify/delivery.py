@@ -16,6 +16,7 @@ from django.utils import timezone
 from django_tasks import task
 
 from campaign.notify import webhooks
+from courier import metrics
 
 logger = logging.getLogger(__name__)
 RETRIES = 5
@@ -30,8 +31,11 @@ def deliver_mail(mail: dict, attempt: int = 1) -> str:
     try:
         multipart(mail).send()
     except Exception as error:
-        return retry_later(deliver_mail, (mail,), attempt, error)
-    return "sent"
+        outcome = retry_later(deliver_mail, (mail,), attempt, error)
+    else:
+        outcome = "sent"
+    metrics.mail_delivered(outcome)  # courier/metrics.py: sent, retrying or failed
+    return outcome
 
 
 def multipart(mail: dict) -> EmailMultiAlternatives:

@@ -31,7 +31,7 @@ from pywebpush import WebPusher
 from campaign.errors import ServiceError
 from campaign.models import MailChoice, PushSubscription
 from campaign.notify import delivery, outgoing, webhooks
-from courier import throttling
+from courier import metrics, throttling
 
 logger = logging.getLogger(__name__)
 DEVICES_MOST = 10  # devices one user keeps
@@ -159,7 +159,13 @@ LATER = (429, 500, 502, 503, 504)  # the push service asks to be tried again
 def deliver_push(subscription_id: int, notice: dict, attempt: int = 1) -> str:
     """Push ``notice`` to one device; a device its push service no longer knows is forgotten,
     a busy or failing push service tried again later (as mail is), any other refusal
-    logged and given up."""
+    logged and given up. Each outcome is counted (courier/metrics.py)."""
+    outcome = _push(subscription_id, notice, attempt)
+    metrics.push_delivered(outcome)
+    return outcome
+
+
+def _push(subscription_id: int, notice: dict, attempt: int) -> str:
     subscription = PushSubscription.objects.filter(pk=subscription_id).first()
     if subscription is None:
         return "removed"
