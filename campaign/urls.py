@@ -25,6 +25,7 @@ from campaign.views import history as history_views
 from campaign.views import lobby as lobby_views
 from campaign.views import notes as notes_views
 from campaign.views import people as people_views
+from campaign.views import personal_data as personal_data_views
 from campaign.views import press as press_views
 from campaign.views import push as push_views
 from campaign.views import tokens as token_views
@@ -176,6 +177,9 @@ urlpatterns = [
     path("account/devices/<id:device_id>/remove/", push_views.remove, name="push_remove"),
     path("account/tokens/", token_views.token_make, name="token_make"),
     path("account/tokens/<id:token_id>/revoke/", token_views.token_revoke, name="token_revoke"),
+    path("account/data/", personal_data_views.download, name="personal_data"),
+    path("account/delete/", personal_data_views.delete_account, name="delete_account"),
+    path("privacy/", personal_data_views.privacy, name="privacy"),
     path("users/<str:username>/", people_views.profile, name="profile"),
     path("account/confirm/<str:token>/", account.confirm_email, name="confirm_email"),
     path("mail/off/<str:token>/", mail.unsubscribe, name="unsubscribe"),

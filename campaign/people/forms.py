@@ -235,3 +235,37 @@ class AnswerForm(forms.Form):
     @property
     def accepts(self) -> bool:
         return self.cleaned_data["answer"] == "accept"
+
+
+class DeleteAccountForm(forms.Form):
+    """The deletion of one's own account (campaign/people/personal_data.py): confirmed by
+    the account's password; the press kept, or erased when asked."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+        help_text=_("To confirm that it is you who deletes the account."),
+    )
+    erase_press = forms.BooleanField(
+        label=_("Erase my press too"),
+        required=False,
+        help_text=_(
+            "Each message you wrote stays in its channel, its text replaced by “(erased at "
+            "the author's request)”. Otherwise its text stays, under the power it was "
+            "written as."
+        ),
+    )
+
+    def __init__(self, *args, user, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.user = user
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("This is not your password: your account was not deleted."),
+                code="wrong_password",
+            )
+        return password

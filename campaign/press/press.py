@@ -52,7 +52,7 @@ from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import number_format
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_noop, ngettext
 
 from campaign.core.changes import locked_campaign, log
 from campaign.errors import ServiceError
@@ -213,6 +213,30 @@ def readable(seat: Seat) -> QuerySet[Channel]:
         member = Channel.members.through.objects.filter(power_id=seat.former_power_id)
         wanted |= Q(pk__in=member.values("channel_id"), created_at__lte=seat.left_at)
     return Channel.objects.filter(campaign_id=seat.campaign_id).filter(wanted)
+
+
+def readable_by(seats: list[Seat]) -> Q:
+    """The channels ``readable`` gives for each of these seats (each of another
+    campaign: one user's), as one condition on Channel rows whose size does not grow with
+    the number of seats: every public channel of their campaigns, the channels with the
+    GM of those they run, the private ones of those whose GM reads them, the channels of
+    their powers (a power's channels are all of its campaign), and a replaced player's
+    as they stood when they left."""
+    gm = [s.campaign_id for s in seats if s.is_gm]
+    private = [s.campaign_id for s in seats if s.is_gm and s.campaign.gm_reads_private]
+    powers = [s.power_id for s in seats if s.power_id is not None]
+    Member = Channel.members.through
+    wanted = (
+        Q(kind=Channel.Kind.PUBLIC)
+        | Q(kind=Channel.Kind.GM, campaign_id__in=gm)
+        | Q(kind=Channel.Kind.PRIVATE, campaign_id__in=private)
+        | Q(pk__in=Member.objects.filter(power_id__in=powers).values("channel_id"))
+    )
+    for seat in seats:
+        if seat.former_power_id is not None:
+            member = Member.objects.filter(power_id=seat.former_power_id)
+            wanted |= Q(pk__in=member.values("channel_id"), created_at__lte=seat.left_at)
+    return Q(campaign_id__in=[s.campaign_id for s in seats]) & wanted
 
 
 def may_write(seat: Seat) -> None:
@@ -488,6 +512,17 @@ def mark_read(user, listed: list[Entry], shown: Iterable[Message]) -> list[Entry
     ]
 
 
+# What an erased message says instead of its text, stored in English and shown in the
+# reader's language: its author deleted their account and asked for their press to go
+# (campaign/people/personal_data.py); the row stays, so threads and counts stay whole.
+ERASED = gettext_noop("(erased at the author's request)")
+
+
+def shown_text(text: str) -> str:
+    """A message's text as a reader reads it: an erased one in the reader's language."""
+    return gettext(ERASED) if text == ERASED else text
+
+
 @dataclass(frozen=True)
 class Line:
     """A message as a page shows it."""
@@ -519,7 +554,7 @@ def lines(seat: Seat, found: Iterable[Message], powers: dict[str, Power]) -> lis
                 created_at=m.created_at,
                 turn=localized(campaign.rules.turn_label(m.turn, campaign.setup)),
                 phase=phase_name(campaign, m),
-                text=m.text,
+                text=shown_text(m.text),
             )
         )
     return shown

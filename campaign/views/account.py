@@ -19,7 +19,7 @@ from campaign.errors import ServiceError
 from campaign.middleware import remember_language, remember_time_zone
 from campaign.models import Profile
 from campaign.notify import push
-from campaign.people import account_mail, calendar_feed
+from campaign.people import account_mail, calendar_feed, personal_data
 from campaign.people.forms import ProfileForm, RecipientsPasswordResetForm
 from campaign.play import away_everywhere
 from campaign.play.envelope_forms import ActionForm
@@ -46,8 +46,9 @@ def preferences(request):
     return _page(request, profile, form, AwayEverywhereForm(profile=profile), status)
 
 
-def _page(request, profile: Profile, form, away_form, status: int):
-    """The preferences page with its two forms."""
+def _page(request, profile: Profile, form, away_form, status: int, delete_form=None):
+    """The preferences page with its forms (``delete_form``: the deletion sent, if it
+    was refused)."""
     context = {
         "form": form,
         "profile": profile,
@@ -57,6 +58,7 @@ def _page(request, profile: Profile, form, away_form, status: int):
         **push.account_context(request.user),
         **calendar_feed.account_context(request.user),
         **api_tokens.account_context(request.user),
+        **personal_data.account_context(request.user, delete_form),
     }
     return render(request, "campaign/preferences.html", context, status=status)
 
@@ -98,6 +100,16 @@ def _away_refused(request, profile: Profile, form: AwayEverywhereForm, status: i
     shown = profile.unconfirmed_email or request.user.email
     preferences_form = ProfileForm(instance=profile, initial={"email": shown})
     return _page(request, profile, preferences_form, form, status)
+
+
+def deletion_refused(request, delete_form, status: int):
+    """The preferences page with the refused deletion's form and its errors, having
+    changed nothing (campaign/views/personal_data.py)."""
+    profile = profile_of(request.user)
+    shown = profile.unconfirmed_email or request.user.email
+    form = ProfileForm(instance=profile, initial={"email": shown})
+    away_form = AwayEverywhereForm(profile=profile)
+    return _page(request, profile, form, away_form, status, delete_form=delete_form)
 
 
 def _change_address(request, profile: Profile, address: str) -> None:
