@@ -74,6 +74,18 @@ class PressQueryForm(ParamsForm):
     stamp = RawField(empty=None)
 
 
+class LobbyQueryForm(ParamsForm):
+    """The lobby's page of campaigns (None: the first)."""
+
+    page = PageField(empty=None)
+
+
+class HealthQueryForm(ParamsForm):
+    """Whether /healthz answers 503 when the worker or the clock is stale (``strict=1``)."""
+
+    strict = RawField()
+
+
 class MapKeyForm(ParamsForm):
     """The signed key a map panel's URL names (``k``): what it draws, for whom."""
 

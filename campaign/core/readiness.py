@@ -26,6 +26,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
 from campaign.models import Campaign, Order, Phase, Power, Seat
+from campaign.models.core import OPEN_DEADLINE
 
 PAUSED_CAMPAIGN = gettext_lazy(
     "Every deadline of the campaign is paused: resume them in the schedule first."
@@ -111,13 +112,19 @@ def opening_clock(campaign: Campaign, key: str, opened: datetime) -> dict:
 
 
 def due_phases(now: datetime):
-    """Open phases past their deadline, in started campaigns that resolve themselves."""
-    return Phase.objects.filter(
-        status=Phase.Status.OPEN,
-        deadline__lte=now,
-        campaign__started_at__isnull=False,
-        campaign__auto_resolve=True,
-        campaign__dice_mode=Campaign.DiceMode.SEEDED,
-        campaign__paused_at__isnull=True,
-        campaign__phase=F("pk"),
-    ).select_related("campaign")
+    """Open phases past their deadline, in started campaigns that resolve themselves:
+    read through the index of the open phases' deadlines (OPEN_DEADLINE), so that the
+    resolved phases, whose deadlines are all past, are not read at all."""
+    return (
+        Phase.objects.alias(open_deadline=OPEN_DEADLINE)
+        .filter(
+            status=Phase.Status.OPEN,
+            open_deadline__lte=now,
+            campaign__started_at__isnull=False,
+            campaign__auto_resolve=True,
+            campaign__dice_mode=Campaign.DiceMode.SEEDED,
+            campaign__paused_at__isnull=True,
+            campaign__phase=F("pk"),
+        )
+        .select_related("campaign")
+    )

@@ -7,7 +7,7 @@ import secrets
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, When
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -21,6 +21,22 @@ def imported_name(name: str) -> str:
     """How a person an imported archive named, but nobody confirmed as a user of this
     site, is shown: "(imported) name" (campaign/records/archive.py)."""
     return _("(imported) %(name)s") % {"name": name} if name else ""
+
+
+# An open phase (not yet resolved, not waiting for a decision): the clock's indexes.
+OPEN_PHASE = Q(status="open")
+# An open phase's deadline; null for every other phase. The clock compares it with the
+# time (readiness.due_phases) through an index on the expression, not on the column: a
+# partial index's rows would be the open phases, but the planner would judge
+# "deadline <= now" by the whole column, where the resolved phases' deadlines, all past,
+# make it look true of nearly every row; an expression index has statistics of its own,
+# those of the open phases.
+OPEN_DEADLINE = Case(When(OPEN_PHASE, then=F("deadline")))
+# A campaign the lobby lists whatever its seats: its GM lists its free seats or lets anyone
+# watch (a power in civil disorder lists it too: the index on Power).
+IN_LOBBY = Q(ended_at__isnull=True) & (Q(lobby_open=True) | Q(lobby_watch=True))
+# A seat's away period that the clock has not noticed yet (nor the GM refused).
+AWAY_TO_NOTICE = Q(away_from__isnull=False, away_noticed=False, away_refused=False)
 
 
 class Campaign(models.Model):
@@ -230,6 +246,10 @@ class Campaign(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # the lobby (campaign/people/lobby.py): the campaigns whose GM lists them there
+            models.Index(fields=["name", "id"], condition=IN_LOBBY, name="campaign_in_lobby"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -295,6 +315,14 @@ class Power(models.Model):
         ordering = ["sort", "name"]
         constraints = [
             models.UniqueConstraint(fields=["campaign", "key"], name="power_key_unique"),
+        ]
+        indexes = [
+            # the lobby: the campaigns with a power in civil disorder, which wants a player
+            models.Index(
+                fields=["campaign"],
+                condition=Q(disorder_since__isnull=False),
+                name="power_in_disorder",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -390,6 +418,12 @@ class Seat(models.Model):
                 | Q(role="gm")
                 | Q(role="observer", power__isnull=True),
                 name="player_seat_has_power",
+            ),
+        ]
+        indexes = [
+            # the clock (scheduling.begun_away_periods): the away periods not yet noticed
+            models.Index(
+                fields=["away_from"], condition=AWAY_TO_NOTICE, name="seat_away_to_notice"
             ),
         ]
 
@@ -554,6 +588,9 @@ class Phase(models.Model):
                 fields=["campaign", "turn", "position"], name="phase_position_unique"
             ),
         ]
+        # The clock reads open phases only, not the resolved ones, a campaign's whole
+        # history (readiness.due_phases).
+        indexes = [models.Index(OPEN_DEADLINE, name="phase_open_deadline")]
 
     def __str__(self) -> str:
         campaign = self.campaign

@@ -16,11 +16,22 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import IntEnum
-from functools import reduce
-from operator import or_
 
-from django.db.models import Count, Exists, F, OuterRef, Q, Subquery, Value
+from django.db.models import (
+    Case,
+    Count,
+    DateTimeField,
+    Exists,
+    F,
+    FilteredRelation,
+    OuterRef,
+    Q,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
+from django.db.models.lookups import IsNull
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,11 +40,11 @@ from django.utils.translation import ngettext, pgettext
 from campaign.core import readiness, sealing
 from campaign.models import (
     Campaign,
+    Channel,
     Message,
     Order,
     Phase,
     Power,
-    ReadMarker,
     Seat,
     SeatRequest,
 )
@@ -199,12 +210,15 @@ def powers_of(campaigns: list[Campaign], now: datetime) -> dict[int, list[Power]
     )
     rows = (
         Power.objects.filter(campaign__in=campaigns)
-        .annotate(ready=Exists(ready), seated=Exists(seated))
+        # a seat of each power, looked up by its index: as an EXISTS, PostgreSQL may
+        # rather hash every seat of the site once than look up a few dozen powers'
+        .annotate(ready=Exists(ready), seated_by=Subquery(seated.values("pk")[:1]))
         .order_by("campaign_id", "sort", "pk")
     )
     found: dict[int, list[Power]] = defaultdict(list)
     for power in rows:
-        power.present = power.seated and not power.absent and not power.in_disorder
+        seated = power.seated_by is not None
+        power.present = seated and not power.absent and not power.in_disorder
         found[power.campaign_id].append(power)
     return found
 
@@ -275,10 +289,9 @@ def gm_lines_waiting(gm_seats: list[Seat]) -> dict[int, int]:
     open_seats = [s for s in gm_seats if s.campaign.phase.status == Phase.Status.OPEN]
     if not open_seats:
         return {}
-    rows = (
+    rows = (  # the open phases' orders only (by the index of each phase's orders)
         Order.objects.filter(
-            campaign_id__in=[s.campaign_id for s in open_seats],
-            phase_id=F("campaign__phase_id"),
+            phase_id__in=[s.campaign.phase_id for s in open_seats],
             payload__has_key=gmo.KEY,
         )
         .values_list("campaign_id", "power_id", "payload")
@@ -438,20 +451,41 @@ def needs(found: list[Entry]) -> list[tuple[Entry, Need]]:
 def unread_press(user, seats: list[Seat]) -> dict[int, int]:
     """By campaign id, the press messages the user's seat there reads and the user has not
     read (one query): press.readable's channels, past the user's read marker of each,
-    written by someone else."""
+    written by someone else. Counted channel by channel from the marker on (the index of
+    a channel's messages by id), so that only the unread messages are read: not the
+    press of the whole site, nor even the whole press of the user's campaigns."""
     if not seats:
         return {}
-    readable = reduce(
-        or_, (Q(channel__in=press.readable(seat)) & press.until_left(seat) for seat in seats)
-    )
-    marker = ReadMarker.objects.filter(user_id=user.pk, channel_id=OuterRef("channel_id"))
+    unread = Message.objects.filter(channel_id=OuterRef("pk"), pk__gt=OuterRef("read_upto"))
+    unread = unread.exclude(author_id=user.pk)
+    channels = Channel.objects.filter(press.readable_by(seats))
+    replaced = [s for s in seats if s.former_power_id is not None]
+    if replaced:  # press.until_left: their power's channels, up to when they left
+        channels = channels.alias(
+            until=Case(
+                *(
+                    When(
+                        Q(campaign_id=s.campaign_id) & ~Q(kind=Channel.Kind.PUBLIC),
+                        then=Value(s.left_at),
+                    )
+                    for s in replaced
+                ),
+                default=None,
+                output_field=DateTimeField(),
+            )
+        )
+        unread = unread.filter(
+            Q(IsNull(OuterRef("until"), True)) | Q(created_at__lte=OuterRef("until"))
+        )
+    counted = unread.order_by().values("channel_id").annotate(count=Count("pk")).values("count")
     rows = (
-        Message.objects.filter(readable)
-        .exclude(author_id=user.pk)
-        .alias(read_upto=Coalesce(Subquery(marker.values("last_read")[:1]), Value(0)))
-        .filter(pk__gt=F("read_upto"))
-        .values("campaign_id")
-        .annotate(count=Count("pk"))
-        .order_by()
+        channels.annotate(mine=FilteredRelation("markers", condition=Q(markers__user_id=user.pk)))
+        .alias(read_upto=Coalesce(F("mine__last_read"), Value(0)))
+        .annotate(unread=Subquery(counted))
+        .values_list("campaign_id", "unread")
     )
-    return {row["campaign_id"]: row["count"] for row in rows}
+    found: dict[int, int] = defaultdict(int)
+    for campaign_id, count in rows:
+        if count:  # None: nothing unread there
+            found[campaign_id] += count
+    return dict(found)

@@ -19,15 +19,26 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
+from django.core.paginator import InvalidPage, Page, Paginator
 from django.db import transaction
-from django.db.models import Count, Exists, IntegerField, OuterRef, Prefetch, Q, Subquery
+from django.db.models import (
+    Count,
+    Exists,
+    IntegerField,
+    OuterRef,
+    Prefetch,
+    Q,
+    QuerySet,
+    Subquery,
+)
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from campaign.core.changes import locked_campaign, log
 from campaign.errors import Conflict, ServiceError
-from campaign.models import Area, Campaign, Event, MailChoice, Seat, SeatRequest
+from campaign.models import Area, Campaign, Event, MailChoice, Power, Seat, SeatRequest
+from campaign.models.core import IN_LOBBY
 from campaign.models.mail import MailKind
 from campaign.notify import outgoing
 from campaign.play import reliability
@@ -106,10 +117,42 @@ def pace_of(campaign: Campaign) -> str:
     return said
 
 
-def listings(user) -> list[Listing]:
-    """The campaigns in the lobby, by name, that have a free seat to offer, a power in
-    civil disorder that wants a new player, or may be watched; each with its GMs, its
-    powers' seats taken and in all, and its pace (seven queries, however many)."""
+PAGE_SIZE = 10  # campaigns on a page of the lobby (each a section with its seats' tables)
+
+
+def in_lobby() -> QuerySet[Campaign]:
+    """The campaigns in the lobby, by name: not ended, and that may be watched, have a
+    free seat listed (Campaign.lobby_open), or a power in civil disorder that wants a new
+    player. In SQL, so that a page of them is a LIMIT: it reads only the campaigns whose
+    GM lists them and those with a power in civil disorder (an index on each,
+    campaign_in_lobby and power_in_disorder), however many the site holds."""
+    free = Seat.objects.filter(campaign=OuterRef("pk"), role=Seat.Role.PLAYER, user__isnull=True)
+    wanted = Seat.objects.filter(
+        campaign=OuterRef("pk"),
+        role=Seat.Role.PLAYER,
+        user__isnull=False,
+        power__disorder_since__isnull=False,
+    )
+    listed = Campaign.objects.filter(IN_LOBBY).order_by().values("pk")
+    disorder = Power.objects.filter(disorder_since__isnull=False).order_by().values("campaign_id")
+    return (
+        Campaign.objects.filter(pk__in=listed.union(disorder), ended_at__isnull=True)
+        .filter(Q(lobby_watch=True) | (Q(lobby_open=True) & Exists(free)) | Exists(wanted))
+        .order_by("name", "pk")
+    )
+
+
+def listed_among(campaign_ids: list[int]) -> set[int]:
+    """Which of these campaigns are in the lobby (one query, whatever the lobby holds)."""
+    if not campaign_ids:
+        return set()
+    return set(in_lobby().filter(pk__in=campaign_ids).values_list("pk", flat=True))
+
+
+def _shown(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
+    """The campaigns with what their listings show: the open phase, the powers' seats
+    taken and in all (annotated), the free seats, those that want a new player and the
+    GMs' (prefetched)."""
     free = Seat.objects.filter(role=Seat.Role.PLAYER, user__isnull=True).select_related("power")
     wanted = Seat.objects.filter(
         role=Seat.Role.PLAYER, user__isnull=False, power__disorder_since__isnull=False
@@ -117,13 +160,8 @@ def listings(user) -> list[Listing]:
     gms = Seat.objects.filter(role=Seat.Role.GM, user__isnull=False).select_related("user")
     player = Q(seats__role=Seat.Role.PLAYER, seats__power__isnull=False)
     counted = Campaign.objects.filter(pk=OuterRef("pk"))
-    campaigns = (
-        Campaign.objects.filter(
-            Q(lobby_open=True) | Q(lobby_watch=True) | Q(powers__disorder_since__isnull=False),
-            ended_at__isnull=True,
-        )
-        .distinct()
-        .select_related("phase")
+    return (
+        campaigns.select_related("phase")
         .annotate(
             player_seats=_count(counted, player),
             taken=_count(counted, player & Q(seats__user__isnull=False)),
@@ -133,9 +171,29 @@ def listings(user) -> list[Listing]:
             Prefetch("seats", queryset=wanted.order_by("power__sort"), to_attr="wanted"),
             Prefetch("seats", queryset=gms.order_by("created_at", "pk"), to_attr="gm_seats"),
         )
-        .order_by("name", "pk")
     )
-    shown = [c for c in campaigns if c.lobby_watch or c.wanted or (c.lobby_open and c.free)]
+
+
+def listings(user) -> list[Listing]:
+    """Every campaign in the lobby (``in_lobby``), by name, each with its GMs, its
+    powers' seats taken and in all, and its pace (seven queries, however many)."""
+    return _listings(user, list(_shown(in_lobby())))
+
+
+def page(user, number: int | None) -> tuple[Page, list[Listing]]:
+    """Page ``number`` of the lobby, PAGE_SIZE campaigns by name, and their listings
+    (eight queries, however many campaigns are listed). A number that is no page of the
+    lobby (None, below 1, past the last page) gives the first page."""
+    paginator = Paginator(_shown(in_lobby()), PAGE_SIZE)
+    try:
+        found = paginator.page(number or 1)
+    except InvalidPage:
+        found = paginator.page(1)
+    return found, _listings(user, list(found.object_list))
+
+
+def _listings(user, shown: list[Campaign]) -> list[Listing]:
+    """The listings of these campaigns (``_shown``'s) for ``user``: three queries."""
     _holdings([seat.power for c in shown for seat in c.wanted])
     seats, requests = _own(user, shown)
     return [

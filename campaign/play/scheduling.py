@@ -467,8 +467,12 @@ def refuse_away(*, campaign_id: int, seat_id: int, actor) -> Seat:
 
 def begun_away_periods(now: datetime) -> list[int]:
     """The campaigns where an away period has begun since the last look (the clock's):
-    their open phase no longer waits for that power. Each period is noticed once."""
-    begun = Seat.objects.filter(away_at(now), away_noticed=False)
-    campaigns = sorted(set(begun.values_list("campaign_id", flat=True)))
-    begun.update(away_noticed=True)
-    return campaigns
+    their open phase no longer waits for that power. Each period is noticed once. Only
+    the periods not yet noticed are read (an index of their own, Seat.Meta.indexes), and
+    those found are marked by their ids (a second query, none when there are none)."""
+    begun = list(
+        Seat.objects.filter(away_at(now), away_noticed=False).values_list("pk", "campaign_id")
+    )
+    if begun:
+        Seat.objects.filter(pk__in=[seat_id for seat_id, c in begun]).update(away_noticed=True)
+    return sorted({campaign_id for s, campaign_id in begun})

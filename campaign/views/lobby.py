@@ -16,6 +16,7 @@ from campaign.people import lobby
 from campaign.people.forms import AnswerForm, LobbyForm
 from campaign.play import reliability
 from campaign.play.forms import PlayerRulesForm
+from campaign.query_forms import LobbyQueryForm
 from campaign.views import gm, refusals
 from campaign.views.access import gm_seat
 from campaign.views.context import load_state
@@ -30,8 +31,10 @@ def lobby_page(request):
 
 
 def lobby_context(request) -> dict:
-    """The campaigns in the lobby, and the reader's record when logged in."""
-    context = {"listings": lobby.listings(request.user), "next": reverse("campaign:lobby")}
+    """A page of the campaigns in the lobby (``?page=``: a number that is no page of it
+    gives the first), and the reader's record when logged in."""
+    page, listings = lobby.page(request.user, LobbyQueryForm(request.GET).values["page"])
+    context = {"page": page, "listings": listings, "next": reverse("campaign:lobby")}
     if request.user.is_authenticated:
         context["my_record"] = reliability.of(request.user)
     return context

@@ -54,9 +54,9 @@ def known_campaigns(person, reader) -> list[Played]:
     in or finds in the lobby."""
     seats = played_seats(person)
     sits = seated_campaign_ids(reader)
-    listed = set()
-    if any(seat.campaign_id not in sits for seat in seats):
-        listed = {listing.campaign.pk for listing in lobby.listings(reader)}
+    listed = lobby.listed_among(
+        [seat.campaign_id for seat in seats if seat.campaign_id not in sits]
+    )
     return [
         Played(
             seat.campaign,
