@@ -1066,6 +1066,18 @@ BUILDERS: dict[str, Spec] = {
         ],
     ),
     "token_revoke": Spec(ACCOUNT, POST_ONLY, lambda s: token_revoke_calls(s)),
+    # the user's own data as a file; the deletion of the account, refused here (a wrong
+    # password, or none: a success would end the role's session; tests/views/test_personal_data.py)
+    "personal_data": Spec(ACCOUNT, GET_ONLY, lambda s: [get(u("personal_data"))]),
+    "delete_account": Spec(
+        ACCOUNT,
+        POST_ONLY,
+        lambda s: [
+            post(u("delete_account"), {"password": "not-the-password"}, 422, "a wrong password"),
+            post(u("delete_account"), {"erase_press": "on"}, 422, "no password"),
+        ],
+    ),
+    "privacy": Spec(PUBLIC, GET_ONLY, lambda s: [get(u("privacy")), post(u("privacy"), {}, 405)]),
     "away_everywhere": Spec(
         ACCOUNT,
         POST_ONLY,

@@ -292,6 +292,11 @@ def calls_for(campaign, me: str, valid: dict | None) -> list[Call]:
     calls.append(Call("token_make", "an API token", "post", url, {"name": "bot"}, status=200))
     url = reverse("campaign:token_revoke", args=[10**17])
     calls.append(Call("token_revoke", "revoke no token", "post", url, status=404))
+    url = reverse("campaign:personal_data")
+    calls.append(Call("personal_data", "own data, as a file", "get", url, status=200))
+    url, data = reverse("campaign:delete_account"), {"password": "not-the-password"}
+    calls.append(Call("delete_account", "delete, wrong password", "post", url, data, status=422))
+    calls.append(Call("privacy", "privacy", "get", reverse("campaign:privacy"), status=200))
     status = reverse("campaign:status", args=[pk]) + f"?phase={phase.pk}&status={phase.status}"
     calls.append(Call("status", "status", "get", status, {}, True, 204))
     for name, posts in gm_posts.items():

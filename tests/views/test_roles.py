@@ -201,6 +201,14 @@ CASES = {
         expect(403, outsider=404, gm=302),
     ),
     "preferences": ("get", lambda c: reverse("campaign:preferences"), None, expect(200)),
+    "personal_data": ("get", lambda c: reverse("campaign:personal_data"), None, expect(200)),
+    "delete_account": (
+        "post",
+        lambda c: reverse("campaign:delete_account"),
+        lambda c: {"password": "not-the-password", "erase_press": "on"},
+        expect(422),  # the right one: tests/views/test_personal_data.py
+    ),
+    "privacy": ("get", lambda c: reverse("campaign:privacy"), None, expect(200, anonymous=200)),
     "status": (
         "get",
         lambda c: reverse("campaign:status", args=[c.pk]) + f"?phase={c.phase_id}&status=open",
@@ -282,6 +290,7 @@ CASES = {
 }
 
 
+@pytest.mark.sampled(every=4)
 @pytest.mark.parametrize("role", ROLES)
 @pytest.mark.parametrize("case", CASES)
 def test_every_url_with_every_role(campaign, client_as, role, case):
@@ -290,7 +299,6 @@ def test_every_url_with_every_role(campaign, client_as, role, case):
     before = snapshot(campaign)
     client = client_as(role)
     response = client.get(url) if method == "get" else client.post(url, data_of(campaign))
-@pytest.mark.sampled(every=4)
     assert response.status_code == expected[role], response.content.decode()[:1500]
     if role == "anonymous" and expected[role] == 302:
         assert response["Location"].startswith(reverse("login"))
