@@ -11,8 +11,11 @@ site's environment (DATABASE_URL and the rest: the settings say where the files 
   unpack TAR            put them back where this environment's settings keep them; a place
                         that already holds files is moved aside first, to
                         ``<place>.before-restore-<time>``, never overwritten
-  new-database URL      create URL's database if the server has none of that name; refuse
-                        (exit 1) if it has one that already holds tables
+  new-database          create DATABASE_URL's database if the server has none of that
+                        name; refuse (exit 1) if it has one that already holds tables
+  libpq                 DATABASE_URL for pg_dump and pg_restore: a line with the address
+                        without its password, then a line with the password (empty if
+                        none), which the scripts pass in PGPASSWORD, never on a command line
 """
 
 from __future__ import annotations
@@ -141,6 +144,15 @@ def _server(url: str):
         return psycopg.connect(make_conninfo(url, dbname="template1"), autocommit=True)
 
 
+def libpq(url: str) -> tuple[str, str]:
+    """``url`` as a libpq connection string without its password, and the password."""
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    parts = conninfo_to_dict(url)
+    password = str(parts.pop("password", "") or "")
+    return make_conninfo(**parts), password
+
+
 def _shown(url: str) -> str:
     """The URL without its password, to be printed."""
     from psycopg.conninfo import conninfo_to_dict
@@ -151,8 +163,11 @@ def _shown(url: str) -> str:
 
 def main(argv: list[str]) -> int:
     command, *args = argv or ["help"]
-    if command == "new-database" and len(args) == 1:
-        print("created" if new_database(args[0]) else "empty")
+    if command == "new-database" and not args:
+        print("created" if new_database(os.environ["DATABASE_URL"]) else "empty")
+        return 0
+    if command == "libpq" and not args:
+        print(*libpq(os.environ["DATABASE_URL"]), sep="\n")
         return 0
     if command == "heads" and not args:
         _django()

@@ -59,7 +59,7 @@ disable_created_metrics()  # no "_created" twin of every counter: half the scrap
 MAILS = Counter(
     "courier_mails",
     "Mail delivery attempts by outcome: sent, retrying (failed, tried again later), "
-    "failed (given up)",
+    "failed (given up), dropped (its reader deleted his account meanwhile)",
     ["outcome"],
 )
 PUSHES = Counter(
@@ -82,10 +82,12 @@ TASK_RUNS = Histogram(
 for outcome in ("sent", "retrying", "failed"):
     MAILS.labels(outcome)
     PUSHES.labels(outcome)
+MAILS.labels("dropped")
 
 
 def mail_delivered(outcome: str) -> None:
-    """A mail delivery attempt ended: "sent", "retrying" or "failed"."""
+    """A mail delivery attempt ended: "sent", "retrying", "failed" or
+    "dropped" (its reader deleted his account meanwhile)."""
     MAILS.labels(outcome).inc()
 
 

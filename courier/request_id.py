@@ -2,8 +2,10 @@
 task run (under the production settings: courier/jsonlog.py), every other line of the
 request or the task tagged with it too.
 
-The id is the request's X-Request-ID when it sends a short token of safe characters (a
-proxy or a load balancer names its requests so), otherwise a new one; it is answered in
+The id is the request's X-Request-ID when it comes through a trusted proxy
+(settings.TRUSTED_PROXIES: a proxy or a load balancer names its requests so) and is a
+short token of safe characters, otherwise a new one: a client cannot choose the id its
+lines are found by; it is answered in
 the response's X-Request-ID and kept in a context variable while the request is served.
 RequestIdFilter, on the log handler, writes it into every record. A task enqueued while
 it is set keeps it in its row (beside its arguments, which stay as they were): the
@@ -22,6 +24,7 @@ import time
 from contextlib import contextmanager
 from contextvars import ContextVar
 
+from django.conf import settings
 from django.utils.functional import empty
 
 HEADER = "X-Request-ID"
@@ -78,7 +81,8 @@ class RequestIdMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        request_id = accepted(request.META.get("HTTP_X_REQUEST_ID"))
+        sent = request.META.get("HTTP_X_REQUEST_ID") if settings.TRUSTED_PROXIES else None
+        request_id = accepted(sent)
         request.request_id = request_id
         started = time.perf_counter()
         with bound(request_id):

@@ -20,6 +20,10 @@ USERNAME_LENGTH = 255  # axes' AccessAttempt.username column
 # logins are refused until it has made none for the window.
 CLIENT_FAILURE_LIMIT = 10
 CLIENT_FAILURE_WINDOW = 15 * 60  # seconds
+# Wrong passwords one account may be sent where a signed-in user confirms an act with it
+# (the deletion of his account), before that check refuses for the window.
+PASSWORD_CHECK_LIMIT = 5
+PASSWORD_CHECK_WINDOW = 15 * 60  # seconds: the refusal's text says 15 minutes
 
 
 def attempted_username(request, credentials: dict | None) -> str | None:

@@ -30,15 +30,12 @@ STALE_PERIODS = 5  # periods missed before a process is said not to be running
 STALE_AT_LEAST = timedelta(minutes=2)
 
 
-def period(name: str) -> timedelta:
-    """How often the process ``name`` is seen while it runs: the clock's interval, for
-    both (the worker is seen running the check the clock enqueues each interval)."""
-    return timedelta(seconds=settings.CLOCK_INTERVAL_SECONDS)
-
-
-def stale_after(name: str) -> timedelta:
-    """How long the process ``name`` may go unseen before it is stale."""
-    return max(STALE_PERIODS * period(name), STALE_AT_LEAST)
+def stale_after() -> timedelta:
+    """How long the clock or the worker may go unseen before it is stale: a few of the
+    clock's intervals, the period of both (the worker is seen running the check the
+    clock enqueues each interval)."""
+    period = timedelta(seconds=settings.CLOCK_INTERVAL_SECONDS)
+    return max(STALE_PERIODS * period, STALE_AT_LEAST)
 
 
 def beat(name: str, now: datetime | None = None) -> None:
@@ -73,7 +70,7 @@ def liveness(now: datetime | None = None) -> list[Liveness]:
         Liveness(
             name=name,
             seen_at=seen.get(name),
-            stale=name not in seen or now - seen[name] > stale_after(name),
+            stale=name not in seen or now - seen[name] > stale_after(),
         )
         for name in PROCESSES
     ]

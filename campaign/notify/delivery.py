@@ -11,6 +11,7 @@ import socket
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+from django.contrib.auth import get_user_model
 from django.core.mail import EmailMultiAlternatives
 from django.utils import timezone
 from django_tasks import task
@@ -27,7 +28,11 @@ RETRY_DELAY = timedelta(minutes=1)  # doubled after each failure
 def deliver_mail(mail: dict, attempt: int = 1) -> str:
     """Send one mail as campaign/notify/outgoing.py wrote it (to, subject, text, html, headers,
     reply_to); on failure try again later (RETRIES times, waiting longer each time), with
-    the same Message-ID."""
+    the same Message-ID. A mail to a user (its "reader") whose account has been deleted
+    since is dropped."""
+    if not reader_exists(mail.get("reader")):
+        metrics.mail_delivered("dropped")
+        return "dropped"
     try:
         multipart(mail).send()
     except Exception as error:
@@ -36,6 +41,11 @@ def deliver_mail(mail: dict, attempt: int = 1) -> str:
         outcome = "sent"
     metrics.mail_delivered(outcome)  # courier/metrics.py: sent, retrying or failed
     return outcome
+
+
+def reader_exists(user_id: int | None) -> bool:
+    """Whether the mail's reader still has an account (a mail to no user: True)."""
+    return user_id is None or get_user_model().objects.filter(pk=user_id).exists()
 
 
 def multipart(mail: dict) -> EmailMultiAlternatives:

@@ -129,7 +129,8 @@ def send(
             unsubscribe_url=_unsubscribe_url(user, campaign, kind),
             hint=answer.hint() if reply_to else "",
         )
-    delivery.deliver_mail.enqueue({**mail, "reply_to": reply_to})
+    # the reader's id: a mail still queued when he deletes his account is not sent
+    delivery.deliver_mail.enqueue({**mail, "reply_to": reply_to, "reader": user.pk})
 
 
 def compose(

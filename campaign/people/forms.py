@@ -262,8 +262,17 @@ class DeleteAccountForm(forms.Form):
         self.user = user
 
     def clean_password(self) -> str:
+        """The account's password, of which only a few wrong tries are heard a while
+        (throttling.PASSWORD_CHECK_*): a session left open does not let a stranger guess
+        it here, where the login's own limits do not count."""
         password = self.cleaned_data["password"]
+        tries = f"delete-account-failures:{self.user.pk}"
+        if throttling.count_of(tries) >= throttling.PASSWORD_CHECK_LIMIT:
+            raise forms.ValidationError(
+                _("Too many wrong passwords: try again in 15 minutes."), code="throttled"
+            )
         if not self.user.check_password(password):
+            throttling.counted(tries, throttling.PASSWORD_CHECK_WINDOW)
             raise forms.ValidationError(
                 _("This is not your password: your account was not deleted."),
                 code="wrong_password",

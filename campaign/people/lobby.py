@@ -174,12 +174,6 @@ def _shown(campaigns: QuerySet[Campaign]) -> QuerySet[Campaign]:
     )
 
 
-def listings(user) -> list[Listing]:
-    """Every campaign in the lobby (``in_lobby``), by name, each with its GMs, its
-    powers' seats taken and in all, and its pace (seven queries, however many)."""
-    return _listings(user, list(_shown(in_lobby())))
-
-
 def page(user, number: int | None) -> tuple[Page, list[Listing]]:
     """Page ``number`` of the lobby, PAGE_SIZE campaigns by name, and their listings
     (eight queries, however many campaigns are listed). A number that is no page of the

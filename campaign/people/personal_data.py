@@ -10,7 +10,8 @@ and the mails he sent back, his devices (the push service's host only, never the
 his calendar address (whether there is one, never the secret), his API tokens (names
 and dates, never the token), how far he read each channel, the campaigns he created and
 the phases he resolved, and the logins recorded under his user name. Nothing of
-another user's: no other player's orders, press or notes, no other user's name. It costs
+another user's: no other player's orders, press or notes, and no field naming another
+user (the words of a log line or a message may, as the campaign's pages show them). It costs
 the same few queries however many campaigns he is in. (The links and reply addresses
 of his mails are signed, not stored: they name an account that is no more once it goes.)
 
@@ -456,15 +457,17 @@ def delete_account(*, user, erase_press: bool) -> list[int]:
     ``erase_press``; the ids of the campaigns whose log says so. Refused (a Conflict,
     nothing changed) while he is a GM of a campaign that has not ended."""
     with transaction.atomic():
-        # his row locked first: no seat, token or message of his is added meanwhile (each
-        # would wait for the lock, then find no user)
+        seated = Seat.objects.filter(user=user).values_list("campaign_id", flat=True)
+        # his campaigns locked first, in id order, as every change locks them; then his
+        # row: no seat, token or message of his is added meanwhile (each would wait for
+        # the lock, then find no user). A seat taken before the lock joins the list.
+        campaigns = {pk: locked_campaign(pk) for pk in sorted(set(seated))}
         get_user_model().objects.select_for_update().filter(pk=user.pk).first()
         refuse_a_running_gm(user)
-        seated = Seat.objects.filter(user=user).values_list("campaign_id", flat=True)
-        written = Message.objects.filter(author=user).values_list("campaign_id", flat=True)
         campaign_ids = sorted(set(seated))
-        for campaign_id in campaign_ids:  # in id order, as every change locks campaigns
-            _leave(locked_campaign(campaign_id), user)
+        written = Message.objects.filter(author=user).values_list("campaign_id", flat=True)
+        for campaign_id in campaign_ids:
+            _leave(campaigns.get(campaign_id) or locked_campaign(campaign_id), user)
         Tenure.objects.filter(user=user).update(user_name="")
         if erase_press:
             erased = sorted(set(written) - set(campaign_ids))

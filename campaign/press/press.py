@@ -201,18 +201,7 @@ def until_left(seat: Seat) -> Q:
 def readable(seat: Seat) -> QuerySet[Channel]:
     """The campaign's channels the seat reads (a replaced player's: the ones of their
     power too, whose messages ``until_left`` limits)."""
-    wanted = Q(kind=Channel.Kind.PUBLIC)
-    if seat.is_gm:
-        wanted |= Q(kind=Channel.Kind.GM)
-        if seat.campaign.gm_reads_private:
-            wanted |= Q(kind=Channel.Kind.PRIVATE)
-    if seat.power_id is not None:
-        member = Channel.members.through.objects.filter(power_id=seat.power_id)
-        wanted |= Q(pk__in=member.values("channel_id"))
-    if seat.former_power_id is not None:  # those of them that were there when they left
-        member = Channel.members.through.objects.filter(power_id=seat.former_power_id)
-        wanted |= Q(pk__in=member.values("channel_id"), created_at__lte=seat.left_at)
-    return Channel.objects.filter(campaign_id=seat.campaign_id).filter(wanted)
+    return Channel.objects.filter(readable_by([seat]))
 
 
 def readable_by(seats: list[Seat]) -> Q:

@@ -4,6 +4,7 @@ page that says what Courier keeps, why, and what a deletion removes."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
@@ -65,5 +66,6 @@ def delete_account(request):
 
 @require_GET
 def privacy(request):
-    """What Courier keeps about its users, why, and what deleting an account removes."""
-    return render(request, "campaign/privacy.html")
+    """What Courier keeps about its users, why, and what deleting an account removes (and,
+    where the site reports its errors to Sentry, what that sends)."""
+    return render(request, "campaign/privacy.html", {"reports_errors": bool(settings.SENTRY_DSN)})

@@ -78,6 +78,7 @@ def test_a_request_is_one_json_line_with_its_id_and_so_is_each_line_it_writes(tm
         print(json.dumps([sent["X-Request-ID"], made["X-Request-ID"]]))
         """,
         tmp_path,
+        COURIER_TRUSTED_PROXIES="1",  # behind a proxy, which names its requests
     )
     sent, made = json.loads(done.stdout)
     assert sent == "edge-42.a_b" and made != "not a token" and len(made) == 32
@@ -141,7 +142,7 @@ CAPTURE = """
 
 @pytest.mark.parametrize("variable", ["COURIER_SENTRY_DSN", "SENTRY_DSN"])
 def test_with_a_dsn_an_exception_in_a_view_is_captured(tmp_path, variable):
-    done = run(CAPTURE, tmp_path, **{variable: FAKE_DSN})
+    done = run(CAPTURE, tmp_path, COURIER_TRUSTED_PROXIES="1", **{variable: FAKE_DSN})
     report = json.loads(done.stdout)
     assert report["active"] and report["status"] == 500
     assert report["options"] == {

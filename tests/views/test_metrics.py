@@ -198,18 +198,26 @@ def test_the_time_from_a_deadline_to_its_resolution_is_observed(time_machine):
 # -- the request id -------------------------------------------------------------------------
 
 
-def test_each_response_carries_a_request_id_and_a_valid_one_sent_is_kept(client):
+def test_each_response_carries_a_request_id_and_a_proxys_valid_one_is_kept(client, settings):
     made = client.get(reverse("login"))["X-Request-ID"]
     assert request_id.SAFE.fullmatch(made) and len(made) == 32
     assert client.get(reverse("login"))["X-Request-ID"] != made
+    settings.TRUSTED_PROXIES = 1
     kept = client.get(reverse("login"), HTTP_X_REQUEST_ID="lb-2f1c.9A_x")
     assert kept["X-Request-ID"] == "lb-2f1c.9A_x"
+
+
+def test_a_client_without_a_trusted_proxy_cannot_choose_its_id(client, settings):
+    settings.TRUSTED_PROXIES = 0
+    answered = client.get(reverse("login"), HTTP_X_REQUEST_ID="lb-2f1c.9A_x")["X-Request-ID"]
+    assert answered != "lb-2f1c.9A_x" and request_id.SAFE.fullmatch(answered)
 
 
 @pytest.mark.parametrize(
     "sent", ["two words", "x" * 65, "<script>", "a\x00b", "ünïcode", "a/b", "id;drop"]
 )
-def test_an_unsafe_request_id_is_replaced(client, sent):
+def test_an_unsafe_request_id_is_replaced(client, settings, sent):
+    settings.TRUSTED_PROXIES = 1
     answered = client.get(reverse("login"), HTTP_X_REQUEST_ID=sent)["X-Request-ID"]
     assert answered != sent and request_id.SAFE.fullmatch(answered)
 
@@ -275,7 +283,8 @@ def test_a_request_is_logged_as_one_json_line_with_its_id(client_as, users):
     assert str(campaign.pk) not in line["route"]
 
 
-def test_every_record_of_a_request_carries_its_id(client):
+def test_every_record_of_a_request_carries_its_id(client, settings):
+    settings.TRUSTED_PROXIES = 1
     with logged("courier.requests", "campaign") as records:
         response = client.get(reverse("login"), HTTP_X_REQUEST_ID="from-the-proxy-1")
         logging.getLogger("campaign").info("outside any request")

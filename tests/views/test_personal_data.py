@@ -19,6 +19,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 
 from campaign.api import tokens
 from campaign.errors import Conflict
@@ -37,10 +38,12 @@ from campaign.models import (
     SeatRequest,
     Tenure,
 )
+from campaign.notify import delivery, outgoing
 from campaign.people import personal_data
 from campaign.play import tenures
 from campaign.play.services import resolve_open_phase
 from campaign.press import notes, press
+from courier import throttling
 from tests.factories import PASSWORD, make_eia_campaign, seat_users
 from tests.push_receiver import Device, subscription_of
 
@@ -119,6 +122,13 @@ def test_anonymous_is_sent_to_log_in_and_reads_the_privacy_page(client):
     html = unescape(page.content.decode())
     assert "Kept, and why" in html and "verifiable" in html
     assert PRIVACY in client.get(reverse("login")).content.decode()  # the footer's link
+
+
+def test_the_privacy_page_names_the_error_tracker_only_where_one_is_set(client, settings):
+    settings.SENTRY_DSN = ""
+    assert "Sentry" not in client.get(PRIVACY).content.decode()
+    settings.SENTRY_DSN = "https://key@sentry.example/1"
+    assert "error tracker (Sentry)" in client.get(PRIVACY).content.decode()
 
 
 def test_deleting_is_a_post_and_downloading_a_get(client_as, users):
@@ -260,6 +270,19 @@ def test_a_wrong_password_deletes_nothing(campaign, users, client_as):
     assert Message.objects.filter(author=player, text__startswith=MINE).count() == 2
     assert Note.objects.filter(user=player).exists()
     assert client.get(PREFERENCES).status_code == 200  # still logged in
+
+
+def test_after_a_few_wrong_passwords_even_the_right_one_is_not_heard(users, client_as):
+    client = client_as("player")
+    for _ in range(throttling.PASSWORD_CHECK_LIMIT):
+        assert delete(client, "guess").status_code == 422
+    response = delete(client, PASSWORD)
+    assert response.status_code == 422
+    assert "Too many wrong passwords" in unescape(response.content.decode())
+    assert User.objects.filter(pk=users["player"].pk).exists()
+    assert delete(client_as("other_player"), PASSWORD).status_code == 302  # his own count
+    cache.clear()  # the window has passed
+    assert delete(client, PASSWORD).status_code == 302
 
 
 def test_another_users_password_or_name_deletes_nobody_else(campaign, users, client_as):
@@ -416,3 +439,19 @@ def test_a_player_leaving_a_running_campaign_frees_the_seat(campaign, users, cli
     client.post(reverse("campaign:join", args=[seat.invite_token]))
     seat.refresh_from_db()
     assert seat.user_id == newcomer.pk and seat.power.key == "france"
+
+
+def test_a_mail_still_queued_for_him_is_not_sent(campaign, users, client_as, mailoutbox):
+    def letter():
+        return outgoing.Letter(subject="Your turn", paragraphs=["Orders are due."])
+
+    for role in ("player", "other_player"):
+        users[role].email = f"{role}@example.org"
+        users[role].save(update_fields=["email"])
+        outgoing.send(users[role], letter, campaign=campaign)
+    queued = DBTaskResult.objects.filter(task_path=delivery.deliver_mail.module_path)
+    assert queued.count() == 2
+    assert delete(client_as("player")).status_code == 302
+    outcomes = [delivery.deliver_mail.call(*row.args_kwargs["args"]) for row in queued]
+    assert sorted(outcomes) == ["dropped", "sent"]
+    assert [m.to for m in mailoutbox] == [["other_player@example.org"]]
