@@ -34,6 +34,7 @@ import json
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from campaign.maps.routes import crosses
@@ -115,9 +116,14 @@ class _Choice:
 
 def text_box(x: float, y: float, text: str, size: float = SIZE) -> Box:
     """The estimated box of ``text`` centred on (x, y)."""
-    half_width = (size * sum(CHAR_WIDTHS.get(c, OTHER_WIDTH) for c in text) + PADDING) / 2
+    half_width = _half_width(text, size)
     half_height = LINE_HEIGHT * size / 2
     return (x - half_width, y - half_height, x + half_width, y + half_height)
+
+
+@cache
+def _half_width(text: str, size: float) -> float:
+    return (size * sum(CHAR_WIDTHS.get(c, OTHER_WIDTH) for c in text) + PADDING) / 2
 
 
 def badge_box(label: Box) -> Box:
@@ -284,13 +290,16 @@ def _best(
                 home = (x, y) == area.anchor if inside is None else inside(x, y)
                 if not (home or ground is None or all(ground(*p) for p in _ends(box))):
                     continue
-                counters, extra = _counters(box, home, holds, spots, board)
-                if counters is None:
-                    continue
                 leader = None if home else _leader(area.anchor, box)
-                cost = radius + extra + board.penalty(box, leader, area.anchor)
-                if leader is not None:
-                    cost += AWAY + LENGTH * math.dist(leader[:2], leader[2:])
+                led = 0.0 if leader is None else AWAY + LENGTH * math.dist(leader[:2], leader[2:])
+                # the counters and the penalty only add: a place already as dear as the
+                # best is not weighed further
+                if best is not None and radius + led >= best.cost:
+                    continue
+                counters, extra = _counters(box, home, holds, spots, board)
+                if counters is None or (best is not None and radius + extra + led >= best.cost):
+                    continue
+                cost = radius + extra + board.penalty(box, leader, area.anchor) + led
                 if best is None or cost < best.cost:
                     best = _Choice(cost, box, leader, text, counters)
     return best
@@ -373,12 +382,19 @@ class _Board:
             self.anchors.setdefault((int(x // GRID), int(y // GRID)), []).append((x, y))
 
     def free(self, boxes: list[Box]) -> bool:
-        """Whether the boxes are in the frame and overlap nothing placed."""
-        return all(
-            b[0] >= 0 and b[1] >= 0 and b[2] <= self.width and b[3] <= self.height
-            and not any(_overlap(b, other) for other in self._boxes_near(b))
-            for b in boxes
-        )  # fmt: skip
+        """Whether the boxes are in the frame and overlap nothing placed (nor held)."""
+        for b in boxes:
+            if b[0] < 0 or b[1] < 0 or b[2] > self.width or b[3] > self.height:
+                return False
+            for cell in _cells(b):
+                if any(_overlap(b, other) for other in self.boxes.get(cell, ())):
+                    return False
+                if any(
+                    _overlap(b, other) for key, other in self.held.get(cell, ())
+                    if key != self.own and key not in self.released
+                ):  # fmt: skip
+                    return False
+        return True
 
     def penalty(self, box: Box, leader: Line | None, own_anchor: tuple[float, float]) -> float:
         """CROSSING for each leader the label's box crosses or box its leader crosses,
