@@ -110,6 +110,20 @@ MEASURE = """([minTarget, actSelector]) => {
 }"""
 
 
+# Open every collapsed part, and answer once each of those that load their content when
+# opened (data-hx-trigger "toggle once": the GM's edit panels, the map's table) has it.
+OPEN_EVERY_PART = """() => new Promise((done) => {
+  const closed = [...document.querySelectorAll('details')].filter((d) => !d.open);
+  const lazy = closed.filter((d) => d.dataset.hxTrigger === 'toggle once');
+  let waiting = lazy.length;
+  lazy.forEach((d) => d.addEventListener('htmx:afterSettle', () => {
+    if (--waiting === 0) done();
+  }, {once: true}));
+  closed.forEach((d) => { d.open = true; });
+  if (!waiting) done();
+})"""
+
+
 def log_in(browser, base_url: str, user, device: Device):
     """A browser context on ``device`` signed in as ``user`` (language from the browser's
     Accept-Language: the profile names none)."""
@@ -162,8 +176,7 @@ def sections_opened(page):
     for number, name in enumerate(names):
         if name != "all":
             tabs.nth(number).click()
-        page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
-        page.wait_for_load_state("networkidle")
+        page.evaluate(OPEN_EVERY_PART)
         page.wait_for_function("() => !document.querySelector('.htmx-request')")
         yield name
 
