@@ -46,14 +46,26 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     """The default profile leaves the browser walks, the validator and the long walks of
     every page out, and runs one case in ``every`` of a matrix marked ``sampled`` (the
-    same cases each time, spread over its parameters): deselected, not skipped."""
-    if CI_PROFILE or config.getoption("markexpr"):
+    same cases each time, spread over its parameters): deselected, not skipped. The CI
+    profile runs them all, the long ones first (see ``long_first``)."""
+    if CI_PROFILE:
+        items.sort(key=long_first)
+        return
+    if config.getoption("markexpr"):
         return
     ci_only = [item for item in items if any(map(item.get_closest_marker, CI_ONLY_MARKERS))]
     ci_only += [item for item in items if not in_the_sample(item)]
     if ci_only:
         config.hook.pytest_deselected(items=ci_only)
         items[:] = [item for item in items if item not in ci_only]
+
+
+def long_first(item) -> bool:
+    """Sort key: the tests of a minute or so in the CI profile (the browser walks, the
+    validator, the long walks, those marked ``first``) before the others, so that the
+    workers start them while the many short tests can still fill in around them, and the
+    run does not end on one long test alone."""
+    return not any(map(item.get_closest_marker, (*CI_ONLY_MARKERS, "first")))
 
 
 def in_the_sample(item) -> bool:

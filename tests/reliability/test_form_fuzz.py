@@ -94,7 +94,7 @@ from tests.reliability.test_url_matrix import (
     login_redirect,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.first]
 
 CI = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
 PER_TARGET = int(os.environ.get("COURIER_FORM_FUZZ_EXAMPLES") or (3 if CI else 1))

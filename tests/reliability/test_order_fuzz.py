@@ -51,7 +51,7 @@ from tests.factories import (
 )
 from tests.services.test_eia_phase_services import order, quarter_campaign
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.first]
 
 CI = os.environ.get("HYPOTHESIS_PROFILE") == "ci"
 FUZZ_EXAMPLES = int(os.environ.get("COURIER_FUZZ_EXAMPLES") or (10_000 if CI else 200))

@@ -11,8 +11,9 @@ the pure kit (the modules pyproject.toml holds to load no Django).
 from __future__ import annotations
 
 import io
+import logging
 import tomllib
-from contextlib import redirect_stdout
+from contextlib import contextmanager, redirect_stdout
 from pathlib import Path
 
 from importlinter.cli import lint_imports
@@ -106,9 +107,26 @@ def lint(contracts: list[dict], tmp_path: Path, *others: str) -> tuple[int, str]
     config = tmp_path / "contracts.toml"
     config.write_text(_toml(sorted(roots), contracts))
     report = io.StringIO()
-    with redirect_stdout(report):
+    with redirect_stdout(report), loggers_kept():
         verdict = lint_imports(config_filename=str(config), no_cache=True, no_logo=True)
     return verdict, report.getvalue()
+
+
+@contextmanager
+def loggers_kept():
+    """Within, import-linter's command configures logging with dictConfig, which disables
+    every logger that exists (disable_existing_loggers): the test process's loggers
+    (campaign's, courier's) are enabled again after it, or the later tests of this worker
+    that read their records would find none."""
+    loggers = [
+        lg for lg in logging.Logger.manager.loggerDict.values() if isinstance(lg, logging.Logger)
+    ]
+    kept = [(lg, lg.disabled) for lg in loggers]
+    try:
+        yield
+    finally:
+        for lg, disabled in kept:
+            lg.disabled = disabled
 
 
 def _toml(roots: list[str], contracts: list[dict]) -> str:
