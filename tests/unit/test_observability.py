@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 import textwrap
 
 import pytest
 
-from tests.unit.test_settings_safety import PRODUCTION, ROOT, clean_environment
+from tests.unit.test_settings_safety import PRODUCTION, clean_environment, run_python
 
 FAKE_DSN = "https://0123456789abcdef@o1.ingest.sentry.invalid/42"
 
@@ -57,14 +56,7 @@ def run(script: str, tmp_path, **env: str) -> subprocess.CompletedProcess:
     )
     environment.pop("SENTRY_DSN", None)
     environment.update(env)
-    done = subprocess.run(
-        [sys.executable, "-c", SITE + textwrap.dedent(script)],
-        cwd=ROOT,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_python(SITE + textwrap.dedent(script), environment)
     assert done.returncode == 0, done.stderr
     return done
 

@@ -27,17 +27,23 @@ def clean_environment(**env: str) -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if not k.startswith(ours)} | env
 
 
-def load_settings(show: str = "DEBUG", **env: str) -> subprocess.CompletedProcess:
-    """Import courier.settings with only ``env`` set among its variables; print ``show``."""
-    code = f"from courier import settings; print(getattr(settings, {show!r}, None))"
+def run_python(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run ``code`` in a fresh Python process at the repository's root with the
+    environment ``env``; its output, as text."""
     return subprocess.run(
         [sys.executable, "-c", code],
         cwd=ROOT,
-        env=clean_environment(**env),
+        env=env,
         capture_output=True,
         text=True,
         timeout=60,
     )
+
+
+def load_settings(show: str = "DEBUG", **env: str) -> subprocess.CompletedProcess:
+    """Import courier.settings with only ``env`` set among its variables; print ``show``."""
+    code = f"from courier import settings; print(getattr(settings, {show!r}, None))"
+    return run_python(code, clean_environment(**env))
 
 
 def test_debug_is_off_unless_switched_on():
@@ -142,14 +148,7 @@ def test_a_server_error_under_production_settings_is_a_json_line_with_its_traceb
         DJANGO_ALLOWED_HOSTS="testserver",
         DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
     )
-    done = subprocess.run(
-        [sys.executable, "-c", FAILING_REQUEST],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_python(FAILING_REQUEST, env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "500"
     lines = done.stderr.splitlines()
