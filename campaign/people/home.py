@@ -18,9 +18,7 @@ from datetime import datetime
 from enum import IntEnum
 
 from django.db.models import (
-    Case,
     Count,
-    DateTimeField,
     Exists,
     F,
     FilteredRelation,
@@ -28,7 +26,6 @@ from django.db.models import (
     Q,
     Subquery,
     Value,
-    When,
 )
 from django.db.models.functions import Coalesce
 from django.db.models.lookups import IsNull
@@ -461,19 +458,7 @@ def unread_press(user, seats: list[Seat]) -> dict[int, int]:
     channels = Channel.objects.filter(press.readable_by(seats))
     replaced = [s for s in seats if s.former_power_id is not None]
     if replaced:  # press.until_left: their power's channels, up to when they left
-        channels = channels.alias(
-            until=Case(
-                *(
-                    When(
-                        Q(campaign_id=s.campaign_id) & ~Q(kind=Channel.Kind.PUBLIC),
-                        then=Value(s.left_at),
-                    )
-                    for s in replaced
-                ),
-                default=None,
-                output_field=DateTimeField(),
-            )
-        )
+        channels = channels.alias(until=press.left_at_by(replaced))
         unread = unread.filter(
             Q(IsNull(OuterRef("until"), True)) | Q(created_at__lte=OuterRef("until"))
         )

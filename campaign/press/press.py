@@ -47,7 +47,17 @@ from operator import or_
 from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Count, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models import (
+    Case,
+    Count,
+    DateTimeField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
 from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import translation
@@ -196,6 +206,24 @@ def until_left(seat: Seat) -> Q:
     if seat.former_power_id is None:
         return Q()
     return Q(channel__kind=Channel.Kind.PUBLIC) | Q(created_at__lte=seat.left_at)
+
+
+def left_at_by(replaced: list[Seat]) -> Case:
+    """``until_left`` for several seats at once (each of another campaign; each a replaced
+    player's), as an expression on Channel rows: when its reader stopped reading the
+    channel's messages (their campaign's channels but the public one: the time they left),
+    else null."""
+    return Case(
+        *(
+            When(
+                Q(campaign_id=s.campaign_id) & ~Q(kind=Channel.Kind.PUBLIC),
+                then=Value(s.left_at),
+            )
+            for s in replaced
+        ),
+        default=None,
+        output_field=DateTimeField(),
+    )
 
 
 def readable(seat: Seat) -> QuerySet[Channel]:
