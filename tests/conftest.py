@@ -15,6 +15,7 @@ quietly not run.
 
 import os
 import zlib
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -130,15 +131,24 @@ def on_postgresql(settings):
 @pytest.fixture(autouse=True)
 def kept_worlds_are_as_stored(monkeypatch):
     """Every World a GM edit keeps for the pages (campaign/state/world_cache.py ``keep``) must
-    be the one its ruleset's ``load_world`` reads from the rows just written: checked on
-    every edit of the suite, since a difference would be shown to every reader."""
+    be the one its ruleset's ``load_world`` reads from the rows just written, and every
+    World an edit starts from, kept for the version it locked, the one it reads from the
+    rows under that lock: checked on every edit of the suite, since a difference would be
+    shown to every reader and written back by the next edit."""
+    from campaign.play import gm_edits
     from campaign.state import world_cache
-
-    keep = world_cache.keep
 
     def checked_keep(campaign, world):
         read = campaign.rules.load_world(campaign)
         assert world == read, f"the World kept for {campaign} is not the one stored"
-        keep(campaign, world)
+        world_cache.keep(campaign, world)
 
-    monkeypatch.setattr(world_cache, "keep", checked_keep)
+    def checked_kept_world(campaign):
+        kept = world_cache.kept_world(campaign)
+        if kept is not None:
+            read = campaign.rules.load_world(campaign)
+            assert kept == read, f"the World kept for {campaign} is not the one it locked"
+        return kept
+
+    checked = SimpleNamespace(keep=checked_keep, kept_world=checked_kept_world)
+    monkeypatch.setattr(gm_edits, "world_cache", checked)

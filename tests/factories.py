@@ -249,8 +249,9 @@ def snapshot(campaign: Campaign) -> dict:
         "rolls": RollRecord.objects.filter(campaign=campaign),
         "events": Event.objects.filter(campaign=campaign),
     }
-    for t in state_tables():  # the core's and every ruleset's
-        tables[t.key] = t.model.objects.filter(**{t.scope: campaign})
+    for t in state_tables():  # the core's and its ruleset's (no other ruleset's has its rows)
+        if t.ruleset in (None, campaign.ruleset):
+            tables[t.key] = t.model.objects.filter(**{t.scope: campaign})
     return {
         name: sorted((tuple(sorted(row.items())) for row in rows.values()), key=repr)
         for name, rows in tables.items()

@@ -10,8 +10,10 @@ returning the log's Text or a ``rules.log.Change`` for an edit only some powers 
 read in full), how it loads and writes its state, and optionally what must hold before
 an edit (``ready``) and what the rules do at once after one (``settle``), and what its
 ``load_world`` would read once the edit is written (``stored``, from what the service
-loaded and wrote), which the pages then read from the cache instead of the database.
-``apply`` makes the edit a GM's form holds.
+loaded and wrote), which the pages then read from the cache instead of the database;
+and ``from_page``, how the World the pages read (what ``load_world`` returns) becomes
+what ``load`` returns, so that an edit starts from the World kept for the version it
+locks instead of reading the state again. ``apply`` makes the edit a GM's form holds.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ def edit_service(
     ready: Callable[[Any], None] | None = None,
     settle: Callable[[Any], object] | None = None,
     stored: Callable[[Any], Any] | None = None,
+    from_page: Callable[[Any, Campaign], Any] | None = None,
 ) -> Callable[..., Text]:
     """A ruleset's ``gm_edit(campaign_id=, actor=, edit=, carrying_out=None, **fields)``:
     the edit's Text, or ServiceError (nothing changed) for an unknown edit, a state not
@@ -52,7 +55,8 @@ def edit_service(
             raise ServiceError(gettext("Unknown edit “%(edit)s”.") % {"edit": edit})
         with transaction.atomic():
             campaign = locked_campaign(campaign_id)
-            loaded = load(campaign)
+            kept = world_cache.kept_world(campaign) if from_page is not None else None
+            loaded = load(campaign) if kept is None else from_page(kept, campaign)
             if ready is not None:
                 ready(loaded)
             try:

@@ -79,6 +79,16 @@ class Loaded:
         before = copy.deepcopy(world)
         return cls(world, before, board.power_ids, board.area_ids, campaign, **extra)
 
+    @classmethod
+    def of_page(cls, world: Any, campaign: Campaign, before: Any = None) -> Self:
+        """A World the pages read (campaign/state/world_cache.py), as the services load it:
+        with the ids behind its keys (two queries) and ``before``, a copy to diff against
+        (a deep copy if not given)."""
+        power_ids = dict(Power.objects.filter(campaign=campaign).values_list("key", "pk"))
+        area_ids = dict(Area.objects.filter(campaign=campaign).values_list("key", "pk"))
+        before = copy.deepcopy(world) if before is None else before
+        return cls(world, before, power_ids, area_ids, campaign)
+
 
 def phase_service(
     load: Callable[[Campaign], Loaded],

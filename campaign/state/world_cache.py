@@ -1,12 +1,14 @@
 """The World the pages read, kept in the shared cache for the campaign's version: the
 readers of one version (a player's page, its polls, the GM's dashboard and forms) build
-it once. A write never reads it: services load the World afresh under the campaign's
-lock. A GM edit keeps the World it wrote, once its transaction has committed, so that
-its answer and the pages after it do not read the state again. Keyed by the version,
-which every change bumps, so a cached World is never older than the campaign it is read
-for; a cache that is down or cold builds it as before. Kept compressed (a 400-area World:
-about 100 KB pickled, 23 KB compressed), since a campaign leaves one a version in the
-cache until it is culled."""
+it once. A GM edit keeps the World it wrote, once its transaction has committed, so that
+its answer and the pages after it do not read the state again; and it starts from the
+World kept for the version it holds locked, since no change can come between (every
+change bumps the version under that lock). Phase services load the World afresh.
+
+Keyed by the version, which every change bumps, so a cached World is never older than
+the campaign it is read for; a cache that is down or cold builds it as before. Kept
+compressed (a 400-area World: about 100 KB pickled, 23 KB compressed), since a campaign
+leaves one a version in the cache until it is culled."""
 
 from __future__ import annotations
 
@@ -23,12 +25,18 @@ from campaign.models import Campaign
 def page_world(campaign: Campaign, rows: Any) -> Any:
     """The campaign's World at its current version: from the cache, else loaded (through
     ``rows``, which then keep what they read) and kept."""
-    packed = cache.get(_key(campaign))
-    if packed is not None:
-        return pickle.loads(zlib.decompress(packed))
-    world = campaign.rules.load_world(campaign, rows)
-    cache.set(_key(campaign), _packed(world), None)
+    world = kept_world(campaign)
+    if world is None:
+        world = campaign.rules.load_world(campaign, rows)
+        cache.set(_key(campaign), _packed(world), None)
     return world
+
+
+def kept_world(campaign: Campaign) -> Any | None:
+    """The World kept for the campaign's version, if the cache holds it: what its
+    ruleset's ``load_world`` reads while the campaign is at that version."""
+    packed = cache.get(_key(campaign))
+    return None if packed is None else pickle.loads(zlib.decompress(packed))
 
 
 def keep(campaign: Campaign, world: Any) -> None:

@@ -407,6 +407,7 @@ gm_edit = gm_edits.edit_service(
     lambda loaded, campaign, actor: persist(loaded, campaign, campaign.phase, actor),
     settle=phases.immediate_checks,
     stored=stored_world,
+    from_page=lambda world, campaign: Loaded.of_page(world, campaign, world.copy()),
 )
 gm_edit.__doc__ = """Apply one GM edit, run the immediate EIA-7 endings, log it with who made
 it (and the order for the GM it carries out, ``carrying_out``: rules/gm_orders.py)."""

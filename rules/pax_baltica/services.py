@@ -258,6 +258,7 @@ gm_edit = gm_edits.edit_service(
     load_state,
     lambda loaded, campaign, actor: persist(loaded, campaign.phase, actor),
     stored=stored_world,
+    from_page=Loaded.of_page,
 )
 gm_edit.__doc__ = """Apply one GM edit and log it with who made it (block details for the GM
 only) and the order for the GM it carries out (``carrying_out``: rules/gm_orders.py)."""

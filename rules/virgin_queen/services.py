@@ -380,6 +380,7 @@ gm_edit = gm_edits.edit_service(
     lambda loaded, campaign, actor: persist(loaded, campaign.phase, actor),
     ready=_no_decision_waits,
     stored=stored_state,
+    from_page=lambda loaded, campaign: replace(loaded, campaign=campaign),  # pages read it
 )
 gm_edit.__doc__ = """Apply one GM edit and log it with who made it (and the order for the GM
 it carries out, ``carrying_out``: rules/gm_orders.py); returns the edit's Text."""

@@ -157,7 +157,12 @@ def stored_state(loaded: Loaded) -> state.World:
 
 
 gm_edit = gm_edits.edit_service(
-    EDITS, load_state, _write_edit, ready=_no_raid_waits, stored=stored_state
+    EDITS,
+    load_state,
+    _write_edit,
+    ready=_no_raid_waits,
+    stored=stored_state,
+    from_page=Loaded.of_page,
 )
 gm_edit.__doc__ = """Make one GM edit and log it with who made it (and the order for the GM
 it carries out, ``carrying_out``); returns the edit's Text."""

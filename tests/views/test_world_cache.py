@@ -2,16 +2,23 @@
 (campaign/state/world_cache.py): built once a version, afresh after any change, and never
 read by a write (a GM edit loads it under the lock). A GM edit keeps the World it wrote
 once it has committed, so its answer reads no state again (tests/conftest.py checks on
-every edit of the suite that this World is the one stored)."""
+every edit of the suite that this World is the one stored). An edit starts from the World
+kept for the version it locks, and reads the state only when the cache does not have it
+(tests/conftest.py checks on every edit that this World is the one under the lock)."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
+from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Campaign
+from campaign.play import gm_edits
+from campaign.state import world_cache
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +57,7 @@ def test_the_readers_of_one_version_build_the_world_once(client, loads):
     assert loads == [campaign.pk, campaign.pk]
 
 
-def test_a_gm_edit_reads_the_state_afresh_and_the_page_shows_it(client):
+def test_a_gm_edit_after_another_change_and_the_page_shows_it(client):
     campaign = make_eia_campaign(areas=4)
     users = seat_users(campaign, player="france")
     client.force_login(users["gm"])
@@ -104,3 +111,27 @@ def test_an_edit_keeps_its_world_only_once_committed(client, loads):
     loads.clear()
     assert in_place_power_edit(client, campaign, "77").status_code == 200
     assert loads == [campaign.pk]  # this test's edit never commits: the answer read it
+
+
+def spain_edit(campaign, gm, treasury: int) -> int:
+    """A power edit made through the service: how many queries it took."""
+    edit = {"zone": "Neutral", "political_points": 5, "treasury": treasury, "pays_bad_roll": False}
+    with CaptureQueriesContext(connection) as queries:
+        campaign.rules.hooks.gm_edit(
+            campaign_id=campaign.pk, actor=gm, edit="power", power="spain", **edit
+        )
+    return len(queries)
+
+
+def test_an_edit_starts_from_the_world_kept_for_the_version_it_locks(client, monkeypatch):
+    monkeypatch.setattr(gm_edits, "world_cache", world_cache)  # counted without the check
+    campaign = make_eia_campaign(areas=4)
+    gm = seat_users(campaign, player="france")["gm"]
+    client.force_login(gm)
+    dashboard = reverse("campaign:gm", args=[campaign.pk])
+    assert client.get(dashboard).status_code == 200  # keeps the World of this version
+    warm = spain_edit(campaign, gm, 61)
+    cache.clear()
+    cold = spain_edit(campaign, gm, 62)
+    assert warm < cold - 5  # the cold edit read the state's tables; the warm one its ids
+    assert "<td>$62</td>" in spain_row(client.get(dashboard).content.decode())
