@@ -1,6 +1,6 @@
 """The pages read the World from the shared cache for the campaign's version
-(campaign/state/world_cache.py): built once a version, afresh after any change, and never
-read by a write (a GM edit loads it under the lock). A GM edit keeps the World it wrote
+(campaign/state/world_cache.py): built once a version, afresh after any change. A GM
+edit keeps the World it wrote
 once it has committed, so its answer reads no state again (tests/conftest.py checks on
 every edit of the suite that this World is the one stored). An edit starts from the World
 kept for the version it locks, and reads the state only when the cache does not have it
