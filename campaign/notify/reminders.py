@@ -12,40 +12,78 @@ have passed, one mail covers them, saying the time really left.
 
 from __future__ import annotations
 
+import functools
+import operator
 from datetime import datetime, timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils.translation import gettext, ngettext
 
 from campaign.core import readiness
-from campaign.models import MailKind, Phase, Profile, ReminderSent, Seat
+from campaign.models import MailChoice, MailKind, Order, Phase, Profile, ReminderSent, Seat
 from campaign.models.mail import default_reminder_hours
 from campaign.notify import mail_orders, notifications, order_text, outgoing, push
 
 
 def send_due(now: datetime) -> int:
     """Queue every reminder due at ``now``; returns how many mails were queued. (The clock
-    calls it every few seconds: only the phases whose deadline is within the longest
-    offset a seated user chose are read.)"""
+    calls it every few seconds: only the open phases where some player's reminder is due
+    and not yet counted are read, whatever the number of campaigns.)"""
+    offsets = _chosen_offsets()
+    longest = max(hour for hours in offsets for hour in hours)
     phases = Phase.objects.filter(
+        _something_due(now, offsets),
         status=Phase.Status.OPEN,
         campaign__started_at__isnull=False,  # a deadline runs from the start
         campaign__phase=F("pk"),
         deadline__gt=now,
-        deadline__lte=now + _longest_offset(),
+        deadline__lte=now + timedelta(hours=longest),
     ).select_related("campaign")
     return sum(_remind(phase, now) for phase in phases)
 
 
-def _longest_offset() -> timedelta:
-    """The longest offset a user seated in a running campaign chose (the default's for
-    those who chose none), in one query."""
+def _chosen_offsets() -> list[list[int]]:
+    """Each set of offsets chosen by a user seated in a running campaign, and the
+    default's (for those who chose none), in one query."""
     chosen = Profile.objects.filter(
         user__seats__campaign__started_at__isnull=False, user__seats__campaign__ended_at=None
     ).values_list("reminder_hours", flat=True)
-    hours = max((max(offsets, default=0) for offsets in chosen.distinct()), default=0)
-    return timedelta(hours=max(hours, *default_reminder_hours()))
+    return [default_reminder_hours(), *(hours for hours in chosen.distinct() if hours)]
+
+
+def _something_due(now: datetime, chosen: list[list[int]]) -> Q:
+    """The phases where a seat whose power's orders are not marked ready, and whose user
+    has not turned reminders off there, has an offset due and not yet counted: the
+    phases ``_remind`` may queue a reminder for (it checks the rest: who owes orders, who
+    is there, who can be reached)."""
+    phase = OuterRef(OuterRef("pk"))
+    due = []
+    for hours in sorted({hour for offsets in chosen for hour in offsets}):
+        holding = Q(user__profile__reminder_hours__in=[o for o in chosen if hours in o])
+        if hours in default_reminder_hours():
+            holding |= Q(user__profile__isnull=True)
+        counted = ReminderSent.objects.filter(  # what _counted counts
+            phase=phase,
+            user=OuterRef("user"),
+            hours=hours,
+            deadline__gt=OuterRef(OuterRef("deadline")) - timedelta(hours=hours),
+        )
+        ready = Order.objects.filter(phase=phase, power=OuterRef("power"), ready=True)
+        off = MailChoice.objects.filter(
+            user=OuterRef("user"), campaign=OuterRef("campaign"), reminders=False
+        )
+        seats = Seat.objects.filter(
+            holding,
+            ~Exists(counted),
+            ~Exists(ready),
+            ~Exists(off),
+            campaign=OuterRef("campaign"),
+            user__isnull=False,
+            power__isnull=False,
+        )
+        due.append(Q(Exists(seats), deadline__lte=now + timedelta(hours=hours)))
+    return functools.reduce(operator.or_, due)  # the default's offsets: never empty
 
 
 def _remind(phase: Phase, now: datetime) -> int:

@@ -2,7 +2,9 @@
 deadline while the power owes orders not marked ready, with the orders to answer by mail;
 none when ready, turned off for the campaign, or already sent; again for a moved
 deadline; one mail for offsets a late clock passed together; and exactly once when two
-workers run the clock at the same moment (PostgreSQL, real transactions)."""
+workers run the clock at the same moment (PostgreSQL, real transactions). The clock reads
+only the phases where a reminder is due, from the state as it is at each tick: a player
+seated, an offset chosen or orders un-marked ready after a tick are reminded at the next."""
 
 from __future__ import annotations
 
@@ -161,3 +163,35 @@ def test_an_offset_longer_than_a_day_is_read_too(owing, clock):  # noqa: F811
     Profile.objects.update_or_create(user=users["player"], defaults={"reminder_hours": [40]})
     assert reminded(clock, hours=7) == []  # 41 h left
     assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=8)] == ["40 hours left"]
+
+
+def left_in(subjects: list[str]) -> list[str]:
+    return [subject.rsplit(": ", 1)[1] for subject in subjects]
+
+
+def test_a_player_seated_after_a_tick_is_reminded_at_the_next(owing, clock):  # noqa: F811
+    campaign, users = owing
+    seat = campaign.seats.get(power__key="france")
+    seat.user = None
+    seat.save(update_fields=["user"])
+    assert reminded(clock, hours=24) == []  # 24 h left, nobody seated
+    seat.user = users["player"]
+    seat.save(update_fields=["user"])
+    assert left_in(reminded(clock, hours=25)) == ["23 hours left"]
+
+
+def test_an_offset_chosen_after_a_tick_reminds_at_the_next(owing, clock):  # noqa: F811
+    campaign, users = owing
+    Profile.objects.update_or_create(user=users["player"], defaults={"reminder_hours": [2]})
+    assert reminded(clock, hours=24) == []
+    Profile.objects.filter(user=users["player"]).update(reminder_hours=[12, 2])
+    assert left_in(reminded(clock, hours=36, minutes=30)) == ["11 hours left"]
+    assert reminded(clock, hours=37) == []
+
+
+def test_orders_unmarked_ready_after_a_tick_are_reminded_at_the_next(owing, clock):  # noqa: F811
+    campaign, users = owing
+    give_orders(campaign, "france")  # ready
+    assert reminded(clock, hours=24) == []
+    give_orders(campaign, "france", ready=False)
+    assert left_in(reminded(clock, hours=25)) == ["23 hours left"]

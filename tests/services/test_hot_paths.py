@@ -177,6 +177,14 @@ def test_an_away_period_is_noticed_once_and_only_those_not_noticed_are_read():
     assert scheduling.begun_away_periods(now + timedelta(days=1, minutes=1)) == [second.pk]
 
 
+def test_the_reminders_cost_the_same_queries_however_many_phases_had_theirs():
+    """A phase whose due reminders have gone is not read again at each tick."""
+    other_campaigns(1)
+    few = queries(lambda: reminders.send_due(timezone.now()))
+    other_campaigns(4)
+    assert len(queries(lambda: reminders.send_due(timezone.now()))) == len(few) == 2
+
+
 PLANS = {  # a query, and the indexes it reads through (of its rows, open phases only)
     "due deadlines": (lambda now: list(readiness.due_phases(now)), [{"phase_open_deadline"}]),
     "away periods": (lambda now: scheduling.begun_away_periods(now), [{"seat_away_to_notice"}]),
