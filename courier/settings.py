@@ -159,7 +159,12 @@ def _database() -> dict:
     url = os.environ.get("DATABASE_URL", f"sqlite:///{BASE_DIR / 'courier.sqlite3'}")
     config = dj_database_url.parse(url, conn_max_age=0)
     if config["ENGINE"] == "django.db.backends.postgresql":
-        config.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": 10, "timeout": 10}
+        options = config.setdefault("OPTIONS", {})
+        options["pool"] = {"min_size": 1, "max_size": 10, "timeout": 10}
+        # Every query here is short: PostgreSQL's JIT compilation, which it switches on
+        # for a query whose estimate runs high (one that reads many rows of a big site),
+        # would take longer than the query (bench/FINDINGS.md).
+        options.setdefault("options", "-c jit=off")
     else:
         config.setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
     config["TEST"] = {"NAME": os.environ.get("DATABASE_TEST_NAME") or None}

@@ -185,6 +185,14 @@ def test_the_reminders_cost_the_same_queries_however_many_phases_had_theirs():
     assert len(queries(lambda: reminders.send_due(timezone.now()))) == len(few) == 2
 
 
+def test_the_sites_connections_run_without_jit(on_postgresql):
+    """A query whose estimate runs high (the clock's reminders at 10,000 campaigns) would
+    spend longer in PostgreSQL's JIT compilation than in its own work (courier/settings.py)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone() == ("off",)
+
+
 PLANS = {  # a query, and the indexes it reads through (of its rows, open phases only)
     "due deadlines": (lambda now: list(readiness.due_phases(now)), [{"phase_open_deadline"}]),
     "away periods": (lambda now: scheduling.begun_away_periods(now), [{"seat_away_to_notice"}]),
