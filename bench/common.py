@@ -59,13 +59,12 @@ def environment() -> dict[str, str]:
 
 
 def setup_django() -> None:
-    """Configure Django for a script run from anywhere (python bench/<script>.py)."""
+    """Configure Django for a script run from anywhere (python bench/<script>.py), as a
+    served process is (courier/wsgi.py: what it loaded kept from the garbage collector)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
     os.environ.update(environment())
-    import django
-
-    django.setup()
+    import courier.wsgi  # noqa: F401
 
 
 # -- statistics -------------------------------------------------------------------------
