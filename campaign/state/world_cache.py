@@ -1,14 +1,16 @@
-"""The World the pages read, kept in the shared cache for the campaign's version: the
-readers of one version (a player's page, its polls, the GM's dashboard and forms) build
-it once. A GM edit keeps the World it wrote, once its transaction has committed, so that
-its answer and the pages after it do not read the state again; and it starts from the
-World kept for the version it holds locked, since no change can come between (every
-change bumps the version under that lock). Phase services load the World afresh.
+"""The World the pages read, kept in the shared cache for the campaign's state version:
+the readers of one version (a player's page, its polls, the GM's dashboard and forms)
+build it once, and a player's orders, which the World does not hold, leave it as it is
+(they bump the campaign's version, not its state version). A GM edit keeps the World it
+wrote, once its transaction has committed, so that its answer and the pages after it do
+not read the state again; and it starts from the World kept for the version it holds
+locked, since no change can come between (every change of the state bumps the state
+version under that lock). Phase services load the World afresh.
 
-Keyed by the version, which every change bumps, so a cached World is never older than
-the campaign it is read for; a cache that is down or cold builds it as before. Kept
-compressed (a 400-area World: about 100 KB pickled, 23 KB compressed), since a campaign
-leaves one a version in the cache until it is culled."""
+Keyed by the state version, which every change of the state bumps, so a cached World is
+never older than the campaign it is read for; a cache that is down or cold builds it as
+before. Kept compressed (a 400-area World: about 100 KB pickled, 23 KB compressed),
+since a campaign leaves one a state version in the cache until it is culled."""
 
 from __future__ import annotations
 
@@ -33,8 +35,8 @@ def page_world(campaign: Campaign, rows: Any) -> Any:
 
 
 def kept_world(campaign: Campaign) -> Any | None:
-    """The World kept for the campaign's version, if the cache holds it: what its
-    ruleset's ``load_world`` reads while the campaign is at that version."""
+    """The World kept for the campaign's state version, if the cache holds it: what its
+    ruleset's ``load_world`` reads while the campaign is at that state version."""
     packed = cache.get(_key(campaign))
     return None if packed is None else pickle.loads(zlib.decompress(packed))
 
@@ -48,7 +50,8 @@ def keep(campaign: Campaign, world: Any) -> None:
 
 
 def _key(campaign: Campaign) -> str:
-    return f"world-z:{campaign.pk}:{campaign.version}:{campaign.ruleset}"  # z: compressed
+    # z: compressed; s: the state version, which a player's orders do not bump
+    return f"world-z:{campaign.pk}:s{campaign.state_version}:{campaign.ruleset}"
 
 
 def _packed(world: Any) -> bytes:

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign
 from campaign.play import gm_edits
+from campaign.play.services import submit_orders
 from campaign.state import world_cache
 from tests.factories import make_eia_campaign, seat_users
 
@@ -55,6 +56,20 @@ def test_the_readers_of_one_version_build_the_world_once(client, loads):
     Campaign.objects.get(pk=campaign.pk).bump_version()  # any change
     assert client.get(detail).status_code == 200
     assert loads == [campaign.pk, campaign.pk]
+
+
+def test_a_players_orders_leave_the_world_as_it_is(client, loads):
+    campaign = make_eia_campaign(areas=4)
+    users = seat_users(campaign, player="france")
+    loads.clear()
+    client.force_login(users["player"])
+    detail = reverse("campaign:detail", args=[campaign.pk])
+    assert client.get(detail).status_code == 200
+    seat = campaign.seats.select_related("power").get(power__key="france")
+    submit_orders(seat=seat, phase_id=campaign.phase_id, payload={}, ready=True, actor=seat.user)
+    html = client.get(detail).content.decode()
+    assert "marked its orders ready" in html  # the page of the new version
+    assert loads == [campaign.pk]  # its World, the one kept: orders are not in it
 
 
 def test_a_gm_edit_after_another_change_and_the_page_shows_it(client):
