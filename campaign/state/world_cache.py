@@ -25,7 +25,7 @@ from campaign.models import Campaign
 
 
 def page_world(campaign: Campaign, rows: Any) -> Any:
-    """The campaign's World at its current version: from the cache, else loaded (through
+    """The campaign's World at its current state version: from the cache, else loaded (through
     ``rows``, which then keep what they read) and kept."""
     world = kept_world(campaign)
     if world is None:
@@ -43,8 +43,8 @@ def kept_world(campaign: Campaign) -> Any | None:
 
 def keep(campaign: Campaign, world: Any) -> None:
     """Keep ``world`` (what the ruleset's ``load_world`` would now read) as the campaign's
-    World at its current version, when the caller's transaction commits: never if it
-    rolls back, so no version holds a World that was not stored."""
+    World at its current state version, when the caller's transaction commits: never if
+    it rolls back, so no version holds a World that was not stored."""
     key, packed = _key(campaign), _packed(world)  # packed now: later changes are not kept
     transaction.on_commit(lambda: cache.set(key, packed, None))
 

@@ -54,17 +54,20 @@ def reminded(clock, **at) -> list[str]:  # noqa: F811
     return [m.subject for m in mail.outbox if "left" in m.subject]
 
 
+def left_in(subjects: list[str]) -> list[str]:
+    """What each reminder's subject says is left ("8 hours left")."""
+    return [subject.rsplit(": ", 1)[1] for subject in subjects]
+
+
 def test_each_chosen_offset_reminds_once(owing, clock):  # noqa: F811
     campaign, users = owing
     Profile.objects.update_or_create(user=users["player"], defaults={"reminder_hours": [8, 4, 1]})
     assert reminded(clock, hours=39) == []  # 9 h left
-    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=40)] == ["8 hours left"]
+    assert left_in(reminded(clock, hours=40)) == ["8 hours left"]
     assert reminded(clock, hours=41) == []
-    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=44)] == ["4 hours left"]
+    assert left_in(reminded(clock, hours=44)) == ["4 hours left"]
     assert reminded(clock, hours=45) == []
-    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=47, minutes=30)] == [
-        "30 minutes left"
-    ]
+    assert left_in(reminded(clock, hours=47, minutes=30)) == ["30 minutes left"]
     assert reminded(clock, hours=47, minutes=50) == []
     assert ReminderSent.objects.filter(user=users["player"]).count() == 3
 
@@ -91,7 +94,7 @@ def test_no_reminder_when_ready_or_turned_off(owing, clock):  # noqa: F811
 
 def test_a_late_clock_sends_one_mail_for_the_offsets_it_passed(owing, clock):  # noqa: F811
     campaign, users = owing
-    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=46, minutes=30)] == ["1 hour left"]
+    assert left_in(reminded(clock, hours=46, minutes=30)) == ["1 hour left"]
     assert sorted(ReminderSent.objects.values_list("hours", flat=True)) == [2, 24]
     assert reminded(clock, hours=47) == []
 
@@ -162,11 +165,7 @@ def test_an_offset_longer_than_a_day_is_read_too(owing, clock):  # noqa: F811
     campaign, users = owing
     Profile.objects.update_or_create(user=users["player"], defaults={"reminder_hours": [40]})
     assert reminded(clock, hours=7) == []  # 41 h left
-    assert [s.rsplit(": ", 1)[1] for s in reminded(clock, hours=8)] == ["40 hours left"]
-
-
-def left_in(subjects: list[str]) -> list[str]:
-    return [subject.rsplit(": ", 1)[1] for subject in subjects]
+    assert left_in(reminded(clock, hours=8)) == ["40 hours left"]
 
 
 def test_a_player_seated_after_a_tick_is_reminded_at_the_next(owing, clock):  # noqa: F811

@@ -1,10 +1,10 @@
-"""The pages read the World from the shared cache for the campaign's version
-(campaign/state/world_cache.py): built once a version, afresh after any change. A GM
-edit keeps the World it wrote
-once it has committed, so its answer reads no state again (tests/conftest.py checks on
-every edit of the suite that this World is the one stored). An edit starts from the World
-kept for the version it locks, and reads the state only when the cache does not have it
-(tests/conftest.py checks on every edit that this World is the one under the lock)."""
+"""The pages read the World from the shared cache for the campaign's state version
+(campaign/state/world_cache.py): built once a version, afresh after any change of the
+state, and kept across a player's orders, which the World does not hold. A GM edit keeps
+the World it wrote once it has committed, so its answer reads no state again, and starts
+from the World kept for the version it locks, reading the state only when the cache does
+not have it (tests/conftest.py checks on every edit of the suite that each of these
+Worlds is the one the rows hold)."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def test_a_players_orders_leave_the_world_as_it_is(client, loads):
     assert loads == [campaign.pk]  # its World, the one kept: orders are not in it
 
 
-def test_a_gm_edit_after_another_change_and_the_page_shows_it(client):
+def test_the_page_after_a_gm_edit_shows_the_edited_state(client):
     campaign = make_eia_campaign(areas=4)
     users = seat_users(campaign, player="france")
     client.force_login(users["gm"])
