@@ -41,7 +41,11 @@ queries of one call:
 - lobby page 1: GET /lobby/ as the reader (10 campaigns a page);
 - clock tick: what `manage.py clock` does every CLOCK_INTERVAL_SECONDS, tick.enqueue(),
   and the worker's run of that task (campaign.jobs.tasks.tick, called in process): the
-  due deadlines, the away periods begun and the reminders due (none, on this site);
+  due deadlines, the away periods begun and the reminders due (none, on this site),
+  looked for since one clock interval before (the call first moves the moment the
+  reminders were looked for up to back by an interval, one query), as a clock that ticks
+  every interval has them; the copies start as never looked at, and the first tick after
+  each size's generation, which looks at them all, is timed apart (``first_tick_s``);
 - campaign page: GET /campaigns/2/ as the reader (France's player).
 """
 
@@ -421,7 +425,7 @@ def vary(ids: list[int], now: datetime) -> None:
         run = cursor.execute
         run(
             "UPDATE campaign_campaign SET lobby_open = mod(id, 40) = 0, "
-            f"lobby_watch = mod(id, 40) = 20 WHERE id {inside}"
+            f"lobby_watch = mod(id, 40) = 20, reminders_checked = 0 WHERE id {inside}"
         )
         run(
             "UPDATE campaign_seat s SET user_id = NULL FROM campaign_power p "
@@ -550,11 +554,14 @@ def queries(call) -> list[str]:
 
 
 def measure(reader) -> dict:
+    from django.conf import settings
     from django.test import Client
     from django.urls import reverse
+    from django.utils import timezone
     from django_tasks_db.models import DBTaskResult
 
     from campaign.jobs import tasks
+    from campaign.models import Heartbeat
 
     client = Client(HTTP_HOST="127.0.0.1")
     client.force_login(reader, backend=BACKEND)
@@ -567,6 +574,9 @@ def measure(reader) -> dict:
         return call
 
     def tick():
+        interval = timedelta(seconds=settings.CLOCK_INTERVAL_SECONDS)
+        looked = Heartbeat.objects.filter(name=Heartbeat.Name.REMINDERS)
+        looked.update(seen_at=timezone.now() - interval)  # the previous tick's
         tasks.tick.enqueue()
         tasks.tick.call()
 

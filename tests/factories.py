@@ -28,6 +28,7 @@ from campaign.models import (
 )
 from campaign.play.scenarios import create_campaign
 from campaign.play.services import add_observer_seat, start_campaign
+from campaign.state.archive_rows import SITE_FIELDS
 from campaign.state.storage import state_tables
 from rules.empires_in_arms.models import (
     Corps,
@@ -236,24 +237,28 @@ def seat_users(campaign: Campaign, player: str = "france", other: str = "great_b
 
 
 def snapshot(campaign: Campaign) -> dict:
-    """Every row of the campaign's state, to assert that a refused request changed nothing."""
+    """Every row of the campaign's state, to assert that a refused request changed nothing
+    (all but the clock's bookkeeping: SITE_FIELDS)."""
 
     campaign.refresh_from_db()
+    kept = [
+        f.attname for f in Campaign._meta.concrete_fields if f.name not in SITE_FIELDS[Campaign]
+    ]
     tables = {
-        "campaign": Campaign.objects.filter(pk=campaign.pk),
-        "powers": Power.objects.filter(campaign=campaign),
-        "seats": Seat.objects.filter(campaign=campaign),
-        "areas": Area.objects.filter(campaign=campaign),
-        "phases": Phase.objects.filter(campaign=campaign),
-        "orders": Order.objects.filter(campaign=campaign),
-        "rolls": RollRecord.objects.filter(campaign=campaign),
-        "events": Event.objects.filter(campaign=campaign),
+        "campaign": Campaign.objects.filter(pk=campaign.pk).values(*kept),
+        "powers": Power.objects.filter(campaign=campaign).values(),
+        "seats": Seat.objects.filter(campaign=campaign).values(),
+        "areas": Area.objects.filter(campaign=campaign).values(),
+        "phases": Phase.objects.filter(campaign=campaign).values(),
+        "orders": Order.objects.filter(campaign=campaign).values(),
+        "rolls": RollRecord.objects.filter(campaign=campaign).values(),
+        "events": Event.objects.filter(campaign=campaign).values(),
     }
     for t in state_tables():  # the core's and its ruleset's (no other ruleset's has its rows)
         if t.ruleset in (None, campaign.ruleset):
-            tables[t.key] = t.model.objects.filter(**{t.scope: campaign})
+            tables[t.key] = t.model.objects.filter(**{t.scope: campaign}).values()
     return {
-        name: sorted((tuple(sorted(row.items())) for row in rows.values()), key=repr)
+        name: sorted((tuple(sorted(row.items())) for row in rows), key=repr)
         for name, rows in tables.items()
     }
 

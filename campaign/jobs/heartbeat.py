@@ -40,12 +40,7 @@ def stale_after() -> timedelta:
 
 def beat(name: str, now: datetime | None = None) -> None:
     """Record that the process ``name`` runs (one query: an insert or update)."""
-    Heartbeat.objects.bulk_create(
-        [Heartbeat(name=name, seen_at=now or timezone.now())],
-        update_conflicts=True,
-        unique_fields=["name"],
-        update_fields=["seen_at"],
-    )
+    Heartbeat.record(name, now or timezone.now())
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,10 @@ OPEN_DEADLINE = Case(When(OPEN_PHASE, then=F("deadline")))
 IN_LOBBY = Q(ended_at__isnull=True) & (Q(lobby_open=True) | Q(lobby_watch=True))
 # A seat's away period that the clock has not noticed yet (nor the GM refused).
 AWAY_TO_NOTICE = Q(away_from__isnull=False, away_noticed=False, away_refused=False)
+# A campaign changed since the clock last looked for its due reminders: its version or a
+# change of its players' reminder choices is past what the clock saw (campaign/notify/
+# reminders.py).
+REMINDERS_UNCHECKED = Q(reminders_checked__lt=F("version") + F("reminder_changes"))
 
 
 class Campaign(models.Model):
@@ -77,6 +81,22 @@ class Campaign(models.Model):
         help_text=_(
             "Bumped on every change but a player's orders: the GM's forms carry it, so a "
             "repeated or stale GM action is refused."
+        ),
+    )
+    reminder_changes = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text=_(
+            "Bumped when one of its players changes what may bring a reminder forward: "
+            "his reminder hours, a mail address, a device, his mail choices."
+        ),
+    )
+    reminders_checked = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text=_(
+            "The version plus the reminder changes when the clock last looked for the "
+            "campaign's due reminders; lower: it looks again at its next tick."
         ),
     )
     secret = models.CharField(
@@ -249,6 +269,10 @@ class Campaign(models.Model):
         indexes = [
             # the lobby (campaign/people/lobby.py): the campaigns whose GM lists them there
             models.Index(fields=["name", "id"], condition=IN_LOBBY, name="campaign_in_lobby"),
+            # the clock (campaign/notify/reminders.py): the campaigns changed since it looked
+            models.Index(
+                fields=["id"], condition=REMINDERS_UNCHECKED, name="campaign_reminders_unchecked"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -424,6 +448,10 @@ class Seat(models.Model):
             # the clock (scheduling.begun_away_periods): the away periods not yet noticed
             models.Index(
                 fields=["away_from"], condition=AWAY_TO_NOTICE, name="seat_away_to_notice"
+            ),
+            # the clock's reminders: the away periods that end, after which a power owes again
+            models.Index(
+                fields=["away_until"], condition=Q(away_until__isnull=False), name="seat_away_until"
             ),
         ]
 

@@ -22,12 +22,15 @@ POWER_IDENTITY = ("key", "name", "color", "sort", "absent", "missed_in_row", "di
 AREA_IDENTITY = ("key", "name", "kind", "x", "y")
 # Never exported: an invitation token opens a seat, a webhook URL holds its channel's token.
 SECRET_FIELDS = {Seat: ("invite_token",), Campaign: ("webhook_url",)}
+# Never exported either: this site's clock's bookkeeping (campaign/notify/reminders.py).
+SITE_FIELDS = {Campaign: ("reminder_changes", "reminders_checked")}
 
 
 def archived_fields(model: type[models.Model], only: Iterable[str] | None = None, skip=()) -> list:
     """The model's archived fields: every concrete field but the automatic id, the
-    campaign it belongs to and its secrets (``only``: these, in the model's order)."""
-    skip = (*skip, *SECRET_FIELDS.get(model, ()))
+    campaign it belongs to, its secrets and this site's bookkeeping (``only``: these, in
+    the model's order)."""
+    skip = (*skip, *SECRET_FIELDS.get(model, ()), *SITE_FIELDS.get(model, ()))
     fields = [
         f
         for f in model._meta.concrete_fields

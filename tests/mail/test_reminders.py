@@ -16,7 +16,7 @@ from django.core import mail
 from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
-from campaign.models import MailChoice, Profile, ReminderSent
+from campaign.models import Heartbeat, MailChoice, Profile, PushSubscription, ReminderSent
 from campaign.notify import reminders
 from campaign.play import scheduling, services
 from tests.factories import make_eia_campaign, seat_users
@@ -127,6 +127,7 @@ def test_two_workers_at_once_send_each_reminder_once(on_postgresql, time_machine
     for _ in range(5):
         ReminderSent.objects.all().delete()
         DBTaskResult.objects.all().delete()
+        Heartbeat.objects.all().delete()  # each round, a clock that never looked
         barrier = threading.Barrier(2)
 
         def work(barrier=barrier):
@@ -174,16 +175,18 @@ def test_a_player_seated_after_a_tick_is_reminded_at_the_next(owing, clock):  # 
     seat.user = None
     seat.save(update_fields=["user"])
     assert reminded(clock, hours=24) == []  # 24 h left, nobody seated
-    seat.user = users["player"]
-    seat.save(update_fields=["user"])
+    services.assign_seat(seat=seat, user=users["player"], actor=users["gm"])
     assert left_in(reminded(clock, hours=25)) == ["23 hours left"]
 
 
 def test_an_offset_chosen_after_a_tick_reminds_at_the_next(owing, clock):  # noqa: F811
     campaign, users = owing
-    Profile.objects.update_or_create(user=users["player"], defaults={"reminder_hours": [2]})
+    profile, _ = Profile.objects.update_or_create(
+        user=users["player"], defaults={"reminder_hours": [2]}
+    )
     assert reminded(clock, hours=24) == []
-    Profile.objects.filter(user=users["player"]).update(reminder_hours=[12, 2])
+    profile.reminder_hours = [12, 2]
+    profile.save()  # as the preferences page does
     assert left_in(reminded(clock, hours=36, minutes=30)) == ["11 hours left"]
     assert reminded(clock, hours=37) == []
 
@@ -194,3 +197,73 @@ def test_orders_unmarked_ready_after_a_tick_are_reminded_at_the_next(owing, cloc
     assert reminded(clock, hours=24) == []
     give_orders(campaign, "france", ready=False)
     assert left_in(reminded(clock, hours=25)) == ["23 hours left"]
+
+
+def test_an_address_given_after_a_tick_is_reminded_at_the_next(owing, clock):  # noqa: F811
+    campaign, users = owing
+    player = users["player"]
+    player.email = ""
+    player.save(update_fields=["email"])
+    assert reminded(clock, hours=24) == []  # nobody to mail
+    player.email = "player@example.org"
+    player.save(update_fields=["email"])
+    assert left_in(reminded(clock, hours=25)) == ["23 hours left"]
+
+
+def test_reminders_turned_on_again_after_a_tick_remind_at_the_next(owing, clock):  # noqa: F811
+    campaign, users = owing
+    choice = MailChoice.objects.create(user=users["player"], campaign=campaign, reminders=False)
+    assert reminded(clock, hours=24) == []
+    choice.reminders = True
+    choice.save()  # as the campaign's mail page does
+    assert left_in(reminded(clock, hours=25)) == ["23 hours left"]
+
+
+def test_a_power_back_from_absence_after_a_tick_is_reminded_at_the_next(owing, clock):  # noqa: F811
+    campaign, users = owing
+    france = campaign.powers.get(key="france")
+    ids = {"campaign_id": campaign.pk, "power_id": france.pk, "actor": users["gm"]}
+    scheduling.set_absent(absent=True, **ids)
+    assert reminded(clock, hours=24) == []
+    scheduling.set_absent(absent=False, **ids)
+    assert left_in(reminded(clock, hours=25)) == ["23 hours left"]
+
+
+def test_an_away_period_that_ends_reminds_at_the_next_tick(owing, clock):  # noqa: F811
+    campaign, users = owing
+    seat = campaign.seats.get(power__key="france")
+    back_at = START + timedelta(hours=30)
+    scheduling.set_away(seat_id=seat.pk, start=None, end=back_at, actor=users["player"])
+    assert reminded(clock, hours=24) == []  # away
+    assert reminded(clock, hours=29, minutes=59) == []
+    assert left_in(reminded(clock, hours=30, minutes=1)) == ["17 hours left"]
+
+
+def test_the_clock_looks_only_at_what_changed_or_came_due_since_it_last_looked(owing, clock):  # noqa: F811
+    """A change of what reminds a player marks his running campaigns to be looked at
+    again; logging in, or saving a language, does not."""
+    campaign, users = owing
+    player = users["player"]
+    Profile.objects.create(user=player)
+    reminded(clock, hours=1)
+
+    def unchecked() -> bool:
+        return campaign.pk in {pk for pk, *_ in reminders.unchecked_campaigns()}
+
+    assert not unchecked()
+    player.save(update_fields=["last_login"])
+    Profile.objects.update_or_create(user=player, defaults={"language": "el"})
+    assert not unchecked()
+    for change in (
+        lambda: player.save(update_fields=["is_active"]),
+        lambda: Profile.objects.update_or_create(user=player, defaults={"reminder_hours": [5]}),
+        lambda: PushSubscription.objects.create(
+            user=player, endpoint="https://push.example.org/1", p256dh="k", auth="a"
+        ),
+        lambda: MailChoice.objects.create(user=player, campaign=campaign, press="off"),
+        lambda: MailChoice.objects.filter(user=player).delete(),
+    ):
+        change()
+        assert unchecked()
+        reminded(clock, hours=1)
+        assert not unchecked()

@@ -61,6 +61,7 @@ from hypothesis import strategies as st
 
 from campaign.api import tokens as api_tokens
 from campaign.models import Campaign, Profile, PushSubscription, Seat
+from campaign.state.archive_rows import SITE_FIELDS
 from campaign.views.context import load_state
 from campaign.views.edit_panels import edit_forms
 from rules.forms import row_item
@@ -698,14 +699,16 @@ def owner(model) -> str | None:
 
 
 def rows(table: str) -> dict:
-    """A table's rows by the campaign they belong to (None: no campaign's). A Profile
-    row with the default preferences is as good as none (a page creates it on reading)."""
+    """A table's rows by the campaign they belong to (None: no campaign's), but for the
+    clock's bookkeeping. A Profile row with the default preferences is as good as none
+    (a page creates it on reading)."""
     model = MODELS.get(table)
     if model is None:
         with connection.cursor() as cursor:
             cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
             return {None: sorted(map(repr, cursor.fetchall()))}
-    fields = [f.attname for f in model._meta.concrete_fields]
+    skipped = SITE_FIELDS.get(model, ())  # the clock's bookkeeping
+    fields = [f.attname for f in model._meta.concrete_fields if f.name not in skipped]
     lookup = owner(model)
     default = [getattr(model(), name) for name in fields[1:]] if model is Profile else None
     found = defaultdict(list)

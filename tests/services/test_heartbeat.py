@@ -31,7 +31,7 @@ def test_a_clock_tick_records_the_clock_and_the_worker_records_itself_running_it
     later = NOW + timedelta(seconds=3)
     with time_machine.travel(later, tick=False):
         assert run_worker() == [("tick", 0)]
-    assert seen() == {"clock": NOW, "worker": later}
+    assert seen() == {"clock": NOW, "worker": later, "reminders": later}  # looked up to then
 
 
 def test_each_tick_writes_over_the_same_row_in_one_query(django_assert_num_queries):

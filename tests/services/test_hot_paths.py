@@ -14,6 +14,7 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import F
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -177,12 +178,25 @@ def test_an_away_period_is_noticed_once_and_only_those_not_noticed_are_read():
     assert scheduling.begun_away_periods(now + timedelta(days=1, minutes=1)) == [second.pk]
 
 
-def test_the_reminders_cost_the_same_queries_however_many_phases_had_theirs():
-    """A phase whose due reminders have gone is not read again at each tick."""
+def test_the_reminders_cost_the_same_queries_however_many_campaigns_run():
+    """Once the clock has looked, it reads again only what changed or came due since: a
+    phase whose due reminders have gone is not read at each tick."""
     other_campaigns(1)
     few = queries(lambda: reminders.send_due(timezone.now()))
     other_campaigns(4)
-    assert len(queries(lambda: reminders.send_due(timezone.now()))) == len(few) == 2
+    many = queries(lambda: reminders.send_due(timezone.now()))
+    assert len(many) == len(few) == 6
+    assert not any("campaign_remindersent" in sql for sql in many)  # no phase read for them
+
+
+def test_campaigns_changed_all_at_once_are_looked_at_a_query_at_a_time(monkeypatch):
+    found = other_campaigns(3)
+    Campaign.objects.update(version=F("version") + 1)  # an admin's action on them all
+    monkeypatch.setattr(reminders, "LOOKED_AT_ONCE", 2)
+    unchecked = list(reminders.unchecked_campaigns())
+    looked = list(reminders._phases_to_look_at(timezone.now(), [[24, 2]], unchecked))
+    assert [len(phases) for phases in looked] == [2, 1]
+    assert {p.pk for phases in looked for p in phases} == {c.phase_id for c in found}
 
 
 def test_the_sites_connections_run_without_jit(on_postgresql):
@@ -195,7 +209,22 @@ def test_the_sites_connections_run_without_jit(on_postgresql):
 
 PLANS = {  # a query, and the indexes it reads through (of its rows, open phases only)
     "due deadlines": (lambda now: list(readiness.due_phases(now)), [{"phase_open_deadline"}]),
-    "away periods": (lambda now: scheduling.begun_away_periods(now), [{"seat_away_to_notice"}]),
+    "away periods": (  # either reads only periods not noticed, or not over
+        lambda now: scheduling.begun_away_periods(now),
+        [{"seat_away_to_notice", "seat_away_until"}],
+    ),
+    "reminders: campaigns changed": (
+        lambda now: list(reminders.unchecked_campaigns()),
+        [{"campaign_reminders_unchecked"}],
+    ),
+    "reminders: offsets passed": (
+        lambda now: list(reminders.offsets_passed(now - timedelta(seconds=5), now, [2, 24])),
+        [{"phase_open_deadline"}],
+    ),
+    "reminders: away periods ended": (
+        lambda now: list(reminders.back_from_away(now - timedelta(seconds=5), now)),
+        [{"seat_away_until"}],
+    ),
     "lobby": (lambda now: list(lobby.in_lobby()), [{"campaign_in_lobby"}, {"power_in_disorder"}]),
 }
 
