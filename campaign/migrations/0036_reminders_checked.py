@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='campaign',
             name='reminder_changes',
-            field=models.PositiveIntegerField(default=0, editable=False, help_text='Bumped when one of its players changes what may bring a reminder forward: his reminder hours, a mail address, a device, his mail choices.'),
+            field=models.PositiveIntegerField(default=1, editable=False, help_text='Bumped when one of its players changes what may bring a reminder forward: his reminder hours, a mail address, a device, his mail choices.'),
         ),
         migrations.AddField(
             model_name='campaign',

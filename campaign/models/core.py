@@ -84,7 +84,7 @@ class Campaign(models.Model):
         ),
     )
     reminder_changes = models.PositiveIntegerField(
-        default=0,
+        default=1,  # above reminders_checked: a campaign made or imported is looked at
         editable=False,
         help_text=_(
             "Bumped when one of its players changes what may bring a reminder forward: "

@@ -139,7 +139,8 @@ def watch_choices() -> None:
     """Have every save of what a user chooses that may bring a reminder forward (his
     reminder hours, a mail address, his account turned on again, a device, his mail
     choices of a campaign) make the clock look again (``look_again``): a save by any
-    form, service or the admin. (A change that only holds reminders back needs nothing.)"""
+    form, service or the admin; so do a reminder counted that the admin deletes and the
+    preferences deleted. (A change that only holds reminders back needs nothing.)"""
     fields = {Profile: {"reminder_hours"}, get_user_model(): {"email", "is_active"}}
     for model in (Profile, get_user_model(), PushSubscription, MailChoice):
         post_save.connect(
@@ -148,9 +149,14 @@ def watch_choices() -> None:
             weak=False,
             dispatch_uid=f"reminders.{model.__name__}",
         )
-    post_delete.connect(  # no row: every kind of mail on
-        functools.partial(_chosen, None), sender=MailChoice, weak=False, dispatch_uid="reminders"
-    )
+    # no row any more: every kind of mail on, the default hours, an offset to remind again
+    for model in (MailChoice, Profile, ReminderSent):
+        post_delete.connect(
+            functools.partial(_chosen, None),
+            sender=model,
+            weak=False,
+            dispatch_uid=f"reminders.{model.__name__}.deleted",
+        )
 
 
 def _chosen(

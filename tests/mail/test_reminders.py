@@ -13,12 +13,14 @@ from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.core.management import call_command
 from django.db import connection
 from django_tasks_db.models import DBTaskResult
 
-from campaign.models import Heartbeat, MailChoice, Profile, PushSubscription, ReminderSent
+from campaign.models import Heartbeat, MailChoice, Profile, PushSubscription, ReminderSent, Seat
 from campaign.notify import reminders
 from campaign.play import scheduling, services
+from campaign.records.archive import export_campaign, import_archive
 from tests.factories import make_eia_campaign, seat_users
 from tests.services.test_scheduling import (
     START,
@@ -267,3 +269,38 @@ def test_the_clock_looks_only_at_what_changed_or_came_due_since_it_last_looked(o
         assert unchecked()
         reminded(clock, hours=1)
         assert not unchecked()
+
+
+def test_a_reminder_counted_that_the_admin_deletes_goes_again(owing, clock):  # noqa: F811
+    campaign, users = owing
+    assert len(reminded(clock, hours=24)) == 1
+    ReminderSent.objects.get().delete()  # as the admin's delete does
+    assert left_in(reminded(clock, hours=25)) == ["23 hours left"]
+
+
+def test_preferences_deleted_bring_back_the_default_hours(owing, clock):  # noqa: F811
+    campaign, users = owing
+    profile = Profile.objects.create(user=users["player"], reminder_hours=[1])
+    assert reminded(clock, hours=24) == []
+    profile.delete()  # the admin's: 24 and 2 hours again
+    assert left_in(reminded(clock, hours=25)) == ["23 hours left"]
+
+
+def test_an_imported_campaign_is_looked_at_whatever_version_its_archive_gives(owing, clock):  # noqa: F811
+    campaign, users = owing
+    assert len(reminded(clock, hours=30)) == 1  # the original's, 18 hours left
+    data = export_campaign(campaign)
+    data["campaign"]["version"] = 0  # a hand-made archive
+    copy = import_archive(data, gm=users["gm"], name="Copy", by_name=True).campaign
+    assert copy.seats.filter(user=users["player"]).exists()
+    assert left_in(reminded(clock, hours=30, minutes=1)) == ["17 hours left"]  # the copy's
+
+
+def test_the_demo_seating_its_players_again_is_looked_at(clock):  # noqa: F811
+    call_command("demo")
+    reminders.send_due(START)
+    seat = Seat.objects.filter(role=Seat.Role.PLAYER, campaign__started_at__isnull=False)[0]
+    Seat.objects.filter(pk=seat.pk).update(user=None)
+    reminders.send_due(START)  # a player gone, and the clock looked
+    call_command("demo")  # seats him again
+    assert seat.campaign_id in {pk for pk, *_ in reminders.unchecked_campaigns()}

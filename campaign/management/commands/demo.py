@@ -52,8 +52,10 @@ class Command(BaseCommand):
                 seat.user = self._user(seat.power.key)
                 tenures.begin(campaign, seat.power, seat.user)
             Seat.objects.bulk_update(free, ["user"])
+            locked = locked_campaign(campaign.pk)
+            locked.bump_version()  # its seats changed: the pages, the clock's reminders
             # every seat is taken: it starts, and a phase that waits for nobody resolves
-            lifecycle.settle(locked_campaign(campaign.pk))
+            lifecycle.settle(locked)
             lines.append(f"{campaign.name}: {campaign.get_absolute_url()}")
             lines += [f"  {s.user.get_username()} plays {s.power.name}" for s in seats]
             lines.append(f"  {GM_USERNAME} is the game master")
