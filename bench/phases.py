@@ -11,7 +11,9 @@ both sizes, so that both roll the same faces). At the first phase of each kind:
 
 - service: campaign.play.services.resolve_open_phase, as the GM's "resolve" and the worker
   call it (lock, orders, the phase service, the log, opening the next phase, and what it
-  hands to transaction.on_commit: the notifications), run ``runs`` times inside a
+  hands to transaction.on_commit: the notifications), starting from the World the
+  players' pages keep in the shared cache (courier/settings.py: Redis where
+  COURIER_CACHE_URL names one, as bench/run sets it), run ``runs`` times inside a
   transaction that is rolled back, so each run starts from the same state; the median
   wall time and the SQL statements it ran (not counting its own transaction's BEGIN and
   COMMIT, nor the savepoint that stands for them here; the COMMIT is not timed);
@@ -48,6 +50,8 @@ from bench import common  # noqa: E402
 from bench.generate import bench_orders, make_campaign  # noqa: E402
 from campaign.models import Campaign, Order, Phase  # noqa: E402
 from campaign.play.services import resolve_open_phase  # noqa: E402
+from campaign.records.state_rows import LiveRows  # noqa: E402
+from campaign.state.world_cache import page_world  # noqa: E402
 from rules.dice import SeededDice  # noqa: E402
 from rules.empires_in_arms import phases as resolvers  # noqa: E402
 from rules.empires_in_arms.services import load_state  # noqa: E402
@@ -77,8 +81,10 @@ def fix_dice(phase: Phase) -> None:
 
 
 def give_orders(campaign: Campaign, phase: Phase, gm) -> dict[str, dict]:
-    """Every power's bench orders, saved ready (as the order forms would save them)."""
-    world = load_state(campaign).world
+    """Every power's bench orders, saved ready (as the order forms would save them), read
+    from the World the players' pages keep for the state version (world_cache.page_world),
+    which the phase service then starts from."""
+    world = page_world(campaign, LiveRows(campaign))
     orders = bench_orders(world, phase.key)
     powers = {p.key: p.pk for p in campaign.powers.all()}
     Order.objects.bulk_create(

@@ -132,11 +132,11 @@ def on_postgresql(settings):
 def kept_worlds_are_as_stored(monkeypatch):
     """Every World a GM edit keeps for the pages (campaign/state/world_cache.py ``keep``) must
     be the one its ruleset's ``load_world`` reads from the rows just written, and every
-    World an edit starts from, kept for the version it locked, the one it reads from the
-    rows under that lock: checked on every edit of the suite, since a difference would be
-    shown to every reader and written back by the next edit."""
+    World an edit or a phase starts from, kept for the version it locked, the one it reads
+    from the rows under that lock: checked on every edit and phase of the suite, since a
+    difference would be shown to every reader and written back by the next change."""
     from campaign.play import gm_edits
-    from campaign.state import world_cache
+    from campaign.state import persistence, world_cache
 
     def checked_keep(campaign, world):
         read = campaign.rules.load_world(campaign)
@@ -152,3 +152,27 @@ def kept_worlds_are_as_stored(monkeypatch):
 
     checked = SimpleNamespace(keep=checked_keep, kept_world=checked_kept_world)
     monkeypatch.setattr(gm_edits, "world_cache", checked)
+    monkeypatch.setattr(persistence, "world_cache", checked)
+
+
+@pytest.fixture(autouse=True)
+def unchanged_states_are_as_opened(monkeypatch):
+    """A phase that resolves at the state version its snapshot is of keeps no state it
+    resolved from (campaign/state/history.py ``resolution_starts``): its opening state
+    must then be the state now, checked on every resolution of the suite, since a rollback
+    would restore it."""
+    from campaign.models import PhaseSnapshot
+    from campaign.state import history, snapshots
+
+    resolution_starts = history.resolution_starts
+
+    def checked_resolution_starts(campaign, phase):
+        opened = PhaseSnapshot.objects.filter(phase=phase, state_version=campaign.state_version)
+        for snapshot in opened:
+            now = snapshots.read_state(campaign)
+            assert now == history.opening_state(snapshot, campaign.ruleset), (
+                f"{campaign} changed since {phase} opened without a new state version"
+            )
+        resolution_starts(campaign, phase)
+
+    monkeypatch.setattr(history, "resolution_starts", checked_resolution_starts)

@@ -15,13 +15,21 @@ from campaign.models.core import Campaign, Phase
 class PhaseSnapshot(models.Model):
     """The game state as it was when a phase opened, and what a rollback of the phase
     needs: the newest log line and roll then, and, once its resolution starts, the newest
-    log line before it and the state it resolved from (not the opening state when the GM
-    edited the state, or a player changed a standing order, meanwhile). States are raw
+    log line before it and, where it was not the opening state (the GM edited the state,
+    or a player changed a standing order, meanwhile), the state it resolved from. States are raw
     (campaign/state/snapshots.py: ``decode`` gives them as ``archive.state_of(ids=True)``)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshots")
     phase = models.OneToOneField(Phase, on_delete=models.CASCADE, related_name="snapshot")
     state = models.JSONField(help_text=_("The raw state when the phase opened."))
+    state_version = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text=_(
+            "The campaign's state version the opening state is of: while the campaign is "
+            "at it, the phase resolves from its opening state."
+        ),
+    )
     event_id = models.PositiveBigIntegerField(
         default=0, help_text=_("The campaign's newest log line once the phase was open.")
     )
@@ -36,7 +44,9 @@ class PhaseSnapshot(models.Model):
     before = models.JSONField(
         null=True,
         blank=True,
-        help_text=_("The raw state the phase resolved from; null: not started."),
+        help_text=_(
+            "The raw state the phase resolved from; null: not started, or its opening state."
+        ),
     )
     options = models.JSONField(
         null=True, blank=True, help_text=_("The rule options the phase resolved with.")

@@ -28,7 +28,7 @@ from campaign.core.changes import locked_campaign
 from campaign.errors import ServiceError
 from campaign.models import Campaign
 from campaign.play.scheduling import state_edited
-from campaign.state import world_cache
+from campaign.state import persistence, world_cache
 from rules.gm_orders import edit_line
 from rules.log import GM, Change, LogLine
 from rules.refusals import EditError
@@ -55,8 +55,7 @@ def edit_service(
             raise ServiceError(gettext("Unknown edit “%(edit)s”.") % {"edit": edit})
         with transaction.atomic():
             campaign = locked_campaign(campaign_id)
-            kept = world_cache.kept_world(campaign) if from_page is not None else None
-            loaded = load(campaign) if kept is None else from_page(kept, campaign)
+            loaded = persistence.loaded_for_change(campaign, load, from_page)
             if ready is not None:
                 ready(loaded)
             try:

@@ -268,6 +268,5 @@ def finish_phase(campaign: Campaign, phase: Phase, actor, world: Any = None) -> 
         phase=phase,
         rule=spec.rules[0],
     )
-    opened = open_phase(campaign, *next_position(campaign, phase), world)
-    campaign.bump_version()
-    return opened
+    campaign.bump_version()  # first: the next phase's snapshot is of the new state version
+    return open_phase(campaign, *next_position(campaign, phase), world)

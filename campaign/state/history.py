@@ -36,7 +36,7 @@ import copy
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count
+from django.db.models import Case, Count, JSONField, Q, When
 
 from campaign.models import (
     Campaign,
@@ -54,11 +54,14 @@ from campaign.state import snapshots
 
 
 def phase_opened(campaign: Campaign, phase: Phase) -> None:
-    """Snapshot the state as ``phase`` opens: one INSERT, the database building the state."""
+    """Snapshot the state as ``phase`` opens, with the state version it is of: one INSERT,
+    the database building the state. The caller's transaction changes the state no more
+    without bumping the state version again."""
     PhaseSnapshot.objects.create(
         campaign=campaign,
         phase=phase,
         state=snapshots.state_expression(campaign),
+        state_version=campaign.state_version,
         event_id=snapshots.newest(Event, campaign),
         roll_id=snapshots.newest(RollRecord, campaign),
     )
@@ -67,10 +70,17 @@ def phase_opened(campaign: Campaign, phase: Phase) -> None:
 def resolution_starts(campaign: Campaign, phase: Phase) -> None:
     """Note, as ``phase`` starts to resolve, where its resolution's log lines begin, the
     state it resolves from, its options and dice mode: one UPDATE (nothing for a phase
-    without a snapshot)."""
+    without a snapshot). The state it resolves from is kept only where it may differ
+    from the opening state: where the campaign has moved on from the snapshot's state
+    version (every change of the state bumps it under the campaign's lock)."""
+    unchanged = Q(state_version=campaign.state_version)
     PhaseSnapshot.objects.filter(phase=phase).update(
         resolution_event_id=snapshots.newest(Event, campaign),
-        before=snapshots.state_expression(campaign),
+        before=Case(
+            When(unchanged, then=None),
+            default=snapshots.state_expression(campaign),
+            output_field=JSONField(),
+        ),
         options=campaign.options,
         dice_mode=campaign.dice_mode,
     )

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Self, TypeVar
 from django.utils import timezone
 
 from campaign.models import Adjacency, Area, Campaign, Event, Phase, Power, RollRecord
+from campaign.state import world_cache
 from campaign.state.json_rows import insert_rows
 from rules.log import GM, LogLine
 from rules.text import message_of
@@ -90,18 +91,35 @@ class Loaded:
         return cls(world, before, power_ids, area_ids, campaign)
 
 
+def loaded_for_change(
+    campaign: Campaign,
+    load: Callable[[Campaign], Any],
+    from_page: Callable[[Any, Campaign], Any] | None,
+) -> Any:
+    """What a change (a GM edit, a phase) of the locked ``campaign`` starts from, a
+    ruleset's Loaded: the World kept for its state version (campaign/state/world_cache.py)
+    as ``from_page`` makes it one, else ``load``ed from the database (a cold cache, or a
+    ruleset without ``from_page``). No change comes between: every change of the state
+    bumps the state version under the lock the caller holds."""
+    kept = world_cache.kept_world(campaign) if from_page is not None else None
+    return load(campaign) if kept is None else from_page(kept, campaign)
+
+
 def phase_service(
     load: Callable[[Campaign], Loaded],
     resolver: Callable[..., object],
     write: Callable[[Loaded, PhaseContext], None],
+    *,
+    from_page: Callable[[Any, Campaign], Loaded] | None = None,
 ) -> Callable[[PhaseContext], None]:
-    """A ruleset's phase service: ``load`` the campaign's World, let the pure ``resolver``
+    """A ruleset's phase service: ``load`` the campaign's World (or take the one the pages
+    keep, through ``from_page``: loaded_for_change), let the pure ``resolver``
     change it with the orders and dice of the PhaseContext, ``write`` what changed. What
     the resolver answers (its outcomes) is in the log it wrote; the service answers None:
     the phase is resolved. It leaves the World it wrote in ``context.world``."""
 
     def service(context: PhaseContext) -> None:
-        loaded = load(context.campaign)
+        loaded = loaded_for_change(context.campaign, load, from_page)
         resolver(loaded.world, context.orders, context.dice)
         write(loaded, context)
         context.world = loaded.world

@@ -3,9 +3,9 @@ the readers of one version (a player's page, its polls, the GM's dashboard and f
 build it once, and a player's orders, which the World does not hold, leave it as it is
 (they bump the campaign's version, not its state version). A GM edit keeps the World it
 wrote, once its transaction has committed, so that its answer and the pages after it do
-not read the state again; and it starts from the World kept for the version it holds
-locked, since no change can come between (every change of the state bumps the state
-version under that lock). Phase services load the World afresh.
+not read the state again. A GM edit and a phase service start from the World kept for
+the version they hold locked (persistence.loaded_for_change), since no change can come between:
+every change of the state bumps the state version under that lock.
 
 Keyed by the state version, which every change of the state bumps, so a cached World is
 never older than the campaign it is read for; a cache that is down or cold builds it as

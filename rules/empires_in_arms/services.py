@@ -384,11 +384,16 @@ def stored_world(loaded: Loaded) -> state.World:
 # -- phase services -----------------------------------------------------------------
 
 
+def loaded_from_page(world: state.World, campaign: Campaign) -> Loaded:
+    """The World the pages keep (campaign/state/world_cache.py) as load_state gives it."""
+    return Loaded.of_page(world, campaign, world.copy())
+
+
 def _phase_service(resolver: Callable[..., phases.Outcomes]) -> Callable[[PhaseContext], None]:
     def write(loaded: Loaded, context: PhaseContext) -> None:
         persist(loaded, context.campaign, context.phase, context.actor)
 
-    return persistence.phase_service(load_state, resolver, write)
+    return persistence.phase_service(load_state, resolver, write, from_page=loaded_from_page)
 
 
 resolve_peace = _phase_service(phases.resolve_peace)
@@ -407,7 +412,7 @@ gm_edit = gm_edits.edit_service(
     lambda loaded, campaign, actor: persist(loaded, campaign, campaign.phase, actor),
     settle=phases.immediate_checks,
     stored=stored_world,
-    from_page=lambda world, campaign: Loaded.of_page(world, campaign, world.copy()),
+    from_page=loaded_from_page,
 )
 gm_edit.__doc__ = """Apply one GM edit, run the immediate EIA-7 endings, log it with who made
 it (and the order for the GM it carries out, ``carrying_out``: rules/gm_orders.py)."""

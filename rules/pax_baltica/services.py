@@ -229,11 +229,12 @@ def stored_world(loaded: Loaded) -> state.World:
 
 
 def _phase_service(resolver: Callable[..., phases.Outcomes]) -> Callable[[PhaseContext], None]:
-    """Load the World (with the campaign's secret and the phase's dice context, which
-    order the pool draws), resolve, persist, and leave the World for the next phase."""
+    """Load the World (the one the pages keep, if kept: persistence.loaded_for_change),
+    with the campaign's secret and the phase's dice context, which order the pool draws;
+    resolve, persist, and leave the World for the next phase."""
 
     def service(context: PhaseContext) -> None:
-        loaded = load_state(context.campaign)
+        loaded = persistence.loaded_for_change(context.campaign, load_state, Loaded.of_page)
         loaded.world.secret = context.campaign.secret
         loaded.world.dice_context = context.phase.dice_context
         resolver(loaded.world, context.orders, context.dice)

@@ -154,6 +154,7 @@ def pb_case(monkeypatch, key: str) -> Case:
         return resolving(campaign, users["gm"])
     seeded_to(campaign, "actions")
     PbSide.objects.filter(campaign=campaign, key="coalition").update(actions=4)
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     order(campaign, "saxony", {"reinforce": [{"block": ids["August II"], "actions": 2}]})
     order(
         campaign,

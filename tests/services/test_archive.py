@@ -124,6 +124,7 @@ def played_pb(monkeypatch):
         carried_by=Block.objects.get(campaign=campaign, name="Wachtmeister")
     )
     campaign.refresh_from_db()
+    campaign.bump_version()  # as the GM's edit would
     assert campaign.phase.key == "forage"
     return campaign, users
 

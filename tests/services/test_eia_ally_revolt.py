@@ -20,6 +20,7 @@ def test_a_revolt_in_an_allys_minor_is_written_ended_with_its_let_down(monkeypat
     austria = Power.objects.get(campaign=campaign, key="austria")  # holds Minor 001
     a, b = sorted((gb, austria), key=lambda p: p.pk)  # the pair is stored ordered
     PowerRelation.objects.create(campaign=campaign, a=a, b=b, kind="alliance")
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     order(campaign, "great_britain", {"targets": ["minor-1"]})
     resolve(campaign)  # revolt step: 6 +1 breaks out, then ends at once
     revolt = Revolt.objects.get(campaign=campaign, area__key="minor-1")

@@ -26,6 +26,7 @@ from campaign.records import rollback
 from campaign.records.archive import export_campaign, import_campaign, state_of
 from campaign.records.replay import replay
 from campaign.records.verify import verify_phase
+from campaign.state.history import resolved_from
 from campaign.state.snapshots import decode, read_state
 from rules.dice import seed_hash
 from rules.empires_in_arms.legal import revolt_targets
@@ -170,6 +171,26 @@ def test_every_phase_keeps_its_opening_state_and_the_state_it_resolved_from():
     assert set(PhaseSnapshot.objects.filter(campaign=campaign).values_list("phase", flat=True)) == {
         p.pk for p in Phase.objects.filter(campaign=campaign)
     }
+
+
+def test_a_phase_resolved_from_its_opening_state_keeps_it_once():
+    """Nothing changed the state while the revolt step was open (a player's orders do not):
+    it keeps no second copy, and resolved from its opening state, which a rollback restores."""
+    campaign = quarter_campaign()
+    users = seat_users(campaign)
+    resolve(campaign, users["gm"])  # peace
+    campaign.refresh_from_db()
+    revolt = PhaseSnapshot.objects.get(phase=campaign.phase)
+    assert revolt.state_version == campaign.state_version
+    order(campaign, "great_britain", {"targets": ["minor-0"]}, users["other_player"])
+    opened = state_of(campaign, ids=True)
+    resolve(campaign, users["gm"])
+    revolt.refresh_from_db()
+    assert revolt.before is None and revolt.resolution_event_id is not None
+    assert resolved_from(revolt, campaign.ruleset) == opened
+
+    rollback.roll_back(campaign_id=campaign.pk, actor=users["gm"])
+    assert state_of(campaign, ids=True) == opened
 
 
 def vq_waiting():
@@ -473,6 +494,7 @@ def test_a_history_page_shows_the_map_and_log_as_they_were_once_the_phase_resolv
     Area.objects.filter(campaign=campaign, key="palatinate").update(
         controller=Area.objects.get(campaign=campaign, key="andalusia").home_power
     )  # later, Spain holds the Palatinate
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     resolve(campaign, users["gm"])  # the land phase
     for role in ("gm", "observer", "player", "other_player"):
         status, html = page(users[role], campaign, revolt)

@@ -53,6 +53,8 @@ def give_first_season_orders(campaign) -> None:
     )
     resolve(campaign)
     PbSide.objects.filter(campaign=campaign, key="coalition").update(actions=4)  # the GM's roll
+    campaign.refresh_from_db()
+    campaign.bump_version()  # as the GM's edit would
     august, danes, menshikov = ids(campaign, "August II", "Danish fleet", "Menshikov")
     order(
         campaign,

@@ -241,6 +241,7 @@ def test_a_change_without_a_logged_edit_before_a_phase_resolved_is_named():
     EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="france").update(
         pays_bad_roll=False
     )
+    campaign.bump_version()  # as a change in the admin does
     resolve(campaign, users["gm"], faces=BAD_ROLL_UNPAID)
     report = replay(campaign.pk)
     assert report.edited == [LAND]

@@ -101,6 +101,7 @@ def play_revolts(campaign, monkeypatch, counted) -> None:
     VqUnits.objects.create(
         campaign=campaign, power=lyon.controller, kind="naval", area=lyon, count=1
     )
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     dice_for(monkeypatch, "impulse_protestant", REVOLT_FACES, SEED_FACES)
     advance_to(campaign, "impulse_protestant")
     order(campaign, "protestant", {"action": "revolt", "target": "lyon", "cp": 4})

@@ -646,6 +646,7 @@ def test_a_revolt_whose_target_changed_since_the_order_is_refused_at_resolution(
     order = {"action": "revolt", "target": "lyon", "cp": "3"}
     assert post_orders(as_role("protestant"), vq, order).status_code == 200
     VqSpace.objects.filter(area__campaign=vq, area__key="lyon").update(besieged=True)
+    vq.bump_version()  # as every change of the state does (pages keep the World by it)
     assert advance(as_role("gm"), vq).status_code == 302  # no dice rolled
     assert "Lyon is under siege: no revolt there." in log_text(vq)
     assert controller(vq, "lyon") == "france" and stage(vq) is None

@@ -1,10 +1,10 @@
 """The pages read the World from the shared cache for the campaign's state version
 (campaign/state/world_cache.py): built once a version, afresh after any change of the
 state, and kept across a player's orders, which the World does not hold. A GM edit keeps
-the World it wrote once it has committed, so its answer reads no state again, and starts
-from the World kept for the version it locks, reading the state only when the cache does
-not have it (tests/conftest.py checks on every edit of the suite that each of these
-Worlds is the one the rows hold)."""
+the World it wrote once it has committed, so its answer reads no state again. An edit and
+a phase start from the World kept for the version they lock, reading the state only when
+the cache does not have it (tests/conftest.py checks on every edit and phase of the suite
+that each of these Worlds is the one the rows hold)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from django.urls import reverse
 
 from campaign.models import Campaign
 from campaign.play import gm_edits
-from campaign.play.services import submit_orders
-from campaign.state import world_cache
+from campaign.play.services import resolve_open_phase, submit_orders
+from campaign.state import persistence, world_cache
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db
@@ -140,6 +140,7 @@ def spain_edit(campaign, gm, treasury: int) -> int:
 
 def test_an_edit_starts_from_the_world_kept_for_the_version_it_locks(client, monkeypatch):
     monkeypatch.setattr(gm_edits, "world_cache", world_cache)  # counted without the check
+    monkeypatch.setattr(persistence, "world_cache", world_cache)
     campaign = make_eia_campaign(areas=4)
     gm = seat_users(campaign, player="france")["gm"]
     client.force_login(gm)
@@ -150,3 +151,25 @@ def test_an_edit_starts_from_the_world_kept_for_the_version_it_locks(client, mon
     cold = spain_edit(campaign, gm, 62)
     assert warm < cold - 5  # the cold edit read the state's tables; the warm one its ids
     assert "<td>$62</td>" in spain_row(client.get(dashboard).content.decode())
+
+
+def resolved(campaign, gm) -> int:
+    """The open phase resolved as the GM's button resolves it: how many queries it took."""
+    campaign.refresh_from_db()
+    with CaptureQueriesContext(connection) as queries:
+        resolve_open_phase(campaign_id=campaign.pk, expected_phase_id=campaign.phase_id, actor=gm)
+    return len(queries)
+
+
+def test_a_phase_starts_from_the_world_kept_for_the_version_it_locks(client, monkeypatch):
+    monkeypatch.setattr(persistence, "world_cache", world_cache)  # counted without the check
+    campaign = make_eia_campaign(areas=4)
+    gm = seat_users(campaign, player="france")["gm"]
+    client.force_login(gm)
+    detail = reverse("campaign:detail", args=[campaign.pk])
+    assert client.get(detail).status_code == 200  # keeps the World of this version
+    warm = resolved(campaign, gm)  # peace
+    assert client.get(detail).status_code == 200
+    cache.clear()
+    cold = resolved(campaign, gm)  # the revolt step
+    assert warm < cold - 5  # the cold phase read the state's tables; the warm one its ids
