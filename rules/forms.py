@@ -54,6 +54,9 @@ def _interpolate(message, params: dict) -> str:
 interpolate_lazy = lazy(_interpolate, str)
 
 
+SAFE_ID = re.compile(r"[A-Za-z0-9_-]+")  # an item an HTML id and a CSS selector take as it is
+
+
 def row_auto_id(cls: type, pk) -> str:
     """HTML ids unique per form on a page with many forms of one kind."""
     return f"id_{cls.__name__}_{pk}_%s"
@@ -293,6 +296,13 @@ class BaseEditForm(forms.Form):
     def instance(cls, world: Any, item: str) -> BaseEditForm | None:
         """The form of ``item`` among ``instances``, or None."""
         return next((form for form in cls.instances(world) if row_item(form) == item), None)
+
+    @property
+    def element_id(self) -> str:
+        """The HTML id of a per-item form's element ("" for a form without one): what an
+        edit that changed its row alone answers in place of."""
+        item = row_item(self)
+        return str(self.auto_id) % "edit-row" if SAFE_ID.fullmatch(item) else ""
 
     @property
     def offers_choices(self) -> bool:

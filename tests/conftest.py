@@ -13,6 +13,7 @@ so an optional test (the browser walk, the validator, the PostgreSQL races) cann
 quietly not run.
 """
 
+import copy
 import os
 import zlib
 from types import SimpleNamespace
@@ -133,8 +134,10 @@ def kept_worlds_are_as_stored(monkeypatch):
     """Every World a GM edit keeps for the pages (campaign/state/world_cache.py ``keep``) must
     be the one its ruleset's ``load_world`` reads from the rows just written, and every
     World an edit or a phase starts from, kept for the version it locked, the one it reads
-    from the rows under that lock: checked on every edit and phase of the suite, since a
-    difference would be shown to every reader and written back by the next change."""
+    from the rows under that lock, and every World a change carries over to its new
+    version (``carry_over``) the one the changed rows give: checked on every edit, phase
+    and absence of the suite, since a difference would be shown to every reader and
+    written back by the next change."""
     from campaign.play import gm_edits
     from campaign.state import persistence, world_cache
 
@@ -153,6 +156,19 @@ def kept_worlds_are_as_stored(monkeypatch):
     checked = SimpleNamespace(keep=checked_keep, kept_world=checked_kept_world)
     monkeypatch.setattr(gm_edits, "world_cache", checked)
     monkeypatch.setattr(persistence, "world_cache", checked)
+
+    carry_over = world_cache.carry_over
+
+    def checked_carry_over(campaign, version):
+        locked = copy.copy(campaign)
+        locked.state_version = version
+        kept = world_cache.kept_world(locked)
+        if kept is not None:
+            read = campaign.rules.load_world(campaign)
+            assert kept == read, f"the change of {campaign} changed what its World holds"
+        carry_over(campaign, version)
+
+    monkeypatch.setattr(world_cache, "carry_over", checked_carry_over)
 
 
 @pytest.fixture(autouse=True)

@@ -22,6 +22,7 @@ from campaign.errors import Conflict, ServiceError
 from campaign.models import Campaign, Event, Phase, Seat
 from campaign.notify.webhooks import check_webhook
 from campaign.play.lifecycle import resolve_when_everyone_is_ready, settle
+from campaign.state import world_cache
 from rules.text import Join, Text
 from rules.translation import Term
 
@@ -344,7 +345,9 @@ def set_absent(*, campaign_id: int, power_id: int, absent: bool, actor) -> None:
         else:
             said = Text("%(power)s is back.", power=power.display_name)
         log(campaign, Event.Kind.SEAT, said, actor=actor, power=power)
+        locked_version = campaign.state_version
         campaign.bump_version()
+        world_cache.carry_over(campaign, locked_version)  # no World holds an absence
         settle(campaign)
 
 

@@ -5,7 +5,9 @@ build it once, and a player's orders, which the World does not hold, leave it as
 wrote, once its transaction has committed, so that its answer and the pages after it do
 not read the state again. A GM edit and a phase service start from the World kept for
 the version they hold locked (persistence.loaded_for_change), since no change can come between:
-every change of the state bumps the state version under that lock.
+every change of the state bumps the state version under that lock. A change that bumps
+the state version but changes nothing a World holds (a power's absence) carries the kept
+World over to its new version (``carry_over``).
 
 Keyed by the state version, which every change of the state bumps, so a cached World is
 never older than the campaign it is read for; a cache that is down or cold builds it as
@@ -49,9 +51,26 @@ def keep(campaign: Campaign, world: Any) -> None:
     transaction.on_commit(lambda: cache.set(key, packed, None))
 
 
-def _key(campaign: Campaign) -> str:
+def carry_over(campaign: Campaign, version: int) -> None:
+    """Keep the World kept for the campaign's state version ``version`` as its World at its
+    current state version too, once the caller's transaction has committed: for a change
+    that bumps the state version (the GM's open forms go stale) but changes nothing a
+    World holds, such as a power's absence (its seat's, not its pieces'). A World kept
+    for the current version meanwhile stays."""
+    old, new = _key(campaign, version), _key(campaign)
+
+    def carry() -> None:
+        packed = cache.get(old)
+        if packed is not None:
+            cache.add(new, packed, None)
+
+    transaction.on_commit(carry)
+
+
+def _key(campaign: Campaign, version: int | None = None) -> str:
     # z: compressed; s: the state version, which a player's orders do not bump
-    return f"world-z:{campaign.pk}:s{campaign.state_version}:{campaign.ruleset}"
+    version = campaign.state_version if version is None else version
+    return f"world-z:{campaign.pk}:s{version}:{campaign.ruleset}"
 
 
 def _packed(world: Any) -> bytes:

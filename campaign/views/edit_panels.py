@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from campaign.play import gm_orders
 from campaign.views.context import CampaignState
-from rules.forms import row_item
+from rules.forms import RowEditForm, row_item
 
 EDIT_PICKER_FROM = 20  # more items than this: a picker, and the item's form on demand
 
@@ -65,3 +65,24 @@ def opened_panel(state: CampaignState, key: str, form_class, item: str = "", pre
     forms (``panel_body``)."""
     body = panel_body(state, form_class, item, prefilled)
     return {"key": key, "submit_label": form_class.submit_label, **body}
+
+
+def edited_row(before: CampaignState, after: CampaignState, key: str, form) -> dict | None:
+    """The panel an edit's answer shows when the edit changed only the row ``form`` edits
+    (the item's form alone, prefilled again; the rest of the panel stands as the page
+    shows it): a row form whose edit left the lines above the rows, every other row and
+    its own caption as they were. None: the whole panel is sent again."""
+    form_class, item = type(form), row_item(form)
+    if not (form.element_id and issubclass(form_class, RowEditForm)):
+        return None
+
+    def panel_without_row(world) -> tuple:
+        rows = form_class.rows(world)
+        others = [row for row in rows if str(row.key) != item]
+        captions = [row.caption for row in rows if str(row.key) == item]
+        return form_class.current(world), others, captions
+
+    edited = form_class.instance(after.world, item)
+    if edited is None or panel_without_row(before.world) != panel_without_row(after.world):
+        return None
+    return {"key": key, "submit_label": form_class.submit_label, "form": edited}

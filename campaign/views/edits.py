@@ -10,6 +10,7 @@ from django.http import Http404
 from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import reswap, retarget
 
 from campaign.errors import Conflict, ServiceError
 from campaign.play import gm_orders
@@ -17,12 +18,13 @@ from campaign.play.envelope_forms import EditRowForm
 from campaign.query_forms import EditItemForm
 from campaign.views.access import gm_seat
 from campaign.views.context import CampaignState, load_state, map_look
-from campaign.views.edit_panels import edit_forms, opened_panel
+from campaign.views.edit_panels import edit_forms, edited_row, opened_panel
 from campaign.views.gm import (
     GM_PAGE,
     act,
     answer_change,
     dashboard_context,
+    moved_on,
     perform,
     shown_after,
     state_context,
@@ -58,25 +60,31 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
     """An edit sent by the dashboard's HTMX form: its panel again, saying what was done,
     and out of band what the edit changes (the map if any area looks different, the
     state panels, who owes orders, the log's new lines, the state version every form
-    carries). A refusal answers the same with the reason and the state as it now is (the
-    input kept where it was refused), having changed nothing."""
+    carries); only the edited row's form, in its place, where the edit changed nothing
+    else of the panel (``edited_row``). A refusal answers the whole panel with the reason
+    and the state as it now is (the input kept where it was refused), having changed
+    nothing."""
     drawn = map_look(state)  # the map as the GM's page shows it now
     try:
         outcome = act(request, state, form, make, prefix)
         shown, bound = load_state(gm_seat(request.user, state.campaign.pk)), None
+        row = None if moved_on(state, shown) else edited_row(state, shown, key, form)
     except ServiceError as error:
         outcome, shown = error, shown_after(request, state, error)
-        bound = None if isinstance(error, Conflict) else form
+        bound, row = (None if isinstance(error, Conflict) else form), None
 
     def context() -> dict:
         return {
             **state_context(shown),
-            "panel": opened_panel(shown, key, type(form), row_item(form), prefilled=bound),
+            "panel": row or opened_panel(shown, key, type(form), row_item(form), prefilled=bound),
             # a refusal may meet a page out of date: its map is sent again with the state
             "map_changed": isinstance(outcome, ServiceError) or map_look(shown) != drawn,
         }
 
-    return answer_change(request, state, shown, outcome, f"{GM_PAGE}#edit_done", context)
+    if row is None:
+        return answer_change(request, state, shown, outcome, f"{GM_PAGE}#edit_done", context)
+    answer = answer_change(request, state, shown, outcome, f"{GM_PAGE}#row_edited", context)
+    return reswap(retarget(answer, f"#{row['form'].element_id}"), "outerHTML")
 
 
 @login_required

@@ -1,14 +1,19 @@
-"""A GM edit sent by the dashboard's HTMX form answers in place: the edited panel, and out
-of band only what the edit changes, with every form's state version renewed; a refusal
-answers the same way, having changed nothing."""
+"""A GM edit sent by the dashboard's HTMX form answers in place: the edited row's form
+where the edit changed nothing else of its panel, else the whole panel, and out of band
+only what the edit changes, with every form's state version renewed; a refusal answers
+the whole panel, having changed nothing."""
 
 import re
+from dataclasses import replace
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from campaign.models import Campaign, Event
+from campaign.play.services import seat_for
+from campaign.views.context import load_state
+from campaign.views.edit_panels import edit_forms, edited_row
 from rules.empires_in_arms.models import EiaPowerStatus
 from tests.factories import make_eia_campaign, seat_users, snapshot
 from tests.gm_forms import log_seen
@@ -45,16 +50,28 @@ def oob_ids(html: str) -> set[str]:
 
 
 @pytest.mark.raw_gm_posts
-def test_an_edit_answers_with_its_panel_and_what_it_changed(campaign, client_as):
+def test_an_edit_answers_with_its_row_and_what_it_changed(campaign, client_as):
     gm, before = client_as("gm"), Campaign.objects.get(pk=campaign.pk).state_version
     data = {**spain_power_edit(campaign), "log_seen": log_seen(gm, campaign)}
     response = post_edit(gm, campaign, data, **HTMX)
     html = response.content.decode()
     assert response.status_code == 200 and "<html" not in html
     assert spain(campaign).zone == "Dominant" and spain(campaign).political_points == 9
-    assert re.search(r'<p class="notice success" role="status">[^<]*Spain[^<]*</p>', html)
+    # the row's form takes the place of the one sent; the other powers' rows stand
+    assert response["HX-Retarget"] == "#id_PowerForm_spain_edit-row"
+    assert response["HX-Reswap"] == "outerHTML"
+    assert html.lstrip().startswith('<form id="id_PowerForm_spain_edit-row"')
     assert 'id="id_PowerForm_spain_zone"' in html and 'value="Dominant" selected' in html
-    assert oob_ids(html) == {"state-panels", "submissions", "gm-orders", "rollback"}
+    assert "id_PowerForm_france" not in html
+    notice = r'<div id="edit-power-notice" data-hx-swap-oob="true"><p class="notice success"'
+    assert re.search(notice + r' role="status">[^<]*Spain[^<]*</p></div>', html)
+    assert oob_ids(html) == {
+        "edit-power-notice",
+        "state-panels",
+        "submissions",
+        "gm-orders",
+        "rollback",
+    }
     # the log's new line follows the open phase's lines on the page, not the whole log
     phase = Campaign.objects.get(pk=campaign.pk).phase_id
     added = html.split(f'<ol data-hx-swap-oob="beforeend:#log-lines-{phase}" data-log-added>', 1)[1]
@@ -124,6 +141,7 @@ def test_a_stale_edit_answers_the_current_panel_and_changes_nothing(campaign, cl
     html = response.content.decode()
     assert response.status_code == 409 and "<html" not in html
     assert snapshot(campaign) == before
+    assert "HX-Retarget" not in response and 'id="id_PowerForm_france_zone"' in html  # all rows
     assert '<p class="notice error" role="status">The campaign changed after' in html
     assert "map" in oob_ids(html)  # the page was out of date: its map comes again too
     assert re.search(r'id="id_PowerForm_spain_political_points" [^>]*value="9"', html) or re.search(
@@ -142,6 +160,17 @@ def test_a_refused_edit_keeps_the_input_and_says_why(campaign, client_as):
     assert response.status_code == 422 and snapshot(campaign) == before
     assert "enter a whole number from" in html
     assert 'value="99999"' in html
+    assert "HX-Retarget" not in response and 'id="id_PowerForm_france_zone"' in html
+
+
+def test_an_edit_that_changed_another_row_answers_the_whole_panel(campaign, users):
+    before = load_state(seat_for(users["gm"], campaign.pk))
+    form = edit_forms(before)["power"].instance(before.world, "spain")
+    world = before.world.copy()
+    world.powers["spain"] = replace(world.powers["spain"], treasury=77)
+    assert edited_row(before, replace(before, world=world), "power", form)["form"] is not None
+    world.powers["france"] = replace(world.powers["france"], treasury=78)
+    assert edited_row(before, replace(before, world=world), "power", form) is None
 
 
 @pytest.mark.raw_gm_posts

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from campaign.models import Campaign
 from campaign.play import gm_edits
+from campaign.play.scheduling import set_absent
 from campaign.play.services import resolve_open_phase, submit_orders
 from campaign.state import persistence, world_cache
 from tests.factories import make_eia_campaign, seat_users
@@ -173,3 +174,22 @@ def test_a_phase_starts_from_the_world_kept_for_the_version_it_locks(client, mon
     cache.clear()
     cold = resolved(campaign, gm)  # the revolt step
     assert warm < cold - 5  # the cold phase read the state's tables; the warm one its ids
+
+
+def test_a_power_marked_absent_keeps_the_world_of_the_version_before(
+    client, loads, django_capture_on_commit_callbacks
+):
+    campaign = make_eia_campaign(areas=4)
+    users = seat_users(campaign, player="france", other="spain")
+    client.force_login(users["player"])
+    detail = reverse("campaign:detail", args=[campaign.pk])
+    assert client.get(detail).status_code == 200
+    loads.clear()
+    spain = campaign.powers.get(key="spain")
+    with django_capture_on_commit_callbacks(execute=True):
+        set_absent(campaign_id=campaign.pk, power_id=spain.pk, absent=True, actor=users["gm"])
+    assert client.get(detail).status_code == 200
+    assert loads == []  # an absence is no part of the World: the kept one serves the new version
+    Campaign.objects.get(pk=campaign.pk).bump_version()  # any other change
+    assert client.get(detail).status_code == 200
+    assert loads == [campaign.pk]
