@@ -117,6 +117,7 @@ def test_an_ally_cannot_overspend_and_a_forage_without_shortage_resolves_at_once
             location=campaign.areas.get(key="livland"), strength=2
         )
         PbTerritory.objects.filter(area__campaign=campaign).update(forage_points=30)
+        campaign.bump_version()  # as every change of the state does (pages keep the World by it)
         tabs = tabs_for(
             browser, live_server, *((u.username, PASSWORD) for u in (*users.values(), gm))
         )
