@@ -558,6 +558,7 @@ def the_year(campaign, users, ids):
 
     # Actions
     PbSide.objects.filter(campaign=campaign, key="coalition").update(actions=4)
+    campaign.bump_version()  # as every change of the state does (pages keep the World by it)
     yield (
         {f"act_{ids['Regiment 000']}": "1", f"move_{ids['Wachtmeister']}": "central_baltic"},
         {"siege_narva": "on"},
