@@ -81,9 +81,9 @@ def edit_in_place(request, state: CampaignState, key: str, form, make, prefix: s
             "map_changed": isinstance(outcome, ServiceError) or map_look(shown) != drawn,
         }
 
+    answer = answer_change(request, state, shown, outcome, f"{GM_PAGE}#edit_done", context)
     if row is None:
-        return answer_change(request, state, shown, outcome, f"{GM_PAGE}#edit_done", context)
-    answer = answer_change(request, state, shown, outcome, f"{GM_PAGE}#row_edited", context)
+        return answer
     return reswap(retarget(answer, f"#{row['form'].element_id}"), "outerHTML")
 
 
