@@ -4,10 +4,10 @@ build it once, and a player's orders, which the World does not hold, leave it as
 (they bump the campaign's version, not its state version). A GM edit keeps the World it
 wrote, once its transaction has committed, so that its answer and the pages after it do
 not read the state again. A GM edit and a phase service start from the World kept for
-the version they hold locked (persistence.loaded_for_change), since no change can come between:
-every change of the state bumps the state version under that lock. A change that bumps
-the state version but changes nothing a World holds (a power's absence) carries the kept
-World over to its new version (``carry_over``).
+the version they hold locked (persistence.loaded_for_change), since no change can come
+between: every change of the state bumps the state version under that lock. A change
+that bumps the state version but changes nothing a World holds (a power's absence)
+carries the kept World over to its new version (``carry_over``).
 
 Keyed by the state version, which every change of the state bumps, so a cached World is
 never older than the campaign it is read for; a cache that is down or cold builds it as
