@@ -16,8 +16,9 @@ class PhaseSnapshot(models.Model):
     """The game state as it was when a phase opened, and what a rollback of the phase
     needs: the newest log line and roll then, and, once its resolution starts, the newest
     log line before it and, where it was not the opening state (the GM edited the state,
-    or a player changed a standing order, meanwhile), the state it resolved from. States are raw
-    (campaign/state/snapshots.py: ``decode`` gives them as ``archive.state_of(ids=True)``)."""
+    or a player changed a standing order, meanwhile), the state it resolved from. States
+    are raw (campaign/state/snapshots.py: ``decode`` gives them as
+    ``archive.state_of(ids=True)``)."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshots")
     phase = models.OneToOneField(Phase, on_delete=models.CASCADE, related_name="snapshot")
