@@ -8,8 +8,11 @@ zooming) are kept in artifacts/browser/ for a person to look at."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from django.urls import reverse
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from campaign.play.scenarios import create_campaign
 from tests.browser.conftest import CHROMIUM_ARGS  # noqa: F401  (the browser fixture's flags)
@@ -84,9 +87,25 @@ def open_map(browser, base_url: str, user, width: int):
 
 
 def settle(page) -> None:
-    """The map's first view is set once its zoom has run (two animation frames)."""
+    """The map's first view is set once its zoom and pan have run, each in an animation
+    frame asked for before the three this waits for."""
     page.wait_for_function("() => document.querySelector('#map-svg')?.dataset.zoomable")
-    page.wait_for_timeout(300)
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() =>"
+        " requestAnimationFrame(() => requestAnimationFrame(done))))"
+    )
+
+
+def scale_once_past(page, scale: float) -> float:
+    """The map's scale once it has passed `scale`, or after five seconds: Panzoom animates
+    each step, and a busy machine may take seconds over it."""
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            "(scale) => document.querySelector('#map-svg').getScreenCTM().a > scale",
+            arg=scale,
+            timeout=5_000,
+        )
+    return page.evaluate(MEASURE)["scale"]
 
 
 def check_first_view(page, who: str) -> None:
@@ -139,8 +158,7 @@ def test_the_drawn_map_reads_at_its_first_view_and_zooms(
                     before = page.evaluate(MEASURE)["scale"]
                     page.get_by_role("button", name="Zoom in").click()
                     page.get_by_role("button", name="Zoom in").click()
-                    page.wait_for_timeout(400)
-                    assert page.evaluate(MEASURE)["scale"] > before * 1.5
+                    assert scale_once_past(page, before * 1.5) > before * 1.5
                     page.locator("#map").screenshot(path=f"{shot}_zoomed.png")
                     assert not problems, problems
                 finally:
