@@ -76,7 +76,9 @@ class CampaignAdmin(StateAdmin):
     list_filter = ["ruleset"]
     search_fields = ["name"]
     inlines = [PowerInline, SeatInline]
-    readonly_fields = ["phase", "version"]
+    # the versions only go up, by the services and the saves here (StateAdmin): a version
+    # typed back would name pages and Worlds kept for another state
+    readonly_fields = ["phase", "version", "state_version"]
     # a webhook address typed without a scheme is https, as on the GM's schedule form
     formfield_overrides = {django_models.URLField: {"assume_scheme": "https"}}
 

@@ -76,3 +76,13 @@ def test_a_change_or_deletion_in_the_admin_bumps_its_campaigns_version(client):
     )
     assert response.status_code == 302
     assert Campaign.objects.get(pk=campaign.pk).version == before + 2
+
+
+def test_the_campaigns_versions_cannot_be_typed_back(superuser_client):
+    """A state version typed back would name a World kept for another state, which the
+    pages, the GM's edits and the phases start from (campaign/state/world_cache.py)."""
+    campaign = Campaign.objects.order_by("pk").first()
+    page = superuser_client.get(reverse("admin:campaign_campaign_change", args=[campaign.pk]))
+    assert page.status_code == 200
+    assert 'name="state_version"' not in page.content.decode()
+    assert 'name="version"' not in page.content.decode()
