@@ -10,19 +10,25 @@ that bumps the state version but changes nothing a World holds (a power's absenc
 carries the kept World over to its new version (``carry_over``).
 
 Keyed by the state version, which every change of the state bumps, so a cached World is
-never older than the campaign it is read for; a cache that is down or cold builds it as
-before. Kept compressed (a 400-area World: about 100 KB pickled, 23 KB compressed),
+never older than the campaign it is read for, and by a digest of the code that loads it,
+so that a World kept before a deploy (or by a node not yet updated) is not read by code
+whose World classes or option defaults may differ; a cache that is down or cold builds
+it as before. Kept compressed (a 400-area World: about 100 KB pickled, 23 KB compressed),
 since a campaign leaves one a state version in the cache until it is culled."""
 
 from __future__ import annotations
 
+import hashlib
 import pickle
 import zlib
+from functools import cache as once
+from pathlib import Path
 from typing import Any
 
 from django.core.cache import cache
 from django.db import transaction
 
+import rules
 from campaign.models import Campaign
 
 
@@ -70,7 +76,21 @@ def carry_over(campaign: Campaign, version: int) -> None:
 def _key(campaign: Campaign, version: int | None = None) -> str:
     # z: compressed; s: the state version, which a player's orders do not bump
     version = campaign.state_version if version is None else version
-    return f"world-z:{campaign.pk}:s{version}:{campaign.ruleset}"
+    code = loading_code(campaign.rules.folder)
+    return f"world-z:{campaign.pk}:s{version}:{campaign.ruleset}:{code}"
+
+
+@once
+def loading_code(game: Path) -> str:
+    """A digest of the Python code a World of the game in ``game`` is loaded by: the
+    game's package, the rules kit and this app (read once a process)."""
+    digest = hashlib.blake2b(digest_size=8)
+    apps = {game, Path(rules.__file__).parent, Path(__file__).resolve().parents[1]}
+    for app in sorted(apps):
+        for source in sorted(app.rglob("*.py")):
+            digest.update(str(source.relative_to(app.parent)).encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()
 
 
 def _packed(world: Any) -> bytes:

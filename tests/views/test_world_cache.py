@@ -194,3 +194,30 @@ def test_a_power_marked_absent_keeps_the_world_of_the_version_before(
     Campaign.objects.get(pk=campaign.pk).bump_version()  # any other change
     assert client.get(detail).status_code == 200
     assert loads == [campaign.pk]
+
+
+def test_a_world_kept_by_other_code_is_not_read(client, loads, monkeypatch):
+    """After a deploy (or on a node not yet updated) the World classes, their loader or the
+    options' defaults may differ: the Worlds kept by the other code are not read."""
+    campaign = make_eia_campaign(areas=4)
+    users = seat_users(campaign)
+    client.force_login(users["player"])
+    detail = reverse("campaign:detail", args=[campaign.pk])
+    assert client.get(detail).status_code == 200
+    loads.clear()
+    assert client.get(detail).status_code == 200
+    assert loads == []
+    monkeypatch.setattr(world_cache, "loading_code", lambda game: "another-deploy")
+    assert client.get(detail).status_code == 200
+    assert loads == [campaign.pk]
+
+
+def test_the_loading_codes_digest_changes_with_any_source_of_the_game(tmp_path):
+    game = tmp_path / "game"
+    (game / "forms").mkdir(parents=True)
+    (game / "__init__.py").write_text("")
+    (game / "forms" / "orders.py").write_text("DEFAULT = 1\n")
+    first = world_cache.loading_code.__wrapped__(game)
+    assert world_cache.loading_code.__wrapped__(game) == first
+    (game / "forms" / "orders.py").write_text("DEFAULT = 2\n")
+    assert world_cache.loading_code.__wrapped__(game) != first
