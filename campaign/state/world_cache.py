@@ -30,6 +30,7 @@ from django.db import transaction
 
 import rules
 from campaign.models import Campaign
+from rules.engine import folder_of
 
 
 def page_world(campaign: Campaign, rows: Any) -> Any:
@@ -76,19 +77,27 @@ def carry_over(campaign: Campaign, version: int) -> None:
 def _key(campaign: Campaign, version: int | None = None) -> str:
     # z: compressed; s: the state version, which a player's orders do not bump
     version = campaign.state_version if version is None else version
-    code = loading_code(campaign.rules.folder)
+    code = loading_code(campaign.ruleset)
     return f"world-z:{campaign.pk}:s{version}:{campaign.ruleset}:{code}"
 
 
 @once
-def loading_code(game: Path) -> str:
-    """A digest of the Python code a World of the game in ``game`` is loaded by: the
-    game's package, the rules kit and this app (read once a process)."""
+def loading_code(ruleset: str) -> str:
+    """A digest of the Python code a World of ``ruleset`` is loaded by: its game's package,
+    the rules kit and this app (read once a process)."""
+    kit, app = Path(rules.__file__).resolve().parent, Path(__file__).resolve().parents[1]
+    return sources_digest({folder_of(ruleset), kit, app})
+
+
+def sources_digest(folders: set[Path]) -> str:
+    """A digest of the Python sources under ``folders``, each read once (a folder inside
+    another is read with it)."""
     digest = hashlib.blake2b(digest_size=8)
-    apps = {game, Path(rules.__file__).parent, Path(__file__).resolve().parents[1]}
-    for app in sorted(apps):
-        for source in sorted(app.rglob("*.py")):
-            digest.update(str(source.relative_to(app.parent)).encode())
+    for folder in sorted(folders):
+        if any(outer in folder.parents for outer in folders):
+            continue
+        for source in sorted(folder.rglob("*.py")):
+            digest.update(str(source.relative_to(folder.parent)).encode())
             digest.update(source.read_bytes())
     return digest.hexdigest()
 

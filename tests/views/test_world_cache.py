@@ -207,17 +207,17 @@ def test_a_world_kept_by_other_code_is_not_read(client, loads, monkeypatch):
     loads.clear()
     assert client.get(detail).status_code == 200
     assert loads == []
-    monkeypatch.setattr(world_cache, "loading_code", lambda game: "another-deploy")
+    monkeypatch.setattr(world_cache, "loading_code", lambda ruleset: "another-deploy")
     assert client.get(detail).status_code == 200
     assert loads == [campaign.pk]
 
 
-def test_the_loading_codes_digest_changes_with_any_source_of_the_game(tmp_path):
+def test_the_loading_codes_digest_changes_with_any_source_and_reads_each_once(tmp_path):
     game = tmp_path / "game"
     (game / "forms").mkdir(parents=True)
     (game / "__init__.py").write_text("")
     (game / "forms" / "orders.py").write_text("DEFAULT = 1\n")
-    first = world_cache.loading_code.__wrapped__(game)
-    assert world_cache.loading_code.__wrapped__(game) == first
+    first = world_cache.sources_digest({game})
+    assert world_cache.sources_digest({game, game / "forms"}) == first  # nested: read once
     (game / "forms" / "orders.py").write_text("DEFAULT = 2\n")
-    assert world_cache.loading_code.__wrapped__(game) != first
+    assert world_cache.sources_digest({game}) != first
