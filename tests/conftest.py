@@ -107,7 +107,32 @@ def empty_cache():
     in the next test, and the cached map is keyed by them (campaign/views/context.py)."""
     from django.core.cache import cache
 
+    from campaign.state import world_cache
+
     cache.clear()
+    world_cache.recent.clear()
+
+
+@pytest.fixture(autouse=True)
+def pages_leave_the_shared_worlds_unchanged(monkeypatch):
+    """The pages of one state version share the World their process keeps unpacked
+    (campaign/state/world_cache.py ``recent``): every page of the suite must leave each of
+    them as it was when kept, or the next reader would see another state."""
+    import pickle
+
+    from campaign.state import world_cache
+
+    kept = []
+    remember = world_cache.recent.remember
+
+    def remembered(key, world):
+        kept.append((key, world, pickle.dumps(world, pickle.HIGHEST_PROTOCOL)))
+        remember(key, world)
+
+    monkeypatch.setattr(world_cache.recent, "remember", remembered)
+    yield
+    for key, world, as_kept in kept:
+        assert pickle.dumps(world, pickle.HIGHEST_PROTOCOL) == as_kept, f"a page changed {key}"
 
 
 @pytest.fixture(autouse=True)

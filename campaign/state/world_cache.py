@@ -14,13 +14,20 @@ never older than the campaign it is read for, and by a digest of the code that l
 so that a World kept before a deploy (or by a node not yet updated) is not read by code
 whose World classes or option defaults may differ; a cache that is down or cold builds
 it as before. Kept compressed (a 400-area World: about 100 KB pickled, 23 KB compressed),
-since a campaign leaves one a state version in the cache until it is culled."""
+since a campaign leaves one a state version in the cache until it is culled.
+
+Each process also keeps the last RECENT_WORLDS Worlds its pages read, unpacked (``recent``):
+unpacking a 400-area World costs more than a tenth of its page. The pages of one version
+share that World, so they read it and never change it (tests/conftest.py checks every
+page of the suite); a change starts from a copy of its own (``kept_world``)."""
 
 from __future__ import annotations
 
 import hashlib
 import pickle
+import threading
 import zlib
+from collections import OrderedDict
 from functools import cache as once
 from pathlib import Path
 from typing import Any
@@ -32,20 +39,59 @@ import rules
 from campaign.models import Campaign
 from rules.engine import folder_of
 
+RECENT_WORLDS = 16  # a 400-area World takes about 0.9 MB unpacked
+
+
+class RecentWorlds:
+    """The Worlds this process's pages read last, by cache key, the oldest forgotten
+    first; shared by the threads of a worker."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.worlds: OrderedDict[str, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str) -> Any | None:
+        with self.lock:
+            world = self.worlds.get(key)
+            if world is not None:
+                self.worlds.move_to_end(key)
+            return world
+
+    def remember(self, key: str, world: Any) -> None:
+        with self.lock:
+            self.worlds[key] = world
+            self.worlds.move_to_end(key)
+            while len(self.worlds) > self.size:
+                self.worlds.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.worlds.clear()
+
+
+recent = RecentWorlds(RECENT_WORLDS)
+
 
 def page_world(campaign: Campaign, rows: Any) -> Any:
-    """The campaign's World at its current state version: from the cache, else loaded (through
-    ``rows``, which then keep what they read) and kept."""
-    world = kept_world(campaign)
+    """The campaign's World at its current state version, for the pages to read and never
+    change: the one this process read last for it, else from the cache, else loaded
+    (through ``rows``, which then keep what they read) and kept."""
+    key = _key(campaign)
+    world = recent.get(key)
     if world is None:
-        world = campaign.rules.load_world(campaign, rows)
-        cache.set(_key(campaign), _packed(world), None)
+        world = kept_world(campaign)
+        if world is None:
+            world = campaign.rules.load_world(campaign, rows)
+            cache.set(key, _packed(world), None)
+        recent.remember(key, world)
     return world
 
 
 def kept_world(campaign: Campaign) -> Any | None:
     """The World kept for the campaign's state version, if the cache holds it: what its
-    ruleset's ``load_world`` reads while the campaign is at that state version."""
+    ruleset's ``load_world`` reads while the campaign is at that state version, a copy of
+    the caller's own."""
     packed = cache.get(_key(campaign))
     return None if packed is None else pickle.loads(zlib.decompress(packed))
 

@@ -59,6 +59,40 @@ def test_the_readers_of_one_version_build_the_world_once(client, loads):
     assert loads == [campaign.pk, campaign.pk]
 
 
+def test_a_process_unpacks_the_world_of_a_version_once(client, loads, monkeypatch):
+    campaign = make_eia_campaign(areas=4)
+    users = seat_users(campaign, player="france", other="spain")
+    unpacked: list[int] = []
+    kept_world = world_cache.kept_world
+
+    def counted(campaign):
+        unpacked.append(campaign.pk)
+        return kept_world(campaign)
+
+    monkeypatch.setattr(world_cache, "kept_world", counted)
+    detail = reverse("campaign:detail", args=[campaign.pk])
+    client.force_login(users["player"])
+    assert client.get(detail).status_code == 200
+    world_cache.recent.clear()  # as another process would find it: kept, not unpacked
+    unpacked.clear()
+    for role in ("player", "other_player", "gm"):
+        client.force_login(users[role])
+        assert client.get(detail).status_code == 200
+    assert unpacked == [campaign.pk]
+    Campaign.objects.get(pk=campaign.pk).bump_version()  # any change of the state
+    assert client.get(detail).status_code == 200
+    assert unpacked == [campaign.pk, campaign.pk]
+
+
+def test_a_process_forgets_the_world_it_read_longest_ago():
+    recent = world_cache.RecentWorlds(size=2)
+    recent.remember("a", "world a")
+    recent.remember("b", "world b")
+    assert recent.get("a") == "world a"  # read again: b is now the older
+    recent.remember("c", "world c")
+    assert (recent.get("a"), recent.get("b"), recent.get("c")) == ("world a", None, "world c")
+
+
 def test_a_players_orders_leave_the_world_as_it_is(client, loads):
     campaign = make_eia_campaign(areas=4)
     users = seat_users(campaign, player="france")
