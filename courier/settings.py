@@ -133,9 +133,9 @@ LANGUAGE_COOKIE_HTTPONLY = True
 
 ROOT_URLCONF = "courier.urls"
 
-# Widgets are rendered with the site's templates, so that templates/django/forms/ may
-# replace one of Django's (the select, for long lists).
-FORM_RENDERER = "django.forms.renderers.TemplatesSetting"
+# Forms are drawn with the site's templates, so that templates/django/forms/ may replace
+# one of Django's (the select, for long lists), and Django's other widgets by Jinja2.
+FORM_RENDERER = "courier.form_renderer.FormRenderer"
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
