@@ -8,6 +8,7 @@ from django.db import models as django_models
 from django.db.models import F
 
 from campaign import models
+from campaign.models.core import new_state_stamp
 from campaign.people.forms import AdminLoginForm
 from rules.engine import registry
 
@@ -35,7 +36,9 @@ def campaign_ids(objects) -> set[int]:
 def bump(ids: set[int]) -> None:
     if ids:
         models.Campaign.objects.filter(pk__in=ids).update(
-            version=F("version") + 1, state_version=F("state_version") + 1
+            version=F("version") + 1,
+            state_version=F("state_version") + 1,
+            state_stamp=new_state_stamp(),
         )
 
 

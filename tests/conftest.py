@@ -184,14 +184,14 @@ def kept_worlds_are_as_stored(monkeypatch):
 
     carry_over = world_cache.carry_over
 
-    def checked_carry_over(campaign, version):
+    def checked_carry_over(campaign, version, stamp):
         locked = copy.copy(campaign)
-        locked.state_version = version
+        locked.state_version, locked.state_stamp = version, stamp
         kept = world_cache.kept_world(locked)
         if kept is not None:
             read = campaign.rules.load_world(campaign)
             assert kept == read, f"the change of {campaign} changed what its World holds"
-        carry_over(campaign, version)
+        carry_over(campaign, version, stamp)
 
     monkeypatch.setattr(world_cache, "carry_over", checked_carry_over)
 

@@ -43,6 +43,14 @@ AWAY_TO_NOTICE = Q(away_from__isnull=False, away_noticed=False, away_refused=Fal
 REMINDERS_UNCHECKED = Q(reminders_checked__lt=F("version") + F("reminder_changes"))
 
 
+def new_state_stamp() -> int:
+    """A state version's stamp, drawn anew with each: two histories of a campaign that
+    reach the same state version (one before the restore of an older backup, one after)
+    never share one, so nothing kept for the one is read for the other
+    (campaign/state/world_cache.py)."""
+    return secrets.randbits(62)
+
+
 class Campaign(models.Model):
     class DiceMode(models.TextChoices):
         SEEDED = "seeded", _("Seeded dice (verifiable)")
@@ -83,6 +91,7 @@ class Campaign(models.Model):
             "repeated or stale GM action is refused."
         ),
     )
+    state_stamp = models.PositiveBigIntegerField(default=new_state_stamp, editable=False)
     reminder_changes = models.PositiveIntegerField(
         default=1,  # above reminders_checked: a campaign made or imported is looked at
         editable=False,
@@ -305,7 +314,9 @@ class Campaign(models.Model):
         ``state`` False: only a player's orders changed, so the GM's forms stay current."""
         changes = {"version": F("version") + 1}
         if state:
-            changes["state_version"] = F("state_version") + 1
+            stamp = new_state_stamp()
+            changes.update(state_version=F("state_version") + 1, state_stamp=stamp)
+            self.state_stamp = stamp
         Campaign.objects.filter(pk=self.pk).update(**changes)
         self.version += 1
         self.state_version += state

@@ -345,9 +345,9 @@ def set_absent(*, campaign_id: int, power_id: int, absent: bool, actor) -> None:
         else:
             said = Text("%(power)s is back.", power=power.display_name)
         log(campaign, Event.Kind.SEAT, said, actor=actor, power=power)
-        locked_version = campaign.state_version
+        locked = campaign.state_version, campaign.state_stamp
         campaign.bump_version()
-        world_cache.carry_over(campaign, locked_version)  # no World holds an absence
+        world_cache.carry_over(campaign, *locked)  # no World holds an absence
         settle(campaign)
 
 

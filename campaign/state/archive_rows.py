@@ -22,8 +22,9 @@ POWER_IDENTITY = ("key", "name", "color", "sort", "absent", "missed_in_row", "di
 AREA_IDENTITY = ("key", "name", "kind", "x", "y")
 # Never exported: an invitation token opens a seat, a webhook URL holds its channel's token.
 SECRET_FIELDS = {Seat: ("invite_token",), Campaign: ("webhook_url",)}
-# Never exported either: this site's clock's bookkeeping (campaign/notify/reminders.py).
-SITE_FIELDS = {Campaign: ("reminder_changes", "reminders_checked")}
+# Never exported either: this site's bookkeeping, its clock's (campaign/notify/reminders.py)
+# and the stamp of its kept Worlds' keys (campaign/state/world_cache.py).
+SITE_FIELDS = {Campaign: ("reminder_changes", "reminders_checked", "state_stamp")}
 
 
 def archived_fields(model: type[models.Model], only: Iterable[str] | None = None, skip=()) -> list:

@@ -10,7 +10,9 @@ that bumps the state version but changes nothing a World holds (a power's absenc
 carries the kept World over to its new version (``carry_over``).
 
 Keyed by the state version, which every change of the state bumps, so a cached World is
-never older than the campaign it is read for, and by a digest of the code that loads it,
+never older than the campaign it is read for, with the stamp drawn anew at each (a
+restore of an older backup brings the campaign back to a version the cache may hold a
+World of from the history the restore undid), and by a digest of the code that loads it,
 so that a World kept before a deploy (or by a node not yet updated) is not read by code
 whose World classes or option defaults may differ; a cache that is down or cold builds
 it as before. Kept compressed (a 400-area World: about 100 KB pickled, 23 KB compressed),
@@ -104,13 +106,13 @@ def keep(campaign: Campaign, world: Any) -> None:
     transaction.on_commit(lambda: cache.set(key, packed, None))
 
 
-def carry_over(campaign: Campaign, version: int) -> None:
-    """Keep the World kept for the campaign's state version ``version`` as its World at its
-    current state version too, once the caller's transaction has committed: for a change
-    that bumps the state version (the GM's open forms go stale) but changes nothing a
-    World holds, such as a power's absence (its seat's, not its pieces'). A World kept
-    for the current version meanwhile stays."""
-    old, new = _key(campaign, version), _key(campaign)
+def carry_over(campaign: Campaign, version: int, stamp: int) -> None:
+    """Keep the World kept for the campaign's state version ``version`` (of ``stamp``) as
+    its World at its current state version too, once the caller's transaction has
+    committed: for a change that bumps the state version (the GM's open forms go stale)
+    but changes nothing a World holds, such as a power's absence (its seat's, not its
+    pieces'). A World kept for the current version meanwhile stays."""
+    old, new = _key(campaign, version, stamp), _key(campaign)
 
     def carry() -> None:
         packed = cache.get(old)
@@ -120,11 +122,13 @@ def carry_over(campaign: Campaign, version: int) -> None:
     transaction.on_commit(carry)
 
 
-def _key(campaign: Campaign, version: int | None = None) -> str:
-    # z: compressed; s: the state version, which a player's orders do not bump
-    version = campaign.state_version if version is None else version
+def _key(campaign: Campaign, version: int | None = None, stamp: int | None = None) -> str:
+    # z: compressed; s: the state version, which a player's orders do not bump, and its
+    # stamp, which another history of the campaign (a restore's) does not share
+    if version is None:
+        version, stamp = campaign.state_version, campaign.state_stamp
     code = loading_code(campaign.ruleset)
-    return f"world-z:{campaign.pk}:s{version}:{campaign.ruleset}:{code}"
+    return f"world-z:{campaign.pk}:s{version}.{stamp}:{campaign.ruleset}:{code}"
 
 
 @once

@@ -326,10 +326,12 @@ MAP_SALT = "courier.map"
 
 def state_view(state: CampaignState) -> list:
     """What a drawing of the state depends on, as a cache key's first parts: the
-    campaign's version (any change, orders included), the reader's language and the
+    campaign's version (any change, orders included) and its state's stamp (which another
+    history of the campaign, a restore's, does not share), the reader's language and the
     hidden-information view of the state they are shown."""
     sees = "all" if state.viewer is None else ",".join(sorted(state.viewer))
-    return [state.campaign.pk, state.campaign.version, get_language(), sees]
+    campaign = state.campaign
+    return [campaign.pk, campaign.version, campaign.state_stamp, get_language(), sees]
 
 
 def map_context(state: CampaignState, highlight: set[str], kind: str = CHOOSE) -> dict:

@@ -103,6 +103,7 @@ def page_etag(request, campaign_id: int) -> str | None:
     seat = reader_seat(request, campaign_id)
     parts = (
         seat.campaign.version,
+        seat.campaign.state_stamp,
         seat.pk,
         request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""),
         request.session.get("tz", ""),

@@ -247,9 +247,9 @@ def test_an_imported_campaign_keeps_its_history_from_the_import():
 
 
 def assert_rolled_back(before: dict, after: dict, phase: Phase) -> None:
-    """``after`` is ``before`` but for the campaign's versions, the phase's fresh seed and
-    the rollback's log line, which everyone reads."""
-    drop = {"version": None, "state_version": None}
+    """``after`` is ``before`` but for the campaign's versions (and its state's stamp), the
+    phase's fresh seed and the rollback's log line, which everyone reads."""
+    drop = {"version": None, "state_version": None, "state_stamp": None}
     assert [{**dict(r), **drop} for r in before["campaign"]] == [
         {**dict(r), **drop} for r in after["campaign"]
     ]

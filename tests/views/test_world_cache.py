@@ -17,10 +17,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from campaign.models import Campaign
+from campaign.models.core import new_state_stamp
 from campaign.play import gm_edits
 from campaign.play.scheduling import set_absent
 from campaign.play.services import resolve_open_phase, submit_orders
 from campaign.state import persistence, world_cache
+from rules.empires_in_arms.models import EiaPowerStatus
 from tests.factories import make_eia_campaign, seat_users
 
 pytestmark = pytest.mark.django_db
@@ -121,6 +123,19 @@ def test_the_page_after_a_gm_edit_shows_the_edited_state(client):
     assert response.status_code == 302  # back to the dashboard, with a message
     html = client.get(dashboard).content.decode()
     assert "<td>$77</td>" in spain_row(html)  # the World of the new version, not the old
+
+
+def test_a_world_kept_for_another_history_of_the_version_is_not_read(client):
+    """A restore of an older backup brings a campaign back to an older state version, and
+    its next changes to versions the cache may still hold Worlds of, from the history
+    the restore undid: each version's stamp tells the two apart."""
+    campaign = gm_at_dashboard(client)  # its World kept for its state version
+    # the other history: Spain's treasury at 77 at the same state version
+    EiaPowerStatus.objects.filter(power__campaign=campaign, power__key="spain").update(treasury=77)
+    Campaign.objects.filter(pk=campaign.pk).update(state_stamp=new_state_stamp())
+    world_cache.recent.clear()  # the site's processes start again on the restored database
+    html = client.get(reverse("campaign:gm", args=[campaign.pk])).content.decode()
+    assert "<td>$77</td>" in spain_row(html)
 
 
 def gm_at_dashboard(client) -> Campaign:
