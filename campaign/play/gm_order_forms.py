@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from django import forms
@@ -121,7 +122,9 @@ class GmOrdersForm:
         self.row_options = {
             "first": len(self.kept) + 1,
             "kinds": kinds,
-            "targets": target_choices(self.offer),
+            # drawn when a row is rendered (a save that is not shown again needs none);
+            # the rows' validation reads the offer itself
+            "targets": lambda: self.targets,
         }
         rows = self.posted_rows() if data is not None else range(len(editable) + BLANK_ROWS)
         self.rows = [
@@ -134,6 +137,11 @@ class GmOrdersForm:
             for row in rows
         ]
         self.note_form = NoteForm(data, initial={"note": gmo.note_of(saved)})
+
+    @cached_property
+    def targets(self) -> list:
+        """Every row's choices of unit and area (target_choices), drawn once."""
+        return target_choices(self.offer)
 
     @property
     def carried_out(self) -> list[str]:

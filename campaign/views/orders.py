@@ -84,7 +84,7 @@ def orders(request, campaign_id: int):
     notice = (
         gettext("Orders saved and marked ready.") if ready else gettext("Orders saved as a draft.")
     )
-    return saved(request, with_saved_orders(state), notice)
+    return saved(request, with_saved_orders(state), notice, form)
 
 
 def shares_a_budget(state: CampaignState) -> bool:
@@ -170,18 +170,20 @@ def closed_reason(state: CampaignState, phase_id: str) -> str:
     return gettext("This phase is closed: your orders were not saved.")
 
 
-def saved(request, state: CampaignState, notice: str):
+def saved(request, state: CampaignState, notice: str, form):
     """Orders saved. With HTMX only the notice, the order's status, the budget (what the
     allies' saved orders spend of a shared one may have changed since the page was
     loaded), the lines saved for the GM and the submissions panel change: the form stays
-    as the player left it, which is what was saved."""
+    as the player left it, which is what was saved. ``form``: the order form that took
+    the orders, whose budget is the saved one's (it read the allies' saved orders under
+    the lock its save held)."""
     if not request.htmx:
         return done(request, state, notice)
     context = {
         "campaign": state.campaign,
         "spec": state.spec,
         "order": state.my_order,
-        "order_form": state.order_form(),
+        "order_form": form,
         "readiness": presenters.readiness(state.powers, state.orders, state.spec, state.phase),
         "my_gm_orders": gm_orders.own(state),
         "notice": notice,
