@@ -328,16 +328,7 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
                 )
                 % {"power": seat.power.display_name}
             )
-        order, _created = Order.objects.update_or_create(
-            phase_id=phase_id,
-            power_id=seat.power_id,
-            defaults={
-                "campaign": campaign,
-                "payload": keep_done(own and own.payload, payload),
-                "ready": ready,
-                "submitted_by": actor,
-            },
-        )
+        order = _saved_order(own, phase_id, seat.power_id, campaign, payload, ready, actor)
         disorder.player_is_back(campaign, seat, actor)
         if ready:
             lifecycle.resolve_when_everyone_is_ready(campaign, campaign.phase)
@@ -349,6 +340,23 @@ def submit_orders(*, seat: Seat, phase_id: int, payload: dict, ready: bool, acto
         _log_save(campaign, seat.power, text, actor=actor, rule=spec.rules[0])
         campaign.bump_version(state=False)
         return order
+
+
+def _saved_order(own, phase_id, power_id, campaign, payload, ready, actor) -> Order:
+    """The power's Order row for the phase, written: ``own``, the row read under the
+    campaign's lock (no other save can create or change it meanwhile), or a new one."""
+    values = {
+        "campaign": campaign,
+        "payload": keep_done(own and own.payload, payload),
+        "ready": ready,
+        "submitted_by": actor,
+    }
+    if own is None:
+        return Order.objects.create(phase_id=phase_id, power_id=power_id, **values)
+    for name, value in values.items():
+        setattr(own, name, value)
+    own.save(update_fields=[*values, "updated_at"])
+    return own
 
 
 def _log_save(campaign: Campaign, power: Power, text: Text, *, actor, rule: str) -> None:

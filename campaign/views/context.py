@@ -192,6 +192,11 @@ def with_saved_orders(state: CampaignState) -> CampaignState:
     return replace(state, orders=pages.orders_by_power(state.phase))
 
 
+def with_order(state: CampaignState, order: Order) -> CampaignState:
+    """The same state with the seat's power's orders as just saved (``order``)."""
+    return replace(state, orders={**state.orders, order.power_id: order})
+
+
 def panels(state: CampaignState) -> dict:
     """Sequence, readiness, dice, the ruleset's state panels and the style sheets of its
     pieces on the map, the rules links and the scenario's name every page with a phase

@@ -33,6 +33,7 @@ from campaign.views.context import (
     load_state,
     orders_context,
     page_context,
+    with_order,
     with_saved_orders,
 )
 from campaign.views.refusals import status_of
@@ -68,7 +69,7 @@ def orders(request, campaign_id: int):
             return refuse(request, state, notice, 422, order_form=form, gm_form=gm_form)
         ready = envelope.cleaned_data["ready"]
         try:
-            submit_orders(
+            order = submit_orders(
                 seat=state.seat,
                 phase_id=state.phase.pk,
                 payload={**form.payload(), **gm_form.payload()},
@@ -84,7 +85,7 @@ def orders(request, campaign_id: int):
     notice = (
         gettext("Orders saved and marked ready.") if ready else gettext("Orders saved as a draft.")
     )
-    return saved(request, with_saved_orders(state), notice, form)
+    return saved(request, with_order(state, order), notice, form)
 
 
 def shares_a_budget(state: CampaignState) -> bool:
