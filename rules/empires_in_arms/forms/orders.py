@@ -8,6 +8,7 @@ order payload the phase service reads (``payload()``).
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -134,9 +135,12 @@ class RevoltOrderForm(OrderForm):
         targets = legal.revolt_targets(self.world, self.power_key)
         if not targets:
             return
+        # each target's label sums its modifiers: worked out only where the form is shown
+        # (a post that is accepted validates the keys alone)
+        label = lazy(self.target_label, str)
         self.fields["targets"] = forms.MultipleChoiceField(
             label=_("Revolt attempts"),
-            choices=[(key, self.target_label(key)) for key in targets],
+            choices=[(key, label(key)) for key in targets],
             widget=forms.CheckboxSelectMultiple,
             required=False,
             help_text=_(
