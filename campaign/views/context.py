@@ -187,8 +187,8 @@ def gm_part_key(state: CampaignState) -> str | None:
 
 
 def with_saved_orders(state: CampaignState) -> CampaignState:
-    """The same state with the open phase's orders read again, after a submission (which
-    changes nothing else)."""
+    """The same state with the open phase's orders read again: under the campaign's lock,
+    by a submission whose budget they share (campaign/views/orders.py)."""
     return replace(state, orders=pages.orders_by_power(state.phase))
 
 
