@@ -13,8 +13,9 @@ MAX_PAGE_QUERIES = 20
 # the GM dashboard of a campaign that resolves by itself also reads whether the worker and
 # the clock run (campaign/jobs/heartbeat.py), for its warning: one query
 MAX_DASHBOARD_QUERIES = MAX_PAGE_QUERIES + 1
-MAX_SUBMIT_QUERIES = 31  # a submission also locks, writes the order and its log line (and
-# looks for the line of the same save just before, to fold them: campaign.play.services._log_save)
+MAX_SUBMIT_QUERIES = 25  # a submission also locks, writes the order and its log line (and
+# looks for the line of the same save just before, to fold them: campaign.play.services._log_save);
+# it writes the order row it read under the lock, and its answer shows that row as saved
 
 
 def resolved_phase(campaign) -> int:
